@@ -1,0 +1,46 @@
+/* cli.c: what the subcommands share: error messages, exit statuses, list splitting. */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("parlab: error: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+int cli_fail(pl_status s)
+{
+    const char *msg = pl_last_error();
+    cli_error("%s", msg && *msg ? msg : pl_status_name(s));
+    return (s == PL_ERR_ARG || s == PL_ERR_OVERFLOW) ? PL_EXIT_USAGE : PL_EXIT_FAIL;
+}
+
+int cli_split(const char *list, char *buf, size_t bufsize, char **items, int max)
+{
+    snprintf(buf, bufsize, "%s", list);
+    int n = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok && n < max; tok = strtok_r(NULL, ",", &save))
+        items[n++] = tok;
+    return n;
+}
+
+int cli_parse_int(const char *opt, const char *text, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = text ? strtol(text, &end, 10) : 0;
+    if (!text || end == text || *end != '\0' || errno == ERANGE || v < lo || v > hi) {
+        cli_error("%s: '%s' is not an integer in %ld..%ld", opt, text ? text : "", lo, hi);
+        return PL_EXIT_USAGE;
+    }
+    *out = v;
+    return PL_EXIT_OK;
+}

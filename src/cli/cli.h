@@ -1,0 +1,29 @@
+/* cli.h: what the `parlab` subcommands share. Each subcommand lives in its own file,
+ * cmd_<name>.c, and is an int pl_cmd_<name>(int argc, char **argv) returning the exit
+ * status: 0 success, 1 a run failed (verification, I/O, device), 2 usage error.
+ * argv[0] is the subcommand's name. */
+#ifndef PL_CLI_H
+#define PL_CLI_H
+
+#include "parlab.h"
+#include <stdio.h>
+
+enum { PL_EXIT_OK = 0, PL_EXIT_FAIL = 1, PL_EXIT_USAGE = 2 };
+
+/* "parlab: error: <message>\n" on stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* cli_error with the library's last message; returns the exit status a status maps to
+ * (PL_ERR_ARG and PL_ERR_OVERFLOW: bad input, 2; anything else 1). */
+int cli_fail(pl_status s);
+/* Split "a,b,c" into at most max items (pointers into a copy owned by the caller's buf). */
+int cli_split(const char *list, char *buf, size_t bufsize, char **items, int max);
+/* Parse an integer option value in lo..hi into *out; on error print it and return 2. */
+int cli_parse_int(const char *opt, const char *text, long lo, long hi, long *out);
+
+int pl_cmd_list(int argc, char **argv);
+int pl_cmd_peaks(int argc, char **argv);
+int pl_cmd_bench(int argc, char **argv);
+int pl_cmd_sweep(int argc, char **argv);
+int pl_cmd_gemm(int argc, char **argv);
+
+#endif

@@ -1,0 +1,57 @@
+/* cmd_list.c: `parlab list [kernel]`: the ladders, each variant's idea and parameters, and
+ * whether this build and machine can run it (and why not). */
+#include "cli/cli.h"
+
+#include <string.h>
+
+static void list_kernel(const pl_kernel *k)
+{
+    printf("%s: %s\n  sizes: %s\n", k->name, k->summary, k->size_help);
+    for (int i = 0; i < k->n_problem_params; i++) {
+        char legal[256];
+        pl_param_legal(&k->problem_params[i], legal, sizeof legal);
+        printf("  --set %s=  %s (%s; default %g)\n", k->problem_params[i].name, k->problem_params[i].help,
+               legal, k->problem_params[i].def);
+    }
+    for (int i = 0; i < k->n_variants; i++) {
+        const pl_variant *v = k->ladder[i];
+        char why[128];
+        int ok = pl_variant_check(NULL, v, why, sizeof why) == PL_OK;
+        printf("  %c %-18s %-5s %s%s\n", ok ? '+' : '-', v->name, pl_backend_name(v->backend),
+               v->is_peer ? "[peer] " : "", v->idea);
+        if (!ok) printf("      cannot run here: %s\n", why);
+        for (int j = 0; j < v->n_params; j++) {
+            char legal[256];
+            pl_param_legal(&v->params[j], legal, sizeof legal);
+            const pl_param_def *p = &v->params[j];
+            if (p->kind == PL_PARAM_CHOICE)
+                printf("      --param %s=  %s (%s; default %s)\n", p->name, p->help, legal, p->choices[(int)p->def]);
+            else
+                printf("      --param %s=  %s (%s; default %g)\n", p->name, p->help, legal, p->def);
+        }
+    }
+}
+
+int pl_cmd_list(int argc, char **argv)
+{
+    const pl_kernel *only = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            printf("usage: parlab list [KERNEL]\n\nPrints each kernel's ladder in order: '+' marks a variant this\n"
+                   "build and machine can run, '-' one it cannot, with the reason.\n");
+            return PL_EXIT_OK;
+        }
+        if (argv[i][0] == '-' || only) {
+            cli_error("list: unexpected argument '%s'", argv[i]);
+            return PL_EXIT_USAGE;
+        }
+        if (!(only = pl_kernel_find(argv[i]))) {
+            cli_error("list: unknown kernel '%s'", argv[i]);
+            return PL_EXIT_USAGE;
+        }
+    }
+    printf("machine: %s\n\n", pl_machine_summary());
+    for (int i = 0; i < pl_kernel_count(); i++)
+        if (!only || only == pl_kernel_at(i)) list_kernel(pl_kernel_at(i));
+    return PL_EXIT_OK;
+}

@@ -1,0 +1,272 @@
+/* cmd_peaks.c: `parlab peaks`: measure the machine's ceilings (FMA peak and memory bandwidth
+ * of the CPU and the GPU), cache them, and print them as a table with how each was measured.
+ * `--show` prints the cached figures without measuring. The measurement itself lives in
+ * src/harness/peaks.c. */
+#include "cli/cli.h"
+#include "harness/peaks.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: parlab peaks [--quick] [--show] [--json FILE] [-h|--help]\n"
+            "\n"
+            "Measure this machine's ceilings, cache them and print them. Every `parlab bench`\n"
+            "result is placed against them (GFLOP/s or GB/s as a %% of its ceiling):\n"
+            "  CPU FP32 FMA peak per ISA (scalar, AVX2, AVX-512 where the CPU has them),\n"
+            "      on 1 thread and on every core;\n"
+            "  CPU memory bandwidth: STREAM triad on every core;\n"
+            "  GPU FP32 FMA peak and device-to-device copy bandwidth, when this build has CUDA\n"
+            "      and a GPU is usable.\n"
+            "\n"
+            "options:\n"
+            "  --quick      shorter runs and smaller arrays: faster, a little less exact\n"
+            "               (what other commands measure when no figures are cached)\n"
+            "  --show       print the cached figures and measure nothing; fails (exit 1) when\n"
+            "               none are cached\n"
+            "  --json FILE  also write the figures as JSON to FILE; with '-', the JSON goes to\n"
+            "               standard output instead of the table\n"
+            "  -h, --help   print this help\n"
+            "\n"
+            "The cache is a text file, <dir>/peaks-<machine>.txt, where <dir> is\n"
+            "$PARLAB_CACHE_DIR, else $XDG_CACHE_HOME/parlab, else ~/.cache/parlab; <machine>\n"
+            "names the CPU model, the core count and the GPU.\n"
+            "\n"
+            "exit status: 0 ok, 1 failure (nothing cached for --show, measuring, I/O),\n"
+            "2 usage error.\n");
+}
+
+/* How a figure was measured, for the table: "quick"/"full" change the tries and sizes. */
+static void how_fma(char *buf, size_t n, int chains, int lanes, const char *insn, int quick)
+{
+    int len = snprintf(buf, n, "%d chains x %d lane%s, %s", chains, lanes, lanes > 1 ? "s" : "",
+                       insn);
+    if (quick >= 0 && len > 0 && (size_t)len < n)
+        snprintf(buf + len, n - (size_t)len, ", best of %d x %.2g s", pl_peaks_tries(quick),
+                 pl_peaks_try_s(quick));
+}
+
+/* "quick" -> 1, "full" -> 0, anything else (unknown) -> -1. */
+static int mode_quick(const char *mode)
+{
+    return strcmp(mode, "quick") == 0 ? 1 : strcmp(mode, "full") == 0 ? 0 : -1;
+}
+
+static void print_row(const char *ceiling, const char *where, double value, const char *unit,
+                      const char *how)
+{
+    if (value > 0.0)
+        printf("%-27s %-6s %10.1f  %-8s %s\n", ceiling, where, value, unit, how);
+    else
+        printf("%-27s %-6s %10s  %-8s %s\n", ceiling, where, "-", "", how);
+}
+
+static void print_table(const pl_peaks *pk, int cpu_quick, int gpu_quick, const char *gpu_why)
+{
+    unsigned f = pl_features();
+    char all[16], how[160];
+    snprintf(all, sizeof all, "%d thr", pk->cpu_threads);
+
+    printf("machine: %s\n\n", pk->machine);
+    printf("%-27s %-6s %10s  %-8s %s\n", "ceiling", "on", "value", "unit", "how measured");
+
+    int fma = (f & PL_FEAT_AVX2) != 0; /* the scalar loop uses vfmadd..ss where FMA exists */
+    how_fma(how, sizeof how, PL_PEAKS_CHAINS_SCALAR, 1, fma ? "FMA (vfmadd ss)" : "mulss + addss",
+            cpu_quick);
+    print_row("CPU FP32 FMA, scalar", "1 thr", pk->cpu_gflops_scalar[0], "GFLOP/s", how);
+    print_row("CPU FP32 FMA, scalar", all, pk->cpu_gflops_scalar[1], "GFLOP/s", "");
+
+    if (pk->cpu_gflops_avx2[0] > 0.0) {
+        how_fma(how, sizeof how, PL_PEAKS_CHAINS_AVX2, 8, "vfmadd ps ymm", cpu_quick);
+        print_row("CPU FP32 FMA, AVX2", "1 thr", pk->cpu_gflops_avx2[0], "GFLOP/s", how);
+        print_row("CPU FP32 FMA, AVX2", all, pk->cpu_gflops_avx2[1], "GFLOP/s", "");
+    } else {
+        print_row("CPU FP32 FMA, AVX2", "-", 0.0, "", "n/a: this CPU has no AVX2 + FMA");
+    }
+    if (pk->cpu_gflops_avx512[0] > 0.0) {
+        how_fma(how, sizeof how, PL_PEAKS_CHAINS_AVX512, 16, "vfmadd ps zmm", cpu_quick);
+        print_row("CPU FP32 FMA, AVX-512", "1 thr", pk->cpu_gflops_avx512[0], "GFLOP/s", how);
+        print_row("CPU FP32 FMA, AVX-512", all, pk->cpu_gflops_avx512[1], "GFLOP/s", "");
+    } else {
+        print_row("CPU FP32 FMA, AVX-512", "-", 0.0, "", "n/a: this CPU has no AVX-512");
+    }
+
+    if (cpu_quick >= 0)
+        snprintf(how, sizeof how, "a = b + s*c, 3 x %d MiB floats, 12 B/elem, best of %d",
+                 pl_peaks_triad_mib(cpu_quick), pl_peaks_triad_reps(cpu_quick));
+    else
+        snprintf(how, sizeof how, "a = b + s*c, 12 B/elem (read b, c; write a)");
+    print_row("CPU memory (STREAM triad)", all, pk->cpu_triad_gbps, "GB/s", how);
+
+    if (pk->gpu_gflops_fp32 > 0.0) {
+        int len = snprintf(how, sizeof how, "%d chains/thread, %d x %d threads/SM",
+                           PL_PEAKS_GPU_CHAINS, PL_PEAKS_GPU_BLOCKS_PER_SM, PL_PEAKS_GPU_THREADS);
+        if (gpu_quick >= 0 && len > 0 && (size_t)len < sizeof how)
+            snprintf(how + len, sizeof how - (size_t)len, ", best of %d", pl_peaks_tries(gpu_quick));
+        print_row("GPU FP32 FMA (CUDA cores)", "GPU", pk->gpu_gflops_fp32, "GFLOP/s", how);
+        if (gpu_quick >= 0)
+            snprintf(how, sizeof how, "cudaMemcpy D2D %d MiB, read + write, best of %d",
+                     pl_peaks_copy_mib(gpu_quick), pl_peaks_copy_reps(gpu_quick));
+        else
+            snprintf(how, sizeof how, "cudaMemcpy D2D, read + write");
+        print_row("GPU memory (D2D copy)", "GPU", pk->gpu_copy_gbps, "GB/s", how);
+    } else {
+        print_row("GPU FP32 FMA (CUDA cores)", "-", 0.0, "", gpu_why);
+        print_row("GPU memory (D2D copy)", "-", 0.0, "", gpu_why);
+    }
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped. */
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+/* A figure, or null when it is not available (0). */
+static void json_num(FILE *f, double v)
+{
+    if (v > 0.0)
+        fprintf(f, "%.6g", v);
+    else
+        fputs("null", f);
+}
+
+static int write_json(const char *file, const pl_peaks *pk, const char *path, const char *cpu_mode,
+                      const char *gpu_mode)
+{
+    int to_stdout = strcmp(file, "-") == 0;
+    FILE *f = to_stdout ? stdout : fopen(file, "w");
+    if (!f) {
+        cli_error("peaks: cannot write %s", file);
+        return PL_EXIT_FAIL;
+    }
+    fputs("{\n  \"machine\": ", f);
+    json_string(f, pk->machine);
+    fputs(",\n  \"cache_file\": ", f);
+    json_string(f, path);
+    fputs(",\n  \"cpu_mode\": ", f);
+    json_string(f, cpu_mode);
+    fputs(",\n  \"gpu_mode\": ", f);
+    json_string(f, gpu_mode);
+    fprintf(f, ",\n  \"cpu_threads\": %d", pk->cpu_threads);
+    const struct {
+        const char *name;
+        const double *v;
+    } pairs[] = {{"cpu_gflops_scalar", pk->cpu_gflops_scalar},
+                 {"cpu_gflops_avx2", pk->cpu_gflops_avx2},
+                 {"cpu_gflops_avx512", pk->cpu_gflops_avx512}};
+    for (int i = 0; i < 3; i++) {
+        fprintf(f, ",\n  \"%s\": [", pairs[i].name); /* [1 thread, cpu_threads threads] */
+        json_num(f, pairs[i].v[0]);
+        fputs(", ", f);
+        json_num(f, pairs[i].v[1]);
+        fputs("]", f);
+    }
+    fputs(",\n  \"cpu_triad_gbps\": ", f);
+    json_num(f, pk->cpu_triad_gbps);
+    fputs(",\n  \"gpu_gflops_fp32\": ", f);
+    json_num(f, pk->gpu_gflops_fp32);
+    fputs(",\n  \"gpu_copy_gbps\": ", f);
+    json_num(f, pk->gpu_copy_gbps);
+    fputs("\n}\n", f);
+    int failed = ferror(f) != 0;
+    if (to_stdout)
+        failed |= fflush(f) != 0;
+    else
+        failed |= fclose(f) != 0;
+    if (failed) {
+        cli_error("peaks: cannot write %s", file);
+        return PL_EXIT_FAIL;
+    }
+    return PL_EXIT_OK;
+}
+
+int pl_cmd_peaks(int argc, char **argv)
+{
+    int quick = 0, show = 0;
+    const char *json = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage(stdout);
+            return PL_EXIT_OK;
+        } else if (strcmp(a, "--quick") == 0) {
+            quick = 1;
+        } else if (strcmp(a, "--show") == 0) {
+            show = 1;
+        } else if (strcmp(a, "--json") == 0) {
+            if (i + 1 >= argc) {
+                cli_error("peaks: --json needs a FILE (see `parlab peaks --help`)");
+                return PL_EXIT_USAGE;
+            }
+            json = argv[++i];
+        } else if (strncmp(a, "--json=", 7) == 0 && a[7]) {
+            json = a + 7;
+        } else if (a[0] == '-') {
+            cli_error("peaks: unknown option '%s' (see `parlab peaks --help`)", a);
+            return PL_EXIT_USAGE;
+        } else {
+            cli_error("peaks: unexpected argument '%s' (see `parlab peaks --help`)", a);
+            return PL_EXIT_USAGE;
+        }
+    }
+    if (quick && show) {
+        cli_error("peaks: --quick measures and --show does not: give one of them");
+        return PL_EXIT_USAGE;
+    }
+
+    char path[4096];
+    pl_status s = pl_peaks_cache_path(NULL, path, sizeof path);
+    if (s != PL_OK) return cli_fail(s);
+
+    pl_peaks pk;
+    int rc = PL_EXIT_OK;
+    if (show) {
+        s = pl_peaks_get(NULL, &pk, 0);
+        if (s != PL_OK) {
+            cli_error("%s (cache file: %s)", pl_last_error(), path);
+            return PL_EXIT_FAIL;
+        }
+    } else {
+        fprintf(stderr, "parlab peaks: measuring (%s)...\n", quick ? "quick" : "full");
+        s = pl_peaks_measure(NULL, &pk, quick);
+        if (s != PL_OK && !pk.valid) return cli_fail(s);
+        if (s != PL_OK) rc = cli_fail(s); /* measured, but the cache could not be written */
+    }
+
+    /* How the figures were measured: from the cache file (--show), else from this run. */
+    char cpu_mode[16], gpu_mode[16], when[40] = "";
+    if (!pl_peaks_cache_field(path, "cpu_mode", cpu_mode, sizeof cpu_mode) || (!show && rc))
+        snprintf(cpu_mode, sizeof cpu_mode, "%s", quick ? "quick" : "full");
+    if (!pl_peaks_cache_field(path, "gpu_mode", gpu_mode, sizeof gpu_mode) || (!show && rc))
+        snprintf(gpu_mode, sizeof gpu_mode, "%s", pk.gpu_gflops_fp32 > 0.0 ? cpu_mode : "none");
+    pl_peaks_cache_field(path, "measured", when, sizeof when);
+
+    unsigned f = pl_features();
+    const char *gpu_why = !(f & PL_FEAT_CUDA_BUILD) ? "no GPU (this parlab was built without CUDA)"
+                          : !(f & PL_FEAT_GPU)      ? "no GPU (no usable CUDA device)"
+                                                    : "not measured: run `parlab peaks`";
+    int json_only = json && strcmp(json, "-") == 0;
+    if (!json_only) {
+        print_table(&pk, mode_quick(cpu_mode), mode_quick(gpu_mode), gpu_why);
+        if (rc == PL_EXIT_OK)
+            printf("\ncache: %s (%s%s%s)\n", path, cpu_mode, when[0] ? ", measured " : "", when);
+    }
+    if (json) {
+        int jrc = write_json(json, &pk, path, cpu_mode, gpu_mode);
+        if (rc == PL_EXIT_OK) rc = jrc;
+    }
+    return rc;
+}

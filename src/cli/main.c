@@ -1,0 +1,44 @@
+/* main.c: `parlab`, the command. Each subcommand lives in its own cmd_<name>.c. */
+#include "cli/cli.h"
+
+#include <string.h>
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *help;
+} commands[] = {
+    {"list", pl_cmd_list, "ladders, variants, and what this build and machine can run"},
+    {"peaks", pl_cmd_peaks, "measure and cache the CPU/GPU FMA peaks and memory bandwidth"},
+    {"bench", pl_cmd_bench, "verify and time variants against the reference and a peer"},
+    {"sweep", pl_cmd_sweep, "time one variant over parameter values and name the best"},
+    {"gemm", pl_cmd_gemm, "C = A*B on .npy files"},
+};
+enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: parlab COMMAND [options]   (parlab COMMAND --help for its options)\n\n");
+    for (int i = 0; i < N_COMMANDS; i++) fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
+    fprintf(f, "\nparlab %s. Exit status: 0 success, 1 a run or check failed, 2 usage error.\n", PARLAB_VERSION);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return PL_EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return PL_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("parlab %s\n", PARLAB_VERSION);
+        return PL_EXIT_OK;
+    }
+    for (int i = 0; i < N_COMMANDS; i++)
+        if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
+    cli_error("unknown command '%s' (try parlab --help)", argv[1]);
+    return PL_EXIT_USAGE;
+}

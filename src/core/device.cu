@@ -1,0 +1,161 @@
+// device.cu: the CUDA runtime calls the harness needs, behind the C interface of device.h.
+// Every failure becomes a status with the CUDA error's own words.
+#include "core/core.h"
+#include "core/device.h"
+
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+static pl_status cuda_fail(cudaError_t e, const char *what)
+{
+    if (e == cudaErrorMemoryAllocation)
+        return pl_fail(PL_ERR_DEVICE_NOMEM, "%s: out of device memory", what);
+    return pl_fail(PL_ERR_CUDA, "%s: %s", what, cudaGetErrorString(e));
+}
+#define CHECK_CUDA(call, what)                                                                     \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess) return cuda_fail(e_, what);                                         \
+    } while (0)
+
+extern "C" int pl_dev_count(void)
+{
+    static int count = -1;
+    if (count < 0) {
+        int n = 0;
+        if (cudaGetDeviceCount(&n) != cudaSuccess) {
+            n = 0;
+            cudaGetLastError(); // clear the sticky "no device" error
+        }
+        count = n;
+    }
+    return count;
+}
+
+extern "C" const char *pl_dev_name(int device)
+{
+    static char name[256];
+    cudaDeviceProp prop;
+    if (device >= pl_dev_count() || cudaGetDeviceProperties(&prop, device) != cudaSuccess) return "";
+    snprintf(name, sizeof name, "%s", prop.name);
+    return name;
+}
+
+extern "C" int pl_dev_cc(int device)
+{
+    int major = 0, minor = 0;
+    if (device >= pl_dev_count()) return 0;
+    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+    cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
+    return major * 10 + minor;
+}
+
+extern "C" int pl_dev_sm_count(int device)
+{
+    int n = 0;
+    if (device >= pl_dev_count()) return 0;
+    cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device);
+    return n;
+}
+
+extern "C" pl_status pl_dev_select(int device)
+{
+    if (device >= pl_dev_count()) return pl_fail(PL_ERR_NO_GPU, "no CUDA device %d", device);
+    CHECK_CUDA(cudaSetDevice(device), "cudaSetDevice");
+    return PL_OK;
+}
+
+extern "C" pl_status pl_dev_stream_create(void **stream)
+{
+    cudaStream_t s;
+    CHECK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate");
+    *stream = (void *)s;
+    return PL_OK;
+}
+
+extern "C" void pl_dev_stream_destroy(void *stream) { cudaStreamDestroy((cudaStream_t)stream); }
+
+extern "C" pl_status pl_dev_malloc(void **p, size_t bytes)
+{
+    *p = NULL;
+    cudaError_t e = cudaMalloc(p, bytes ? bytes : 16);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        if (e == cudaErrorMemoryAllocation)
+            return pl_fail(PL_ERR_DEVICE_NOMEM, "cudaMalloc of %zu bytes: out of device memory", bytes);
+        return cuda_fail(e, "cudaMalloc");
+    }
+    return PL_OK;
+}
+
+extern "C" void pl_dev_free(void *p)
+{
+    if (p) cudaFree(p);
+}
+
+extern "C" pl_status pl_dev_h2d(void *dst, const void *src, size_t bytes, void *stream)
+{
+    CHECK_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, (cudaStream_t)stream),
+               "copy host to device");
+    return PL_OK;
+}
+
+extern "C" pl_status pl_dev_d2h(void *dst, const void *src, size_t bytes, void *stream)
+{
+    CHECK_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, (cudaStream_t)stream),
+               "copy device to host");
+    return PL_OK;
+}
+
+extern "C" pl_status pl_dev_d2d(void *dst, const void *src, size_t bytes, void *stream)
+{
+    CHECK_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, (cudaStream_t)stream),
+               "copy device to device");
+    return PL_OK;
+}
+
+extern "C" pl_status pl_dev_memset(void *p, int byte, size_t bytes, void *stream)
+{
+    CHECK_CUDA(cudaMemsetAsync(p, byte, bytes, (cudaStream_t)stream), "cudaMemset");
+    return PL_OK;
+}
+
+extern "C" pl_status pl_dev_sync(void *stream)
+{
+    CHECK_CUDA(cudaStreamSynchronize((cudaStream_t)stream), "stream synchronize");
+    return PL_OK;
+}
+
+extern "C" pl_status pl_dev_check(const char *what)
+{
+    CHECK_CUDA(cudaGetLastError(), what);
+    return PL_OK;
+}
+
+extern "C" pl_status pl_dev_event_create(void **ev)
+{
+    cudaEvent_t e;
+    CHECK_CUDA(cudaEventCreate(&e), "cudaEventCreate");
+    *ev = (void *)e;
+    return PL_OK;
+}
+
+extern "C" void pl_dev_event_destroy(void *ev)
+{
+    if (ev) cudaEventDestroy((cudaEvent_t)ev);
+}
+
+extern "C" pl_status pl_dev_event_record(void *ev, void *stream)
+{
+    CHECK_CUDA(cudaEventRecord((cudaEvent_t)ev, (cudaStream_t)stream), "cudaEventRecord");
+    return PL_OK;
+}
+
+extern "C" pl_status pl_dev_event_elapsed(void *start, void *stop, double *seconds)
+{
+    float ms = 0;
+    CHECK_CUDA(cudaEventSynchronize((cudaEvent_t)stop), "cudaEventSynchronize");
+    CHECK_CUDA(cudaEventElapsedTime(&ms, (cudaEvent_t)start, (cudaEvent_t)stop), "cudaEventElapsedTime");
+    *seconds = ms * 1e-3;
+    return PL_OK;
+}

@@ -1,0 +1,40 @@
+/* device.h: the few CUDA runtime calls the harness needs, behind a C interface.
+ * Built from device.cu when CUDA is enabled, from device_stub.c (every call answers
+ * PL_ERR_NO_CUDA) when it is not, so host code never includes a CUDA header. */
+#ifndef PL_DEVICE_H
+#define PL_DEVICE_H
+
+#include "parlab.h"
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int pl_dev_count(void);                   /* usable CUDA devices; 0 without CUDA or GPU */
+const char *pl_dev_name(int device);      /* "" when none */
+int pl_dev_cc(int device);                /* compute capability, 90 for sm_90; 0 when none */
+int pl_dev_sm_count(int device);
+pl_status pl_dev_select(int device);
+pl_status pl_dev_stream_create(void **stream);
+void pl_dev_stream_destroy(void *stream);
+pl_status pl_dev_malloc(void **p, size_t bytes);
+void pl_dev_free(void *p);
+pl_status pl_dev_h2d(void *dst, const void *src, size_t bytes, void *stream);
+pl_status pl_dev_d2h(void *dst, const void *src, size_t bytes, void *stream);
+pl_status pl_dev_d2d(void *dst, const void *src, size_t bytes, void *stream);
+pl_status pl_dev_memset(void *p, int byte, size_t bytes, void *stream);
+pl_status pl_dev_sync(void *stream);
+/* The last launch's error (cudaGetLastError) as a status with a message. */
+pl_status pl_dev_check(const char *what);
+
+/* Events: time between two records on a stream, in seconds. */
+pl_status pl_dev_event_create(void **ev);
+void pl_dev_event_destroy(void *ev);
+pl_status pl_dev_event_record(void *ev, void *stream);
+pl_status pl_dev_event_elapsed(void *start, void *stop, double *seconds);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

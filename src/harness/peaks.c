@@ -1,0 +1,624 @@
+/* peaks.c: the machine's measured ceilings, the roofs every result is placed under.
+ *
+ * - CPU FP32 FMA peak per ISA (scalar, AVX2, AVX-512), on one thread and on every core: each
+ *   thread runs many independent FMA chains (peaks_avx2.c, peaks_avx512.c, the baseline loop
+ *   below), 2 flops per lane per step, best of a few timed tries.
+ * - CPU memory bandwidth: STREAM triad a[i] = b[i] + s*c[i] on float arrays far beyond the
+ *   caches, all threads, 12 bytes per element (read b and c, write a; like STREAM, the
+ *   write-allocate read of a is not counted), best of N.
+ * - GPU FP32 FMA peak and device-to-device copy bandwidth (peaks_cuda.cu), when a GPU is usable
+ *   and the context (which may be NULL) is not a CPU context.
+ *
+ * The figures are cached per machine in <pl_cache_dir>/peaks-<machine key>.txt, a text file
+ * of "key = value" lines ('#' starts a comment line), written atomically (temporary file +
+ * rename). The machine key is "<CPU name> <cores>c" plus " + <GPU name>" when the machine has
+ * a GPU (pl_cpu_name(), pl_cpu_cores(), the name of the GPU the context uses: pl_gpu_name()
+ * for device 0). Doubles are written with %.17g, so a figure reads back bit for bit. Keys:
+ *   format = 1                      machine = AMD EPYC 2c
+ *   measured = 2026-11-22T10:31:02Z cpu_mode = quick|full      cpu_threads = 2
+ *   cpu_gflops_{scalar,avx2,avx512}_{1,all}                     cpu_triad_gbps
+ *   gpu_mode = quick|full|none      gpu_gflops_fp32             gpu_copy_gbps
+ * A figure of 0 means "not available here" (no AVX-512, no GPU). A file that lacks a key,
+ * holds a malformed or negative number, names another machine, or contradicts this CPU's
+ * features is rejected as a whole. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "harness/peaks.h"
+#include "core/core.h"
+#include "core/device.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <xmmintrin.h>
+
+enum { PATH_LEN = 4096 };
+
+/* Where the measurement loops leave their results, so that none can be optimized away. */
+static volatile float peaks_sink;
+
+/* ---------------------------------------------------------------- CPU FMA peak */
+
+/* The scalar chains for CPUs without FMA: mulss + addss (2 flops a step) in baseline x86-64.
+ * Twelve chains cover the mul + add latency (6 cycles) of two mul and two add pipes. SSE
+ * intrinsics keep the compiler from packing the chains into vectors; the chains are written
+ * out one by one so that they stay in registers. */
+float pl_peaks_fma_sse(int64_t iters)
+{
+    const __m128 m = _mm_set_ss(0.9999f), a = _mm_set_ss(0.0001f);
+    __m128 x0 = _mm_set_ss(0.10f), x1 = _mm_set_ss(0.11f), x2 = _mm_set_ss(0.12f);
+    __m128 x3 = _mm_set_ss(0.13f), x4 = _mm_set_ss(0.14f), x5 = _mm_set_ss(0.15f);
+    __m128 x6 = _mm_set_ss(0.16f), x7 = _mm_set_ss(0.17f), x8 = _mm_set_ss(0.18f);
+    __m128 x9 = _mm_set_ss(0.19f), x10 = _mm_set_ss(0.20f), x11 = _mm_set_ss(0.21f);
+    for (int64_t i = 0; i < iters; i++) {
+        x0 = _mm_add_ss(_mm_mul_ss(x0, m), a);
+        x1 = _mm_add_ss(_mm_mul_ss(x1, m), a);
+        x2 = _mm_add_ss(_mm_mul_ss(x2, m), a);
+        x3 = _mm_add_ss(_mm_mul_ss(x3, m), a);
+        x4 = _mm_add_ss(_mm_mul_ss(x4, m), a);
+        x5 = _mm_add_ss(_mm_mul_ss(x5, m), a);
+        x6 = _mm_add_ss(_mm_mul_ss(x6, m), a);
+        x7 = _mm_add_ss(_mm_mul_ss(x7, m), a);
+        x8 = _mm_add_ss(_mm_mul_ss(x8, m), a);
+        x9 = _mm_add_ss(_mm_mul_ss(x9, m), a);
+        x10 = _mm_add_ss(_mm_mul_ss(x10, m), a);
+        x11 = _mm_add_ss(_mm_mul_ss(x11, m), a);
+    }
+    return _mm_cvtss_f32(x0) + _mm_cvtss_f32(x1) + _mm_cvtss_f32(x2) + _mm_cvtss_f32(x3) +
+           _mm_cvtss_f32(x4) + _mm_cvtss_f32(x5) + _mm_cvtss_f32(x6) + _mm_cvtss_f32(x7) +
+           _mm_cvtss_f32(x8) + _mm_cvtss_f32(x9) + _mm_cvtss_f32(x10) + _mm_cvtss_f32(x11);
+}
+
+typedef float (*fma_fn)(int64_t iters);
+
+/* Seconds for `threads` threads to run fn(iters) each, started together after a barrier and
+ * stopped when the last one is done. *team: how many threads OpenMP actually gave. */
+static double time_fma(fma_fn fn, int64_t iters, int threads, int *team)
+{
+    double t0 = 0.0, t1 = 0.0;
+    int got = 1;
+    float sum = 0.0f;
+#pragma omp parallel num_threads(threads) reduction(+ : sum)
+    {
+#pragma omp barrier
+        if (omp_get_thread_num() == 0) t0 = pl_now();
+        sum += fn(iters);
+#pragma omp barrier
+        if (omp_get_thread_num() == 0) {
+            t1 = pl_now();
+            got = omp_get_num_threads();
+        }
+    }
+    peaks_sink = sum;
+    *team = got;
+    return t1 - t0;
+}
+
+/* Steps per thread for one try of about pl_peaks_try_s(quick): time growing runs on one
+ * thread until one lasts 10 ms (these runs also wake the core up), then scale. */
+static int64_t calibrate_fma(fma_fn fn, int quick)
+{
+    int64_t iters = 1 << 12;
+    double s;
+    int team;
+    for (;;) {
+        s = time_fma(fn, iters, 1, &team);
+        if (s >= 0.01 || iters >= ((int64_t)1 << 40)) break;
+        iters *= 4;
+    }
+    double n = (double)iters * pl_peaks_try_s(quick) / (s > 0.0 ? s : 1e-9);
+    return n > 1000.0 ? (int64_t)n : 1000;
+}
+
+/* GFLOP/s of one try of fn on `threads` threads. *team: the threads that ran. */
+static double try_fma(fma_fn fn, double flops_per_step, int64_t iters, int threads, int *team)
+{
+    double s = time_fma(fn, iters, threads, team);
+    return s > 0.0 ? (double)*team * (double)iters * flops_per_step / s / 1e9 : 0.0;
+}
+
+/* GFLOP/s of fn on one thread (g[0]) and on `threads` threads (g[1]), each the best of the
+ * tries. The two alternate, so that a burst of load from elsewhere on a shared machine hits
+ * both alike. *team: the threads that ran the second. */
+static void measure_fma(fma_fn fn, double flops_per_step, int threads, int quick, double g[2],
+                        int *team)
+{
+    int64_t iters = calibrate_fma(fn, quick);
+    int one;
+    g[0] = g[1] = 0.0;
+    *team = 1;
+    for (int t = 0; t < pl_peaks_tries(quick); t++) {
+        double x = try_fma(fn, flops_per_step, iters, 1, &one);
+        if (x > g[0]) g[0] = x;
+        if (threads > 1) {
+            x = try_fma(fn, flops_per_step, iters, threads, team);
+            if (x > g[1]) g[1] = x;
+        }
+    }
+    if (threads <= 1) g[1] = g[0];
+}
+
+/* ---------------------------------------------------------------- CPU memory bandwidth */
+
+/* STREAM triad on all threads: three float arrays of pl_peaks_triad_mib(quick) MiB each, far
+ * beyond the last-level cache; initialized by the threads that later use them (first touch
+ * places the pages near them); GB/s of the best repetition, 12 bytes per element. */
+static pl_status measure_triad(int threads, int quick, double *gbps, int *team)
+{
+    const long n = (long)pl_peaks_triad_mib(quick) * 1024 * 1024 / (long)sizeof(float);
+    float *a = pl_alloc((size_t)n * sizeof(float));
+    float *b = pl_alloc((size_t)n * sizeof(float));
+    float *c = pl_alloc((size_t)n * sizeof(float));
+    if (!a || !b || !c) {
+        pl_free(a);
+        pl_free(b);
+        pl_free(c);
+        return pl_fail(PL_ERR_NOMEM, "peaks: cannot allocate 3 x %d MiB for the STREAM triad",
+                       pl_peaks_triad_mib(quick));
+    }
+    int got = 1;
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (long i = 0; i < n; i++) {
+        a[i] = 0.0f;
+        b[i] = 1.0f;
+        c[i] = 2.0f;
+    }
+    const float s = 3.0f;
+    double best = 0.0;
+    for (int r = 0; r < pl_peaks_triad_reps(quick); r++) {
+        double t0 = pl_now();
+#pragma omp parallel num_threads(threads)
+        {
+            if (omp_get_thread_num() == 0) got = omp_get_num_threads();
+#pragma omp for schedule(static)
+            for (long i = 0; i < n; i++) a[i] = b[i] + s * c[i];
+        }
+        double t = pl_now() - t0;
+        if (r == 0 || t < best) best = t;
+    }
+    peaks_sink = a[n / 2];
+    pl_free(a);
+    pl_free(b);
+    pl_free(c);
+    *gbps = best > 0.0 ? 3.0 * sizeof(float) * (double)n / best / 1e9 : 0.0;
+    *team = got;
+    return PL_OK;
+}
+
+/* Every CPU figure: FMA peaks for each ISA this CPU has, then the triad. */
+static pl_status measure_cpu(pl_peaks *pk, int quick)
+{
+    unsigned f = pl_cpu_features();
+    int n = pl_cpu_cores();
+    struct {
+        int have;
+        fma_fn fn;
+        double flops_per_step; /* chains x lanes x 2 */
+        double *out;
+    } isa[3] = {
+        {1, (f & PL_FEAT_AVX2) ? pl_peaks_fma_scalar : pl_peaks_fma_sse,
+         PL_PEAKS_CHAINS_SCALAR * 1 * 2.0, pk->cpu_gflops_scalar},
+        {(f & PL_FEAT_AVX2) != 0, pl_peaks_fma_avx2, PL_PEAKS_CHAINS_AVX2 * 8 * 2.0,
+         pk->cpu_gflops_avx2},
+        {(f & PL_FEAT_AVX512) != 0, pl_peaks_fma_avx512, PL_PEAKS_CHAINS_AVX512 * 16 * 2.0,
+         pk->cpu_gflops_avx512},
+    };
+    int team = 1, most = 1;
+    for (int k = 0; k < 3; k++) {
+        isa[k].out[0] = isa[k].out[1] = 0.0;
+        if (!isa[k].have) continue;
+        measure_fma(isa[k].fn, isa[k].flops_per_step, n, quick, isa[k].out, &team);
+        if (team > most) most = team;
+    }
+    pl_status s = measure_triad(n, quick, &pk->cpu_triad_gbps, &team);
+    if (team > most) most = team;
+    pk->cpu_threads = most;
+    return s;
+}
+
+/* ---------------------------------------------------------------- the machine and its cache */
+
+/* The GPU a context measures: its device for a CUDA context, else device 0. */
+static int gpu_device(const pl_ctx *ctx)
+{
+    return ctx && ctx->backend == PL_BACKEND_CUDA ? ctx->device : 0;
+}
+
+/* Whether the GPU figures should be measured: a usable GPU, and no CPU context. */
+static int gpu_wanted(const pl_ctx *ctx)
+{
+    if (ctx && ctx->backend == PL_BACKEND_CPU) return 0;
+    return pl_dev_count() > gpu_device(ctx);
+}
+
+/* Append src to dst (of size n, holding len chars) with runs of white space made one space
+ * and none at either end. Returns the new length. */
+static size_t append_squeezed(char *dst, size_t n, size_t len, const char *src)
+{
+    int space = 0;
+    for (; *src && len + 1 < n; src++) {
+        if (isspace((unsigned char)*src)) {
+            space = 1;
+            continue;
+        }
+        if (space && len > 0 && dst[len - 1] != ' ' && len + 2 < n) dst[len++] = ' ';
+        space = 0;
+        dst[len++] = *src;
+    }
+    dst[len] = '\0';
+    return len;
+}
+
+/* "AMD EPYC 2c" or "AMD EPYC 2c + NVIDIA H100 80GB HBM3". */
+static void machine_key(const pl_ctx *ctx, char *buf, size_t n)
+{
+    char cores[32];
+    snprintf(cores, sizeof cores, " %dc", pl_cpu_cores());
+    size_t len = append_squeezed(buf, n, 0, pl_cpu_name());
+    len = append_squeezed(buf, n, len, cores);
+    int dev = gpu_device(ctx);
+    if (pl_dev_count() > dev) {
+        len = append_squeezed(buf, n, len, " + ");
+        append_squeezed(buf, n, len, pl_dev_name(dev));
+    }
+}
+
+/* mkdir -p: every missing directory on the path, then check it is a writable directory. */
+static pl_status make_dirs(const char *path)
+{
+    char tmp[PATH_LEN];
+    snprintf(tmp, sizeof tmp, "%s", path);
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = '\0';
+        if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+            return pl_fail(PL_ERR_IO, "cannot create the cache directory %s: %s", tmp, strerror(errno));
+        *p = '/';
+    }
+    if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+        return pl_fail(PL_ERR_IO, "cannot create the cache directory %s: %s", tmp, strerror(errno));
+    struct stat st;
+    if (stat(tmp, &st) != 0 || !S_ISDIR(st.st_mode))
+        return pl_fail(PL_ERR_IO, "cache directory %s is not a directory", tmp);
+    if (access(tmp, W_OK | X_OK) != 0)
+        return pl_fail(PL_ERR_IO, "cache directory %s is not writable: %s", tmp, strerror(errno));
+    return PL_OK;
+}
+
+pl_status pl_cache_dir(char *buf, size_t n)
+{
+    if (!buf || n == 0) return pl_fail(PL_ERR_ARG, "pl_cache_dir: no buffer");
+    const char *env;
+    int w;
+    if ((env = getenv("PARLAB_CACHE_DIR")) && *env)
+        w = snprintf(buf, n, "%s", env);
+    else if ((env = getenv("XDG_CACHE_HOME")) && env[0] == '/') /* XDG: relative ones are ignored */
+        w = snprintf(buf, n, "%s/parlab", env);
+    else if ((env = getenv("HOME")) && *env)
+        w = snprintf(buf, n, "%s/.cache/parlab", env);
+    else
+        return pl_fail(PL_ERR_IO, "no cache directory: neither PARLAB_CACHE_DIR, XDG_CACHE_HOME nor HOME is set");
+    if (w < 0 || (size_t)w >= n || (size_t)w >= PATH_LEN - 64)
+        return pl_fail(PL_ERR_ARG, "the cache directory path is too long (%d bytes)", w);
+    while (w > 1 && buf[w - 1] == '/') buf[--w] = '\0';
+    return make_dirs(buf);
+}
+
+pl_status pl_peaks_cache_path(const pl_ctx *ctx, char *buf, size_t n)
+{
+    char dir[PATH_LEN], key[sizeof(((pl_peaks *)0)->machine)], name[sizeof key];
+    pl_status s = pl_cache_dir(dir, sizeof dir);
+    if (s != PL_OK) return s;
+    /* The key made a file name: letters, digits, '.', '-'; any other run becomes one '_'. */
+    machine_key(ctx, key, sizeof key);
+    size_t len = 0;
+    for (const char *p = key; *p; p++) {
+        int ok = isalnum((unsigned char)*p) || *p == '.' || *p == '-';
+        if (ok)
+            name[len++] = *p;
+        else if (len > 0 && name[len - 1] != '_')
+            name[len++] = '_';
+    }
+    while (len > 0 && name[len - 1] == '_') len--;
+    name[len] = '\0';
+    int w = snprintf(buf, n, "%s/peaks-%s.txt", dir, len ? name : "unknown");
+    if (w < 0 || (size_t)w >= n) return pl_fail(PL_ERR_ARG, "the cache file path is too long");
+    return PL_OK;
+}
+
+/* ---------------------------------------------------------------- the cache file */
+
+enum { MAX_FIELDS = 48, KEY_LEN = 48, VAL_LEN = 256, LINE_LEN = 512 };
+typedef struct kvfile {
+    int n;
+    char key[MAX_FIELDS][KEY_LEN];
+    char val[MAX_FIELDS][VAL_LEN];
+} kvfile;
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s)) s++;
+    size_t len = strlen(s);
+    while (len > 0 && isspace((unsigned char)s[len - 1])) s[--len] = '\0';
+    return s;
+}
+
+/* Read the "key = value" lines of a file. A missing file: PL_ERR_IO with errno ENOENT kept;
+ * anything that is not such lines: PL_ERR_FORMAT, with the line (not the path) in the message. */
+static pl_status read_kv(const char *path, kvfile *kf)
+{
+    kf->n = 0;
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        int e = errno;
+        pl_status s = pl_fail(PL_ERR_IO, "cannot open %s: %s", path, strerror(e));
+        errno = e;
+        return s;
+    }
+    char line[LINE_LEN];
+    int lineno = 0;
+    pl_status s = PL_OK;
+    while (s == PL_OK && fgets(line, sizeof line, f)) {
+        lineno++;
+        if (!strchr(line, '\n') && !feof(f)) {
+            s = pl_fail(PL_ERR_FORMAT, "line %d: too long or not text", lineno);
+            break;
+        }
+        char *t = trim(line);
+        if (*t == '\0' || *t == '#') continue;
+        char *eq = strchr(t, '=');
+        if (!eq) {
+            s = pl_fail(PL_ERR_FORMAT, "line %d: not a \"key = value\" line", lineno);
+            break;
+        }
+        *eq = '\0';
+        char *k = trim(t), *v = trim(eq + 1);
+        if (*k == '\0' || strlen(k) >= KEY_LEN || strlen(v) >= VAL_LEN) {
+            s = pl_fail(PL_ERR_FORMAT, "line %d: bad key or value", lineno);
+            break;
+        }
+        if (kf->n == MAX_FIELDS) {
+            s = pl_fail(PL_ERR_FORMAT, "more than %d lines", MAX_FIELDS);
+            break;
+        }
+        strcpy(kf->key[kf->n], k);
+        strcpy(kf->val[kf->n], v);
+        kf->n++;
+    }
+    if (s == PL_OK && ferror(f)) s = pl_fail(PL_ERR_IO, "cannot read %s", path);
+    fclose(f);
+    return s;
+}
+
+/* The value of key (the last line that sets it), or NULL. */
+static const char *kv_get(const kvfile *kf, const char *key)
+{
+    for (int i = kf->n - 1; i >= 0; i--)
+        if (strcmp(kf->key[i], key) == 0) return kf->val[i];
+    return NULL;
+}
+
+/* A finite number >= 0 written in full; 0 if missing or malformed. */
+static int kv_num(const kvfile *kf, const char *key, double *out)
+{
+    const char *v = kv_get(kf, key);
+    if (!v || !*v) return 0;
+    char *end;
+    double d = strtod(v, &end);
+    if (end == v || *end != '\0' || !isfinite(d) || d < 0.0) return 0;
+    *out = d;
+    return 1;
+}
+
+int pl_peaks_cache_field(const char *path, const char *key, char *buf, size_t n)
+{
+    kvfile *kf = malloc(sizeof *kf);
+    if (!kf || n == 0) {
+        free(kf);
+        return 0;
+    }
+    int found = 0;
+    if (read_kv(path, kf) == PL_OK) {
+        const char *v = kv_get(kf, key);
+        if (v) {
+            snprintf(buf, n, "%s", v);
+            found = 1;
+        }
+    }
+    free(kf);
+    return found;
+}
+
+static pl_status bad_cache(const char *path, const char *why)
+{
+    return pl_fail(PL_ERR_FORMAT, "cached peaks in %s are unusable (%s); run `parlab peaks`", path, why);
+}
+
+/* Load and check the cache file of this machine. */
+static pl_status load_cache(const char *path, const char *machine, pl_peaks *pk)
+{
+    kvfile *kf = malloc(sizeof *kf);
+    if (!kf) return pl_fail(PL_ERR_NOMEM, "out of memory reading %s", path);
+    pl_status s = read_kv(path, kf);
+    if (s != PL_OK) {
+        int e = errno;
+        free(kf);
+        if (s == PL_ERR_IO && e == ENOENT)
+            return pl_fail(PL_ERR_IO, "no cached peaks for this machine; run `parlab peaks`");
+        if (s == PL_ERR_FORMAT) {
+            char why[128];
+            snprintf(why, sizeof why, "%s", pl_last_error());
+            return bad_cache(path, why);
+        }
+        return s;
+    }
+    static const struct {
+        const char *key;
+        size_t offset; /* of the double in pl_peaks */
+    } nums[] = {
+        {"cpu_gflops_scalar_1", offsetof(pl_peaks, cpu_gflops_scalar[0])},
+        {"cpu_gflops_scalar_all", offsetof(pl_peaks, cpu_gflops_scalar[1])},
+        {"cpu_gflops_avx2_1", offsetof(pl_peaks, cpu_gflops_avx2[0])},
+        {"cpu_gflops_avx2_all", offsetof(pl_peaks, cpu_gflops_avx2[1])},
+        {"cpu_gflops_avx512_1", offsetof(pl_peaks, cpu_gflops_avx512[0])},
+        {"cpu_gflops_avx512_all", offsetof(pl_peaks, cpu_gflops_avx512[1])},
+        {"cpu_triad_gbps", offsetof(pl_peaks, cpu_triad_gbps)},
+        {"gpu_gflops_fp32", offsetof(pl_peaks, gpu_gflops_fp32)},
+        {"gpu_copy_gbps", offsetof(pl_peaks, gpu_copy_gbps)},
+    };
+    pl_peaks got;
+    memset(&got, 0, sizeof got);
+    const char *v = kv_get(kf, "format"), *why = NULL;
+    double threads = 0.0;
+    if (!v || strcmp(v, "1") != 0)
+        why = "no \"format = 1\" line";
+    else if (!(v = kv_get(kf, "machine")) || strcmp(v, machine) != 0)
+        why = "written for another machine";
+    else if (!kv_num(kf, "cpu_threads", &threads) || threads < 1.0 || threads != floor(threads))
+        why = "bad or missing cpu_threads";
+    for (size_t i = 0; !why && i < sizeof nums / sizeof nums[0]; i++)
+        if (!kv_num(kf, nums[i].key, (double *)((char *)&got + nums[i].offset)))
+            why = "a figure is missing, malformed or negative";
+    if (!why) {
+        unsigned f = pl_cpu_features();
+        if (!(got.cpu_gflops_scalar[0] > 0.0 && got.cpu_gflops_scalar[1] > 0.0 && got.cpu_triad_gbps > 0.0))
+            why = "a CPU figure is zero";
+        else if ((f & PL_FEAT_AVX2) && !(got.cpu_gflops_avx2[0] > 0.0 && got.cpu_gflops_avx2[1] > 0.0))
+            why = "no AVX2 figures, and this CPU has AVX2";
+        else if ((f & PL_FEAT_AVX512) && !(got.cpu_gflops_avx512[0] > 0.0 && got.cpu_gflops_avx512[1] > 0.0))
+            why = "no AVX-512 figures, and this CPU has AVX-512";
+        else if ((got.gpu_gflops_fp32 > 0.0) != (got.gpu_copy_gbps > 0.0))
+            why = "only one of the two GPU figures";
+    }
+    if (why) {
+        free(kf);
+        return bad_cache(path, why);
+    }
+    snprintf(got.machine, sizeof got.machine, "%s", machine);
+    got.cpu_threads = (int)threads;
+    got.valid = 1;
+    *pk = got;
+    free(kf);
+    return PL_OK;
+}
+
+/* Write the cache file: a temporary file beside it, then rename, so that a reader never sees
+ * half a file. */
+static pl_status save_cache(const char *path, const pl_peaks *pk, const char *cpu_mode,
+                            const char *gpu_mode)
+{
+    char tmp[PATH_LEN + 8];
+    snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) return pl_fail(PL_ERR_IO, "cannot create a file beside %s: %s", path, strerror(errno));
+    (void)fchmod(fd, 0644);
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        unlink(tmp);
+        return pl_fail(PL_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
+    }
+    char when[32] = "unknown";
+    time_t now = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&now, &tm)) strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    fprintf(f,
+            "# parlab peaks: the measured ceilings of one machine (written by `parlab peaks`).\n"
+            "# One \"key = value\" a line. GFLOP/s: FP32 FMA, 2 flops per lane per FMA;\n"
+            "# GB/s: bytes read + written. _1: one thread, _all: cpu_threads threads.\n"
+            "# 0 means not available here (no such ISA, no GPU).\n"
+            "format = 1\n"
+            "machine = %s\n"
+            "measured = %s\n"
+            "cpu_mode = %s\n"
+            "cpu_threads = %d\n",
+            pk->machine, when, cpu_mode, pk->cpu_threads);
+    fprintf(f, "cpu_gflops_scalar_1 = %.17g\ncpu_gflops_scalar_all = %.17g\n",
+            pk->cpu_gflops_scalar[0], pk->cpu_gflops_scalar[1]);
+    fprintf(f, "cpu_gflops_avx2_1 = %.17g\ncpu_gflops_avx2_all = %.17g\n", pk->cpu_gflops_avx2[0],
+            pk->cpu_gflops_avx2[1]);
+    fprintf(f, "cpu_gflops_avx512_1 = %.17g\ncpu_gflops_avx512_all = %.17g\n",
+            pk->cpu_gflops_avx512[0], pk->cpu_gflops_avx512[1]);
+    fprintf(f, "cpu_triad_gbps = %.17g\n", pk->cpu_triad_gbps);
+    fprintf(f, "gpu_mode = %s\ngpu_gflops_fp32 = %.17g\ngpu_copy_gbps = %.17g\n", gpu_mode,
+            pk->gpu_gflops_fp32, pk->gpu_copy_gbps);
+    int failed = ferror(f) != 0;
+    failed |= fflush(f) != 0;
+    failed |= fsync(fileno(f)) != 0;
+    failed |= fclose(f) != 0;
+    if (failed) {
+        int e = errno;
+        unlink(tmp);
+        return pl_fail(PL_ERR_IO, "cannot write %s: %s", tmp, strerror(e));
+    }
+    if (rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return pl_fail(PL_ERR_IO, "cannot rename %s to %s: %s", tmp, path, strerror(e));
+    }
+    return PL_OK;
+}
+
+/* ---------------------------------------------------------------- the public calls */
+
+static pl_status measure_gpu(const pl_ctx *ctx, pl_peaks *pk, int quick)
+{
+    int dev = gpu_device(ctx);
+    pl_status s = pl_peaks_gpu_fma(dev, quick, &pk->gpu_gflops_fp32);
+    if (s == PL_OK) s = pl_peaks_gpu_copy(dev, quick, &pk->gpu_copy_gbps);
+    if (s != PL_OK) pk->gpu_gflops_fp32 = pk->gpu_copy_gbps = 0.0;
+    return s;
+}
+
+/* Measure now and cache. pk holds the figures even when only the saving failed. */
+pl_status pl_peaks_measure(pl_ctx *ctx, pl_peaks *pk, int quick)
+{
+    if (!pk) return pl_fail(PL_ERR_ARG, "pl_peaks_measure: NULL output");
+    memset(pk, 0, sizeof *pk);
+    char path[PATH_LEN];
+    pl_status s = pl_peaks_cache_path(ctx, path, sizeof path); /* before the work: fail early */
+    if (s != PL_OK) return s;
+    machine_key(ctx, pk->machine, sizeof pk->machine);
+    s = measure_cpu(pk, quick);
+    int gpu = gpu_wanted(ctx);
+    if (s == PL_OK && gpu) s = measure_gpu(ctx, pk, quick);
+    if (s != PL_OK) return s;
+    pk->valid = 1;
+    const char *mode = quick ? "quick" : "full";
+    return save_cache(path, pk, mode, gpu ? mode : "none");
+}
+
+/* Load the cache; measure (quick) what is missing if allowed. A cache written without the GPU
+ * figures (under a CPU context) on a machine whose GPU this context may use gets the GPU
+ * measured and added; without measure_if_missing it is returned as it is (GPU figures 0). */
+pl_status pl_peaks_get(pl_ctx *ctx, pl_peaks *pk, int measure_if_missing)
+{
+    if (!pk) return pl_fail(PL_ERR_ARG, "pl_peaks_get: NULL output");
+    memset(pk, 0, sizeof *pk);
+    char path[PATH_LEN], machine[sizeof pk->machine];
+    pl_status s = pl_peaks_cache_path(ctx, path, sizeof path);
+    if (s != PL_OK) return s;
+    machine_key(ctx, machine, sizeof machine);
+    pl_peaks got;
+    s = load_cache(path, machine, &got);
+    if (s != PL_OK) return measure_if_missing ? pl_peaks_measure(ctx, pk, 1) : s;
+    if (measure_if_missing && !(got.gpu_gflops_fp32 > 0.0) && gpu_wanted(ctx)) {
+        char cpu_mode[16];
+        if (!pl_peaks_cache_field(path, "cpu_mode", cpu_mode, sizeof cpu_mode))
+            snprintf(cpu_mode, sizeof cpu_mode, "quick");
+        s = measure_gpu(ctx, &got, 1);
+        if (s != PL_OK) return s;
+        *pk = got;
+        return save_cache(path, &got, cpu_mode, "quick");
+    }
+    *pk = got;
+    return PL_OK;
+}

@@ -1,0 +1,20 @@
+/* peaks_cuda_stub.c: the GPU measurements of a build without CUDA (peaks_cuda.cu replaces
+ * this file when CUDA is on). */
+#include "harness/peaks.h"
+#include "core/core.h"
+
+pl_status pl_peaks_gpu_fma(int device, int quick, double *gflops)
+{
+    (void)device;
+    (void)quick;
+    if (gflops) *gflops = 0.0;
+    return pl_fail(PL_ERR_NO_CUDA, "this parlab was built without CUDA: no GPU peaks");
+}
+
+pl_status pl_peaks_gpu_copy(int device, int quick, double *gbps)
+{
+    (void)device;
+    (void)quick;
+    if (gbps) *gbps = 0.0;
+    return pl_fail(PL_ERR_NO_CUDA, "this parlab was built without CUDA: no GPU peaks");
+}

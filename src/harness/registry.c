@@ -1,0 +1,197 @@
+/* registry.c: the list of kernels, lookups, what can run here, and parameters. */
+#include "core/core.h"
+#include "harness/harness.h"
+#include "kernels/gemm/gemm.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Every kernel's room registers here, in the order `parlab list` prints them. */
+static const pl_kernel *const kernels[] = {
+    &pl_gemm_kernel,
+};
+
+int pl_kernel_count(void) { return (int)(sizeof kernels / sizeof kernels[0]); }
+
+const pl_kernel *pl_kernel_at(int i) { return (i >= 0 && i < pl_kernel_count()) ? kernels[i] : NULL; }
+
+const pl_kernel *pl_kernel_find(const char *name)
+{
+    for (int i = 0; name && i < pl_kernel_count(); i++)
+        if (strcmp(kernels[i]->name, name) == 0) return kernels[i];
+    return NULL;
+}
+
+const pl_variant *pl_variant_find(const pl_kernel *k, const char *name)
+{
+    for (int i = 0; k && name && i < k->n_variants; i++)
+        if (strcmp(k->ladder[i]->name, name) == 0) return k->ladder[i];
+    return NULL;
+}
+
+pl_status pl_variant_check(const pl_ctx *ctx, const pl_variant *v, char *why, size_t n)
+{
+    unsigned have = pl_features();
+    unsigned need = v->requires;
+    const char *reason = NULL;
+    pl_status s = PL_OK;
+    if (v->backend == PL_BACKEND_CUDA && !(have & PL_FEAT_CUDA_BUILD)) {
+        reason = "no CUDA build"; s = PL_ERR_NO_CUDA;
+    } else if (v->backend == PL_BACKEND_CUDA && !(have & PL_FEAT_GPU)) {
+        reason = "no GPU"; s = PL_ERR_NO_GPU;
+    } else if ((need & PL_FEAT_OPENBLAS) && !(have & PL_FEAT_OPENBLAS)) {
+        reason = "built without OpenBLAS"; s = PL_ERR_UNSUPPORTED;
+    } else if ((need & PL_FEAT_CUBLAS) && !(have & PL_FEAT_CUBLAS)) {
+        reason = "built without cuBLAS"; s = PL_ERR_UNSUPPORTED;
+    } else if ((need & PL_FEAT_AVX512) && !(have & PL_FEAT_AVX512)) {
+        reason = "no AVX-512 on this CPU"; s = PL_ERR_UNSUPPORTED;
+    } else if ((need & PL_FEAT_AVX2) && !(have & PL_FEAT_AVX2)) {
+        reason = "no AVX2 on this CPU"; s = PL_ERR_UNSUPPORTED;
+    } else if (!v->run) {
+        reason = "not in this build"; s = PL_ERR_UNSUPPORTED;
+    } else if (ctx && ctx->backend != v->backend) {
+        reason = v->backend == PL_BACKEND_CUDA ? "needs a CUDA context" : "needs a CPU context";
+        s = PL_ERR_ARG;
+    }
+    if (why && n) snprintf(why, n, "%s", reason ? reason : "");
+    if (s != PL_OK) return pl_fail(s, "variant %s: %s", v->name, reason);
+    return PL_OK;
+}
+
+size_t pl_dtype_size(pl_dtype t)
+{
+    switch (t) {
+    case PL_F32: return 4;
+    case PL_F64: return 8;
+    case PL_I32: return 4;
+    case PL_U8: return 1;
+    }
+    return 0;
+}
+
+const char *pl_dtype_name(pl_dtype t)
+{
+    switch (t) {
+    case PL_F32: return "float32";
+    case PL_F64: return "float64";
+    case PL_I32: return "int32";
+    case PL_U8: return "uint8";
+    }
+    return "?";
+}
+
+int64_t pl_tensor_span(const pl_tensor *t)
+{
+    if (t->rows <= 0 || t->cols <= 0) return 0;
+    return (t->rows - 1) * t->ld + t->cols;
+}
+
+pl_status pl_tensor_bytes(const pl_tensor *t, size_t *bytes)
+{
+    int64_t span, b;
+    if (t->rows <= 0 || t->cols <= 0 || t->ld < t->cols)
+        return pl_fail(PL_ERR_ARG, "operand %s: bad shape %lldx%lld (ld %lld)", t->name,
+                       (long long)t->rows, (long long)t->cols, (long long)t->ld);
+    if (pl_mul_overflow(t->rows - 1, t->ld, &span) || __builtin_add_overflow(span, t->cols, &span) ||
+        pl_mul_overflow(span, (int64_t)pl_dtype_size(t->dtype), &b) || (uint64_t)b > SIZE_MAX / 2)
+        return pl_fail(PL_ERR_OVERFLOW, "operand %s: %lldx%lld elements overflow the address space",
+                       t->name, (long long)t->rows, (long long)t->cols);
+    *bytes = (size_t)b;
+    return PL_OK;
+}
+
+/* ---------------------------------------------------------------- parameters */
+
+void pl_param_legal(const pl_param_def *p, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    switch (p->kind) {
+    case PL_PARAM_LIST:
+        for (int i = 0; i < p->n_values && used < n; i++)
+            used += snprintf(buf + used, n - used, "%s%lld", i ? ", " : "", (long long)p->values[i]);
+        break;
+    case PL_PARAM_RANGE:
+        if (p->step > 1)
+            snprintf(buf, n, "%lld..%lld, multiples of %lld", (long long)p->min, (long long)p->max,
+                     (long long)p->step);
+        else
+            snprintf(buf, n, "%lld..%lld", (long long)p->min, (long long)p->max);
+        break;
+    case PL_PARAM_CHOICE:
+        for (int i = 0; p->choices[i] && used < n; i++)
+            used += snprintf(buf + used, n - used, "%s%s", i ? "|" : "", p->choices[i]);
+        break;
+    case PL_PARAM_REAL:
+        snprintf(buf, n, "a real number");
+        break;
+    }
+}
+
+pl_status pl_param_parse(const pl_param_def *p, const char *text, double *value)
+{
+    char legal[256], *end = NULL;
+    pl_param_legal(p, legal, sizeof legal);
+    if (!text || !*text) return pl_fail(PL_ERR_ARG, "%s: empty value (legal: %s)", p->name, legal);
+    if (p->kind == PL_PARAM_CHOICE) {
+        for (int i = 0; p->choices[i]; i++)
+            if (strcmp(p->choices[i], text) == 0) {
+                *value = i;
+                return PL_OK;
+            }
+        return pl_fail(PL_ERR_ARG, "%s=%s: not a legal value (legal: %s)", p->name, text, legal);
+    }
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || !isfinite(v))
+        return pl_fail(PL_ERR_ARG, "%s=%s: not a number (legal: %s)", p->name, text, legal);
+    if (p->kind == PL_PARAM_REAL) {
+        *value = v;
+        return PL_OK;
+    }
+    if (v != floor(v)) return pl_fail(PL_ERR_ARG, "%s=%s: not an integer (legal: %s)", p->name, text, legal);
+    int ok = 0;
+    if (p->kind == PL_PARAM_LIST) {
+        for (int i = 0; i < p->n_values; i++) ok |= (double)p->values[i] == v;
+    } else {
+        ok = v >= (double)p->min && v <= (double)p->max &&
+             (p->step <= 1 || fmod(v - (double)p->min, (double)p->step) == 0);
+    }
+    if (!ok) return pl_fail(PL_ERR_ARG, "%s=%s: not a legal value (legal: %s)", p->name, text, legal);
+    *value = v;
+    return PL_OK;
+}
+
+pl_status pl_params_resolve(const pl_variant *v, const int64_t *given, int64_t *out)
+{
+    char legal[256];
+    for (int i = 0; i < v->n_params && i < PL_MAX_PARAMS; i++) {
+        const pl_param_def *p = &v->params[i];
+        int64_t x = given ? given[i] : (int64_t)p->def;
+        int ok = 1;
+        if (p->kind == PL_PARAM_LIST) {
+            ok = 0;
+            for (int j = 0; j < p->n_values; j++) ok |= p->values[j] == x;
+        } else if (p->kind == PL_PARAM_RANGE) {
+            ok = x >= p->min && x <= p->max && (p->step <= 1 || (x - p->min) % p->step == 0);
+        } else if (p->kind == PL_PARAM_CHOICE) {
+            int nc = 0;
+            while (p->choices[nc]) nc++;
+            ok = x >= 0 && x < nc;
+        }
+        if (!ok) {
+            pl_param_legal(p, legal, sizeof legal);
+            return pl_fail(PL_ERR_ARG, "variant %s: %s=%lld is not legal (legal: %s)", v->name,
+                           p->name, (long long)x, legal);
+        }
+        out[i] = x;
+    }
+    return PL_OK;
+}
+
+const char *pl_phase_name(int phase)
+{
+    static const char *names[PL_N_PHASES] = {"alloc", "h2d", "kernel", "d2h"};
+    return phase >= 0 && phase < PL_N_PHASES ? names[phase] : "?";
+}

@@ -1,0 +1,224 @@
+/* report.c: the aligned table, JSON and CSV. The schema is documented in docs/output.md. */
+#include "harness/report.h"
+#include "core/core.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void pl_report_params(const pl_result *r, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    const pl_variant *v = r->variant;
+    for (int i = 0; i < v->n_params && used < n; i++) {
+        const pl_param_def *p = &v->params[i];
+        if (p->kind == PL_PARAM_CHOICE)
+            used += snprintf(buf + used, n - used, "%s%s=%s", i ? "," : "", p->name, p->choices[r->params[i]]);
+        else
+            used += snprintf(buf + used, n - used, "%s%s=%lld", i ? "," : "", p->name, (long long)r->params[i]);
+    }
+    if (!buf[0]) snprintf(buf, n, "-");
+}
+
+static void fmt_ms(char *buf, size_t n, double s)
+{
+    if (s < 0) snprintf(buf, n, "-");
+    else if (s * 1e3 >= 100) snprintf(buf, n, "%.1f", s * 1e3);
+    else if (s * 1e3 >= 1) snprintf(buf, n, "%.3f", s * 1e3);
+    else snprintf(buf, n, "%.4f", s * 1e3);
+}
+
+void pl_report_table(FILE *f, const pl_result *r, int n)
+{
+    int any_gpu = 0;
+    for (int i = 0; i < n; i++) any_gpu |= r[i].phase_s[PL_PHASE_H2D] >= 0;
+    fprintf(f, "%-18s %-22s %-14s %3s %10s %10s %10s %9s %8s %6s %9s %9s %-4s %8s",
+            "variant", "params", "size", "thr", "median ms", "min ms", "max ms", "GFLOP/s", "GB/s",
+            "%peak", "error", "bound", "ok", "vs peer");
+    if (any_gpu) fprintf(f, " %9s %9s %9s", "alloc ms", "h2d ms", "d2h ms");
+    fputc('\n', f);
+    for (int i = 0; i < n; i++) {
+        const pl_result *x = &r[i];
+        char params[128], med[32], mn[32], mx[32], pct[16], ratio[16], thr[16];
+        pl_report_params(x, params, sizeof params);
+        fmt_ms(med, sizeof med, x->median_s);
+        fmt_ms(mn, sizeof mn, x->min_s);
+        fmt_ms(mx, sizeof mx, x->max_s);
+        if (x->ceiling_pct >= 0) snprintf(pct, sizeof pct, "%.1f", x->ceiling_pct);
+        else snprintf(pct, sizeof pct, "-");
+        if (x->peer_ratio > 0) snprintf(ratio, sizeof ratio, "%.2fx", x->peer_ratio);
+        else snprintf(ratio, sizeof ratio, "-");
+        if (x->threads > 0) snprintf(thr, sizeof thr, "%d", x->threads);
+        else snprintf(thr, sizeof thr, "gpu");
+        fprintf(f, "%-18s %-22s %-14s %3s %10s %10s %10s %9.1f %8.1f %6s %9.2e %9.2e %-4s %8s",
+                x->variant->name, params, x->size, thr, med, mn, mx, x->gflops, x->gbps, pct,
+                x->error, x->bound, x->verified ? "yes" : (x->padding_ok ? "NO" : "PAD"), ratio);
+        if (any_gpu) {
+            char a[32], h[32], d[32];
+            fmt_ms(a, sizeof a, x->phase_s[PL_PHASE_ALLOC]);
+            fmt_ms(h, sizeof h, x->phase_s[PL_PHASE_H2D]);
+            fmt_ms(d, sizeof d, x->phase_s[PL_PHASE_D2H]);
+            fprintf(f, " %9s %9s %9s", a, h, d);
+        }
+        if (x->noisy) fprintf(f, "  (noisy: max/min %.2f)", x->max_s / x->min_s);
+        fputc('\n', f);
+    }
+}
+
+/* ---------------------------------------------------------------- files */
+
+static FILE *open_temp(const char *path, char *tmp, size_t n)
+{
+    snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
+    return fopen(tmp, "w");
+}
+
+static pl_status close_and_rename(FILE *f, const char *tmp, const char *path)
+{
+    int bad = ferror(f);
+    if (fclose(f) != 0) bad = 1;
+    if (bad || rename(tmp, path) != 0) {
+        int e = errno;
+        remove(tmp);
+        return pl_fail(PL_ERR_IO, "%s: cannot write: %s", path, strerror(e));
+    }
+    return PL_OK;
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c < 0x20) fprintf(f, "\\u%04x", c);
+        else fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+/* A number, or null where it is unknown or not finite (JSON has no NaN). */
+static void json_num(FILE *f, double x, int known)
+{
+    if (known && isfinite(x)) fprintf(f, "%.9g", x);
+    else fputs("null", f);
+}
+
+static void json_machine(FILE *f, const pl_report_ctx *rc)
+{
+    unsigned feat = pl_features();
+    fprintf(f, "  \"machine\": {\"cpu\": ");
+    json_string(f, pl_cpu_name());
+    fprintf(f, ", \"cores\": %d, \"avx2\": %s, \"avx512\": %s, \"gpu\": ", pl_cpu_cores(),
+            (feat & PL_FEAT_AVX2) ? "true" : "false", (feat & PL_FEAT_AVX512) ? "true" : "false");
+    json_string(f, pl_gpu_name());
+    const pl_peaks *pk = rc ? rc->peaks : NULL;
+    fprintf(f, ",\n    \"peaks\": ");
+    if (pk && pk->valid) {
+        fprintf(f, "{\"cpu_gflops_avx512\": [%.6g, %.6g], \"cpu_gflops_avx2\": [%.6g, %.6g], "
+                   "\"cpu_triad_gbps\": %.6g, \"gpu_gflops_fp32\": %.6g, \"gpu_copy_gbps\": %.6g}",
+                pk->cpu_gflops_avx512[0], pk->cpu_gflops_avx512[1], pk->cpu_gflops_avx2[0],
+                pk->cpu_gflops_avx2[1], pk->cpu_triad_gbps, pk->gpu_gflops_fp32, pk->gpu_copy_gbps);
+    } else {
+        fputs("null", f);
+    }
+    fprintf(f, "},\n  \"build\": {\"version\": \"%s\", \"cuda\": %s, \"openblas\": %s, \"compiler\": ",
+            PARLAB_VERSION, (feat & PL_FEAT_CUDA_BUILD) ? "true" : "false",
+            (feat & PL_FEAT_OPENBLAS) ? "true" : "false");
+    json_string(f, __VERSION__);
+    fprintf(f, "},\n  \"command\": ");
+    json_string(f, rc && rc->command ? rc->command : "");
+    fprintf(f, ",\n");
+}
+
+pl_status pl_report_json(const char *path, const pl_result *r, int n, const pl_report_ctx *rc)
+{
+    char tmp[4096];
+    FILE *f = open_temp(path, tmp, sizeof tmp);
+    if (!f) return pl_fail(PL_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+    fprintf(f, "{\n  \"schema\": \"parlab-bench/1\",\n");
+    json_machine(f, rc);
+    fprintf(f, "  \"results\": [\n");
+    for (int i = 0; i < n; i++) {
+        const pl_result *x = &r[i];
+        fprintf(f, "    {\"kernel\": \"%s\", \"variant\": \"%s\", \"backend\": \"%s\", \"peer\": %s, \"params\": {",
+                x->kernel->name, x->variant->name, pl_backend_name(x->variant->backend),
+                x->variant->is_peer ? "true" : "false");
+        for (int j = 0; j < x->variant->n_params; j++) {
+            const pl_param_def *p = &x->variant->params[j];
+            fprintf(f, "%s\"%s\": ", j ? ", " : "", p->name);
+            if (p->kind == PL_PARAM_CHOICE) json_string(f, p->choices[x->params[j]]);
+            else fprintf(f, "%lld", (long long)x->params[j]);
+        }
+        fprintf(f, "},\n     \"size\": ");
+        json_string(f, x->size);
+        fprintf(f, ", \"threads\": %d, \"repeats\": %d, \"median_s\": ", x->threads, x->repeats);
+        json_num(f, x->median_s, 1);
+        fprintf(f, ", \"min_s\": ");
+        json_num(f, x->min_s, 1);
+        fprintf(f, ", \"max_s\": ");
+        json_num(f, x->max_s, 1);
+        fprintf(f, ", \"noisy\": %s,\n     \"phases_s\": {", x->noisy ? "true" : "false");
+        for (int p = 0; p < PL_N_PHASES; p++) {
+            fprintf(f, "%s\"%s\": ", p ? ", " : "", pl_phase_name(p));
+            json_num(f, x->phase_s[p], x->phase_s[p] >= 0);
+        }
+        fprintf(f, "},\n     \"flops\": %.6g, \"bytes\": %.6g, \"gflops\": ", x->flops, x->bytes);
+        json_num(f, x->gflops, 1);
+        fprintf(f, ", \"gbps\": ");
+        json_num(f, x->gbps, 1);
+        fprintf(f, ", \"ceiling\": {\"name\": ");
+        json_string(f, x->ceiling_name);
+        fprintf(f, ", \"pct\": ");
+        json_num(f, x->ceiling_pct, x->ceiling_pct >= 0);
+        fprintf(f, "},\n     \"verification\": {\"error\": ");
+        json_num(f, x->error, 1);
+        fprintf(f, ", \"bound\": %.6g, \"bound_why\": ", x->bound);
+        json_string(f, x->bound_why);
+        fprintf(f, ", \"passed\": %s, \"padding_ok\": %s},\n     \"peer\": {\"name\": ",
+                x->verified ? "true" : "false", x->padding_ok ? "true" : "false");
+        if (x->peer_name) json_string(f, x->peer_name);
+        else fputs("null", f);
+        fprintf(f, ", \"ratio\": ");
+        json_num(f, x->peer_ratio, x->peer_ratio > 0);
+        fprintf(f, "}}%s\n", i + 1 < n ? "," : "");
+    }
+    fprintf(f, "  ]\n}\n");
+    return close_and_rename(f, tmp, path);
+}
+
+pl_status pl_report_csv(const char *path, const pl_result *r, int n, const pl_report_ctx *rc)
+{
+    (void)rc;
+    char tmp[4096];
+    FILE *f = open_temp(path, tmp, sizeof tmp);
+    if (!f) return pl_fail(PL_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+    fprintf(f, "machine,gpu,build,kernel,variant,backend,peer,params,size,threads,repeats,median_s,min_s,max_s,"
+               "alloc_s,h2d_s,kernel_s,d2h_s,flops,bytes,gflops,gbps,ceiling,ceiling_pct,error,bound,"
+               "passed,peer_name,peer_ratio\n");
+    for (int i = 0; i < n; i++) {
+        const pl_result *x = &r[i];
+        char params[128];
+        pl_report_params(x, params, sizeof params);
+        for (char *c = params; *c; c++)
+            if (*c == ',') *c = ';'; /* keep one CSV field */
+        fprintf(f, "\"%s\",\"%s\",%s%s,%s,%s,%s,%d,\"%s\",\"%s\",%d,%d,%.9g,%.9g,%.9g", pl_cpu_name(),
+                pl_gpu_name(), PARLAB_VERSION, (pl_features() & PL_FEAT_CUDA_BUILD) ? "+cuda" : "",
+                x->kernel->name, x->variant->name, pl_backend_name(x->variant->backend),
+                x->variant->is_peer, params, x->size, x->threads, x->repeats, x->median_s, x->min_s, x->max_s);
+        for (int p = 0; p < PL_N_PHASES; p++) {
+            if (x->phase_s[p] >= 0) fprintf(f, ",%.9g", x->phase_s[p]);
+            else fputs(",", f);
+        }
+        fprintf(f, ",%.6g,%.6g,%.6g,%.6g,\"%s\",", x->flops, x->bytes, x->gflops, x->gbps, x->ceiling_name);
+        if (x->ceiling_pct >= 0) fprintf(f, "%.4g", x->ceiling_pct);
+        fprintf(f, ",%.6g,%.6g,%d,%s,", x->error, x->bound, x->verified, x->peer_name ? x->peer_name : "");
+        if (x->peer_ratio > 0) fprintf(f, "%.4g", x->peer_ratio);
+        fputc('\n', f);
+    }
+    return close_and_rename(f, tmp, path);
+}

@@ -1,0 +1,482 @@
+/* npy.c: reading and writing NumPy .npy files (format versions 1.0, 2.0 and 3.0).
+ *
+ * A .npy file is: the magic "\x93NUMPY", a major and a minor version byte, the header
+ * length (2 bytes little-endian in 1.0, 4 bytes in 2.0 and 3.0), then the header, a Python
+ * dict literal such as {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), } padded
+ * with spaces and ended by '\n', then the raw data in the order the header states.
+ *
+ * What parlab takes:
+ *   dtypes '<f4' (PL_F32), '<f8' (PL_F64), '<i4' (PL_I32), '|u1' or '<u1' (PL_U8);
+ *   C order only; rank 0 to 8. Rank 0 (shape ()) is a scalar: rank 0, one element.
+ *   Dimensions of length 0 are allowed (an empty array; data is still a valid allocation).
+ *   Bytes after the data are ignored, as numpy ignores them.
+ * Everything else is PL_ERR_FORMAT with a message that names the file and the problem;
+ * a file that cannot be opened or read is PL_ERR_IO with the system's reason.
+ *
+ * pl_npy_write writes version 1.0 with the same bytes numpy (>= 1.23) writes: the header is
+ * padded with spaces so the data starts at a multiple of 64 bytes. It writes
+ * "<path>.tmp.<pid>" and renames it over path, removing the temporary file on any failure,
+ * so a failed write never leaves a partial file at path.
+ *
+ * The data is copied as is: this assumes a little-endian host (x86-64, AArch64). */
+#define _POSIX_C_SOURCE 200809L /* O_CLOEXEC, fstat */
+#include "core/core.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "npy.c assumes a little-endian host"
+#endif
+
+enum {
+    NPY_MAGIC_LEN = 6,
+    NPY_PREFIX_V1 = 10,              /* magic, version, 2-byte length */
+    NPY_PREFIX_V2 = 12,              /* magic, version, 4-byte length */
+    NPY_ALIGN = 64,                  /* numpy aligns the data to 64 bytes */
+    NPY_MAX_HEADER = 1 << 20,        /* a sane limit; a real header is < 300 bytes */
+    NPY_MAX_RANK = 8,
+    NPY_GROWTH_DIGITS = 21           /* numpy's spare room after the shape (see write) */
+};
+
+static const char npy_magic[NPY_MAGIC_LEN] = {'\x93', 'N', 'U', 'M', 'P', 'Y'};
+
+/* ---------------------------------------------------------------- dtypes */
+
+static size_t elem_size(pl_dtype t)
+{
+    switch (t) {
+    case PL_F32: return 4;
+    case PL_F64: return 8;
+    case PL_I32: return 4;
+    case PL_U8: return 1;
+    }
+    return 0;
+}
+
+static const char *dtype_descr(pl_dtype t)
+{
+    switch (t) {
+    case PL_F32: return "<f4";
+    case PL_F64: return "<f8";
+    case PL_I32: return "<i4";
+    case PL_U8: return "|u1";
+    }
+    return NULL;
+}
+
+/* Map a descr string to a dtype, or fail naming it. */
+static pl_status parse_descr(const char *path, const char *d, pl_dtype *t)
+{
+    static const struct { const char *descr; pl_dtype t; } known[] = {
+        {"<f4", PL_F32}, {"<f8", PL_F64}, {"<i4", PL_I32}, {"|u1", PL_U8}, {"<u1", PL_U8},
+    };
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strcmp(d, known[i].descr) == 0) {
+            *t = known[i].t;
+            return PL_OK;
+        }
+    /* A big-endian type parlab would take in little-endian order: say how to convert. */
+    if (d[0] == '>' && (strcmp(d + 1, "f4") == 0 || strcmp(d + 1, "f8") == 0 ||
+                        strcmp(d + 1, "i4") == 0))
+        return pl_fail(PL_ERR_FORMAT,
+                       "%s: big-endian dtype '%s' not supported; convert with a.astype('<%s')",
+                       path, d, d + 1);
+    return pl_fail(PL_ERR_FORMAT, "%s: dtype '%s' not supported (float32, float64, int32, uint8)",
+                   path, d);
+}
+
+int64_t pl_array_count(const pl_array *a)
+{
+    /* The product of the dimensions; 1 for rank 0; -1 for a bad rank, a negative
+     * dimension or a product that does not fit in int64. */
+    if (!a || a->rank < 0 || a->rank > NPY_MAX_RANK) return -1;
+    int64_t n = 1;
+    for (int i = 0; i < a->rank; i++)
+        if (pl_mul_overflow(n, a->shape[i], &n)) return -1;
+    return n;
+}
+
+void pl_array_free(pl_array *a)
+{
+    if (!a) return;
+    pl_free(a->data);
+    memset(a, 0, sizeof *a);
+}
+
+/* ---------------------------------------------------------------- the header dict */
+
+/* A cursor over the header text, for messages that point at the problem. */
+typedef struct scan {
+    const char *path;
+    const char *begin, *p, *end;
+} scan;
+
+static void skip_ws(scan *s)
+{
+    while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\n' || *s->p == '\r'))
+        s->p++;
+}
+
+/* PL_ERR_FORMAT "malformed header dict: <what> at offset N: 'text...'" */
+static pl_status malformed(scan *s, const char *what)
+{
+    char near[24];
+    size_t n = 0;
+    for (const char *q = s->p; q < s->end && n + 1 < sizeof near; q++)
+        near[n++] = (*q >= 0x20 && *q < 0x7f) ? *q : '?';
+    near[n] = '\0';
+    return pl_fail(PL_ERR_FORMAT, "%s: malformed header dict: %s at offset %td: '%s'", s->path,
+                   what, s->p - s->begin, near);
+}
+
+static int accept(scan *s, char c)
+{
+    skip_ws(s);
+    if (s->p < s->end && *s->p == c) {
+        s->p++;
+        return 1;
+    }
+    return 0;
+}
+
+/* A Python string literal in single or double quotes (no escapes: numpy writes none). */
+static pl_status parse_string(scan *s, char *out, size_t n)
+{
+    skip_ws(s);
+    if (s->p >= s->end || (*s->p != '\'' && *s->p != '"')) return malformed(s, "expected a string");
+    char quote = *s->p++;
+    size_t len = 0;
+    while (s->p < s->end && *s->p != quote) {
+        if (*s->p == '\\' || *s->p == '\n') return malformed(s, "unexpected character in string");
+        if (len + 1 >= n) return malformed(s, "string too long");
+        out[len++] = *s->p++;
+    }
+    if (s->p >= s->end) return malformed(s, "unterminated string");
+    s->p++;
+    out[len] = '\0';
+    return PL_OK;
+}
+
+static pl_status parse_bool(scan *s, int *v)
+{
+    skip_ws(s);
+    size_t left = (size_t)(s->end - s->p);
+    if (left >= 4 && memcmp(s->p, "True", 4) == 0) {
+        s->p += 4;
+        *v = 1;
+    } else if (left >= 5 && memcmp(s->p, "False", 5) == 0) {
+        s->p += 5;
+        *v = 0;
+    } else {
+        return malformed(s, "expected True or False");
+    }
+    return PL_OK;
+}
+
+/* A tuple of non-negative integers: (), (3,), (2, 3), (2, 3,). Python 2 files may write 3L. */
+static pl_status parse_shape(scan *s, int *rank, int64_t *shape)
+{
+    if (!accept(s, '(')) return malformed(s, "expected a shape tuple");
+    *rank = 0;
+    for (;;) {
+        if (accept(s, ')')) break;
+        skip_ws(s);
+        if (s->p >= s->end || *s->p < '0' || *s->p > '9')
+            return malformed(s, "expected a non-negative integer in shape");
+        int64_t v = 0;
+        while (s->p < s->end && *s->p >= '0' && *s->p <= '9') {
+            int d = *s->p - '0';
+            if (v > (INT64_MAX - d) / 10)
+                return pl_fail(PL_ERR_FORMAT, "%s: shape overflow: a dimension exceeds %" PRId64,
+                               s->path, INT64_MAX);
+            v = v * 10 + d;
+            s->p++;
+        }
+        if (s->p < s->end && *s->p == 'L') s->p++;
+        if (*rank >= NPY_MAX_RANK)
+            return pl_fail(PL_ERR_FORMAT, "%s: rank > %d not supported", s->path, NPY_MAX_RANK);
+        shape[(*rank)++] = v;
+        if (accept(s, ',')) continue;
+        if (accept(s, ')')) break;
+        return malformed(s, "expected ',' or ')' in shape");
+    }
+    return PL_OK;
+}
+
+/* Parse the header dict into a (shape, rank, dtype; data stays NULL). */
+static pl_status parse_header(const char *path, const char *text, size_t len, pl_array *a)
+{
+    scan s = {path, text, text, text + len};
+    char descr[32] = "";
+    int fortran = 0, have_descr = 0, have_fortran = 0, have_shape = 0;
+    pl_status st;
+
+    if (!accept(&s, '{')) return malformed(&s, "expected '{'");
+    for (;;) {
+        if (accept(&s, '}')) break;
+        char key[32];
+        if ((st = parse_string(&s, key, sizeof key)) != PL_OK) return st;
+        if (!accept(&s, ':')) return malformed(&s, "expected ':' after a key");
+        int *seen;
+        if (strcmp(key, "descr") == 0) {
+            seen = &have_descr;
+            skip_ws(&s);
+            if (s.p < s.end && *s.p == '[')
+                return pl_fail(PL_ERR_FORMAT,
+                               "%s: structured dtype not supported (float32, float64, int32, uint8)",
+                               path);
+            st = parse_string(&s, descr, sizeof descr);
+        } else if (strcmp(key, "fortran_order") == 0) {
+            seen = &have_fortran;
+            st = parse_bool(&s, &fortran);
+        } else if (strcmp(key, "shape") == 0) {
+            seen = &have_shape;
+            st = parse_shape(&s, &a->rank, a->shape);
+        } else {
+            return pl_fail(PL_ERR_FORMAT, "%s: malformed header dict: unknown key '%s'", path, key);
+        }
+        if (st != PL_OK) return st;
+        if (*seen)
+            return pl_fail(PL_ERR_FORMAT, "%s: malformed header dict: key '%s' twice", path, key);
+        *seen = 1;
+        if (accept(&s, ',')) continue;
+        if (accept(&s, '}')) break;
+        return malformed(&s, "expected ',' or '}'");
+    }
+    skip_ws(&s);
+    while (s.p < s.end && *s.p == '\0') s.p++; /* some old writers pad with NULs */
+    if (s.p != s.end) return malformed(&s, "text after the dict");
+    if (!have_descr || !have_fortran || !have_shape)
+        return pl_fail(PL_ERR_FORMAT, "%s: malformed header dict: no '%s' key", path,
+                       !have_descr ? "descr" : !have_fortran ? "fortran_order" : "shape");
+
+    if ((st = parse_descr(path, descr, &a->dtype)) != PL_OK) return st;
+    if (fortran)
+        return pl_fail(PL_ERR_FORMAT,
+                       "%s: fortran order not supported; save with np.ascontiguousarray", path);
+    return PL_OK;
+}
+
+/* ---------------------------------------------------------------- reading */
+
+/* Read up to n bytes; returns the count read (< n only at end of file), or -1 (errno set). */
+static int64_t read_full(int fd, void *buf, size_t n)
+{
+    size_t got = 0;
+    while (got < n) {
+        size_t chunk = n - got > (1u << 30) ? (1u << 30) : n - got;
+        ssize_t r = read(fd, (char *)buf + got, chunk);
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        if (r == 0) break;
+        got += (size_t)r;
+    }
+    return (int64_t)got;
+}
+
+static pl_status read_fd(const char *path, int fd, pl_array *a)
+{
+    unsigned char prefix[NPY_PREFIX_V2];
+    int64_t got = read_full(fd, prefix, NPY_PREFIX_V1);
+    if (got < 0) return pl_fail(PL_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
+    if (got < NPY_MAGIC_LEN || memcmp(prefix, npy_magic, NPY_MAGIC_LEN) != 0)
+        return pl_fail(PL_ERR_FORMAT, "%s: not a .npy file (bad magic; expected \\x93NUMPY)", path);
+    if (got < NPY_PREFIX_V1)
+        return pl_fail(PL_ERR_FORMAT, "%s: truncated header: file ends after %" PRId64 " bytes",
+                       path, got);
+
+    int major = prefix[6], minor = prefix[7];
+    size_t header_len, prefix_len;
+    if (major == 1 && minor == 0) {
+        prefix_len = NPY_PREFIX_V1;
+        header_len = (size_t)prefix[8] | (size_t)prefix[9] << 8;
+    } else if ((major == 2 || major == 3) && minor == 0) {
+        prefix_len = NPY_PREFIX_V2;
+        got = read_full(fd, prefix + NPY_PREFIX_V1, 2);
+        if (got < 0) return pl_fail(PL_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
+        if (got < 2)
+            return pl_fail(PL_ERR_FORMAT, "%s: truncated header: file ends after %" PRId64 " bytes",
+                           path, NPY_PREFIX_V1 + got);
+        header_len = (size_t)prefix[8] | (size_t)prefix[9] << 8 | (size_t)prefix[10] << 16 |
+                     (size_t)prefix[11] << 24;
+    } else {
+        return pl_fail(PL_ERR_FORMAT, "%s: unsupported .npy version %d.%d (1.0, 2.0, 3.0)", path,
+                       major, minor);
+    }
+    if (header_len > NPY_MAX_HEADER)
+        return pl_fail(PL_ERR_FORMAT, "%s: header length %zu is implausibly large", path,
+                       header_len);
+
+    char *header = malloc(header_len + 1);
+    if (!header) return pl_fail(PL_ERR_NOMEM, "%s: cannot allocate the header", path);
+    got = read_full(fd, header, header_len);
+    if (got < 0) {
+        int e = errno;
+        free(header);
+        return pl_fail(PL_ERR_IO, "%s: cannot read: %s", path, strerror(e));
+    }
+    if ((size_t)got < header_len) {
+        free(header);
+        return pl_fail(PL_ERR_FORMAT,
+                       "%s: truncated header: expected %zu bytes, found %" PRId64, path,
+                       header_len, got);
+    }
+    header[header_len] = '\0';
+    pl_status st = parse_header(path, header, header_len, a);
+    free(header);
+    if (st != PL_OK) return st;
+
+    int64_t count = pl_array_count(a), bytes;
+    if (count < 0 || pl_mul_overflow(count, (int64_t)elem_size(a->dtype), &bytes) ||
+        (uint64_t)bytes > SIZE_MAX)
+        return pl_fail(PL_ERR_FORMAT, "%s: shape overflow: the array has more elements than fit "
+                                      "in memory", path);
+
+    /* For a regular file, check the size before allocating (a corrupt shape could ask for
+     * terabytes). */
+    int64_t data_start = (int64_t)(prefix_len + header_len);
+    struct stat sb;
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
+        int64_t avail = (int64_t)sb.st_size - data_start;
+        if (avail < 0) avail = 0;
+        if (avail < bytes)
+            return pl_fail(PL_ERR_FORMAT, "%s: truncated data: expected %" PRId64
+                           " bytes of data, found %" PRId64, path, bytes, avail);
+    }
+
+    a->data = pl_alloc((size_t)bytes);
+    if (!a->data)
+        return pl_fail(PL_ERR_NOMEM, "%s: cannot allocate %" PRId64 " bytes of data", path, bytes);
+    got = read_full(fd, a->data, (size_t)bytes);
+    if (got < 0) return pl_fail(PL_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
+    if (got < bytes)
+        return pl_fail(PL_ERR_FORMAT, "%s: truncated data: expected %" PRId64
+                       " bytes of data, found %" PRId64, path, bytes, got);
+    return PL_OK;
+}
+
+pl_status pl_npy_read(const char *path, pl_array *a)
+{
+    if (!a) return pl_fail(PL_ERR_ARG, "pl_npy_read: the array is NULL");
+    memset(a, 0, sizeof *a);
+    if (!path) return pl_fail(PL_ERR_ARG, "pl_npy_read: the path is NULL");
+
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return pl_fail(PL_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    pl_status st = read_fd(path, fd, a);
+    close(fd);
+    if (st != PL_OK) pl_array_free(a); /* leave *a empty on failure */
+    return st;
+}
+
+/* ---------------------------------------------------------------- writing */
+
+/* Build the version 1.0 prefix + header in buf; returns its length (a multiple of 64), or 0. */
+static size_t make_header(const pl_array *a, char *buf, size_t n)
+{
+    char shape[NPY_MAX_RANK * 24 + 8];
+    size_t len = 0;
+    shape[len++] = '(';
+    for (int i = 0; i < a->rank; i++)
+        len += (size_t)snprintf(shape + len, sizeof shape - len, "%s%" PRId64, i ? ", " : "",
+                                a->shape[i]);
+    if (a->rank == 1) shape[len++] = ',';
+    shape[len++] = ')';
+    shape[len] = '\0';
+
+    char *dict = buf + NPY_PREFIX_V1;
+    int dl = snprintf(dict, n - NPY_PREFIX_V1, "{'descr': '%s', 'fortran_order': False, 'shape': %s, }",
+                      dtype_descr(a->dtype), shape);
+    if (dl < 0 || (size_t)dl >= n - NPY_PREFIX_V1) return 0;
+    size_t hl = (size_t)dl;
+    /* numpy leaves room to grow the first dimension in place: spaces up to 21 digits. */
+    if (a->rank > 0) {
+        char first[24];
+        int fl = snprintf(first, sizeof first, "%" PRId64, a->shape[0]);
+        hl += (size_t)(NPY_GROWTH_DIGITS - fl);
+    }
+    /* Then spaces and '\n' so the data starts at a multiple of 64 (numpy's own rule, which
+     * pads a full 64 when already aligned). */
+    size_t pad = NPY_ALIGN - (NPY_PREFIX_V1 + hl + 1) % NPY_ALIGN;
+    hl += pad + 1;
+    if (NPY_PREFIX_V1 + hl > n || hl > 0xffff) return 0;
+    memset(dict + dl, ' ', hl - 1 - (size_t)dl);
+    dict[hl - 1] = '\n';
+
+    memcpy(buf, npy_magic, NPY_MAGIC_LEN);
+    buf[6] = 1;
+    buf[7] = 0;
+    buf[8] = (char)(hl & 0xff);
+    buf[9] = (char)(hl >> 8);
+    return NPY_PREFIX_V1 + hl;
+}
+
+static int write_full(int fd, const void *buf, size_t n)
+{
+    size_t done = 0;
+    while (done < n) {
+        size_t chunk = n - done > (1u << 30) ? (1u << 30) : n - done;
+        ssize_t w = write(fd, (const char *)buf + done, chunk);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        done += (size_t)w;
+    }
+    return 0;
+}
+
+pl_status pl_npy_write(const char *path, const pl_array *a)
+{
+    if (!path || !a) return pl_fail(PL_ERR_ARG, "pl_npy_write: NULL %s", path ? "array" : "path");
+    if (!dtype_descr(a->dtype))
+        return pl_fail(PL_ERR_ARG, "%s: cannot write dtype %d", path, (int)a->dtype);
+    if (a->rank < 0 || a->rank > NPY_MAX_RANK)
+        return pl_fail(PL_ERR_ARG, "%s: cannot write rank %d (0..%d)", path, a->rank,
+                       NPY_MAX_RANK);
+    for (int i = 0; i < a->rank; i++)
+        if (a->shape[i] < 0)
+            return pl_fail(PL_ERR_ARG, "%s: dimension %d is negative (%" PRId64 ")", path, i,
+                           a->shape[i]);
+    int64_t count = pl_array_count(a), bytes;
+    if (count < 0 || pl_mul_overflow(count, (int64_t)elem_size(a->dtype), &bytes) ||
+        (uint64_t)bytes > SIZE_MAX)
+        return pl_fail(PL_ERR_OVERFLOW, "%s: the array's size overflows", path);
+    if (bytes > 0 && !a->data) return pl_fail(PL_ERR_ARG, "%s: the array has no data", path);
+
+    char header[1024];
+    size_t header_len = make_header(a, header, sizeof header);
+    if (header_len == 0) return pl_fail(PL_ERR_INTERNAL, "%s: header does not fit", path);
+
+    size_t tmp_n = strlen(path) + 32;
+    char *tmp = malloc(tmp_n);
+    if (!tmp) return pl_fail(PL_ERR_NOMEM, "%s: out of memory", path);
+    snprintf(tmp, tmp_n, "%s.tmp.%ld", path, (long)getpid());
+
+    pl_status st = PL_OK;
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        st = pl_fail(PL_ERR_IO, "%s: cannot create '%s': %s", path, tmp, strerror(errno));
+        free(tmp);
+        return st;
+    }
+    if (write_full(fd, header, header_len) != 0 ||
+        (bytes > 0 && write_full(fd, a->data, (size_t)bytes) != 0))
+        st = pl_fail(PL_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+    if (close(fd) != 0 && st == PL_OK)
+        st = pl_fail(PL_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+    if (st == PL_OK && rename(tmp, path) != 0)
+        st = pl_fail(PL_ERR_IO, "%s: cannot rename '%s' to it: %s", path, tmp, strerror(errno));
+    if (st != PL_OK) unlink(tmp);
+    free(tmp);
+    return st;
+}

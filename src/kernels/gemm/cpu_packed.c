@@ -1,0 +1,442 @@
+/* cpu_packed.c: the cpu-packed GEMM rung, BLIS-style: five loops around a register-tile
+ * micro-kernel, with A and B packed into the order the micro-kernel reads them.
+ *
+ * The idea. A micro-kernel keeps an MR x NR tile of C in registers and, per k step, loads
+ * one row of NR floats of B (vectors) and broadcasts MR values of A: 2*MR*NR flops for
+ * MR + NR loads. The loops around it make those loads hit the nearest cache:
+ *
+ *   for jc in N step NC:                      B panel  KC x NC  -> L3 (shared by the cores)
+ *     for pc in K step KC:
+ *       pack B[pc:+KC, jc:+NC] into NR-column slivers (alpha folded in, zero padded)
+ *       for ic in M step MC:                  A block  MC x KC  -> L2 (one per core)
+ *         pack A[ic:+MC, pc:+KC] into MR-row slivers (zero padded)
+ *         for jr in NC step NR:               B sliver KC x NR  -> L1, reused MC/MR times
+ *           for ir in MC step MR:             A sliver MR x KC streams from L2
+ *             micro-kernel: C[ir:+MR, jr:+NR] (+)= Asliver * Bsliver
+ *
+ * Micro-kernels (cpu_packed_avx512.c, cpu_packed_avx2.c): AVX-512 12 x 32 (24 zmm
+ * accumulators), AVX2 6 x 16 (12 ymm accumulators); chosen at run time (param isa).
+ *
+ * Blocking, chosen at run time from this machine's caches (param value 0 = auto), read from
+ * /sys/devices/system/cpu/cpu0/cache (sysconf as a fallback, then 32K/512K/8M):
+ *   KC: the B sliver KC x NR x 4 bytes takes half of L1d:   KC = L1d / 2 / (4*NR),
+ *       rounded down to 16, clamped to 64..1024.  AVX2 (NR=16) on 32 KiB: KC = 256;
+ *       AVX-512 (NR=32) on 48 KiB (Zen 5): 192; on 32 KiB: 128.
+ *   MC: the A block MC x KC x 4 bytes takes half of L2:     MC = L2 / 2 / (4*KC), rounded
+ *       down to MR. AVX2 on 512 KiB: 252; AVX-512 on 1 MiB, KC=192: 672.
+ *   NC: the B panel KC x NC x 4 bytes takes half of L3:     NC = L3 / 2 / (4*KC), rounded
+ *       down to NR, at most 8192. 32 MiB L3: 8192 (so N <= 8192 packs B once per pc).
+ * Then every block is balanced: K = 257 is two passes of 129, not 256 + 1; M, N likewise.
+ *
+ * Threads (ctx->threads, one per core). Two ways to split, chosen per problem by the work
+ * each thread gets including padding:
+ *   ic: each thread owns a contiguous range of M (whole MR slivers), packs its own A blocks
+ *       into its own L2, and all share the B panel (packed by all, then a barrier). The
+ *       default for M large: no barrier in the ic loop and each core's L2 holds its own A.
+ *   jr: M small (e.g. 64 x 4096 x 4096): all threads share each A block (packed by all,
+ *       barrier) and split the B slivers of the panel.
+ * Small problems (2*M*N*K below PL_PACKED_SMALL_FLOPS) run on one thread and do not pack A:
+ * the kernel reads A in place (row pointers with lda); only B is packed (it sets the
+ * alignment and the zero padding that the edge handling relies on).
+ *
+ * Edges: packed slivers are zero padded, so the kernel always computes a full MR x NR tile;
+ * the store is masked to nr columns and to mr rows (no scalar cleanup). beta == 0 never reads
+ * C; K > KC runs the first K block with the caller's beta and the rest with beta = 1.
+ * alpha == 0 reads neither A nor B (C = beta*C, as BLAS does).
+ *
+ * Buffers: one workspace per calling thread (_Thread_local), grown with pl_alloc when a
+ * larger problem needs it and kept for the next call (so repeated calls do not fault in
+ * fresh pages each time); it is about (KC*NC + threads*MC*KC)*4 bytes: 9 MiB for AVX2 here. */
+#include "core/core.h"
+#include "kernels/gemm/cpu_packed.h"
+#include "kernels/gemm/gemm.h"
+
+#include <omp.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Below this many flops (2*M*N*K) one thread and no packing of A. ~2*160^3. */
+#ifndef PL_PACKED_SMALL_FLOPS
+#define PL_PACKED_SMALL_FLOPS (2.0 * 160 * 160 * 160)
+#endif
+
+/* ---------------------------------------------------------------- parameters */
+
+static const char *const isa_choices[] = {"auto", "avx512", "avx2", NULL};
+const pl_param_def pl_gemm_cpu_packed_params[] = {
+    {"mc", "rows of A per L2 block (0 = auto from L2; rounded up to MR)", PL_PARAM_RANGE,
+     NULL, 0, 0, 65536, 1, NULL, 0},
+    {"kc", "depth of a K block (0 = auto from L1d)", PL_PARAM_RANGE, NULL, 0, 0, 65536, 1,
+     NULL, 0},
+    {"nc", "columns of B per L3 panel (0 = auto from L3; rounded up to NR)", PL_PARAM_RANGE,
+     NULL, 0, 0, 1 << 20, 1, NULL, 0},
+    {"isa", "micro-kernel: auto (AVX-512 if the CPU has it, else AVX2), avx512 (12x32), avx2 (6x16)",
+     PL_PARAM_CHOICE, NULL, 0, 0, 0, 0, isa_choices, 0},
+};
+const int pl_gemm_cpu_packed_n_params =
+    (int)(sizeof pl_gemm_cpu_packed_params / sizeof pl_gemm_cpu_packed_params[0]);
+
+enum { ISA_AUTO = 0, ISA_AVX512 = 1, ISA_AVX2 = 2 };
+
+/* ---------------------------------------------------------------- caches */
+
+static long cache_l1 = 32 << 10, cache_l2 = 512 << 10, cache_l3 = 8 << 20;
+static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
+
+static long read_sys_cache(int level)
+{
+    for (int idx = 0; idx < 8; idx++) {
+        char path[96], buf[64];
+        long lv = 0, size = 0;
+        FILE *f;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", idx);
+        if (!(f = fopen(path, "r"))) return 0;
+        if (fscanf(f, "%ld", &lv) != 1) lv = 0;
+        fclose(f);
+        if (lv != level) continue;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", idx);
+        if (!(f = fopen(path, "r"))) continue;
+        if (!fgets(buf, sizeof buf, f)) buf[0] = '\0';
+        fclose(f);
+        if (strncmp(buf, "Instruction", 11) == 0) continue;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", idx);
+        if (!(f = fopen(path, "r"))) continue;
+        char unit = 'B';
+        int got = fscanf(f, "%ld%c", &size, &unit);
+        fclose(f);
+        if (got < 1 || size <= 0) continue;
+        if (unit == 'K') size <<= 10;
+        else if (unit == 'M') size <<= 20;
+        return size;
+    }
+    return 0;
+}
+
+static void detect_caches(void)
+{
+    static const int names[3] = {_SC_LEVEL1_DCACHE_SIZE, _SC_LEVEL2_CACHE_SIZE, _SC_LEVEL3_CACHE_SIZE};
+    long *dst[3] = {&cache_l1, &cache_l2, &cache_l3};
+    for (int l = 0; l < 3; l++) {
+        long s = read_sys_cache(l + 1);
+        if (s <= 0) s = sysconf(names[l]);
+        if (s > 0) *dst[l] = s;
+    }
+}
+
+/* ---------------------------------------------------------------- the plan */
+
+typedef struct isa_info {
+    int mr, nr;
+    pl_packed_ukr_fn ukr;
+} isa_info;
+
+typedef struct plan {
+    const float *A, *B;
+    float *C;
+    int64_t M, N, K, lda, ldb, ldc;
+    float alpha, beta;
+    isa_info isa;
+    int64_t mc, kc, nc; /* maxima, multiples of mr / any / nr */
+    int threads, ways_ic, ways_jr;
+    int pack_a;
+    float *bbuf; /* kc * nc */
+    float *abuf; /* ways_ic blocks of mc * kc, a_stride floats apart */
+    size_t a_stride;
+} plan;
+
+static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+static int64_t rup(int64_t a, int64_t b) { return cdiv(a, b) * b; }
+
+/* Pack B[0:kc, 0:nc] (row-major, ldb) slivers [s0, s1) into NR-wide k-major slivers, times
+ * alpha, zero padded past nc. Row by row: each row of B is read sequentially (what the
+ * hardware prefetcher follows), and each sliver receives one full 64-byte line per row
+ * (sliver by sliver instead reads a column strip with a stride of ldb: 2x slower). */
+static void pack_b(int64_t kc, int64_t nc, const float *B, int64_t ldb, float alpha, int nr_,
+                   float *out, int64_t s0, int64_t s1)
+{
+    if (s1 <= s0) return;
+    const int64_t full_end = nc / nr_ < s1 ? nc / nr_ : s1; /* slivers [s0, full_end) are full */
+    for (int64_t p = 0; p < kc; p++) {
+        const float *src = B + p * ldb;
+        int64_t s = s0;
+        if (nr_ == 16) {
+            for (; s < full_end; s++) {
+                float *dst = out + s * 16 * kc + p * 16;
+                for (int j = 0; j < 16; j++) dst[j] = alpha * src[s * 16 + j];
+            }
+        } else if (nr_ == 32) {
+            for (; s < full_end; s++) {
+                float *dst = out + s * 32 * kc + p * 32;
+                for (int j = 0; j < 32; j++) dst[j] = alpha * src[s * 32 + j];
+            }
+        }
+        for (; s < s1; s++) {
+            float *dst = out + s * nr_ * kc + p * nr_;
+            int64_t w = nc - s * nr_ < nr_ ? nc - s * nr_ : nr_, j = 0;
+            for (; j < w; j++) dst[j] = alpha * src[s * nr_ + j];
+            for (; j < nr_; j++) dst[j] = 0.0f;
+        }
+    }
+}
+
+/* Pack A[0:mc, 0:kc] (row-major, lda) slivers [s0, s1) into MR-tall k-major slivers, zero
+ * padded past mc: MR rows are read side by side and the sliver is written sequentially. */
+static void pack_a(int64_t mc, int64_t kc, const float *A, int64_t lda, int mr_, float *out,
+                   int64_t s0, int64_t s1)
+{
+    for (int64_t s = s0; s < s1; s++) {
+        float *restrict dst = out + s * mr_ * kc;
+        const float *src = A + s * mr_ * lda;
+        int64_t h = mc - s * mr_ < mr_ ? mc - s * mr_ : mr_;
+        if (h == 6 && mr_ == 6) {
+            const float *r0 = src, *r1 = r0 + lda, *r2 = r1 + lda, *r3 = r2 + lda,
+                        *r4 = r3 + lda, *r5 = r4 + lda;
+            for (int64_t p = 0; p < kc; p++, dst += 6) {
+                dst[0] = r0[p]; dst[1] = r1[p]; dst[2] = r2[p];
+                dst[3] = r3[p]; dst[4] = r4[p]; dst[5] = r5[p];
+            }
+        } else if (h == 12 && mr_ == 12) {
+            const float *r[12];
+            for (int i = 0; i < 12; i++) r[i] = src + i * lda;
+            for (int64_t p = 0; p < kc; p++, dst += 12)
+                for (int i = 0; i < 12; i++) dst[i] = r[i][p];
+        } else {
+            for (int64_t p = 0; p < kc; p++, dst += mr_) {
+                int64_t i = 0;
+                for (; i < h; i++) dst[i] = src[i * lda + p];
+                for (; i < mr_; i++) dst[i] = 0.0f;
+            }
+        }
+    }
+}
+
+static inline void barrier(const plan *pl)
+{
+    if (pl->threads > 1) {
+#pragma omp barrier
+    }
+}
+
+/* Blocks of at most `max` (a multiple of `unit`) covering n, balanced: count and size. */
+static void balance(int64_t n, int64_t max, int64_t unit, int64_t *count, int64_t *size)
+{
+    int64_t c = cdiv(n, max);
+    *count = c;
+    *size = rup(cdiv(n, c), unit);
+}
+
+static void worker(const plan *pl, int tid)
+{
+    const int MR = pl->isa.mr, NR = pl->isa.nr;
+    const int64_t M = pl->M, N = pl->N, K = pl->K;
+    const int T = pl->threads;
+    const int gi = tid / pl->ways_jr; /* my ic group */
+    const int gj = tid % pl->ways_jr; /* my place in it */
+
+    /* My rows: a contiguous range of whole MR slivers. */
+    const int64_t sm = cdiv(M, MR);
+    const int64_t m_lo = (sm * gi / pl->ways_ic) * MR;
+    const int64_t m_hi_s = (sm * (gi + 1) / pl->ways_ic) * MR;
+    const int64_t m_hi = m_hi_s < M ? m_hi_s : M;
+    const int64_t m_len = m_hi > m_lo ? m_hi - m_lo : 0;
+    int64_t n_mblk = 0, mcb = pl->mc;
+    if (m_len > 0) balance(m_len, pl->mc, MR, &n_mblk, &mcb);
+    /* With a shared A block every thread runs the same number of ic steps (barriers). */
+    float *abuf = pl->abuf + (size_t)gi * pl->a_stride;
+
+    int64_t n_nblk, ncb, n_kblk, kcb;
+    balance(N, pl->nc, NR, &n_nblk, &ncb);
+    balance(K, pl->kc, 1, &n_kblk, &kcb);
+
+    for (int64_t jc = 0; jc < N; jc += ncb) {
+        const int64_t nc = N - jc < ncb ? N - jc : ncb;
+        const int64_t n_sl = cdiv(nc, NR);
+        for (int64_t pc = 0; pc < K; pc += kcb) {
+            const int64_t kc = K - pc < kcb ? K - pc : kcb;
+            const float beta = pc == 0 ? pl->beta : 1.0f;
+            barrier(pl); /* everyone is done with the previous B panel */
+            pack_b(kc, nc, pl->B + pc * pl->ldb + jc, pl->ldb, pl->alpha, NR, pl->bbuf,
+                   n_sl * tid / T, n_sl * (tid + 1) / T);
+            barrier(pl);
+            /* My B slivers: all of them (ic split) or my share (jr split). */
+            const int64_t j_lo = n_sl * gj / pl->ways_jr, j_hi = n_sl * (gj + 1) / pl->ways_jr;
+            for (int64_t ib = 0; ib < n_mblk; ib++) {
+                const int64_t ic = m_lo + ib * mcb;
+                const int64_t mc = m_hi - ic < mcb ? m_hi - ic : mcb;
+                const int64_t m_sl = cdiv(mc, MR);
+                const float *ablk;
+                int64_t a_ld, a_step;
+                if (pl->pack_a) {
+                    if (pl->ways_jr > 1) barrier(pl); /* the shared A block is free */
+                    pack_a(mc, kc, pl->A + ic * pl->lda + pc, pl->lda, MR, abuf,
+                           m_sl * gj / pl->ways_jr, m_sl * (gj + 1) / pl->ways_jr);
+                    if (pl->ways_jr > 1) barrier(pl);
+                    ablk = abuf;
+                    a_ld = 0;
+                    a_step = MR * kc;
+                } else {
+                    ablk = pl->A + ic * pl->lda + pc;
+                    a_ld = pl->lda;
+                    a_step = MR * pl->lda;
+                }
+                for (int64_t js = j_lo; js < j_hi; js++) {
+                    const int64_t j = js * NR;
+                    const int nr = (int)(nc - j < NR ? nc - j : NR);
+                    const float *bs = pl->bbuf + js * NR * kc;
+                    float *cc = pl->C + ic * pl->ldc + jc + j;
+                    for (int64_t is = 0; is < m_sl; is++) {
+                        const int mr = (int)(mc - is * MR < MR ? mc - is * MR : MR);
+                        pl->isa.ukr(kc, ablk + is * a_step, a_ld, bs, cc + is * MR * pl->ldc,
+                                    pl->ldc, beta, mr, nr);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- workspace */
+
+static _Thread_local float *ws_ptr;
+static _Thread_local size_t ws_floats;
+
+static float *workspace(size_t floats)
+{
+    if (floats > ws_floats) {
+        pl_free(ws_ptr);
+        ws_floats = 0;
+        ws_ptr = (float *)pl_alloc(floats * sizeof(float));
+        if (!ws_ptr) return NULL;
+        ws_floats = floats;
+    }
+    return ws_ptr;
+}
+
+/* ---------------------------------------------------------------- entry points */
+
+static void scale_c(const pl_gemm_problem *p, float *C)
+{
+    for (int64_t i = 0; i < p->M; i++) {
+        float *c = C + i * p->ldc;
+        if (p->beta == 0.0f)
+            for (int64_t j = 0; j < p->N; j++) c[j] = 0.0f;
+        else
+            for (int64_t j = 0; j < p->N; j++) c[j] *= p->beta;
+    }
+}
+
+static pl_status run(int threads, const pl_gemm_problem *p, const float *A, const float *B,
+                     float *C, int64_t mc_req, int64_t kc_req, int64_t nc_req, int isa_req)
+{
+    if (!p) return pl_fail(PL_ERR_ARG, "cpu-packed: no problem");
+    if (p->M < 1 || p->N < 1 || p->K < 1)
+        return pl_fail(PL_ERR_ARG, "cpu-packed: sizes M=%lld N=%lld K=%lld must be >= 1",
+                       (long long)p->M, (long long)p->N, (long long)p->K);
+    if (p->lda < p->K || p->ldb < p->N || p->ldc < p->N)
+        return pl_fail(PL_ERR_ARG, "cpu-packed: lda=%lld ldb=%lld ldc=%lld below K=%lld N=%lld",
+                       (long long)p->lda, (long long)p->ldb, (long long)p->ldc,
+                       (long long)p->K, (long long)p->N);
+    if (!A || !B || !C) return pl_fail(PL_ERR_ARG, "cpu-packed: a NULL operand");
+    if (threads < 1) threads = 1;
+
+    unsigned feats = pl_cpu_features();
+    isa_info isa;
+    if (isa_req == ISA_AVX512 || (isa_req == ISA_AUTO && (feats & PL_FEAT_AVX512))) {
+        if (!(feats & PL_FEAT_AVX512))
+            return pl_fail(PL_ERR_UNSUPPORTED, "cpu-packed: isa=avx512 but this CPU has no AVX-512");
+        isa = (isa_info){PL_PACKED_AVX512_MR, PL_PACKED_AVX512_NR, pl_packed_ukr_avx512};
+    } else if (isa_req == ISA_AVX2 || isa_req == ISA_AUTO) {
+        if (!(feats & PL_FEAT_AVX2))
+            return pl_fail(PL_ERR_UNSUPPORTED, "cpu-packed: this CPU has no AVX2+FMA");
+        isa = (isa_info){PL_PACKED_AVX2_MR, PL_PACKED_AVX2_NR, pl_packed_ukr_avx2};
+    } else {
+        return pl_fail(PL_ERR_ARG, "cpu-packed: isa=%d is not auto|avx512|avx2", isa_req);
+    }
+
+    if (p->alpha == 0.0f) {
+        scale_c(p, C);
+        return PL_OK;
+    }
+
+    pthread_once(&cache_once, detect_caches);
+    const int MR = isa.mr, NR = isa.nr;
+    int64_t kc = kc_req > 0 ? kc_req : cache_l1 / 2 / (4 * NR) / 16 * 16;
+    if (kc_req <= 0) kc = kc < 64 ? 64 : kc > 1024 ? 1024 : kc;
+    int64_t mc = mc_req > 0 ? rup(mc_req, MR) : cache_l2 / 2 / (4 * kc) / MR * MR;
+    if (mc < MR) mc = MR;
+    int64_t nc = nc_req > 0 ? rup(nc_req, NR) : cache_l3 / 2 / (4 * kc) / NR * NR;
+    if (nc_req <= 0) nc = nc < 4 * NR ? 4 * NR : nc > 8192 ? 8192 : nc;
+
+    plan pl = {A, B, C, p->M, p->N, p->K, p->lda, p->ldb, p->ldc, p->alpha, p->beta, isa,
+               0, 0, 0, threads, threads, 1, 1, NULL, NULL, 0};
+
+    const double flops = 2.0 * (double)p->M * (double)p->N * (double)p->K;
+    if (flops < PL_PACKED_SMALL_FLOPS) {
+        pl.threads = pl.ways_ic = 1;
+        pl.pack_a = 0;
+        if (kc_req <= 0 && p->K <= 512) kc = p->K; /* one pass: the kernel reads A in place */
+    }
+    const int T = pl.threads;
+    if (T > 1) {
+        /* Work per thread, padding included, for the two splits (ic favoured on a tie). */
+        const int64_t sm = cdiv(p->M, MR), sn = cdiv(p->N, NR);
+        const double w_ic = (double)cdiv(sm, T) * (double)sn;
+        const double w_jr = (double)sm * (double)cdiv(sn, T);
+        if (w_jr < 0.97 * w_ic) {
+            pl.ways_ic = 1;
+            pl.ways_jr = T;
+        }
+    }
+    /* Sizes of the buffers: the largest blocks this problem uses. */
+    int64_t nb, sz;
+    balance(p->K, kc, 1, &nb, &sz);
+    pl.kc = kc;
+    const int64_t kc_max = sz;
+    balance(p->N, nc, NR, &nb, &sz);
+    pl.nc = nc;
+    const int64_t nc_max = sz;
+    pl.mc = mc;
+    const int64_t m_per = rup(cdiv(cdiv(p->M, MR), pl.ways_ic) * MR, MR);
+    const int64_t mc_max = pl.pack_a ? (m_per < mc ? m_per : mc) : 0;
+    pl.mc = pl.pack_a ? mc_max : mc;
+    pl.kc = kc_max;
+    pl.nc = nc_max;
+    /* 64-byte aligned parts: B panel, then one A block per ic group. */
+    const size_t b_floats = (size_t)rup(kc_max * nc_max, 16);
+    const size_t a_floats = (size_t)rup(mc_max * kc_max, 16);
+    float *ws = workspace(b_floats + a_floats * (size_t)pl.ways_ic);
+    if (!ws)
+        return pl_fail(PL_ERR_NOMEM, "cpu-packed: cannot allocate %zu bytes of packing buffers",
+                       (b_floats + a_floats * (size_t)pl.ways_ic) * sizeof(float));
+    pl.bbuf = ws;
+    pl.abuf = ws + b_floats;
+    pl.a_stride = a_floats;
+
+    if (T == 1) {
+        worker(&pl, 0);
+    } else {
+#pragma omp parallel num_threads(T)
+        worker(&pl, omp_get_thread_num());
+    }
+    return PL_OK;
+}
+
+pl_status pl_gemm_cpu_packed(const pl_run_args *a)
+{
+    if (!a || !a->problem || !a->data || a->n_data < 3)
+        return pl_fail(PL_ERR_ARG, "cpu-packed: needs a problem and operands A, B, C");
+    const int64_t *pv = a->params;
+    int64_t mc = pv ? pv[0] : 0, kc = pv ? pv[1] : 0, nc = pv ? pv[2] : 0;
+    int isa = pv ? (int)pv[3] : ISA_AUTO;
+    int threads = a->ctx ? a->ctx->threads : 1;
+    return run(threads, (const pl_gemm_problem *)a->problem, (const float *)a->data[0],
+               (const float *)a->data[1], (float *)a->data[2], mc, kc, nc, isa);
+}
+
+pl_status pl_gemm_cpu_packed_sgemm(int threads, const pl_gemm_problem *p, const float *A,
+                                   const float *B, float *C)
+{
+    return run(threads, p, A, B, C, 0, 0, 0, ISA_AUTO);
+}

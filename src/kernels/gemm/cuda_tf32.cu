@@ -1,0 +1,455 @@
+/* cuda_tf32.cu: SGEMM on tensor cores in TF32 (mma.sync m16n8k8), C = alpha*A*B + beta*C,
+ * row-major, any M, N, K and leading dimensions. FP32 accumulation; operands rounded to TF32
+ * (cvt.rna) as they leave shared memory.
+ *
+ * Design (see docs/notes/gemm-cuda.md):
+ *   - block tile BM x BN x BK (BK = 32), WARPS_M x WARPS_N warps, warp tile WTM x WTN made of
+ *     m16n8k8 MMAs; A fragments by ldmatrix.x4 from a row-major (k-contiguous) A tile whose
+ *     rows are padded to BK+4 floats (conflict-free); B fragments by two LDS.32 per n8 tile
+ *     from a row-major B tile padded to BN+8 floats (conflict-free);
+ *   - cp.async multi-stage pipeline; 16-byte copies (zero-filled tails) when the pointer and
+ *     leading dimension allow, 4-byte copies otherwise (odd lda/ldb), zero fill past M, N, K;
+ *   - grouped rasterisation; split-K through a cached workspace and a reduce kernel.
+ */
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "core/core.h"
+#include "kernels/gemm/gemm.h"
+
+namespace {
+
+__device__ __forceinline__ unsigned smem_u32(const void *p)
+{
+    return (unsigned)__cvta_generic_to_shared(p);
+}
+__device__ __forceinline__ void cp_async16(void *dst, const void *src, int src_bytes)
+{
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_u32(dst)), "l"(src),
+                 "r"(src_bytes));
+}
+__device__ __forceinline__ void cp_async4(void *dst, const void *src, int src_bytes)
+{
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smem_u32(dst)), "l"(src),
+                 "r"(src_bytes));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N> __device__ __forceinline__ void cp_async_wait()
+{
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+}
+__device__ __forceinline__ unsigned to_tf32(unsigned x)
+{
+    unsigned r;
+    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(__uint_as_float(x)));
+    return r;
+}
+
+/* A tile BM x BK, row-major in smem with row stride BK+4. */
+template <int BM, int BK, int NT, bool VEC>
+__device__ __forceinline__ void load_a(float *sA, const float *A, int64_t lda, int M, int m0, int k0,
+                                       int kend, int tid)
+{
+    constexpr int LDS = BK + 4;
+    if (VEC) {
+        constexpr int CPR = BK / 4; /* chunks per row */
+        constexpr int RS = NT / CPR;
+        static_assert(NT % CPR == 0 && BM % RS == 0, "A tile");
+        const int r0 = tid / CPR, kc = (tid % CPR) * 4;
+        const int k = k0 + kc;
+        int nb = min(4, kend - k);
+        nb = nb < 0 ? 0 : nb;
+        const float *p = A + (int64_t)(m0 + r0) * lda + k;
+        const int64_t step = (int64_t)RS * lda;
+        float *d = sA + r0 * LDS + kc;
+#pragma unroll
+        for (int it = 0; it < BM / RS; it++) {
+            bool ok = nb > 0 && (m0 + r0 + it * RS < M);
+            cp_async16(d + it * RS * LDS, ok ? p + it * step : A, ok ? nb * 4 : 0);
+        }
+    } else {
+        constexpr int RS = NT / BK;
+        static_assert(NT % BK == 0 && BM % RS == 0, "A tile");
+        const int r0 = tid / BK, kc = tid % BK;
+        const int k = k0 + kc;
+        const bool kok = k < kend;
+        const float *p = A + (int64_t)(m0 + r0) * lda + k;
+        const int64_t step = (int64_t)RS * lda;
+        float *d = sA + r0 * LDS + kc;
+#pragma unroll
+        for (int it = 0; it < BM / RS; it++) {
+            bool ok = kok && (m0 + r0 + it * RS < M);
+            cp_async4(d + it * RS * LDS, ok ? p + it * step : A, ok ? 4 : 0);
+        }
+    }
+}
+
+/* B tile BK x BN, row-major in smem with row stride BN+8. */
+template <int BN, int BK, int NT, bool VEC>
+__device__ __forceinline__ void load_b(float *sB, const float *B, int64_t ldb, int N, int n0, int k0,
+                                       int kend, int tid)
+{
+    constexpr int LDS = BN + 8;
+    if (VEC) {
+        constexpr int CPR = BN / 4;
+        constexpr int RS = NT / CPR;
+        static_assert(NT % CPR == 0 && BK % RS == 0, "B tile");
+        const int r0 = tid / CPR, nc = (tid % CPR) * 4;
+        const int n = n0 + nc;
+        int nb = min(4, N - n);
+        nb = nb < 0 ? 0 : nb;
+        const float *p = B + (int64_t)(k0 + r0) * ldb + n;
+        const int64_t step = (int64_t)RS * ldb;
+        float *d = sB + r0 * LDS + nc;
+#pragma unroll
+        for (int it = 0; it < BK / RS; it++) {
+            bool ok = nb > 0 && (k0 + r0 + it * RS < kend);
+            cp_async16(d + it * RS * LDS, ok ? p + it * step : B, ok ? nb * 4 : 0);
+        }
+    } else {
+        constexpr int RS = NT / BN;
+        static_assert(NT % BN == 0 && BK % RS == 0, "B tile");
+        const int r0 = tid / BN, nc = tid % BN;
+        const int n = n0 + nc;
+        const bool nok = n < N;
+        const float *p = B + (int64_t)(k0 + r0) * ldb + n;
+        const int64_t step = (int64_t)RS * ldb;
+        float *d = sB + r0 * LDS + nc;
+#pragma unroll
+        for (int it = 0; it < BK / RS; it++) {
+            bool ok = nok && (k0 + r0 + it * RS < kend);
+            cp_async4(d + it * RS * LDS, ok ? p + it * step : B, ok ? 4 : 0);
+        }
+    }
+}
+
+__device__ __forceinline__ void raster(int bid, int tiles_m, int tiles_n, int &tm, int &tn)
+{
+    const int GROUP = 8;
+    int per_group = GROUP * tiles_n;
+    int g = bid / per_group;
+    int first_m = g * GROUP;
+    int gsz = min(tiles_m - first_m, GROUP);
+    int in = bid % per_group;
+    tm = first_m + in % gsz;
+    tn = in / gsz;
+}
+
+template <int BM, int BN, int WARPS_M, int WARPS_N, int BK, int ST, bool VA, bool VB>
+__global__ void __launch_bounds__(WARPS_M *WARPS_N * 32, 1)
+    tf32_kernel(int M, int N, int K, const float *__restrict__ A, int64_t lda,
+                const float *__restrict__ B, int64_t ldb, float *__restrict__ C, int64_t ldc,
+                float alpha, float beta, int kps, float *__restrict__ ws)
+{
+    constexpr int NT = WARPS_M * WARPS_N * 32;
+    constexpr int WTM = BM / WARPS_M, WTN = BN / WARPS_N;
+    constexpr int MT = WTM / 16, NT8 = WTN / 8;
+    constexpr int LDA_S = BK + 4, LDB_S = BN + 8;
+    constexpr int SA = BM * LDA_S, SB = BK * LDB_S;
+    extern __shared__ __align__(16) float smem[];
+    float *sA = smem;
+    float *sB = smem + ST * SA;
+
+    const int tid = threadIdx.x;
+    const int lane = tid & 31, warp = tid >> 5;
+    const int wm = warp / WARPS_N, wn = warp % WARPS_N;
+    const int g = lane >> 2, t = lane & 3;
+
+    const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
+    int tm, tn;
+    raster(blockIdx.x, tiles_m, tiles_n, tm, tn);
+    const int m0 = tm * BM, n0 = tn * BN;
+    const int kbeg = blockIdx.y * kps;
+    const int kend = min(K, kbeg + kps);
+    const int ktiles = (kend - kbeg + BK - 1) / BK;
+
+    float acc[MT][NT8][4];
+#pragma unroll
+    for (int i = 0; i < MT; i++)
+#pragma unroll
+        for (int j = 0; j < NT8; j++)
+#pragma unroll
+            for (int q = 0; q < 4; q++) acc[i][j][q] = 0.f;
+
+#pragma unroll
+    for (int s = 0; s < ST - 1; s++) {
+        if (s < ktiles) {
+            load_a<BM, BK, NT, VA>(sA + s * SA, A, lda, M, m0, kbeg + s * BK, kend, tid);
+            load_b<BN, BK, NT, VB>(sB + s * SB, B, ldb, N, n0, kbeg + s * BK, kend, tid);
+        }
+        cp_async_commit();
+    }
+
+    /* ldmatrix.x4 row address of this lane: matrices (rows 0-7,k 0-3), (rows 8-15, k 0-3),
+     * (rows 0-7, k 4-7), (rows 8-15, k 4-7) give a0..a3 of the m16n8k8 A fragment. */
+    const int a_row = wm * WTM + (lane & 7) + ((lane >> 3) & 1) * 8;
+    const int a_col = (lane >> 4) * 4;
+    const int b_col = wn * WTN + g;
+
+    for (int kt = 0; kt < ktiles; kt++) {
+        cp_async_wait<ST - 2>();
+        __syncthreads();
+        {
+            int nk = kt + ST - 1;
+            if (nk < ktiles) {
+                int s = nk % ST;
+                load_a<BM, BK, NT, VA>(sA + s * SA, A, lda, M, m0, kbeg + nk * BK, kend, tid);
+                load_b<BN, BK, NT, VB>(sB + s * SB, B, ldb, N, n0, kbeg + nk * BK, kend, tid);
+            }
+            cp_async_commit();
+        }
+        const float *As = sA + (kt % ST) * SA;
+        const float *Bs = sB + (kt % ST) * SB;
+#pragma unroll
+        for (int ks = 0; ks < BK; ks += 8) {
+            unsigned af[MT][4], bf[NT8][2];
+#pragma unroll
+            for (int i = 0; i < MT; i++) {
+                unsigned addr = smem_u32(As + (a_row + i * 16) * LDA_S + ks + a_col);
+                asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                             : "=r"(af[i][0]), "=r"(af[i][1]), "=r"(af[i][2]), "=r"(af[i][3])
+                             : "r"(addr));
+#pragma unroll
+                for (int q = 0; q < 4; q++) af[i][q] = to_tf32(af[i][q]);
+            }
+#pragma unroll
+            for (int j = 0; j < NT8; j++) {
+                bf[j][0] = to_tf32(__float_as_uint(Bs[(ks + t) * LDB_S + b_col + j * 8]));
+                bf[j][1] = to_tf32(__float_as_uint(Bs[(ks + t + 4) * LDB_S + b_col + j * 8]));
+            }
+#pragma unroll
+            for (int i = 0; i < MT; i++)
+#pragma unroll
+                for (int j = 0; j < NT8; j++)
+                    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+                                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                                 : "+f"(acc[i][j][0]), "+f"(acc[i][j][1]), "+f"(acc[i][j][2]),
+                                   "+f"(acc[i][j][3])
+                                 : "r"(af[i][0]), "r"(af[i][1]), "r"(af[i][2]), "r"(af[i][3]),
+                                   "r"(bf[j][0]), "r"(bf[j][1]));
+        }
+    }
+    cp_async_wait<0>();
+
+    /* epilogue: acc[i][j] = rows (g, g+8), cols (2t, 2t+1) of the 16x8 tile */
+    float *Out = ws ? ws + (int64_t)blockIdx.y * M * N : C;
+    const int64_t ldo = ws ? (int64_t)N : ldc;
+    const bool vec = ((ldo & 1) == 0) && ((reinterpret_cast<uintptr_t>(Out) & 7) == 0);
+    const float al = ws ? 1.f : alpha;
+    const bool rd = !ws && beta != 0.f;
+#pragma unroll
+    for (int i = 0; i < MT; i++) {
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            int m = m0 + wm * WTM + i * 16 + g + h * 8;
+            if (m >= M) continue;
+            float *row = Out + (int64_t)m * ldo;
+#pragma unroll
+            for (int j = 0; j < NT8; j++) {
+                int n = n0 + wn * WTN + j * 8 + 2 * t;
+                float v0 = al * acc[i][j][2 * h], v1 = al * acc[i][j][2 * h + 1];
+                if (vec && n + 1 < N) {
+                    float2 *p = reinterpret_cast<float2 *>(row + n);
+                    if (rd) {
+                        float2 c = *p;
+                        v0 += beta * c.x;
+                        v1 += beta * c.y;
+                    }
+                    *p = make_float2(v0, v1);
+                } else {
+                    if (n < N) row[n] = rd ? v0 + beta * row[n] : v0;
+                    if (n + 1 < N) row[n + 1] = rd ? v1 + beta * row[n + 1] : v1;
+                }
+            }
+        }
+    }
+}
+
+__global__ void splitk_reduce(int M, int N, int S, const float *__restrict__ P, float *__restrict__ C,
+                              int64_t ldc, float alpha, float beta)
+{
+    int64_t total = (int64_t)M * N;
+    for (int64_t idx = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; idx < total;
+         idx += (int64_t)gridDim.x * blockDim.x) {
+        float s = 0.f;
+        for (int z = 0; z < S; z++) s += P[z * total + idx];
+        int64_t m = idx / N, n = idx % N;
+        float *c = C + m * ldc + n;
+        float r = alpha * s;
+        if (beta != 0.f) r += beta * *c;
+        *c = r;
+    }
+}
+
+typedef void (*kfn)(int, int, int, const float *, int64_t, const float *, int64_t, float *, int64_t,
+                    float, float, int, float *);
+
+struct Cfg {
+    int bm, bn, wm, wn, bk, st;
+    kfn f[4]; /* [VA*2+VB] */
+};
+
+#define PL_TCFG(BM, BN, WM, WN, BK, ST)                                                            \
+    {                                                                                              \
+        BM, BN, WM, WN, BK, ST,                                                                    \
+        {                                                                                          \
+            tf32_kernel<BM, BN, WM, WN, BK, ST, false, false>,                                     \
+                tf32_kernel<BM, BN, WM, WN, BK, ST, false, true>,                                  \
+                tf32_kernel<BM, BN, WM, WN, BK, ST, true, false>,                                  \
+                tf32_kernel<BM, BN, WM, WN, BK, ST, true, true>                                    \
+        }                                                                                          \
+    }
+
+const Cfg cfgs[] = {
+    PL_TCFG(128, 256, 2, 4, 32, 3), /* 1: 8 warps of 64x64, 155 KB smem */
+    PL_TCFG(256, 128, 4, 2, 32, 3), /* 2: 8 warps of 64x64, 160 KB */
+    PL_TCFG(128, 128, 2, 2, 32, 4), /* 3: 4 warps of 64x64, 140 KB */
+    PL_TCFG(128, 128, 2, 4, 32, 3), /* 4: 8 warps of 64x32, 105 KB (2 blocks/SM) */
+    PL_TCFG(64, 128, 2, 2, 32, 4),  /* 5: 4 warps of 32x64, 103 KB (2 blocks/SM) */
+    PL_TCFG(128, 256, 2, 4, 16, 4), /* 6: BK 16, 4 stages */
+};
+const int n_cfgs = (int)(sizeof cfgs / sizeof cfgs[0]);
+
+size_t cfg_smem(const Cfg &c)
+{
+    return (size_t)c.st * (c.bm * (c.bk + 4) + c.bk * (c.bn + 8)) * sizeof(float);
+}
+
+int g_sms = 0;
+int g_occ[16];
+bool g_init = false;
+float *g_ws = nullptr;
+size_t g_ws_bytes = 0;
+
+pl_status init_once()
+{
+    if (g_init) return PL_OK;
+    int dev;
+    if (cudaGetDevice(&dev) != cudaSuccess) return pl_fail(PL_ERR_CUDA, "cuda-tf32: cudaGetDevice failed");
+    cudaDeviceGetAttribute(&g_sms, cudaDevAttrMultiProcessorCount, dev);
+    for (int i = 0; i < n_cfgs; i++) {
+        size_t sm = cfg_smem(cfgs[i]);
+        for (int v = 0; v < 4; v++) {
+            cudaError_t e = cudaFuncSetAttribute(cfgs[i].f[v], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sm);
+            if (e != cudaSuccess)
+                return pl_fail(PL_ERR_CUDA, "cuda-tf32: cudaFuncSetAttribute: %s", cudaGetErrorString(e));
+        }
+        int occ = 0;
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, cfgs[i].f[3], cfgs[i].wm * cfgs[i].wn * 32, sm);
+        g_occ[i] = occ > 0 ? occ : 1;
+    }
+    cudaGetLastError();
+    g_init = true;
+    return PL_OK;
+}
+
+double cfg_cost(int i, int64_t M, int64_t N, int64_t K, int s)
+{
+    const Cfg &c = cfgs[i];
+    int64_t tiles = ((M + c.bm - 1) / c.bm) * ((N + c.bn - 1) / c.bn) * s;
+    int64_t slots = (int64_t)g_occ[i] * g_sms;
+    int64_t waves = (tiles + slots - 1) / slots;
+    double eff = (c.bm * c.bn >= 128 * 256) ? 1.0 : (c.bm * c.bn >= 128 * 128 ? 0.85 : 0.7);
+    double klen = (double)((K + s - 1) / s) + 128.0;
+    double t = (double)waves * g_occ[i] * c.bm * c.bn * klen / eff;
+    if (s > 1) t += (double)M * N * (s + 2) * 0.4;
+    return t;
+}
+
+void choose(int64_t M, int64_t N, int64_t K, int &ci, int &split)
+{
+    double best = 1e300;
+    ci = 0;
+    split = 1;
+    for (int i = 0; i < n_cfgs; i++) {
+        if (cfgs[i].bk != 32) continue;
+        for (int s = 1; s <= 64; s *= 2) {
+            if (s > 1 && K / s < 512) break;
+            double t = cfg_cost(i, M, N, K, s);
+            if (t < best * 0.97) { best = t; ci = i; split = s; }
+        }
+    }
+}
+
+} // namespace
+
+extern "C" {
+
+static const int64_t tf32_config_values[] = {0, 1, 2, 3, 4, 5, 6};
+static const int64_t tf32_splitk_values[] = {0, 1, 2, 4, 8, 16, 32, 64};
+const pl_param_def pl_gemm_cuda_tf32_params[] = {
+    {"config",
+     "tile config: 0 auto, 1 128x256 (8 warps 64x64), 2 256x128, 3 128x128 (4 warps), "
+     "4 128x128 (8 warps 64x32), 5 64x128, 6 128x256 BK16",
+     PL_PARAM_LIST, tf32_config_values, 7, 0, 0, 0, NULL, 0},
+    {"splitk", "K splits: 0 auto, 1 none", PL_PARAM_LIST, tf32_splitk_values, 8, 0, 0, 0, NULL, 0},
+};
+const int pl_gemm_cuda_tf32_n_params = 2;
+
+pl_status pl_gemm_cuda_tf32(const pl_run_args *a)
+{
+    const pl_gemm_problem *p = (const pl_gemm_problem *)a->problem;
+    const float *A = (const float *)a->data[0];
+    const float *B = (const float *)a->data[1];
+    float *C = (float *)a->data[2];
+    cudaStream_t st = (cudaStream_t)a->stream;
+    if (p->M <= 0 || p->N <= 0 || p->K <= 0) return pl_fail(PL_ERR_ARG, "cuda-tf32: empty problem");
+    if (p->M > INT32_MAX || p->N > INT32_MAX || p->K > INT32_MAX)
+        return pl_fail(PL_ERR_ARG, "cuda-tf32: dimension over 2^31");
+    pl_status s = init_once();
+    if (s != PL_OK) return s;
+    int M = (int)p->M, N = (int)p->N, K = (int)p->K;
+
+    int ci = a->params ? (int)a->params[0] : 0;
+    int split = a->params ? (int)a->params[1] : 0;
+    if (ci < 0 || ci > n_cfgs) return pl_fail(PL_ERR_ARG, "cuda-tf32: config %d out of 0..%d", ci, n_cfgs);
+    if (ci == 0 || split == 0) {
+        int aci, asp;
+        choose(p->M, p->N, p->K, aci, asp);
+        if (ci == 0) ci = aci + 1;
+        if (split == 0) split = (ci == aci + 1) ? asp : 1;
+    }
+    const Cfg &c = cfgs[ci - 1];
+    if (split < 1) split = 1;
+    int kps = (K + split - 1) / split;
+    kps = (kps + c.bk - 1) / c.bk * c.bk;
+    split = (K + kps - 1) / kps;
+
+    bool va = ((reinterpret_cast<uintptr_t>(A) & 15) == 0) && (p->lda % 4 == 0);
+    bool vb = ((reinterpret_cast<uintptr_t>(B) & 15) == 0) && (p->ldb % 4 == 0);
+    kfn f = c.f[(va ? 2 : 0) + (vb ? 1 : 0)];
+    int64_t tiles = (int64_t)((M + c.bm - 1) / c.bm) * ((N + c.bn - 1) / c.bn);
+    if (tiles > INT32_MAX) return pl_fail(PL_ERR_ARG, "cuda-tf32: too many tiles");
+
+    float *ws = nullptr;
+    if (split > 1) {
+        size_t need = (size_t)split * M * N * sizeof(float);
+        if (need > g_ws_bytes) {
+            if (g_ws) cudaFree(g_ws);
+            g_ws = nullptr;
+            g_ws_bytes = 0;
+            if (cudaMalloc(&g_ws, need) != cudaSuccess) {
+                cudaGetLastError();
+                return pl_fail(PL_ERR_DEVICE_NOMEM, "cuda-tf32: split-K workspace of %zu bytes", need);
+            }
+            g_ws_bytes = need;
+        }
+        ws = g_ws;
+    }
+    dim3 grid((unsigned)tiles, (unsigned)split);
+    f<<<grid, c.wm * c.wn * 32, cfg_smem(c), st>>>(M, N, K, A, p->lda, B, p->ldb, C, p->ldc, p->alpha,
+                                                   p->beta, kps, ws);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) return pl_fail(PL_ERR_CUDA, "cuda-tf32: launch: %s", cudaGetErrorString(e));
+    if (split > 1) {
+        int64_t total = (int64_t)M * N;
+        int blocks = (int)((total + 255) / 256);
+        if (blocks > g_sms * 16) blocks = g_sms * 16;
+        splitk_reduce<<<blocks, 256, 0, st>>>(M, N, split, ws, C, p->ldc, p->alpha, p->beta);
+        e = cudaGetLastError();
+        if (e != cudaSuccess) return pl_fail(PL_ERR_CUDA, "cuda-tf32: reduce: %s", cudaGetErrorString(e));
+    }
+    return PL_OK;
+}
+
+} /* extern "C" */

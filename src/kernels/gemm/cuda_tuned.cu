@@ -1,0 +1,438 @@
+/* cuda_tuned.cu: FP32 SGEMM on CUDA cores (no tensor cores), C = alpha*A*B + beta*C, row-major.
+ *
+ * Design (see docs/notes/gemm-cuda.md):
+ *   - block tile BM x BN x BK (BK = 16), WARPS_M x WARPS_N warps, each warp 32 x 64 outputs,
+ *     each thread 8 x 8 outputs in registers (64 FFMA per 4 LDS.128 per k step);
+ *   - A kept row-major in shared memory (k contiguous, rows padded to BK+4 floats so the
+ *     four thread-rows of a warp hit distinct banks); each thread reads float4 along k for
+ *     each of its 8 rows and consumes them over 4 k steps; B row-major, float4 along n;
+ *   - cp.async multi-stage pipeline (ST stages) global -> shared; 16-byte copies when the
+ *     pointer and leading dimension allow (with zero-filled tails), 4-byte copies otherwise;
+ *     out-of-range elements are zero-filled, so any M, N, K work;
+ *   - grouped block rasterisation for L2 reuse; split-K through a cached workspace and a
+ *     reduce kernel that applies alpha and beta (beta == 0: C never read).
+ */
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "core/core.h"
+#include "kernels/gemm/gemm.h"
+
+namespace {
+
+__device__ __forceinline__ unsigned smem_u32(const void *p)
+{
+    return (unsigned)__cvta_generic_to_shared(p);
+}
+__device__ __forceinline__ void cp_async16(void *dst, const void *src, int src_bytes)
+{
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_u32(dst)), "l"(src),
+                 "r"(src_bytes));
+}
+__device__ __forceinline__ void cp_async4(void *dst, const void *src, int src_bytes)
+{
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smem_u32(dst)), "l"(src),
+                 "r"(src_bytes));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N> __device__ __forceinline__ void cp_async_wait()
+{
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+}
+
+/* A tile: BM rows x BK k, stored transposed in shared memory: sA[k][m], row stride BM+4
+ * (the pad keeps the transposing 4-byte writes at most 2-way bank-conflicted and the rows
+ * 16-byte aligned for LDS.128). Rows >= M or k >= kend are zero-filled. */
+template <int BM, int BK, int NT>
+__device__ __forceinline__ void load_a(float *sA, const float *A, int64_t lda, int M, int m0, int k0,
+                                       int kend, int tid)
+{
+    constexpr int LDS = BM + 4;
+    constexpr int EL = BM * BK;
+    static_assert(EL % NT == 0 && NT % BK == 0, "A tile");
+    const int r0 = tid / BK, kc = tid % BK;
+    const int k = k0 + kc;
+    const bool kok = k < kend;
+    const float *p = A + (int64_t)(m0 + r0) * lda + k;
+    const int64_t step = (int64_t)(NT / BK) * lda;
+    float *d = sA + kc * LDS + r0;
+#pragma unroll
+    for (int it = 0; it < EL / NT; it++) {
+        bool ok = kok && (m0 + r0 + it * (NT / BK) < M);
+        cp_async4(d + it * (NT / BK), ok ? p + it * step : A, ok ? 4 : 0);
+    }
+}
+
+/* B tile: BK k x BN cols, smem row stride BN. */
+template <int BN, int BK, int NT, bool VEC>
+__device__ __forceinline__ void load_b(float *sB, const float *B, int64_t ldb, int N, int n0, int k0,
+                                       int kend, int tid)
+{
+    if (VEC) {
+        constexpr int CH = BK * BN / 4;
+        static_assert(CH % NT == 0, "B tile");
+        constexpr int RS = NT / (BN / 4); /* rows per pass (>= 1 when NT >= BN/4) */
+        static_assert(NT % (BN / 4) == 0, "B tile rows");
+        const int r0 = tid / (BN / 4), nc = (tid % (BN / 4)) * 4;
+        const int n = n0 + nc;
+        int nb = min(4, N - n);
+        nb = nb < 0 ? 0 : nb;
+        const float *p = B + (int64_t)(k0 + r0) * ldb + n;
+        const int64_t step = (int64_t)RS * ldb;
+        float *d = sB + r0 * BN + nc;
+#pragma unroll
+        for (int it = 0; it < CH / NT; it++) {
+            bool ok = (nb > 0) && (k0 + r0 + it * RS < kend);
+            cp_async16(d + it * RS * BN, ok ? p + it * step : B, ok ? nb * 4 : 0);
+        }
+    } else {
+        constexpr int EL = BK * BN;
+        static_assert(EL % NT == 0 && NT % BN == 0 || BN % NT == 0, "B tile");
+#pragma unroll
+        for (int it = 0; it < EL / NT; it++) {
+            int e = tid + it * NT;
+            int r = e / BN, nc = e % BN;
+            int k = k0 + r, n = n0 + nc;
+            bool ok = (k < kend) && (n < N);
+            cp_async4(sB + r * BN + nc, ok ? B + (int64_t)k * ldb + n : B, ok ? 4 : 0);
+        }
+    }
+}
+
+/* Map a linear block index to a (tile_m, tile_n) with groups of GROUP tile rows, so that
+ * consecutive blocks share B columns and A rows in L2. */
+__device__ __forceinline__ void raster(int bid, int tiles_m, int tiles_n, int &tm, int &tn)
+{
+    const int GROUP = 8;
+    int per_group = GROUP * tiles_n;
+    int g = bid / per_group;
+    int first_m = g * GROUP;
+    int gsz = min(tiles_m - first_m, GROUP);
+    int in = bid % per_group;
+    tm = first_m + in % gsz;
+    tn = in / gsz;
+}
+
+template <int WARPS_M, int WARPS_N, int BK, int ST, bool VB>
+__global__ void __launch_bounds__(WARPS_M *WARPS_N * 32, (WARPS_M * WARPS_N >= 8) ? 16 / (WARPS_M * WARPS_N) : 12 / (WARPS_M * WARPS_N))
+    sgemm_kernel(int M, int N, int K, const float *__restrict__ A, int64_t lda,
+                 const float *__restrict__ B, int64_t ldb, float *__restrict__ C, int64_t ldc,
+                 float alpha, float beta, int kps, float *__restrict__ ws)
+{
+    constexpr int NT = WARPS_M * WARPS_N * 32;
+    constexpr int BM = WARPS_M * 32, BN = WARPS_N * 64;
+    constexpr int LDA_S = BM + 4;
+    constexpr int SA = BK * LDA_S, SB = BK * BN;
+    extern __shared__ __align__(16) float smem[];
+    float *sA = smem;
+    float *sB = smem + ST * SA;
+
+    const int tid = threadIdx.x;
+    const int lane = tid & 31, warp = tid >> 5;
+    const int wm = warp / WARPS_N, wn = warp % WARPS_N;
+    const int tr = lane >> 3, tc = lane & 7;
+
+    const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
+    int tm, tn;
+    raster(blockIdx.x, tiles_m, tiles_n, tm, tn);
+    const int m0 = tm * BM, n0 = tn * BN;
+    const int kbeg = blockIdx.y * kps;
+    const int kend = min(K, kbeg + kps);
+    const int ktiles = (kend - kbeg + BK - 1) / BK;
+
+    float acc[8][8];
+#pragma unroll
+    for (int i = 0; i < 8; i++)
+#pragma unroll
+        for (int j = 0; j < 8; j++) acc[i][j] = 0.f;
+
+#pragma unroll
+    for (int s = 0; s < ST - 1; s++) {
+        if (s < ktiles) {
+            load_a<BM, BK, NT>(sA + s * SA, A, lda, M, m0, kbeg + s * BK, kend, tid);
+            load_b<BN, BK, NT, VB>(sB + s * SB, B, ldb, N, n0, kbeg + s * BK, kend, tid);
+        }
+        cp_async_commit();
+    }
+
+    const int arow = wm * 32 + tr * 4;  /* + 16*(i/4) + i%4 */
+    const int bcol = wn * 64 + tc * 4;  /* + 32*j */
+
+    for (int kt = 0; kt < ktiles; kt++) {
+        cp_async_wait<ST - 2>();
+        __syncthreads();
+        {
+            int nk = kt + ST - 1;
+            if (nk < ktiles) {
+                int s = nk % ST;
+                load_a<BM, BK, NT>(sA + s * SA, A, lda, M, m0, kbeg + nk * BK, kend, tid);
+                load_b<BN, BK, NT, VB>(sB + s * SB, B, ldb, N, n0, kbeg + nk * BK, kend, tid);
+            }
+            cp_async_commit();
+        }
+        const float *As = sA + (kt % ST) * SA + arow;
+        const float *Bs = sB + (kt % ST) * SB + bcol;
+#pragma unroll
+        for (int kk = 0; kk < BK; kk++) {
+            float4 a0 = *reinterpret_cast<const float4 *>(As + kk * LDA_S);
+            float4 a1 = *reinterpret_cast<const float4 *>(As + kk * LDA_S + 16);
+            float4 b0 = *reinterpret_cast<const float4 *>(Bs + kk * BN);
+            float4 b1 = *reinterpret_cast<const float4 *>(Bs + kk * BN + 32);
+            float av[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+            float bv[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+            for (int i = 0; i < 8; i++)
+#pragma unroll
+                for (int j = 0; j < 8; j++) acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
+        }
+    }
+    cp_async_wait<0>();
+
+    /* epilogue */
+    if (ws) {
+        float *P = ws + (int64_t)blockIdx.y * M * N;
+        const bool vec = (N % 4) == 0;
+#pragma unroll
+        for (int i = 0; i < 8; i++) {
+            int m = m0 + arow + (i >> 2) * 16 + (i & 3);
+            if (m >= M) continue;
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                int n = n0 + bcol + 32 * h;
+                float *p = P + (int64_t)m * N + n;
+                if (vec && n + 3 < N) {
+                    *reinterpret_cast<float4 *>(p) =
+                        make_float4(acc[i][4 * h], acc[i][4 * h + 1], acc[i][4 * h + 2], acc[i][4 * h + 3]);
+                } else {
+#pragma unroll
+                    for (int q = 0; q < 4; q++)
+                        if (n + q < N) p[q] = acc[i][4 * h + q];
+                }
+            }
+        }
+        return;
+    }
+    const bool vec = ((ldc & 3) == 0) && ((reinterpret_cast<uintptr_t>(C) & 15) == 0);
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        int m = m0 + arow + (i >> 2) * 16 + (i & 3);
+        if (m >= M) continue;
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            int n = n0 + bcol + 32 * h;
+            float *p = C + (int64_t)m * ldc + n;
+            if (vec && n + 3 < N) {
+                float4 r;
+                r.x = alpha * acc[i][4 * h];
+                r.y = alpha * acc[i][4 * h + 1];
+                r.z = alpha * acc[i][4 * h + 2];
+                r.w = alpha * acc[i][4 * h + 3];
+                if (beta != 0.f) {
+                    float4 c = *reinterpret_cast<const float4 *>(p);
+                    r.x += beta * c.x; r.y += beta * c.y; r.z += beta * c.z; r.w += beta * c.w;
+                }
+                *reinterpret_cast<float4 *>(p) = r;
+            } else {
+#pragma unroll
+                for (int q = 0; q < 4; q++)
+                    if (n + q < N) {
+                        float r = alpha * acc[i][4 * h + q];
+                        if (beta != 0.f) r += beta * p[q];
+                        p[q] = r;
+                    }
+            }
+        }
+    }
+}
+
+/* C = alpha * sum_s P[s] + beta * C */
+__global__ void splitk_reduce(int M, int N, int S, const float *__restrict__ P, float *__restrict__ C,
+                              int64_t ldc, float alpha, float beta)
+{
+    int64_t total = (int64_t)M * N;
+    for (int64_t idx = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; idx < total;
+         idx += (int64_t)gridDim.x * blockDim.x) {
+        float s = 0.f;
+        for (int z = 0; z < S; z++) s += P[z * total + idx];
+        int64_t m = idx / N, n = idx % N;
+        float *c = C + m * ldc + n;
+        float r = alpha * s;
+        if (beta != 0.f) r += beta * *c;
+        *c = r;
+    }
+}
+
+typedef void (*kfn)(int, int, int, const float *, int64_t, const float *, int64_t, float *, int64_t,
+                    float, float, int, float *);
+
+struct Cfg {
+    int wm, wn, bk, st;
+    kfn f[2]; /* [VB] */
+};
+
+#define PL_CFG(WM, WN, BK, ST)                                                                     \
+    {                                                                                              \
+        WM, WN, BK, ST, { sgemm_kernel<WM, WN, BK, ST, false>, sgemm_kernel<WM, WN, BK, ST, true> } \
+    }
+
+/* config 1..: block tiles 128x128 (256 thr), 128x64 (128 thr), 64x128 (128 thr), 256x128
+ * (512 thr), 64x64 (64 thr). */
+const Cfg cfgs[] = {
+    PL_CFG(4, 2, 16, 4),
+    PL_CFG(4, 1, 16, 4),
+    PL_CFG(2, 2, 16, 4),
+    PL_CFG(8, 2, 16, 3),
+    PL_CFG(2, 1, 16, 4),
+    PL_CFG(4, 2, 8, 4),
+};
+const int n_cfgs = (int)(sizeof cfgs / sizeof cfgs[0]);
+
+size_t cfg_smem(const Cfg &c)
+{
+    int bm = c.wm * 32, bn = c.wn * 64;
+    return (size_t)c.st * ((bm + 4) * c.bk + c.bk * bn) * sizeof(float);
+}
+
+int g_sms = 0;
+int g_occ[16];
+bool g_init = false;
+float *g_ws = nullptr;
+size_t g_ws_bytes = 0;
+
+pl_status init_once()
+{
+    if (g_init) return PL_OK;
+    int dev;
+    if (cudaGetDevice(&dev) != cudaSuccess) return pl_fail(PL_ERR_CUDA, "cuda-tuned: cudaGetDevice failed");
+    cudaDeviceGetAttribute(&g_sms, cudaDevAttrMultiProcessorCount, dev);
+    for (int i = 0; i < n_cfgs; i++) {
+        size_t sm = cfg_smem(cfgs[i]);
+        for (int v = 0; v < 2; v++) {
+            cudaError_t e = cudaFuncSetAttribute(cfgs[i].f[v], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sm);
+            if (e != cudaSuccess)
+                return pl_fail(PL_ERR_CUDA, "cuda-tuned: cudaFuncSetAttribute: %s", cudaGetErrorString(e));
+        }
+        int occ = 0;
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, cfgs[i].f[1], cfgs[i].wm * cfgs[i].wn * 32, sm);
+        g_occ[i] = occ > 0 ? occ : 1;
+    }
+    cudaGetLastError();
+    g_init = true;
+    return PL_OK;
+}
+
+/* Estimated relative time of config i at this shape, with split s: waves of blocks, each
+ * wave costing occ*BM*BN*(K/s) at an efficiency that grows with the tile size. */
+double cfg_cost(int i, int64_t M, int64_t N, int64_t K, int s)
+{
+    const Cfg &c = cfgs[i];
+    int bm = c.wm * 32, bn = c.wn * 64;
+    int64_t tiles = ((M + bm - 1) / bm) * ((N + bn - 1) / bn) * s;
+    int64_t slots = (int64_t)g_occ[i] * g_sms;
+    int64_t waves = (tiles + slots - 1) / slots;
+    /* per-thread intensity is the same (8x8); bigger blocks reuse shared data better and
+     * have fewer edge losses; small ones pay more per-tile overhead. */
+    double eff = (bm * bn >= 128 * 128) ? 1.0 : (bm * bn >= 128 * 64 ? 0.9 : 0.75);
+    double klen = (double)((K + s - 1) / s) + 64.0; /* + pipeline fill / epilogue */
+    double t = (double)waves * g_occ[i] * bm * bn * klen / eff;
+    if (s > 1) t += (double)M * N * (s + 2) * 0.05; /* the reduce pass and the partials */
+    return t;
+}
+
+void choose(int64_t M, int64_t N, int64_t K, int &ci, int &split)
+{
+    double best = 1e300;
+    ci = 0;
+    split = 1;
+    for (int i = 0; i < n_cfgs; i++) {
+        if (cfgs[i].bk != 16) continue;
+        for (int s = 1; s <= 64; s *= 2) {
+            if (s > 1 && K / s < 256) break;
+            double t = cfg_cost(i, M, N, K, s);
+            if (t < best * 0.97) { best = t; ci = i; split = s; }
+        }
+    }
+}
+
+} // namespace
+
+extern "C" {
+
+static const int64_t tuned_config_values[] = {0, 1, 2, 3, 4, 5, 6};
+static const int64_t tuned_splitk_values[] = {0, 1, 2, 4, 8, 16, 32, 64};
+const pl_param_def pl_gemm_cuda_tuned_params[] = {
+    {"config",
+     "tile config: 0 auto, 1 128x128x16 (256 thr), 2 128x64, 3 64x128, 4 256x128 (512 thr), "
+     "5 64x64, 6 128x128x8",
+     PL_PARAM_LIST, tuned_config_values, 7, 0, 0, 0, NULL, 0},
+    {"splitk", "K splits: 0 auto, 1 none", PL_PARAM_LIST, tuned_splitk_values, 8, 0, 0, 0, NULL, 0},
+};
+const int pl_gemm_cuda_tuned_n_params = 2;
+
+pl_status pl_gemm_cuda_tuned(const pl_run_args *a)
+{
+    const pl_gemm_problem *p = (const pl_gemm_problem *)a->problem;
+    const float *A = (const float *)a->data[0];
+    const float *B = (const float *)a->data[1];
+    float *C = (float *)a->data[2];
+    cudaStream_t st = (cudaStream_t)a->stream;
+    if (p->M <= 0 || p->N <= 0 || p->K <= 0) return pl_fail(PL_ERR_ARG, "cuda-tuned: empty problem");
+    if (p->M > INT32_MAX || p->N > INT32_MAX || p->K > INT32_MAX)
+        return pl_fail(PL_ERR_ARG, "cuda-tuned: dimension over 2^31");
+    pl_status s = init_once();
+    if (s != PL_OK) return s;
+    int M = (int)p->M, N = (int)p->N, K = (int)p->K;
+
+    int ci = a->params ? (int)a->params[0] : 0;
+    int split = a->params ? (int)a->params[1] : 0;
+    if (ci < 0 || ci > n_cfgs) return pl_fail(PL_ERR_ARG, "cuda-tuned: config %d out of 0..%d", ci, n_cfgs);
+    if (ci == 0 || split == 0) {
+        int aci, asp;
+        choose(p->M, p->N, p->K, aci, asp);
+        if (ci == 0) ci = aci + 1;
+        if (split == 0) split = (ci == aci + 1) ? asp : 1;
+    }
+    const Cfg &c = cfgs[ci - 1];
+    if (split < 1) split = 1;
+    int kps = (K + split - 1) / split;
+    kps = (kps + c.bk - 1) / c.bk * c.bk;
+    split = (K + kps - 1) / kps;
+
+    bool vb = ((reinterpret_cast<uintptr_t>(B) & 15) == 0) && (p->ldb % 4 == 0);
+    kfn f = c.f[vb ? 1 : 0];
+    int bm = c.wm * 32, bn = c.wn * 64;
+    int64_t tiles = (int64_t)((M + bm - 1) / bm) * ((N + bn - 1) / bn);
+    if (tiles > INT32_MAX) return pl_fail(PL_ERR_ARG, "cuda-tuned: too many tiles");
+
+    float *ws = nullptr;
+    if (split > 1) {
+        size_t need = (size_t)split * M * N * sizeof(float);
+        if (need > g_ws_bytes) {
+            if (g_ws) cudaFree(g_ws);
+            g_ws = nullptr;
+            g_ws_bytes = 0;
+            if (cudaMalloc(&g_ws, need) != cudaSuccess) {
+                cudaGetLastError();
+                return pl_fail(PL_ERR_DEVICE_NOMEM, "cuda-tuned: split-K workspace of %zu bytes", need);
+            }
+            g_ws_bytes = need;
+        }
+        ws = g_ws;
+    }
+    dim3 grid((unsigned)tiles, (unsigned)split);
+    f<<<grid, c.wm * c.wn * 32, cfg_smem(c), st>>>(M, N, K, A, p->lda, B, p->ldb, C, p->ldc, p->alpha,
+                                                   p->beta, kps, ws);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) return pl_fail(PL_ERR_CUDA, "cuda-tuned: launch: %s", cudaGetErrorString(e));
+    if (split > 1) {
+        int64_t total = (int64_t)M * N;
+        int blocks = (int)((total + 255) / 256);
+        if (blocks > g_sms * 16) blocks = g_sms * 16;
+        splitk_reduce<<<blocks, 256, 0, st>>>(M, N, split, ws, C, p->ldc, p->alpha, p->beta);
+        e = cudaGetLastError();
+        if (e != cudaSuccess) return pl_fail(PL_ERR_CUDA, "cuda-tuned: reduce: %s", cudaGetErrorString(e));
+    }
+    return PL_OK;
+}
+
+} /* extern "C" */

@@ -1,0 +1,53 @@
+/* gemm.h: the GEMM room's face. C = alpha*A*B + beta*C, row-major, any M, N, K, with
+ * leading dimensions. Every rung is a pl_status run(const pl_run_args *) over
+ * operands data[0] = A (M x K, lda), data[1] = B (K x N, ldb), data[2] = C (M x N, ldc).
+ * beta == 0: C is write-only (the harness poisons it with NaN; a rung must not read it). */
+#ifndef PL_GEMM_H
+#define PL_GEMM_H
+
+#include "parlab.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pl_gemm_problem {
+    int64_t M, N, K;
+    int64_t lda, ldb, ldc;
+    float alpha, beta;
+} pl_gemm_problem;
+
+extern const pl_kernel pl_gemm_kernel; /* ladder.c */
+
+/* The spec (spec.c): the pl_kernel functions, independent of any rung. */
+extern const pl_param_def pl_gemm_problem_params[3]; /* alpha, beta, pad */
+pl_status pl_gemm_spec_make_problem(void *problem, const char *size, const double *pvals);
+void pl_gemm_spec_describe(const void *problem, char *buf, size_t n);
+pl_status pl_gemm_spec_operands(const void *problem, pl_tensor *t, int *n);
+void pl_gemm_spec_fill(const void *problem, pl_tensor *t, int n, uint64_t seed);
+pl_status pl_gemm_spec_reference(const void *problem, const pl_tensor *t, int n, pl_tensor *ref);
+double pl_gemm_spec_error_bound(const void *problem, pl_precision prec, const char **why);
+double pl_gemm_spec_flops(const void *problem);
+double pl_gemm_spec_bytes(const void *problem);
+
+/* Validate sizes and leading dimensions, with a message naming the problem. */
+pl_status pl_gemm_check(const pl_gemm_problem *p);
+
+/* The rungs, in ladder order (see ladder.c). CUDA ones exist only in CUDA builds. */
+pl_status pl_gemm_cpu_naive(const pl_run_args *a);
+pl_status pl_gemm_cpu_simd(const pl_run_args *a);
+pl_status pl_gemm_cpu_simd_blocked(const pl_run_args *a);
+pl_status pl_gemm_cpu_packed(const pl_run_args *a);
+pl_status pl_gemm_cuda_naive(const pl_run_args *a);
+pl_status pl_gemm_cuda_shared(const pl_run_args *a);
+pl_status pl_gemm_cuda_tuned(const pl_run_args *a);
+pl_status pl_gemm_cuda_tf32(const pl_run_args *a);
+pl_status pl_gemm_peer_openblas(const pl_run_args *a);
+pl_status pl_gemm_peer_openblas_skx(const pl_run_args *a);
+pl_status pl_gemm_peer_cublas(const pl_run_args *a);
+pl_status pl_gemm_peer_cublas_tf32(const pl_run_args *a);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

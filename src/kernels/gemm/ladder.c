@@ -1,0 +1,76 @@
+/* ladder.c: the GEMM ladder, in order. Read top to bottom, each rung is the one before plus
+ * one idea; the peers at the end are the libraries a user could pick instead. This list is
+ * what the registry, `parlab list` and `parlab bench --variant all` read. */
+#include "kernels/gemm/gemm.h"
+
+#ifdef PL_HAVE_CUDA
+#define CUDA_FN(f) f
+#else
+#define CUDA_FN(f) NULL
+#endif
+#ifdef PL_HAVE_OPENBLAS
+#define OPENBLAS_FN(f) f
+#else
+#define OPENBLAS_FN(f) NULL
+#endif
+
+extern const pl_param_def pl_gemm_cpu_simd_params[1], pl_gemm_cpu_simd_blocked_params[2];
+#ifdef PL_HAVE_CUDA
+extern const pl_param_def pl_gemm_cuda_naive_params[1], pl_gemm_cuda_shared_params[1];
+#define CUDA_PARAMS(p, n) p, n
+#else
+#define CUDA_PARAMS(p, n) NULL, 0
+#endif
+
+static const pl_variant cpu_naive = {
+    "cpu-naive", "triple loop, one dot product per output (B read down its columns)",
+    PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, NULL, 0, pl_gemm_cpu_naive};
+static const pl_variant cpu_simd = {
+    "cpu-simd", "broadcast one A element, FMA against 8/16 contiguous B elements (AVX2/AVX-512)",
+    PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_FP32, pl_gemm_cpu_simd_params, 1, pl_gemm_cpu_simd};
+static const pl_variant cpu_simd_blocked = {
+    "cpu-simd-blocked", "the same inside i/j/k cache blocks, so B tiles are reused from cache",
+    PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_FP32, pl_gemm_cpu_simd_blocked_params, 2,
+    pl_gemm_cpu_simd_blocked};
+static const pl_variant cuda_naive = {
+    "cuda-naive", "one thread per output, everything from global memory",
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, CUDA_PARAMS(pl_gemm_cuda_naive_params, 1),
+    CUDA_FN(pl_gemm_cuda_naive)};
+static const pl_variant cuda_shared = {
+    "cuda-shared", "A and B tiles staged in shared memory, one output per thread",
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, CUDA_PARAMS(pl_gemm_cuda_shared_params, 1),
+    CUDA_FN(pl_gemm_cuda_shared)};
+static const pl_variant peer_openblas = {
+    "peer-openblas", "OpenBLAS cblas_sgemm (the CPU peer)",
+    PL_BACKEND_CPU, 1, PL_REQ_OPENBLAS, PL_PREC_FP32, NULL, 0, OPENBLAS_FN(pl_gemm_peer_openblas)};
+static const pl_variant peer_cublas = {
+    "peer-cublas", "cuBLAS cublasSgemm, FP32 pedantic math, no tensor cores (the GPU peer)",
+    PL_BACKEND_CUDA, 1, PL_REQ_CUBLAS, PL_PREC_FP32, NULL, 0, CUDA_FN(pl_gemm_peer_cublas)};
+static const pl_variant peer_cublas_tf32 = {
+    "peer-cublas-tf32", "cuBLAS cublasSgemm, TF32 tensor-op math (the tensor-core peer)",
+    PL_BACKEND_CUDA, 1, PL_REQ_CUBLAS, PL_PREC_TF32, NULL, 0, CUDA_FN(pl_gemm_peer_cublas_tf32)};
+
+static const pl_variant *const ladder[] = {
+    &cpu_naive, &cpu_simd, &cpu_simd_blocked,
+    &cuda_naive, &cuda_shared,
+    &peer_openblas, &peer_cublas, &peer_cublas_tf32,
+};
+
+const pl_kernel pl_gemm_kernel = {
+    .name = "gemm",
+    .summary = "C = alpha*A*B + beta*C, row-major FP32, any M, N, K and leading dimensions",
+    .size_help = "N (square), MxNxK, or small|medium|large (256, 1024, 4096)",
+    .problem_params = pl_gemm_problem_params,
+    .n_problem_params = 3,
+    .ladder = ladder,
+    .n_variants = (int)(sizeof ladder / sizeof ladder[0]),
+    .problem_size = sizeof(pl_gemm_problem),
+    .make_problem = pl_gemm_spec_make_problem,
+    .describe = pl_gemm_spec_describe,
+    .operands = pl_gemm_spec_operands,
+    .fill = pl_gemm_spec_fill,
+    .reference = pl_gemm_spec_reference,
+    .error_bound = pl_gemm_spec_error_bound,
+    .flops = pl_gemm_spec_flops,
+    .bytes = pl_gemm_spec_bytes,
+};

@@ -1,0 +1,49 @@
+// peers_cuda.cu: cuBLAS SGEMM as the GPU peer, behind the same contract as a rung.
+// Row-major C = A*B is column-major C^T = B^T * A^T, so cuBLAS gets (B, A) swapped with no
+// transposes. Two math modes: FP32 on the CUDA cores (pedantic: no TF32 shortcuts) and TF32
+// on the tensor cores. The handle lives in the context, created on first use.
+#include "core/core.h"
+#include "kernels/gemm/gemm.h"
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <limits.h>
+
+static void destroy_handle(void *h) { cublasDestroy((cublasHandle_t)h); }
+
+static pl_status run_cublas(const pl_run_args *a, cublasMath_t mode, const char *name)
+{
+    const pl_gemm_problem *p = (const pl_gemm_problem *)a->problem;
+    if (p->M > INT_MAX || p->N > INT_MAX || p->K > INT_MAX || p->lda > INT_MAX || p->ldb > INT_MAX ||
+        p->ldc > INT_MAX)
+        return pl_fail(PL_ERR_ARG, "%s: sizes above 2^31 do not fit cuBLAS's int", name);
+    pl_ctx *ctx = a->ctx;
+    if (!ctx->cublas) {
+        cublasHandle_t h;
+        if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS)
+            return pl_fail(PL_ERR_CUDA, "%s: cublasCreate failed", name);
+        ctx->cublas = (void *)h;
+        pl_ctx_cublas_destroy = destroy_handle;
+    }
+    cublasHandle_t h = (cublasHandle_t)ctx->cublas;
+    cublasSetStream(h, (cudaStream_t)a->stream);
+    if (cublasSetMathMode(h, mode) != CUBLAS_STATUS_SUCCESS)
+        return pl_fail(PL_ERR_CUDA, "%s: cublasSetMathMode failed", name);
+    cublasStatus_t st = cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, (int)p->N, (int)p->M, (int)p->K,
+                                    &p->alpha, (const float *)a->data[1], (int)p->ldb,
+                                    (const float *)a->data[0], (int)p->lda, &p->beta,
+                                    (float *)a->data[2], (int)p->ldc);
+    if (st != CUBLAS_STATUS_SUCCESS)
+        return pl_fail(PL_ERR_CUDA, "%s: cublasSgemm failed (%s)", name, cublasGetStatusString(st));
+    return PL_OK;
+}
+
+extern "C" pl_status pl_gemm_peer_cublas(const pl_run_args *a)
+{
+    return run_cublas(a, CUBLAS_PEDANTIC_MATH, "peer-cublas");
+}
+
+extern "C" pl_status pl_gemm_peer_cublas_tf32(const pl_run_args *a)
+{
+    return run_cublas(a, CUBLAS_TF32_TENSOR_OP_MATH, "peer-cublas-tf32");
+}

@@ -1,0 +1,81 @@
+/* gemm_cases.h: the shapes and scalars every GEMM rung is tested on, shared by the CPU and
+ * GPU tests. None is a multiple of a tile; some have a dimension of 1. */
+#ifndef PL_TEST_GEMM_CASES_H
+#define PL_TEST_GEMM_CASES_H
+
+#include "check.h"
+#include "harness/harness.h"
+#include "kernels/gemm/gemm.h"
+
+#include <string.h>
+
+static const char *const gemm_shapes[] = {
+    "1x1x1", "7x13x5", "33x65x17", "127x1x255", "1x129x64", "257x129x300", "64x64x64", "100x3x1000",
+};
+enum { N_GEMM_SHAPES = sizeof gemm_shapes / sizeof gemm_shapes[0] };
+
+/* alpha, beta, pad (lda = K + pad, ldb = ldc = N + pad) */
+static const double gemm_scalars[][3] = {
+    {1.0, 0.0, 0.0}, {2.5, 0.0, 3.0}, {1.0, 1.0, 0.0}, {-0.5, 0.75, 5.0},
+};
+enum { N_GEMM_SCALARS = sizeof gemm_scalars / sizeof gemm_scalars[0] };
+
+/* Run variant v with params on every shape and scalar set; each run must verify. */
+static void check_variant_on_cases(pl_ctx *ctx, const pl_variant *v, const int64_t *params, const char *label)
+{
+    pl_bench_config cfg;
+    pl_bench_config_default(&cfg);
+    cfg.repeats = 1;
+    cfg.min_time_s = 0;
+    for (int s = 0; s < N_GEMM_SHAPES; s++) {
+        for (int c = 0; c < N_GEMM_SCALARS; c++) {
+            pl_problem *p = NULL;
+            pl_status st = pl_problem_create(&p, &pl_gemm_kernel, gemm_shapes[s], gemm_scalars[c], 7 + (uint64_t)s);
+            CHECK(st == PL_OK, "problem %s: %s", gemm_shapes[s], pl_last_error());
+            if (st != PL_OK) continue;
+            pl_result r;
+            st = pl_bench_variant(ctx, p, v, params, &cfg, &r);
+            CHECK(st == PL_OK, "%s %s: run failed: %s", label, gemm_shapes[s], pl_last_error());
+            CHECK(st != PL_OK || r.verified, "%s %s alpha=%g beta=%g pad=%g: error %.3e > bound %.3e (padding %s)",
+                  label, gemm_shapes[s], gemm_scalars[c][0], gemm_scalars[c][1], gemm_scalars[c][2],
+                  r.error, r.bound, r.padding_ok ? "ok" : "WRITTEN");
+            pl_problem_destroy(p);
+        }
+    }
+}
+
+/* Every legal value of every LIST/CHOICE parameter, one parameter at a time (the others at
+ * their defaults); RANGE parameters at min, default and max. */
+static void check_variant_all_params(pl_ctx *ctx, const pl_variant *v)
+{
+    char label[128];
+    check_variant_on_cases(ctx, v, NULL, v->name);
+    for (int i = 0; i < v->n_params; i++) {
+        const pl_param_def *p = &v->params[i];
+        int64_t vals[64];
+        int n = 0;
+        if (p->kind == PL_PARAM_LIST) for (int j = 0; j < p->n_values; j++) vals[n++] = p->values[j];
+        else if (p->kind == PL_PARAM_CHOICE) for (int j = 0; p->choices[j]; j++) vals[n++] = j;
+        else if (p->kind == PL_PARAM_RANGE) { vals[n++] = p->min; vals[n++] = p->max; }
+        for (int j = 0; j < n; j++) {
+            int64_t params[PL_MAX_PARAMS];
+            for (int k = 0; k < v->n_params; k++) params[k] = (int64_t)v->params[k].def;
+            params[i] = vals[j];
+            /* A choice this CPU cannot run (isa=avx512 without AVX-512) must fail cleanly. */
+            if (p->kind == PL_PARAM_CHOICE && !strcmp(p->choices[vals[j]], "avx512") &&
+                !(pl_features() & PL_FEAT_AVX512)) {
+                pl_problem *pr = NULL;
+                pl_status st = pl_problem_create(&pr, &pl_gemm_kernel, "8", NULL, 1);
+                pl_result r;
+                if (st == PL_OK) st = pl_bench_variant(ctx, pr, v, params, NULL, &r);
+                CHECK(st == PL_ERR_UNSUPPORTED, "%s isa=avx512 without AVX-512 should be refused", v->name);
+                pl_problem_destroy(pr);
+                continue;
+            }
+            snprintf(label, sizeof label, "%s %s=%lld", v->name, p->name, (long long)vals[j]);
+            check_variant_on_cases(ctx, v, params, label);
+        }
+    }
+}
+
+#endif

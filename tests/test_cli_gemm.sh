@@ -1,0 +1,179 @@
+# test_cli_gemm.sh: `parlab gemm` end to end, on .npy files written here with printf (no
+# numpy). Run as `bash test_cli_gemm.sh` with PARLAB (the parlab executable) and PL_TESTDIR
+# (a scratch directory) set.
+#
+# Exit codes checked (see src/cli/cmd_gemm.c): 0 success; 1 runtime failure (missing file,
+# malformed .npy, wrong dtype or rank, unwritable output); 2 usage error (unknown option,
+# missing argument, bad number, shapes that do not multiply, unknown variant).
+set -u
+
+: "${PARLAB:?set PARLAB to the parlab executable}"
+: "${PL_TESTDIR:=${TMPDIR:-/tmp}}"
+mkdir -p "$PL_TESTDIR"
+dir=$(mktemp -d "$PL_TESTDIR/cli_gemm.XXXXXX") || exit 1
+trap 'rm -rf "$dir"' EXIT
+cd "$dir" || exit 1
+
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+# ---------------------------------------------------------------- fixtures
+
+# npy FILE DESCR SHAPE HEXDATA: a version 1.0 .npy file. DESCR like '<f4', SHAPE like '(2, 3)',
+# HEXDATA the data as hex digits ("0000803f..."), written as bytes.
+npy() {
+    local file=$1 descr=$2 shape=$3 hex=$4
+    local dict="{'descr': '$descr', 'fortran_order': False, 'shape': $shape, }"
+    local total=$(( (10 + ${#dict} + 1 + 63) / 64 * 64 ))
+    local hl=$((total - 10)) pad
+    pad=$(printf '%*s' $((hl - ${#dict} - 1)) '')
+    {
+        printf '\x93NUMPY\x01\x00'
+        printf "\\x$(printf %02x $((hl & 255)))\\x$(printf %02x $((hl >> 8)))"
+        printf '%s%s\n' "$dict" "$pad"
+        printf "$(echo "$hex" | sed 's/../\\x&/g')"
+    } >"$file"
+}
+
+# float32 little-endian bytes, as hex
+f0=00000000 f1=0000803f f2=00000040 f3=00004040 f4=00008040
+f5=0000a040 f6=0000c040 f7=0000e040 f8=00000041
+
+npy A.npy '<f4' '(2, 2)' "$f1$f2$f3$f4"            # [[1, 2], [3, 4]]
+npy B.npy '<f4' '(2, 3)' "$f5$f6$f7$f8$f0$f1"      # [[5, 6, 7], [8, 0, 1]]
+npy I.npy '<f4' '(2, 2)' "$f1$f0$f0$f1"            # identity
+npy C0.npy '<f4' '(2, 3)' "$f1$f1$f1$f1$f1$f1"     # ones
+npy A64.npy '<f8' '(2, 2)' "000000000000f03f000000000000f03f000000000000f03f000000000000f03f"
+npy B32.npy '<f4' '(3, 2)' "$f1$f2$f3$f4$f5$f6"    # 3x2: does not multiply with 2x2 A
+npy V.npy '<f4' '(4,)' "$f1$f2$f3$f4"              # rank 1
+head -c 136 A.npy >T.npy
+
+# values FILE: the float32 data of a 2-D .npy file whose header is 128 bytes, one per line.
+values() { od -An -v -t f4 -j 128 "$1" | tr -s ' \n' '\n\n' | sed '/^$/d'; }
+
+# same_values FILE "v1 v2 ...": exact comparison (the values are small integers).
+same_values() {
+    local got
+    got=$(values "$1" | awk '{printf "%s%g", (NR > 1 ? " " : ""), $1}')
+    [ "$got" = "$2" ] || { echo "  $1 holds: $got; expected: $2"; return 1; }
+}
+
+# run EXPECTED_EXIT NAME ARGS...: run parlab, check the exit status; output in out.txt, err.txt.
+run() {
+    local want=$1 name=$2
+    shift 2
+    "$PARLAB" "$@" >out.txt 2>err.txt
+    local rc=$?
+    if [ "$rc" -eq "$want" ]; then
+        ok
+        return 0
+    fi
+    bad "$name: exit $rc, expected $want ($*)"
+    sed 's/^/  stdout: /' out.txt
+    sed 's/^/  stderr: /' err.txt
+    return 1
+}
+
+# expect_err NAME TEXT: stderr holds TEXT.
+expect_err() {
+    if grep -qF -- "$2" err.txt; then ok; else bad "$1: stderr lacks '$2': $(cat err.txt)"; fi
+}
+
+# no_file NAME FILE: FILE does not exist, nor any temporary file next to it.
+no_file() {
+    if [ ! -e "$2" ] && ! ls "$2".tmp.* >/dev/null 2>&1; then ok; else bad "$1: $2 was created"; fi
+}
+
+# ---------------------------------------------------------------- working runs
+
+# [[1,2],[3,4]] * [[5,6,7],[8,0,1]] = [[21,6,9],[47,18,25]]
+if run 0 "A*B" gemm A.npy B.npy -o C.npy --backend cpu; then
+    if [ -f C.npy ] && [ "$(wc -c <C.npy)" -eq $((128 + 2 * 3 * 4)) ]; then ok
+    else bad "A*B: C.npy missing or not 152 bytes"; fi
+    if same_values C.npy "21 6 9 47 18 25"; then ok; else bad "A*B: wrong values"; fi
+    if head -c 128 C.npy | grep -qF "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }"
+    then ok; else bad "A*B: C.npy header"; fi
+    if grep -qE '^C = A\*B: 2x3 \(K=2\), variant [a-z0-9-]+, [0-9.]+ ms$' out.txt; then ok
+    else bad "A*B: stdout line: $(cat out.txt)"; fi
+fi
+
+run 0 "I*B" gemm I.npy B.npy -o IB.npy --backend cpu --threads 1 &&
+    { if same_values IB.npy "5 6 7 8 0 1"; then ok; else bad "I*B: wrong values"; fi; }
+
+# 2*A*B + 1*ones = [[43,13,19],[95,37,51]]
+run 0 "alpha, beta" gemm A.npy B.npy -o CB.npy --alpha 2 --beta 1 --c0 C0.npy --backend cpu &&
+    { if same_values CB.npy "43 13 19 95 37 51"; then ok; else bad "alpha, beta: wrong values"; fi; }
+
+run 0 "named variant" gemm A.npy B.npy -o CV.npy --variant cpu-naive --backend cpu &&
+    { if same_values CV.npy "21 6 9 47 18 25" && grep -q 'variant cpu-naive' out.txt; then ok
+      else bad "named variant: wrong values or line: $(cat out.txt)"; fi; }
+
+run 0 "--help" gemm --help && { if grep -q '^usage: parlab gemm' out.txt; then ok
+                                else bad "--help: no usage on stdout"; fi; }
+
+# An existing output is replaced whole.
+printf 'old' >R.npy
+run 0 "replace output" gemm A.npy B.npy -o R.npy --backend cpu &&
+    { if same_values R.npy "21 6 9 47 18 25"; then ok; else bad "replace output: wrong values"; fi; }
+
+# ---------------------------------------------------------------- runtime failures: exit 1
+
+run 1 "missing file" gemm nope.npy B.npy -o X1.npy --backend cpu
+expect_err "missing file" "nope.npy"
+expect_err "missing file" "No such file"
+no_file "missing file" X1.npy
+
+run 1 "truncated data" gemm T.npy B.npy -o X2.npy --backend cpu
+expect_err "truncated data" "expected 16 bytes of data, found 8"
+no_file "truncated data" X2.npy
+
+run 1 "not a .npy file" gemm B.npy out.txt -o X3.npy --backend cpu
+expect_err "not a .npy file" "magic"
+no_file "not a .npy file" X3.npy
+
+run 1 "float64 input" gemm A64.npy B.npy -o X4.npy --backend cpu
+expect_err "float64 input" "A64.npy is float64; parlab gemm takes float32"
+no_file "float64 input" X4.npy
+
+run 1 "rank-1 input" gemm A.npy V.npy -o X5.npy --backend cpu
+expect_err "rank-1 input" "rank 1"
+no_file "rank-1 input" X5.npy
+
+run 1 "unwritable output" gemm A.npy B.npy -o no-such-dir/C.npy --backend cpu
+expect_err "unwritable output" "no-such-dir/C.npy"
+no_file "unwritable output" no-such-dir/C.npy
+
+# ---------------------------------------------------------------- usage errors: exit 2
+
+run 2 "shape mismatch" gemm A.npy B32.npy -o X6.npy --backend cpu
+expect_err "shape mismatch" "2x2"
+expect_err "shape mismatch" "3x2"
+no_file "shape mismatch" X6.npy
+
+run 2 "C0 shape mismatch" gemm A.npy B.npy -o X7.npy --beta 1 --c0 A.npy --backend cpu
+no_file "C0 shape mismatch" X7.npy
+
+run 2 "unknown variant" gemm A.npy B.npy -o X8.npy --variant cpu-magic
+expect_err "unknown variant" "unknown variant 'cpu-magic'"
+expect_err "unknown variant" "cpu-naive"
+no_file "unknown variant" X8.npy
+
+run 2 "unknown option" gemm A.npy B.npy -o X9.npy --frobnicate
+expect_err "unknown option" "--frobnicate"
+run 2 "no output" gemm A.npy B.npy
+run 2 "one input" gemm A.npy -o X9.npy
+run 2 "three inputs" gemm A.npy B.npy C0.npy -o X9.npy
+run 2 "option without value" gemm A.npy B.npy -o
+run 2 "bad number" gemm A.npy B.npy -o X9.npy --alpha two
+run 2 "bad threads" gemm A.npy B.npy -o X9.npy --threads 0x
+run 2 "bad backend" gemm A.npy B.npy -o X9.npy --backend gpu
+run 2 "beta without c0" gemm A.npy B.npy -o X9.npy --beta 0.5
+run 2 "c0 without beta" gemm A.npy B.npy -o X9.npy --c0 C0.npy
+no_file "usage errors" X9.npy
+
+if ls ./*.tmp.* >/dev/null 2>&1; then bad "temporary files left: $(ls ./*.tmp.*)"; else ok; fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

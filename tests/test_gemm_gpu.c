@@ -1,0 +1,64 @@
+/* test_gemm_gpu.c: every CUDA GEMM rung and the cuBLAS peers against the float64 reference,
+ * on the shapes of the CPU tests, at every parameter value; pl_sgemm on a CUDA context.
+ * Label `gpu`: on a machine without a GPU it reports "skipped: no GPU" (exit 77). */
+#include "gemm_cases.h"
+
+#include <math.h>
+
+int main(void)
+{
+    unsigned f = pl_features();
+    if (!(f & PL_FEAT_CUDA_BUILD)) check_skip("no CUDA build");
+    if (!(f & PL_FEAT_GPU)) check_skip("no GPU");
+    pl_ctx *ctx = NULL;
+    CHECK(pl_ctx_create(&ctx, PL_BACKEND_CUDA, 0, 0) == PL_OK, "cuda context: %s", pl_last_error());
+    if (!ctx) return check_summary("gemm_gpu");
+    for (int i = 0; i < pl_gemm_kernel.n_variants; i++) {
+        const pl_variant *v = pl_gemm_kernel.ladder[i];
+        if (v->backend != PL_BACKEND_CUDA) continue;
+        char why[128];
+        if (pl_variant_check(ctx, v, why, sizeof why) != PL_OK) {
+            CHECK(0, "%s cannot run on this GPU machine: %s", v->name, why);
+            continue;
+        }
+        check_variant_all_params(ctx, v);
+        printf("%s: checked\n", v->name);
+    }
+    /* Larger odd sizes, default parameters. */
+    const char *big[] = {"1023", "1025x511x769"};
+    pl_bench_config cfg;
+    pl_bench_config_default(&cfg);
+    cfg.repeats = 1;
+    for (int s = 0; s < 2; s++) {
+        pl_problem *p = NULL;
+        double pv[3] = {1.5, 0.5, 1};
+        CHECK(pl_problem_create(&p, &pl_gemm_kernel, big[s], pv, 11) == PL_OK, "%s: %s", big[s], pl_last_error());
+        for (int i = 0; p && i < pl_gemm_kernel.n_variants; i++) {
+            const pl_variant *v = pl_gemm_kernel.ladder[i];
+            if (v->backend != PL_BACKEND_CUDA) continue;
+            pl_result r;
+            pl_status st = pl_bench_variant(ctx, p, v, NULL, &cfg, &r);
+            CHECK(st == PL_OK && r.verified, "%s at %s: %s error %.3e bound %.3e", v->name, big[s],
+                  st == PL_OK ? "" : pl_last_error(), r.error, r.bound);
+        }
+        pl_problem_destroy(p);
+    }
+    /* pl_sgemm on host arrays through a CUDA context. */
+    enum { M = 45, N = 67, K = 23 };
+    static float A[M * K], B[K * N], C[M * N];
+    for (int i = 0; i < M * K; i++) A[i] = (float)((i * 7 % 19) - 9) / 9.0f;
+    for (int i = 0; i < K * N; i++) B[i] = (float)((i * 5 % 23) - 11) / 11.0f;
+    for (int i = 0; i < M * N; i++) C[i] = NAN;
+    CHECK(pl_sgemm(ctx, M, N, K, 1.0f, A, K, B, N, 0.0f, C, N) == PL_OK, "pl_sgemm: %s", pl_last_error());
+    double worst = 0;
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            double ref = 0;
+            for (int k = 0; k < K; k++) ref += (double)A[i * K + k] * B[k * N + j];
+            double e = fabs(ref - C[i * N + j]);
+            if (!(e <= worst)) worst = e;
+        }
+    CHECK(worst < 1e-4, "pl_sgemm on the GPU (%s): max error %g", pl_gemm_best_variant(ctx), worst);
+    pl_ctx_destroy(ctx);
+    return check_summary("gemm_gpu");
+}
