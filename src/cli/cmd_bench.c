@@ -116,7 +116,10 @@ int pl_cmd_bench(int argc, char **argv)
             }
             if (!strcmp(argv[i], "--variant")) variant_list = argv[++i];
             else param_list = argv[++i];
-        } else if (argv[i][0] == '-') {
+        } else if (!strcmp(argv[i], "--")) {
+            for (i++; i < argc; i++)
+                if (session_add_size(&s, argv[i]) < 0) return PL_EXIT_USAGE;
+        } else if (argv[i][0] == '-' && !(argv[i][1] >= '0' && argv[i][1] <= '9')) {
             cli_error("bench: unknown option '%s' (parlab bench --help)", argv[i]);
             return PL_EXIT_USAGE;
         } else if (session_add_size(&s, argv[i]) < 0) {

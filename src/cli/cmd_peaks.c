@@ -236,7 +236,10 @@ int pl_cmd_peaks(int argc, char **argv)
     if (show) {
         s = pl_peaks_get(NULL, &pk, 0);
         if (s != PL_OK) {
-            cli_error("%s (cache file: %s)", pl_last_error(), path);
+            if (strstr(pl_last_error(), path)) /* the message names the file already */
+                cli_error("%s", pl_last_error());
+            else
+                cli_error("%s (cache file: %s)", pl_last_error(), path);
             return PL_EXIT_FAIL;
         }
     } else {

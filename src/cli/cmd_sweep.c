@@ -104,7 +104,10 @@ int pl_cmd_sweep(int argc, char **argv)
             }
             if (!strcmp(argv[i], "--variant")) variant = argv[++i];
             else if (n_param_args < PL_MAX_PARAMS) param_args[n_param_args++] = argv[++i];
-        } else if (argv[i][0] == '-') {
+        } else if (!strcmp(argv[i], "--")) {
+            for (i++; i < argc; i++)
+                if (session_add_size(&s, argv[i]) < 0) return PL_EXIT_USAGE;
+        } else if (argv[i][0] == '-' && !(argv[i][1] >= '0' && argv[i][1] <= '9')) {
             cli_error("sweep: unknown option '%s' (parlab sweep --help)", argv[i]);
             return PL_EXIT_USAGE;
         } else if (session_add_size(&s, argv[i]) < 0) {
