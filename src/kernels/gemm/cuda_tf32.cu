@@ -123,6 +123,31 @@ __device__ __forceinline__ void load_b(float *sB, const float *B, int64_t ldb, i
     }
 }
 
+/* A fragments (ldmatrix.x4 per m16 tile) and B fragments (two LDS.32 per n8 tile) of one
+ * k8 step; CVT rounds them to TF32 (round to nearest), otherwise the MMA truncates. */
+template <int MT, int NT8, int LDA_S, int LDB_S, bool CVT>
+__device__ __forceinline__ void load_frags(const float *As, const float *Bs, int ks, int a_row, int a_col,
+                                           int b_col, int t, unsigned (&af)[MT][4], unsigned (&bf)[NT8][2])
+{
+#pragma unroll
+    for (int i = 0; i < MT; i++) {
+        unsigned addr = smem_u32(As + (a_row + i * 16) * LDA_S + ks + a_col);
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                     : "=r"(af[i][0]), "=r"(af[i][1]), "=r"(af[i][2]), "=r"(af[i][3])
+                     : "r"(addr));
+        if (CVT)
+#pragma unroll
+            for (int q = 0; q < 4; q++) af[i][q] = to_tf32(af[i][q]);
+    }
+#pragma unroll
+    for (int j = 0; j < NT8; j++) {
+        unsigned b0 = __float_as_uint(Bs[(ks + t) * LDB_S + b_col + j * 8]);
+        unsigned b1 = __float_as_uint(Bs[(ks + t + 4) * LDB_S + b_col + j * 8]);
+        bf[j][0] = CVT ? to_tf32(b0) : b0;
+        bf[j][1] = CVT ? to_tf32(b1) : b1;
+    }
+}
+
 __device__ __forceinline__ void raster(int bid, int tiles_m, int tiles_n, int &tm, int &tn)
 {
     const int GROUP = 8;
@@ -135,7 +160,7 @@ __device__ __forceinline__ void raster(int bid, int tiles_m, int tiles_n, int &t
     tn = in / gsz;
 }
 
-template <int BM, int BN, int WARPS_M, int WARPS_N, int BK, int ST, bool VA, bool VB>
+template <int BM, int BN, int WARPS_M, int WARPS_N, int BK, int ST, bool CVT, bool VA, bool VB>
 __global__ void __launch_bounds__(WARPS_M *WARPS_N * 32, 1)
     tf32_kernel(int M, int N, int K, const float *__restrict__ A, int64_t lda,
                 const float *__restrict__ B, int64_t ldb, float *__restrict__ C, int64_t ldc,
@@ -200,23 +225,16 @@ __global__ void __launch_bounds__(WARPS_M *WARPS_N * 32, 1)
         }
         const float *As = sA + (kt % ST) * SA;
         const float *Bs = sB + (kt % ST) * SB;
+        /* fragments double-buffered across the k8 steps of this tile: step ks+1 is loaded
+         * from shared memory while the MMAs of step ks issue */
+        unsigned af[2][MT][4], bf[2][NT8][2];
 #pragma unroll
-        for (int ks = 0; ks < BK; ks += 8) {
-            unsigned af[MT][4], bf[NT8][2];
-#pragma unroll
-            for (int i = 0; i < MT; i++) {
-                unsigned addr = smem_u32(As + (a_row + i * 16) * LDA_S + ks + a_col);
-                asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                             : "=r"(af[i][0]), "=r"(af[i][1]), "=r"(af[i][2]), "=r"(af[i][3])
-                             : "r"(addr));
-#pragma unroll
-                for (int q = 0; q < 4; q++) af[i][q] = to_tf32(af[i][q]);
-            }
-#pragma unroll
-            for (int j = 0; j < NT8; j++) {
-                bf[j][0] = to_tf32(__float_as_uint(Bs[(ks + t) * LDB_S + b_col + j * 8]));
-                bf[j][1] = to_tf32(__float_as_uint(Bs[(ks + t + 4) * LDB_S + b_col + j * 8]));
-            }
+        for (int ks = 0; ks < BK / 8; ks++) {
+            const int cur = ks & 1;
+            if (ks == 0) load_frags<MT, NT8, LDA_S, LDB_S, CVT>(As, Bs, 0, a_row, a_col, b_col, t, af[0], bf[0]);
+            if (ks + 1 < BK / 8)
+                load_frags<MT, NT8, LDA_S, LDB_S, CVT>(As, Bs, (ks + 1) * 8, a_row, a_col, b_col, t,
+                                                       af[cur ^ 1], bf[cur ^ 1]);
 #pragma unroll
             for (int i = 0; i < MT; i++)
 #pragma unroll
@@ -225,8 +243,8 @@ __global__ void __launch_bounds__(WARPS_M *WARPS_N * 32, 1)
                                  "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
                                  : "+f"(acc[i][j][0]), "+f"(acc[i][j][1]), "+f"(acc[i][j][2]),
                                    "+f"(acc[i][j][3])
-                                 : "r"(af[i][0]), "r"(af[i][1]), "r"(af[i][2]), "r"(af[i][3]),
-                                   "r"(bf[j][0]), "r"(bf[j][1]));
+                                 : "r"(af[cur][i][0]), "r"(af[cur][i][1]), "r"(af[cur][i][2]),
+                                   "r"(af[cur][i][3]), "r"(bf[cur][j][0]), "r"(bf[cur][j][1]));
         }
     }
     cp_async_wait<0>();
@@ -285,28 +303,28 @@ typedef void (*kfn)(int, int, int, const float *, int64_t, const float *, int64_
                     float, float, int, float *);
 
 struct Cfg {
-    int bm, bn, wm, wn, bk, st;
+    int bm, bn, wm, wn, bk, st, cvt;
     kfn f[4]; /* [VA*2+VB] */
 };
 
-#define PL_TCFG(BM, BN, WM, WN, BK, ST)                                                            \
+#define PL_TCFG(BM, BN, WM, WN, BK, ST, CV)                                                        \
     {                                                                                              \
-        BM, BN, WM, WN, BK, ST,                                                                    \
+        BM, BN, WM, WN, BK, ST, CV,                                                                \
         {                                                                                          \
-            tf32_kernel<BM, BN, WM, WN, BK, ST, false, false>,                                     \
-                tf32_kernel<BM, BN, WM, WN, BK, ST, false, true>,                                  \
-                tf32_kernel<BM, BN, WM, WN, BK, ST, true, false>,                                  \
-                tf32_kernel<BM, BN, WM, WN, BK, ST, true, true>                                    \
+            tf32_kernel<BM, BN, WM, WN, BK, ST, CV, false, false>,                                 \
+                tf32_kernel<BM, BN, WM, WN, BK, ST, CV, false, true>,                              \
+                tf32_kernel<BM, BN, WM, WN, BK, ST, CV, true, false>,                              \
+                tf32_kernel<BM, BN, WM, WN, BK, ST, CV, true, true>                                \
         }                                                                                          \
     }
 
 const Cfg cfgs[] = {
-    PL_TCFG(128, 256, 2, 4, 32, 3), /* 1: 8 warps of 64x64, 155 KB smem */
-    PL_TCFG(256, 128, 4, 2, 32, 3), /* 2: 8 warps of 64x64, 160 KB */
-    PL_TCFG(128, 128, 2, 2, 32, 4), /* 3: 4 warps of 64x64, 140 KB */
-    PL_TCFG(128, 128, 2, 4, 32, 3), /* 4: 8 warps of 64x32, 105 KB (2 blocks/SM) */
-    PL_TCFG(64, 128, 2, 2, 32, 4),  /* 5: 4 warps of 32x64, 103 KB (2 blocks/SM) */
-    PL_TCFG(128, 256, 2, 4, 16, 4), /* 6: BK 16, 4 stages */
+    PL_TCFG(128, 256, 2, 4, 32, 3, true),  /* 1: 8 warps of 64x64, 155 KB smem */
+    PL_TCFG(256, 128, 4, 2, 32, 3, true),  /* 2: 8 warps of 64x64, 160 KB */
+    PL_TCFG(128, 256, 2, 4, 32, 4, true),  /* 3: as 1, 4 stages, 204 KB */
+    PL_TCFG(128, 256, 2, 4, 32, 3, false), /* 4: as 1, operands truncated (no cvt) */
+    PL_TCFG(64, 128, 2, 2, 32, 4, true),   /* 5: 4 warps of 32x64, 103 KB (2 blocks/SM) */
+    PL_TCFG(128, 128, 2, 2, 32, 4, true),  /* 6: 4 warps of 64x64, 140 KB */
 };
 const int n_cfgs = (int)(sizeof cfgs / sizeof cfgs[0]);
 
@@ -362,7 +380,7 @@ void choose(int64_t M, int64_t N, int64_t K, int &ci, int &split)
     ci = 0;
     split = 1;
     for (int i = 0; i < n_cfgs; i++) {
-        if (cfgs[i].bk != 32) continue;
+        if (!cfgs[i].cvt) continue;
         for (int s = 1; s <= 64; s *= 2) {
             if (s > 1 && K / s < 512) break;
             double t = cfg_cost(i, M, N, K, s);
@@ -377,14 +395,14 @@ extern "C" {
 
 static const int64_t tf32_config_values[] = {0, 1, 2, 3, 4, 5, 6};
 static const int64_t tf32_splitk_values[] = {0, 1, 2, 4, 8, 16, 32, 64};
-const pl_param_def pl_gemm_cuda_tf32_params[] = {
+extern const pl_param_def pl_gemm_cuda_tf32_params[2] = {
     {"config",
-     "tile config: 0 auto, 1 128x256 (8 warps 64x64), 2 256x128, 3 128x128 (4 warps), "
-     "4 128x128 (8 warps 64x32), 5 64x128, 6 128x256 BK16",
+     "tile config: 0 auto, 1 128x256 (8 warps 64x64), 2 256x128, 3 128x256 4 stages, "
+     "4 128x256 truncating, 5 64x128 (4 warps 32x64), 6 128x128 (4 warps 64x64)",
      PL_PARAM_LIST, tf32_config_values, 7, 0, 0, 0, NULL, 0},
     {"splitk", "K splits: 0 auto, 1 none", PL_PARAM_LIST, tf32_splitk_values, 8, 0, 0, 0, NULL, 0},
 };
-const int pl_gemm_cuda_tf32_n_params = 2;
+extern const int pl_gemm_cuda_tf32_n_params = 2;
 
 pl_status pl_gemm_cuda_tf32(const pl_run_args *a)
 {

@@ -113,14 +113,17 @@ __device__ __forceinline__ void raster(int bid, int tiles_m, int tiles_n, int &t
     tn = in / gsz;
 }
 
-template <int WARPS_M, int WARPS_N, int BK, int ST, bool VB>
-__global__ void __launch_bounds__(WARPS_M *WARPS_N * 32, (WARPS_M * WARPS_N >= 8) ? 16 / (WARPS_M * WARPS_N) : 12 / (WARPS_M * WARPS_N))
+template <int WARPS_M, int WARPS_N, int TM, int BK, int ST, bool VB>
+__global__ void __launch_bounds__(WARPS_M *WARPS_N * 32,
+                                  TM == 16 ? (WARPS_M * WARPS_N >= 8 ? 1 : 8 / (WARPS_M * WARPS_N))
+                                  : (WARPS_M * WARPS_N >= 8) ? 16 / (WARPS_M * WARPS_N) : 12 / (WARPS_M * WARPS_N))
     sgemm_kernel(int M, int N, int K, const float *__restrict__ A, int64_t lda,
                  const float *__restrict__ B, int64_t ldb, float *__restrict__ C, int64_t ldc,
                  float alpha, float beta, int kps, float *__restrict__ ws)
 {
     constexpr int NT = WARPS_M * WARPS_N * 32;
-    constexpr int BM = WARPS_M * 32, BN = WARPS_N * 64;
+    constexpr int BM = WARPS_M * 4 * TM, BN = WARPS_N * 64;
+    constexpr int TG = TM / 4; /* groups of 4 rows per thread, 16 rows apart */
     constexpr int LDA_S = BM + 4;
     constexpr int SA = BK * LDA_S, SB = BK * BN;
     extern __shared__ __align__(16) float smem[];
@@ -140,9 +143,9 @@ __global__ void __launch_bounds__(WARPS_M *WARPS_N * 32, (WARPS_M * WARPS_N >= 8
     const int kend = min(K, kbeg + kps);
     const int ktiles = (kend - kbeg + BK - 1) / BK;
 
-    float acc[8][8];
+    float acc[TM][8];
 #pragma unroll
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < TM; i++)
 #pragma unroll
         for (int j = 0; j < 8; j++) acc[i][j] = 0.f;
 
@@ -155,7 +158,7 @@ __global__ void __launch_bounds__(WARPS_M *WARPS_N * 32, (WARPS_M * WARPS_N >= 8
         cp_async_commit();
     }
 
-    const int arow = wm * 32 + tr * 4;  /* + 16*(i/4) + i%4 */
+    const int arow = wm * 4 * TM + tr * 4; /* + 16*(i/4) + i%4 */
     const int bcol = wn * 64 + tc * 4;  /* + 32*j */
 
     for (int kt = 0; kt < ktiles; kt++) {
@@ -174,14 +177,17 @@ __global__ void __launch_bounds__(WARPS_M *WARPS_N * 32, (WARPS_M * WARPS_N >= 8
         const float *Bs = sB + (kt % ST) * SB + bcol;
 #pragma unroll
         for (int kk = 0; kk < BK; kk++) {
-            float4 a0 = *reinterpret_cast<const float4 *>(As + kk * LDA_S);
-            float4 a1 = *reinterpret_cast<const float4 *>(As + kk * LDA_S + 16);
+            float av[TM];
+#pragma unroll
+            for (int gi = 0; gi < TG; gi++) {
+                float4 a = *reinterpret_cast<const float4 *>(As + kk * LDA_S + 16 * gi);
+                av[4 * gi] = a.x; av[4 * gi + 1] = a.y; av[4 * gi + 2] = a.z; av[4 * gi + 3] = a.w;
+            }
             float4 b0 = *reinterpret_cast<const float4 *>(Bs + kk * BN);
             float4 b1 = *reinterpret_cast<const float4 *>(Bs + kk * BN + 32);
-            float av[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
             float bv[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
 #pragma unroll
-            for (int i = 0; i < 8; i++)
+            for (int i = 0; i < TM; i++)
 #pragma unroll
                 for (int j = 0; j < 8; j++) acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
         }
@@ -193,7 +199,7 @@ __global__ void __launch_bounds__(WARPS_M *WARPS_N * 32, (WARPS_M * WARPS_N >= 8
         float *P = ws + (int64_t)blockIdx.y * M * N;
         const bool vec = (N % 4) == 0;
 #pragma unroll
-        for (int i = 0; i < 8; i++) {
+        for (int i = 0; i < TM; i++) {
             int m = m0 + arow + (i >> 2) * 16 + (i & 3);
             if (m >= M) continue;
 #pragma unroll
@@ -214,7 +220,7 @@ __global__ void __launch_bounds__(WARPS_M *WARPS_N * 32, (WARPS_M * WARPS_N >= 8
     }
     const bool vec = ((ldc & 3) == 0) && ((reinterpret_cast<uintptr_t>(C) & 15) == 0);
 #pragma unroll
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < TM; i++) {
         int m = m0 + arow + (i >> 2) * 16 + (i & 3);
         if (m >= M) continue;
 #pragma unroll
@@ -266,30 +272,31 @@ typedef void (*kfn)(int, int, int, const float *, int64_t, const float *, int64_
                     float, float, int, float *);
 
 struct Cfg {
-    int wm, wn, bk, st;
+    int wm, wn, tm, bk, st;
     kfn f[2]; /* [VB] */
 };
 
-#define PL_CFG(WM, WN, BK, ST)                                                                     \
+#define PL_CFG(WM, WN, TM, BK, ST)                                                                 \
     {                                                                                              \
-        WM, WN, BK, ST, { sgemm_kernel<WM, WN, BK, ST, false>, sgemm_kernel<WM, WN, BK, ST, true> } \
+        WM, WN, TM, BK, ST,                                                                        \
+            {sgemm_kernel<WM, WN, TM, BK, ST, false>, sgemm_kernel<WM, WN, TM, BK, ST, true>}      \
     }
 
 /* config 1..: block tiles 128x128 (256 thr), 128x64 (128 thr), 64x128 (128 thr), 256x128
  * (512 thr), 64x64 (64 thr). */
 const Cfg cfgs[] = {
-    PL_CFG(4, 2, 16, 4),
-    PL_CFG(4, 1, 16, 4),
-    PL_CFG(2, 2, 16, 4),
-    PL_CFG(8, 2, 16, 3),
-    PL_CFG(2, 1, 16, 4),
-    PL_CFG(4, 2, 8, 4),
+    PL_CFG(4, 2, 8, 16, 4),  /* 1: 128x128, 256 thr, 8x8 per thread */
+    PL_CFG(2, 2, 16, 16, 4), /* 2: 128x128, 128 thr, 16x8 per thread */
+    PL_CFG(2, 4, 16, 16, 3), /* 3: 128x256, 256 thr, 16x8 */
+    PL_CFG(4, 2, 16, 16, 3), /* 4: 256x128, 256 thr, 16x8 */
+    PL_CFG(4, 1, 8, 16, 4),  /* 5: 128x64, 128 thr, 8x8 */
+    PL_CFG(1, 2, 16, 16, 4), /* 6: 64x128, 64 thr, 16x8 */
 };
 const int n_cfgs = (int)(sizeof cfgs / sizeof cfgs[0]);
 
 size_t cfg_smem(const Cfg &c)
 {
-    int bm = c.wm * 32, bn = c.wn * 64;
+    int bm = c.wm * 4 * c.tm, bn = c.wn * 64;
     return (size_t)c.st * ((bm + 4) * c.bk + c.bk * bn) * sizeof(float);
 }
 
@@ -326,7 +333,7 @@ pl_status init_once()
 double cfg_cost(int i, int64_t M, int64_t N, int64_t K, int s)
 {
     const Cfg &c = cfgs[i];
-    int bm = c.wm * 32, bn = c.wn * 64;
+    int bm = c.wm * 4 * c.tm, bn = c.wn * 64;
     int64_t tiles = ((M + bm - 1) / bm) * ((N + bn - 1) / bn) * s;
     int64_t slots = (int64_t)g_occ[i] * g_sms;
     int64_t waves = (tiles + slots - 1) / slots;
@@ -345,7 +352,6 @@ void choose(int64_t M, int64_t N, int64_t K, int &ci, int &split)
     ci = 0;
     split = 1;
     for (int i = 0; i < n_cfgs; i++) {
-        if (cfgs[i].bk != 16) continue;
         for (int s = 1; s <= 64; s *= 2) {
             if (s > 1 && K / s < 256) break;
             double t = cfg_cost(i, M, N, K, s);
@@ -360,14 +366,14 @@ extern "C" {
 
 static const int64_t tuned_config_values[] = {0, 1, 2, 3, 4, 5, 6};
 static const int64_t tuned_splitk_values[] = {0, 1, 2, 4, 8, 16, 32, 64};
-const pl_param_def pl_gemm_cuda_tuned_params[] = {
+extern const pl_param_def pl_gemm_cuda_tuned_params[2] = {
     {"config",
-     "tile config: 0 auto, 1 128x128x16 (256 thr), 2 128x64, 3 64x128, 4 256x128 (512 thr), "
-     "5 64x64, 6 128x128x8",
+     "tile config: 0 auto, 1 128x128 (256 thr, 8x8/thr), 2 128x128 (128 thr, 16x8/thr), "
+     "3 128x256 (256 thr, 16x8), 4 256x128 (256 thr, 16x8), 5 128x64 (128 thr, 8x8), 6 64x128 (64 thr, 16x8)",
      PL_PARAM_LIST, tuned_config_values, 7, 0, 0, 0, NULL, 0},
     {"splitk", "K splits: 0 auto, 1 none", PL_PARAM_LIST, tuned_splitk_values, 8, 0, 0, 0, NULL, 0},
 };
-const int pl_gemm_cuda_tuned_n_params = 2;
+extern const int pl_gemm_cuda_tuned_n_params = 2;
 
 pl_status pl_gemm_cuda_tuned(const pl_run_args *a)
 {
@@ -400,7 +406,7 @@ pl_status pl_gemm_cuda_tuned(const pl_run_args *a)
 
     bool vb = ((reinterpret_cast<uintptr_t>(B) & 15) == 0) && (p->ldb % 4 == 0);
     kfn f = c.f[vb ? 1 : 0];
-    int bm = c.wm * 32, bn = c.wn * 64;
+    int bm = c.wm * 4 * c.tm, bn = c.wn * 64;
     int64_t tiles = (int64_t)((M + bm - 1) / bm) * ((N + bn - 1) / bn);
     if (tiles > INT32_MAX) return pl_fail(PL_ERR_ARG, "cuda-tuned: too many tiles");
 

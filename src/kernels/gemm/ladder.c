@@ -15,8 +15,10 @@
 #endif
 
 extern const pl_param_def pl_gemm_cpu_simd_params[1], pl_gemm_cpu_simd_blocked_params[2];
+extern const pl_param_def pl_gemm_cpu_packed_params[4];
 #ifdef PL_HAVE_CUDA
 extern const pl_param_def pl_gemm_cuda_naive_params[1], pl_gemm_cuda_shared_params[1];
+extern const pl_param_def pl_gemm_cuda_tuned_params[2], pl_gemm_cuda_tf32_params[2];
 #define CUDA_PARAMS(p, n) p, n
 #else
 #define CUDA_PARAMS(p, n) NULL, 0
@@ -32,6 +34,11 @@ static const pl_variant cpu_simd_blocked = {
     "cpu-simd-blocked", "the same inside i/j/k cache blocks, so B tiles are reused from cache",
     PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_FP32, pl_gemm_cpu_simd_blocked_params, 2,
     pl_gemm_cpu_simd_blocked};
+static const pl_variant cpu_packed = {
+    "cpu-packed", "BLIS-style: A and B packed into cache-sized panels feed a register-tile "
+    "micro-kernel (AVX-512 12x32 / AVX2 6x16), threads over the macro-loops",
+    PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_FP32, pl_gemm_cpu_packed_params, 4,
+    pl_gemm_cpu_packed};
 static const pl_variant cuda_naive = {
     "cuda-naive", "one thread per output, everything from global memory",
     PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, CUDA_PARAMS(pl_gemm_cuda_naive_params, 1),
@@ -40,9 +47,22 @@ static const pl_variant cuda_shared = {
     "cuda-shared", "A and B tiles staged in shared memory, one output per thread",
     PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, CUDA_PARAMS(pl_gemm_cuda_shared_params, 1),
     CUDA_FN(pl_gemm_cuda_shared)};
+static const pl_variant cuda_tuned = {
+    "cuda-tuned", "register tiles per thread, 128-bit loads, cp.async multi-stage pipeline, "
+    "warp tiling; tile config chosen per shape, split-K for deep K",
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, CUDA_PARAMS(pl_gemm_cuda_tuned_params, 2),
+    CUDA_FN(pl_gemm_cuda_tuned)};
+static const pl_variant cuda_tf32 = {
+    "cuda-tf32", "the same tiling feeding tensor cores (mma.sync m16n8k8 TF32), FP32 accumulate",
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_TF32, CUDA_PARAMS(pl_gemm_cuda_tf32_params, 2),
+    CUDA_FN(pl_gemm_cuda_tf32)};
 static const pl_variant peer_openblas = {
     "peer-openblas", "OpenBLAS cblas_sgemm (the CPU peer)",
     PL_BACKEND_CPU, 1, PL_REQ_OPENBLAS, PL_PREC_FP32, NULL, 0, OPENBLAS_FN(pl_gemm_peer_openblas)};
+static const pl_variant peer_openblas_skx = {
+    "peer-openblas-skx", "OpenBLAS cblas_sgemm with OPENBLAS_CORETYPE=SkylakeX (its AVX-512 kernels)",
+    PL_BACKEND_CPU, 1, PL_REQ_OPENBLAS | PL_REQ_AVX512, PL_PREC_FP32, NULL, 0,
+    OPENBLAS_FN(pl_gemm_peer_openblas_skx)};
 static const pl_variant peer_cublas = {
     "peer-cublas", "cuBLAS cublasSgemm, FP32 pedantic math, no tensor cores (the GPU peer)",
     PL_BACKEND_CUDA, 1, PL_REQ_CUBLAS, PL_PREC_FP32, NULL, 0, CUDA_FN(pl_gemm_peer_cublas)};
@@ -51,9 +71,9 @@ static const pl_variant peer_cublas_tf32 = {
     PL_BACKEND_CUDA, 1, PL_REQ_CUBLAS, PL_PREC_TF32, NULL, 0, CUDA_FN(pl_gemm_peer_cublas_tf32)};
 
 static const pl_variant *const ladder[] = {
-    &cpu_naive, &cpu_simd, &cpu_simd_blocked,
-    &cuda_naive, &cuda_shared,
-    &peer_openblas, &peer_cublas, &peer_cublas_tf32,
+    &cpu_naive, &cpu_simd, &cpu_simd_blocked, &cpu_packed,
+    &cuda_naive, &cuda_shared, &cuda_tuned, &cuda_tf32,
+    &peer_openblas, &peer_openblas_skx, &peer_cublas, &peer_cublas_tf32,
 };
 
 const pl_kernel pl_gemm_kernel = {
