@@ -117,7 +117,7 @@ pl_status pl_param_parse(const pl_param_def *p, const char *text, double *value)
 /* "4, 8, 16, 32" / "8..1024 step 8" / "sum|mean|max" */
 void pl_param_legal(const pl_param_def *p, char *buf, size_t n);
 
-enum { PL_MAX_PARAMS = 8, PL_MAX_OPERANDS = 64 };
+enum { PL_MAX_PARAMS = 8, PL_MAX_OPERANDS = 64, PL_MAX_PEERS = 4 };
 
 /* Requirements a variant states; pl_variant_check() turns a missing one into a reason. */
 enum {
@@ -220,6 +220,12 @@ typedef struct pl_bench_config {
 } pl_bench_config;
 void pl_bench_config_default(pl_bench_config *c);
 
+/* A peer's median time / a rung's (>1: the rung is faster than the peer). */
+typedef struct pl_peer_ratio {
+    const char *name; /* the peer variant's name: "peer-openblas" */
+    double ratio;
+} pl_peer_ratio;
+
 typedef struct pl_result {
     const pl_kernel *kernel;
     const pl_variant *variant;
@@ -237,9 +243,14 @@ typedef struct pl_result {
     double error, bound;
     const char *bound_why;
     int verified; /* 1 pass, 0 fail */
-    double peer_ratio; /* peer time / this time (>1: faster than the peer); <0 none */
+    double peer_ratio; /* peer time / this time (>1: faster than the peer); <0 none.
+                        * The same as peers[0], kept for callers that read one peer. */
     const char *peer_name;
     int padding_ok;    /* the run left the leading-dimension padding of its outputs alone */
+    /* A rung's ratio to every peer measured on the same size, backend and precision, in the
+     * order they ran; none for peers themselves. Filled by `parlab bench`'s report. */
+    int n_peers;
+    pl_peer_ratio peers[PL_MAX_PEERS];
 } pl_result;
 
 /* One problem, set up once (inputs, reference) and shared by all variants run on it. */

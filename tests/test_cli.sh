@@ -57,6 +57,25 @@ fi
 expect 0 "cpu-simd-blocked" -- bench gemm 33x65x17 17 --variant all --peer --set alpha=2,beta=0.5,pad=3 --no-peaks --json "$T/r.json" --csv "$T/r.csv"
 if [ -s "$T/r.json" ] && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); r=d['results']; assert d['schema']=='parlab-bench/1'; assert len(r)>=6; assert all(x['verification']['passed'] for x in r); assert {x['size'] for x in r}=={'33x65x17','17'}" "$T/r.json"; then ok; else bad "JSON output missing or wrong"; fi
 if [ "$(head -1 "$T/r.csv" | cut -d, -f1-5)" = "machine,gpu,build,kernel,variant" ] && [ "$(wc -l <"$T/r.csv")" -ge 7 ]; then ok; else bad "CSV output missing or wrong"; fi
+if head -1 "$T/r.csv" | grep -q ',passed,peer_name,peer_ratio,peer2_name,peer2_ratio$'; then ok; else bad "CSV peer columns: $(head -1 "$T/r.csv")"; fi
+# Peers (docs/output.md): "peer" is the is-a-peer flag; each rung lists a ratio to every peer of its
+# size, backend and precision (peer-openblas, and peer-openblas-skx on AVX-512); peers list none.
+if python3 - "$T/r.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))['results']
+assert all(isinstance(x['peer'], bool) and isinstance(x['peers'], list) for x in r)
+assert all(x['peers'] == [] for x in r if x['peer'])
+for x in r:
+    if x['peer']:
+        continue
+    tf32 = x['variant'].endswith('-tf32')  # precision is not in the JSON; TF32 names say it
+    want = [q['variant'] for q in r if q['peer'] and q['size'] == x['size'] and q['backend'] == x['backend']
+            and q['variant'].endswith('-tf32') == tf32]
+    got = [p['name'] for p in x['peers']]
+    assert got == want, (x['variant'], x['size'], got, want)
+    assert all(p['ratio'] > 0 for p in x['peers'])
+PY
+then ok; else bad "JSON peers wrong"; fi
 # No partial file when the output cannot be written: status 1, nothing left behind.
 expect 1 "cannot" -- bench gemm 8 --variant cpu-naive --no-peaks --json "$T/no/such/dir/r.json"
 if ls "$T"/no 2>/dev/null | grep -q .; then bad "partial JSON file left"; else ok; fi

@@ -4,6 +4,7 @@
 #include "gemm_cases.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void test_rungs(void)
@@ -100,10 +101,106 @@ static void test_sizes(void)
     CHECK(st == PL_ERR_NOMEM && p == NULL, "a 300000^2 problem: %s (%s)", pl_status_name(st), pl_last_error());
 }
 
+/* cpu-packed with blocks far smaller than the problem, so every loop runs several times and
+ * every block has an edge: mc=1 (one MR sliver), kc=5, nc=16 (one NR sliver), and uneven
+ * ones. Threads 1 and 2. */
+static void test_packed_blocking(void)
+{
+    const pl_variant *v = pl_variant_find(&pl_gemm_kernel, "cpu-packed");
+    static const int64_t blockings[][4] = {{1, 5, 16, 0}, {13, 37, 50, 0}, {7, 1, 1, 2}, {100, 64, 200, 2}};
+    for (int threads = 1; threads <= 2; threads++) {
+        pl_ctx *ctx = NULL;
+        CHECK(pl_ctx_create(&ctx, PL_BACKEND_CPU, 0, threads) == PL_OK, "context: %s", pl_last_error());
+        if (!ctx || !v || pl_variant_check(ctx, v, NULL, 0) != PL_OK) {
+            pl_ctx_destroy(ctx);
+            return;
+        }
+        for (size_t b = 0; b < sizeof blockings / sizeof blockings[0]; b++) {
+            char label[96];
+            snprintf(label, sizeof label, "cpu-packed mc=%lld kc=%lld nc=%lld threads=%d",
+                     (long long)blockings[b][0], (long long)blockings[b][1], (long long)blockings[b][2], threads);
+            check_variant_on_cases(ctx, v, blockings[b], label);
+        }
+        pl_ctx_destroy(ctx);
+    }
+}
+
+/* Larger odd sizes (not multiples of MR, NR or any block), default parameters, for the rungs
+ * that block for the caches. */
+static void test_large_odd(void)
+{
+    const char *sizes[] = {"1023", "515x1031x257", "64x1000x1500", "1500x64x33"};
+    const char *names[] = {"cpu-packed", "cpu-simd-blocked"};
+    pl_ctx *ctx = NULL;
+    CHECK(pl_ctx_create(&ctx, PL_BACKEND_CPU, 0, 2) == PL_OK, "context: %s", pl_last_error());
+    if (!ctx) return;
+    pl_bench_config cfg;
+    pl_bench_config_default(&cfg);
+    cfg.repeats = 1;
+    cfg.min_time_s = 0;
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        pl_problem *p = NULL;
+        double pv[3] = {1.25, 0.5, 3};
+        CHECK(pl_problem_create(&p, &pl_gemm_kernel, sizes[s], pv, 5) == PL_OK, "%s: %s", sizes[s], pl_last_error());
+        for (size_t i = 0; p && i < sizeof names / sizeof names[0]; i++) {
+            const pl_variant *v = pl_variant_find(&pl_gemm_kernel, names[i]);
+            if (!v || pl_variant_check(ctx, v, NULL, 0) != PL_OK) continue;
+            pl_result r;
+            pl_status st = pl_bench_variant(ctx, p, v, NULL, &cfg, &r);
+            CHECK(st == PL_OK && r.verified, "%s at %s: %s error %.3e bound %.3e", names[i], sizes[s],
+                  st == PL_OK ? "" : pl_last_error(), r.error, r.bound);
+        }
+        pl_problem_destroy(p);
+    }
+    pl_ctx_destroy(ctx);
+}
+
+/* One and two threads agree: the same problem through pl_sgemm on 1 and 2 threads, element
+ * by element within the FP32 bound of the K sums (the split changes only which core does
+ * which tile, so with cpu-packed the results are in fact identical). */
+static void test_threads_agree(void)
+{
+    enum { M = 301, N = 203, K = 517 };
+    float *A = malloc(sizeof(float) * M * K), *B = malloc(sizeof(float) * K * N);
+    float *C1 = malloc(sizeof(float) * M * N), *C2 = malloc(sizeof(float) * M * N);
+    CHECK(A && B && C1 && C2, "allocation");
+    if (!(A && B && C1 && C2)) goto out;
+    for (int i = 0; i < M * K; i++) A[i] = (float)((i * 37 % 101) - 50) / 50.0f;
+    for (int i = 0; i < K * N; i++) B[i] = (float)((i * 53 % 97) - 48) / 48.0f;
+    const char *names[] = {"cpu-packed", "cpu-simd-blocked", "cpu-naive"};
+    for (size_t v = 0; v < sizeof names / sizeof names[0]; v++) {
+        pl_ctx *c1 = NULL, *c2 = NULL;
+        pl_ctx_create(&c1, PL_BACKEND_CPU, 0, 1);
+        pl_ctx_create(&c2, PL_BACKEND_CPU, 0, 2);
+        pl_status s1 = pl_sgemm_variant(c1, names[v], NULL, M, N, K, 1, A, K, B, N, 0, C1, N);
+        pl_status s2 = pl_sgemm_variant(c2, names[v], NULL, M, N, K, 1, A, K, B, N, 0, C2, N);
+        if (s1 == PL_ERR_UNSUPPORTED) goto next;
+        CHECK(s1 == PL_OK && s2 == PL_OK, "%s: %s", names[v], pl_last_error());
+        double worst = 0;
+        for (int i = 0; i < M * N; i++) {
+            double d = fabs((double)C1[i] - C2[i]);
+            if (!(d <= worst)) worst = d;
+        }
+        /* |sum| <= K here; FP32 rounding of a K-term sum: ~K * 2^-24 * K in the worst case. */
+        CHECK(worst <= (double)K * K * 0x1p-24, "%s: 1 and 2 threads differ by %g", names[v], worst);
+    next:
+        pl_ctx_destroy(c1);
+        pl_ctx_destroy(c2);
+    }
+out:
+    free(A);
+    free(B);
+    free(C1);
+    free(C2);
+}
+
 int main(void)
 {
     test_sizes();
     test_api();
     test_rungs();
+    test_packed_blocking();
+    test_large_odd();
+    test_threads_agree();
     return check_summary("gemm");
 }

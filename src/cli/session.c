@@ -34,7 +34,7 @@ const char *session_options_help(void)
            "  --seed N            input seed (default 42)\n"
            "  --no-peaks          do not place results against the machine's peaks\n"
            "  --json FILE         write every result as JSON (schema: docs/output.md)\n"
-           "  --csv FILE          write every result as CSV\n";
+           "  --csv FILE          write every result as CSV (columns: docs/output.md)\n";
 }
 
 static int add_sizes(cli_session *s, const char *list)
@@ -218,33 +218,15 @@ int session_run(cli_session *s, pl_problem *p, const pl_variant *v, const int64_
     return PL_EXIT_OK;
 }
 
-/* Each rung's peer: the first peer measured on the same size, backend and precision. */
-static void peer_ratios(cli_session *s)
-{
-    for (int i = 0; i < s->n_results; i++) {
-        pl_result *r = &s->results[i];
-        if (r->variant->is_peer) continue;
-        for (int j = 0; j < s->n_results; j++) {
-            const pl_result *q = &s->results[j];
-            if (!q->variant->is_peer || strcmp(q->size, r->size) || q->variant->backend != r->variant->backend ||
-                q->variant->precision != r->variant->precision || q->median_s <= 0)
-                continue;
-            r->peer_ratio = q->median_s / r->median_s;
-            r->peer_name = q->variant->name;
-            break;
-        }
-    }
-}
-
 int session_finish(cli_session *s)
 {
-    peer_ratios(s);
+    pl_results_peer_ratios(s->results, s->n_results);
     if (s->n_results) {
         printf("%s: %s | %s\n", s->kernel->name, s->kernel->summary, pl_machine_summary());
         pl_report_table(stdout, s->results, s->n_results);
         const char *why = s->results[0].bound_why;
         if (why) printf("error: relative Frobenius vs the float64 reference; bound %s\n", why);
-        printf("vs peer: the peer's median time / this variant's (above 1: faster than the peer)\n");
+        pl_report_peer_note(stdout, s->results, s->n_results);
     }
     pl_report_ctx rc = {s->cfg.peaks, s->command};
     int status = s->failures ? PL_EXIT_FAIL : PL_EXIT_OK;

@@ -24,6 +24,64 @@ void pl_report_params(const pl_result *r, char *buf, size_t n)
     if (!buf[0]) snprintf(buf, n, "-");
 }
 
+void pl_results_peer_ratios(pl_result *r, int n)
+{
+    for (int i = 0; i < n; i++) {
+        pl_result *x = &r[i];
+        x->n_peers = 0;
+        x->peer_ratio = -1;
+        x->peer_name = NULL;
+        if (x->variant->is_peer || !(x->median_s > 0)) continue;
+        for (int j = 0; j < n && x->n_peers < PL_MAX_PEERS; j++) {
+            const pl_result *q = &r[j];
+            if (!q->variant->is_peer || strcmp(q->size, x->size) || q->variant->backend != x->variant->backend ||
+                q->variant->precision != x->variant->precision || !(q->median_s > 0))
+                continue;
+            int seen = 0; /* the same peer run twice at this size: its first run counts */
+            for (int k = 0; k < x->n_peers; k++) seen |= !strcmp(x->peers[k].name, q->variant->name);
+            if (seen) continue;
+            x->peers[x->n_peers].name = q->variant->name;
+            x->peers[x->n_peers].ratio = q->median_s / x->median_s;
+            x->n_peers++;
+        }
+        if (x->n_peers) {
+            x->peer_ratio = x->peers[0].ratio;
+            x->peer_name = x->peers[0].name;
+        }
+    }
+}
+
+/* Ratios carry the peers' names when some rung has more than one peer. */
+static int peers_named(const pl_result *r, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (r[i].n_peers > 1) return 1;
+    return 0;
+}
+
+/* "1.23x", or with names "1.23x openblas, 0.61x openblas-skx"; "-" with no peer. */
+static void fmt_peers(char *buf, size_t n, const pl_result *x, int named)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < x->n_peers && used < n; k++) {
+        const char *name = x->peers[k].name;
+        if (!strncmp(name, "peer-", 5)) name += 5;
+        if (named) used += snprintf(buf + used, n - used, "%s%.2fx %s", k ? ", " : "", x->peers[k].ratio, name);
+        else used += snprintf(buf + used, n - used, "%s%.2fx", k ? ", " : "", x->peers[k].ratio);
+    }
+    if (!buf[0]) snprintf(buf, n, "-");
+}
+
+void pl_report_peer_note(FILE *f, const pl_result *r, int n)
+{
+    if (peers_named(r, n))
+        fprintf(f, "vs peer: each peer's median time / this variant's, for every peer of the same size, "
+                   "backend and precision (above 1: faster than that peer)\n");
+    else
+        fprintf(f, "vs peer: the peer's median time / this variant's (above 1: faster than the peer)\n");
+}
+
 static void fmt_ms(char *buf, size_t n, double s)
 {
     if (s < 0) snprintf(buf, n, "-");
@@ -34,29 +92,36 @@ static void fmt_ms(char *buf, size_t n, double s)
 
 void pl_report_table(FILE *f, const pl_result *r, int n)
 {
-    int any_gpu = 0;
-    for (int i = 0; i < n; i++) any_gpu |= r[i].phase_s[PL_PHASE_H2D] >= 0;
-    fprintf(f, "%-18s %-22s %-14s %3s %10s %10s %10s %9s %8s %6s %9s %9s %-4s %8s",
-            "variant", "params", "size", "thr", "median ms", "min ms", "max ms", "GFLOP/s", "GB/s",
-            "%peak", "error", "bound", "ok", "vs peer");
+    /* The params and vs-peer columns widen to their longest entry. */
+    int any_gpu = 0, named = peers_named(r, n), params_w = 22, peer_w = 8;
+    char params[128], ratio[160];
+    for (int i = 0; i < n; i++) {
+        any_gpu |= r[i].phase_s[PL_PHASE_H2D] >= 0;
+        pl_report_params(&r[i], params, sizeof params);
+        if ((int)strlen(params) > params_w) params_w = (int)strlen(params);
+        fmt_peers(ratio, sizeof ratio, &r[i], named);
+        if ((int)strlen(ratio) > peer_w) peer_w = (int)strlen(ratio);
+    }
+    fprintf(f, "%-18s %-*s %-14s %3s %10s %10s %10s %9s %8s %6s %9s %9s %-4s %*s",
+            "variant", params_w, "params", "size", "thr", "median ms", "min ms", "max ms", "GFLOP/s", "GB/s",
+            "%peak", "error", "bound", "ok", peer_w, "vs peer");
     if (any_gpu) fprintf(f, " %9s %9s %9s", "alloc ms", "h2d ms", "d2h ms");
     fputc('\n', f);
     for (int i = 0; i < n; i++) {
         const pl_result *x = &r[i];
-        char params[128], med[32], mn[32], mx[32], pct[16], ratio[16], thr[16];
+        char med[32], mn[32], mx[32], pct[16], thr[16];
         pl_report_params(x, params, sizeof params);
         fmt_ms(med, sizeof med, x->median_s);
         fmt_ms(mn, sizeof mn, x->min_s);
         fmt_ms(mx, sizeof mx, x->max_s);
         if (x->ceiling_pct >= 0) snprintf(pct, sizeof pct, "%.1f", x->ceiling_pct);
         else snprintf(pct, sizeof pct, "-");
-        if (x->peer_ratio > 0) snprintf(ratio, sizeof ratio, "%.2fx", x->peer_ratio);
-        else snprintf(ratio, sizeof ratio, "-");
+        fmt_peers(ratio, sizeof ratio, x, named);
         if (x->threads > 0) snprintf(thr, sizeof thr, "%d", x->threads);
         else snprintf(thr, sizeof thr, "gpu");
-        fprintf(f, "%-18s %-22s %-14s %3s %10s %10s %10s %9.1f %8.1f %6s %9.2e %9.2e %-4s %8s",
-                x->variant->name, params, x->size, thr, med, mn, mx, x->gflops, x->gbps, pct,
-                x->error, x->bound, x->verified ? "yes" : (x->padding_ok ? "NO" : "PAD"), ratio);
+        fprintf(f, "%-18s %-*s %-14s %3s %10s %10s %10s %9.1f %8.1f %6s %9.2e %9.2e %-4s %*s",
+                x->variant->name, params_w, params, x->size, thr, med, mn, mx, x->gflops, x->gbps, pct,
+                x->error, x->bound, x->verified ? "yes" : (x->padding_ok ? "NO" : "PAD"), peer_w, ratio);
         if (any_gpu) {
             char a[32], h[32], d[32];
             fmt_ms(a, sizeof a, x->phase_s[PL_PHASE_ALLOC]);
@@ -179,13 +244,16 @@ pl_status pl_report_json(const char *path, const pl_result *r, int n, const pl_r
         json_num(f, x->error, 1);
         fprintf(f, ", \"bound\": %.6g, \"bound_why\": ", x->bound);
         json_string(f, x->bound_why);
-        fprintf(f, ", \"passed\": %s, \"padding_ok\": %s},\n     \"peer\": {\"name\": ",
+        fprintf(f, ", \"passed\": %s, \"padding_ok\": %s},\n     \"peers\": [",
                 x->verified ? "true" : "false", x->padding_ok ? "true" : "false");
-        if (x->peer_name) json_string(f, x->peer_name);
-        else fputs("null", f);
-        fprintf(f, ", \"ratio\": ");
-        json_num(f, x->peer_ratio, x->peer_ratio > 0);
-        fprintf(f, "}}%s\n", i + 1 < n ? "," : "");
+        for (int k = 0; k < x->n_peers; k++) {
+            fprintf(f, "%s{\"name\": ", k ? ", " : "");
+            json_string(f, x->peers[k].name);
+            fprintf(f, ", \"ratio\": ");
+            json_num(f, x->peers[k].ratio, 1);
+            fputc('}', f);
+        }
+        fprintf(f, "]}%s\n", i + 1 < n ? "," : "");
     }
     fprintf(f, "  ]\n}\n");
     return close_and_rename(f, tmp, path);
@@ -199,7 +267,7 @@ pl_status pl_report_csv(const char *path, const pl_result *r, int n, const pl_re
     if (!f) return pl_fail(PL_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
     fprintf(f, "machine,gpu,build,kernel,variant,backend,peer,params,size,threads,repeats,median_s,min_s,max_s,"
                "alloc_s,h2d_s,kernel_s,d2h_s,flops,bytes,gflops,gbps,ceiling,ceiling_pct,error,bound,"
-               "passed,peer_name,peer_ratio\n");
+               "passed,peer_name,peer_ratio,peer2_name,peer2_ratio\n");
     for (int i = 0; i < n; i++) {
         const pl_result *x = &r[i];
         char params[128];
@@ -216,8 +284,11 @@ pl_status pl_report_csv(const char *path, const pl_result *r, int n, const pl_re
         }
         fprintf(f, ",%.6g,%.6g,%.6g,%.6g,\"%s\",", x->flops, x->bytes, x->gflops, x->gbps, x->ceiling_name);
         if (x->ceiling_pct >= 0) fprintf(f, "%.4g", x->ceiling_pct);
-        fprintf(f, ",%.6g,%.6g,%d,%s,", x->error, x->bound, x->verified, x->peer_name ? x->peer_name : "");
-        if (x->peer_ratio > 0) fprintf(f, "%.4g", x->peer_ratio);
+        fprintf(f, ",%.6g,%.6g,%d", x->error, x->bound, x->verified);
+        for (int k = 0; k < 2; k++) { /* the first two peers; the JSON has them all */
+            if (k < x->n_peers) fprintf(f, ",%s,%.4g", x->peers[k].name, x->peers[k].ratio);
+            else fputs(",,", f);
+        }
         fputc('\n', f);
     }
     return close_and_rename(f, tmp, path);

@@ -15,29 +15,13 @@
 #include <stdint.h>
 
 #include "core/core.h"
+#include "kernels/gemm/cuda_async.cuh"
 #include "kernels/gemm/gemm.h"
 
 namespace {
 
-__device__ __forceinline__ unsigned smem_u32(const void *p)
-{
-    return (unsigned)__cvta_generic_to_shared(p);
-}
-__device__ __forceinline__ void cp_async16(void *dst, const void *src, int src_bytes)
-{
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_u32(dst)), "l"(src),
-                 "r"(src_bytes));
-}
-__device__ __forceinline__ void cp_async4(void *dst, const void *src, int src_bytes)
-{
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smem_u32(dst)), "l"(src),
-                 "r"(src_bytes));
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int N> __device__ __forceinline__ void cp_async_wait()
-{
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
-}
+using namespace pl_gemm_async;
+
 __device__ __forceinline__ unsigned to_tf32(unsigned x)
 {
     unsigned r;
@@ -65,7 +49,7 @@ __device__ __forceinline__ void load_a(float *sA, const float *A, int64_t lda, i
 #pragma unroll
         for (int it = 0; it < BM / RS; it++) {
             bool ok = nb > 0 && (m0 + r0 + it * RS < M);
-            cp_async16(d + it * RS * LDS, ok ? p + it * step : A, ok ? nb * 4 : 0);
+            cp_async16_edge(d + it * RS * LDS, ok ? p + it * step : A, ok ? nb : 0);
         }
     } else {
         constexpr int RS = NT / BK;
@@ -104,7 +88,7 @@ __device__ __forceinline__ void load_b(float *sB, const float *B, int64_t ldb, i
 #pragma unroll
         for (int it = 0; it < BK / RS; it++) {
             bool ok = nb > 0 && (k0 + r0 + it * RS < kend);
-            cp_async16(d + it * RS * LDS, ok ? p + it * step : B, ok ? nb * 4 : 0);
+            cp_async16_edge(d + it * RS * LDS, ok ? p + it * step : B, ok ? nb : 0);
         }
     } else {
         constexpr int RS = NT / BN;

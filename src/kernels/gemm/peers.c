@@ -41,8 +41,9 @@ pl_status pl_gemm_peer_openblas(const pl_run_args *a)
  * OpenBLAS picks its core once, when it loads, from the CPU or OPENBLAS_CORETYPE. To have
  * both cores in one process, the linked file is loaded a second time with dlmopen into a new
  * link-map namespace (its own copy of OpenBLAS and of what it needs), with
- * OPENBLAS_CORETYPE=SkylakeX set for that load only. Loaded once, never unloaded (its
- * threads run in it). */
+ * OPENBLAS_CORETYPE=SkylakeX set for that load only (setenv: other threads should not be
+ * reading the environment during the first call). Loaded once, never unloaded (its threads
+ * run in it). */
 
 static struct {
     pthread_once_t once;
