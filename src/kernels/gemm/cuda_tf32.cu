@@ -144,6 +144,8 @@ __device__ __forceinline__ void raster(int bid, int tiles_m, int tiles_n, int &t
     tn = in / gsz;
 }
 
+#include "kernels/gemm/cuda_wgmma.cuh"
+
 template <int BM, int BN, int WARPS_M, int WARPS_N, int BK, int ST, bool CVT, bool VA, bool VB>
 __global__ void __launch_bounds__(WARPS_M *WARPS_N * 32, 1)
     tf32_kernel(int M, int N, int K, const float *__restrict__ A, int64_t lda,
@@ -288,17 +290,28 @@ typedef void (*kfn)(int, int, int, const float *, int64_t, const float *, int64_
 
 struct Cfg {
     int bm, bn, wm, wn, bk, st, cvt;
+    int wg; /* 0: mma.sync kernel (wm x wn warps); > 0: wgmma kernel of wg warpgroups */
+    int fb; /* wgmma configs: the mma.sync config (1-based) used where wgmma is unavailable */
     kfn f[4]; /* [VA*2+VB] */
 };
 
 #define PL_TCFG(BM, BN, WM, WN, BK, ST, CV)                                                        \
     {                                                                                              \
-        BM, BN, WM, WN, BK, ST, CV,                                                                \
+        BM, BN, WM, WN, BK, ST, CV, 0, 0,                                                          \
         {                                                                                          \
             tf32_kernel<BM, BN, WM, WN, BK, ST, CV, false, false>,                                 \
                 tf32_kernel<BM, BN, WM, WN, BK, ST, CV, false, true>,                              \
                 tf32_kernel<BM, BN, WM, WN, BK, ST, CV, true, false>,                              \
                 tf32_kernel<BM, BN, WM, WN, BK, ST, CV, true, true>                                \
+        }                                                                                          \
+    }
+/* wgmma: block tile BM (our m, = wgmma N) x 64*WG (our n), BK 32 */
+#define PL_WCFG(BM, WG, ST, CV, W1, FB)                                                            \
+    {                                                                                              \
+        BM, 64 * WG, 1, 1, 32, ST, CV, WG, FB,                                                     \
+        {                                                                                          \
+            wgmma_kernel<BM, WG, ST, CV, W1, false, false>, wgmma_kernel<BM, WG, ST, CV, W1, false, true>, \
+                wgmma_kernel<BM, WG, ST, CV, W1, true, false>, wgmma_kernel<BM, WG, ST, CV, W1, true, true> \
         }                                                                                          \
     }
 
@@ -309,17 +322,24 @@ const Cfg cfgs[] = {
     PL_TCFG(128, 256, 2, 4, 32, 3, false), /* 4: as 1, operands truncated (no cvt) */
     PL_TCFG(64, 128, 2, 2, 32, 4, true),   /* 5: 4 warps of 32x64, 103 KB (2 blocks/SM) */
     PL_TCFG(128, 128, 2, 2, 32, 4, true),  /* 6: 4 warps of 64x64, 140 KB */
+    PL_WCFG(256, 2, 4, true, true, 1),     /* 7: wgmma 256x128, 2 warpgroups, 4 stages, 199 KB */
+    PL_WCFG(256, 2, 4, false, true, 4),    /* 8: as 7, B truncated too (no cvt) */
+    PL_WCFG(128, 2, 3, true, true, 6),     /* 9: wgmma 128x128, 2 warpgroups, 3 stages (2 blocks/SM) */
+    PL_WCFG(256, 2, 4, true, false, 1),    /* 10: as 7, wgmma drained every k tile */
 };
 const int n_cfgs = (int)(sizeof cfgs / sizeof cfgs[0]);
 
 size_t cfg_smem(const Cfg &c)
 {
+    if (c.wg) return (size_t)c.st * (c.bm * 128 + c.bk * (c.bn + 8) * sizeof(float)) + 1024;
     return (size_t)c.st * (c.bm * (c.bk + 4) + c.bk * (c.bn + 8)) * sizeof(float);
 }
+int cfg_threads(const Cfg &c) { return c.wg ? c.wg * 128 : c.wm * c.wn * 32; }
 
 int g_sms = 0;
 int g_occ[16];
 bool g_init = false;
+bool g_wgmma = false; /* the wgmma kernels were built (sm_90a) and run here */
 float *g_ws = nullptr;
 size_t g_ws_bytes = 0;
 
@@ -329,6 +349,17 @@ pl_status init_once()
     int dev;
     if (cudaGetDevice(&dev) != cudaSuccess) return pl_fail(PL_ERR_CUDA, "cuda-tf32: cudaGetDevice failed");
     cudaDeviceGetAttribute(&g_sms, cudaDevAttrMultiProcessorCount, dev);
+    {
+        /* which build of the kernels this device loaded: the sm_90a one has the wgmma path */
+        int *flag = nullptr, h = 0;
+        if (cudaMalloc(&flag, sizeof(int)) == cudaSuccess) {
+            wgmma_probe<<<1, 1>>>(flag);
+            if (cudaMemcpy(&h, flag, sizeof(int), cudaMemcpyDeviceToHost) != cudaSuccess) h = 0;
+            cudaFree(flag);
+        }
+        g_wgmma = h == 1;
+        cudaGetLastError();
+    }
     for (int i = 0; i < n_cfgs; i++) {
         size_t sm = cfg_smem(cfgs[i]);
         for (int v = 0; v < 4; v++) {
@@ -337,7 +368,7 @@ pl_status init_once()
                 return pl_fail(PL_ERR_CUDA, "cuda-tf32: cudaFuncSetAttribute: %s", cudaGetErrorString(e));
         }
         int occ = 0;
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, cfgs[i].f[3], cfgs[i].wm * cfgs[i].wn * 32, sm);
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, cfgs[i].f[3], cfg_threads(cfgs[i]), sm);
         g_occ[i] = occ > 0 ? occ : 1;
     }
     cudaGetLastError();
@@ -345,6 +376,8 @@ pl_status init_once()
     return PL_OK;
 }
 
+/* Estimated relative time of config i at this shape with split s: waves of blocks, each wave
+ * costing occ*BM*BN*(K/s) at a per-config efficiency (wgmma ~2x mma.sync, see the notes). */
 double cfg_cost(int i, int64_t M, int64_t N, int64_t K, int s)
 {
     const Cfg &c = cfgs[i];
@@ -352,11 +385,16 @@ double cfg_cost(int i, int64_t M, int64_t N, int64_t K, int s)
     int64_t slots = (int64_t)g_occ[i] * g_sms;
     int64_t waves = (tiles + slots - 1) / slots;
     double eff = (c.bm * c.bn >= 128 * 256) ? 1.0 : (c.bm * c.bn >= 128 * 128 ? 0.85 : 0.7);
+    if (c.wg) eff *= 2.0;
     double klen = (double)((K + s - 1) / s) + 128.0;
     double t = (double)waves * g_occ[i] * c.bm * c.bn * klen / eff;
     if (s > 1) t += (double)M * N * (s + 2) * 0.4;
     return t;
 }
+
+/* config i (0-based) as it will run: a wgmma config falls back to its mma.sync twin where the
+ * wgmma kernels are not available (no sm_90a build, or another GPU). */
+int effective(int i) { return (cfgs[i].wg && !g_wgmma) ? cfgs[i].fb - 1 : i; }
 
 void choose(int64_t M, int64_t N, int64_t K, int &ci, int &split)
 {
@@ -364,7 +402,7 @@ void choose(int64_t M, int64_t N, int64_t K, int &ci, int &split)
     ci = 0;
     split = 1;
     for (int i = 0; i < n_cfgs; i++) {
-        if (!cfgs[i].cvt) continue;
+        if (!cfgs[i].cvt || effective(i) != i) continue;
         for (int s = 1; s <= 64; s *= 2) {
             if (s > 1 && K / s < 512) break;
             double t = cfg_cost(i, M, N, K, s);
@@ -377,13 +415,15 @@ void choose(int64_t M, int64_t N, int64_t K, int &ci, int &split)
 
 extern "C" {
 
-static const int64_t tf32_config_values[] = {0, 1, 2, 3, 4, 5, 6};
+static const int64_t tf32_config_values[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
 static const int64_t tf32_splitk_values[] = {0, 1, 2, 4, 8, 16, 32, 64};
 extern const pl_param_def pl_gemm_cuda_tf32_params[2] = {
     {"config",
      "tile config: 0 auto, 1 128x256 (8 warps 64x64), 2 256x128, 3 128x256 4 stages, "
-     "4 128x256 truncating, 5 64x128 (4 warps 32x64), 6 128x128 (4 warps 64x64)",
-     PL_PARAM_LIST, tf32_config_values, 7, 0, 0, 0, NULL, 0},
+     "4 128x256 truncating, 5 64x128 (4 warps 32x64), 6 128x128 (4 warps 64x64); "
+     "Hopper wgmma (sm_90a build; elsewhere the mma.sync config named): 7 256x128 (-> 1), "
+     "8 256x128 truncating (-> 4), 9 128x128 (-> 6), 10 256x128 drained per k tile (-> 1)",
+     PL_PARAM_LIST, tf32_config_values, 11, 0, 0, 0, NULL, 0},
     {"splitk", "K splits: 0 auto, 1 none", PL_PARAM_LIST, tf32_splitk_values, 8, 0, 0, 0, NULL, 0},
 };
 extern const int pl_gemm_cuda_tf32_n_params = 2;
@@ -411,6 +451,7 @@ pl_status pl_gemm_cuda_tf32(const pl_run_args *a)
         if (ci == 0) ci = aci + 1;
         if (split == 0) split = (ci == aci + 1) ? asp : 1;
     }
+    ci = effective(ci - 1) + 1;
     const Cfg &c = cfgs[ci - 1];
     if (split < 1) split = 1;
     int kps = (K + split - 1) / split;
@@ -439,7 +480,7 @@ pl_status pl_gemm_cuda_tf32(const pl_run_args *a)
         ws = g_ws;
     }
     dim3 grid((unsigned)tiles, (unsigned)split);
-    f<<<grid, c.wm * c.wn * 32, cfg_smem(c), st>>>(M, N, K, A, p->lda, B, p->ldb, C, p->ldc, p->alpha,
+    f<<<grid, cfg_threads(c), cfg_smem(c), st>>>(M, N, K, A, p->lda, B, p->ldb, C, p->ldc, p->alpha,
                                                    p->beta, kps, ws);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) return pl_fail(PL_ERR_CUDA, "cuda-tf32: launch: %s", cudaGetErrorString(e));
