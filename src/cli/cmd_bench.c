@@ -85,15 +85,8 @@ int pl_cmd_bench(int argc, char **argv)
         }
         return run_suite(argv[2]);
     }
-    if (argc < 2 || argv[1][0] == '-') {
-        cli_error("bench: name a kernel (parlab list shows them), or --suite FILE");
-        return PL_EXIT_USAGE;
-    }
-    const pl_kernel *k = pl_kernel_find(argv[1]);
-    if (!k) {
-        cli_error("bench: unknown kernel '%s' (parlab list shows them)", argv[1]);
-        return PL_EXIT_USAGE;
-    }
+    const pl_kernel *k = session_kernel_arg("bench", ", or --suite FILE", argc, argv);
+    if (!k) return PL_EXIT_USAGE;
     cli_session s;
     session_init(&s, k, argc, argv);
     const char *variant_list = "all", *param_list = NULL;

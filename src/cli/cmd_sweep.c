@@ -77,15 +77,8 @@ int pl_cmd_sweep(int argc, char **argv)
         help();
         return PL_EXIT_OK;
     }
-    if (argc < 2 || argv[1][0] == '-') {
-        cli_error("sweep: name a kernel (parlab list shows them)");
-        return PL_EXIT_USAGE;
-    }
-    const pl_kernel *k = pl_kernel_find(argv[1]);
-    if (!k) {
-        cli_error("sweep: unknown kernel '%s'", argv[1]);
-        return PL_EXIT_USAGE;
-    }
+    const pl_kernel *k = session_kernel_arg("sweep", "", argc, argv);
+    if (!k) return PL_EXIT_USAGE;
     cli_session s;
     session_init(&s, k, argc, argv);
     const char *variant = NULL, *param_args[PL_MAX_PARAMS];

@@ -242,3 +242,14 @@ void session_free(cli_session *s)
     pl_ctx_destroy(s->cpu);
     pl_ctx_destroy(s->gpu);
 }
+
+const pl_kernel *session_kernel_arg(const char *cmd, const char *extra, int argc, char **argv)
+{
+    if (argc < 2 || argv[1][0] == '-') {
+        cli_error("%s: name a kernel (parlab list shows them)%s", cmd, extra);
+        return NULL;
+    }
+    const pl_kernel *k = pl_kernel_find(argv[1]);
+    if (!k) cli_error("%s: unknown kernel '%s' (parlab list shows them)", cmd, argv[1]);
+    return k;
+}

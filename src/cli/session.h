@@ -26,6 +26,9 @@ typedef struct cli_session {
     char command[1024];
 } cli_session;
 
+/* The kernel named by argv[1] of `parlab CMD KERNEL ...`; NULL (after printing a usage
+ * error that names CMD and `extra`, e.g. ", or --suite FILE") when it is missing or unknown. */
+const pl_kernel *session_kernel_arg(const char *cmd, const char *extra, int argc, char **argv);
 void session_init(cli_session *s, const pl_kernel *k, int argc, char **argv);
 /* Try argv[*i] as a common option; 1 consumed (and *i advanced past its value), 0 not a
  * common option, -1 usage error (message printed). */

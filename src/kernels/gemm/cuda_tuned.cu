@@ -266,8 +266,8 @@ struct Cfg {
             {sgemm_kernel<WM, WN, TM, BK, ST, false>, sgemm_kernel<WM, WN, TM, BK, ST, true>}      \
     }
 
-/* config 1..: block tiles 128x128 (256 thr), 128x64 (128 thr), 64x128 (128 thr), 256x128
- * (512 thr), 64x64 (64 thr). */
+/* config 1..: see the param table's help below; 7 and 8 are 3 and 4 with BK = 32 (half the
+ * barriers and loader overhead per FFMA). */
 const Cfg cfgs[] = {
     PL_CFG(4, 2, 8, 16, 4),  /* 1: 128x128, 256 thr, 8x8 per thread */
     PL_CFG(2, 2, 16, 16, 4), /* 2: 128x128, 128 thr, 16x8 per thread */
@@ -275,6 +275,8 @@ const Cfg cfgs[] = {
     PL_CFG(4, 2, 16, 16, 3), /* 4: 256x128, 256 thr, 16x8 */
     PL_CFG(4, 1, 8, 16, 4),  /* 5: 128x64, 128 thr, 8x8 */
     PL_CFG(1, 2, 16, 16, 4), /* 6: 64x128, 64 thr, 16x8 */
+    PL_CFG(2, 4, 16, 32, 3), /* 7: 128x256, 256 thr, 16x8, BK 32 */
+    PL_CFG(4, 2, 16, 32, 3), /* 8: 256x128, 256 thr, 16x8, BK 32 */
 };
 const int n_cfgs = (int)(sizeof cfgs / sizeof cfgs[0]);
 
@@ -312,21 +314,30 @@ pl_status init_once()
     return PL_OK;
 }
 
-/* Estimated relative time of config i at this shape, with split s: waves of blocks, each
- * wave costing occ*BM*BN*(K/s) at an efficiency that grows with the tile size. */
+/* Relative FFMA rate of a config on a full SM (measured on H100 at 4096, config 3 = 1; see
+ * docs/notes/gemm-cuda.md): 16x8 outputs per thread beat 8x8 (fewer LDS per FFMA, and the
+ * 8x8 kernels are capped at 128 registers for 2 blocks/SM). */
+double cfg_rate(const Cfg &c)
+{
+    double r = c.tm == 16 ? 1.0 : 0.83;
+    if (c.wm * c.wn < 8) r *= 0.9; /* one block of 4 (or 2) warps per SM hides less latency */
+    return r;
+}
+
+/* Estimated time (seconds, roughly) of config i at this shape with split s. Blocks are spread
+ * over the SMs; each full wave puts occ blocks on every SM, the last partial wave puts
+ * ceil(rest/SMs) on the busiest SM. Split-K adds the partials' traffic and the reduce pass. */
 double cfg_cost(int i, int64_t M, int64_t N, int64_t K, int s)
 {
     const Cfg &c = cfgs[i];
     int bm = c.wm * 4 * c.tm, bn = c.wn * 64;
-    int64_t tiles = ((M + bm - 1) / bm) * ((N + bn - 1) / bn) * s;
+    int64_t blocks = ((M + bm - 1) / bm) * ((N + bn - 1) / bn) * s;
     int64_t slots = (int64_t)g_occ[i] * g_sms;
-    int64_t waves = (tiles + slots - 1) / slots;
-    /* per-thread intensity is the same (8x8); bigger blocks reuse shared data better and
-     * have fewer edge losses; small ones pay more per-tile overhead. */
-    double eff = (bm * bn >= 128 * 128) ? 1.0 : (bm * bn >= 128 * 64 ? 0.9 : 0.75);
-    double klen = (double)((K + s - 1) / s) + 64.0; /* + pipeline fill / epilogue */
-    double t = (double)waves * g_occ[i] * bm * bn * klen / eff;
-    if (s > 1) t += (double)M * N * (s + 2) * 0.05; /* the reduce pass and the partials */
+    int64_t full = (blocks - 1) / slots, rest = blocks - full * slots;
+    double per_sm = (double)full * g_occ[i] + (double)((rest + g_sms - 1) / g_sms);
+    double klen = (double)((K + s - 1) / s) + 48.0; /* + pipeline fill / epilogue */
+    double t = per_sm * bm * bn * klen / (2.2e11 * cfg_rate(c)) + 3e-6;
+    if (s > 1) t += (double)M * N * 4.0 * (2 * s + 1) / 2.5e12 + 4e-6;
     return t;
 }
 
@@ -348,13 +359,14 @@ void choose(int64_t M, int64_t N, int64_t K, int &ci, int &split)
 
 extern "C" {
 
-static const int64_t tuned_config_values[] = {0, 1, 2, 3, 4, 5, 6};
+static const int64_t tuned_config_values[] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
 static const int64_t tuned_splitk_values[] = {0, 1, 2, 4, 8, 16, 32, 64};
 extern const pl_param_def pl_gemm_cuda_tuned_params[2] = {
     {"config",
      "tile config: 0 auto, 1 128x128 (256 thr, 8x8/thr), 2 128x128 (128 thr, 16x8/thr), "
-     "3 128x256 (256 thr, 16x8), 4 256x128 (256 thr, 16x8), 5 128x64 (128 thr, 8x8), 6 64x128 (64 thr, 16x8)",
-     PL_PARAM_LIST, tuned_config_values, 7, 0, 0, 0, NULL, 0},
+     "3 128x256 (256 thr, 16x8), 4 256x128 (256 thr, 16x8), 5 128x64 (128 thr, 8x8), 6 64x128 (64 thr, 16x8), "
+     "7 128x256 BK 32 (256 thr, 16x8), 8 256x128 BK 32 (256 thr, 16x8)",
+     PL_PARAM_LIST, tuned_config_values, 9, 0, 0, 0, NULL, 0},
     {"splitk", "K splits: 0 auto, 1 none", PL_PARAM_LIST, tuned_splitk_values, 8, 0, 0, 0, NULL, 0},
 };
 extern const int pl_gemm_cuda_tuned_n_params = 2;
