@@ -2,6 +2,8 @@
  * AVX2 or AVX-512 code at run time on any x86-64. */
 #include "core/core.h"
 
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -43,10 +45,52 @@ unsigned pl_cpu_features(void)
     return feats;
 }
 
+/* Physical cores this process may run on: the CPUs of its affinity mask, counted once per
+ * (package, core) pair from sysfs, so SMT siblings share one count ("one thread per core" is
+ * the default everywhere). Falls back to the mask's size, then to the online CPUs. */
+static int n_cores;
+static pthread_once_t cores_once = PTHREAD_ONCE_INIT;
+
+static int read_topology(int cpu, const char *what)
+{
+    char path[96];
+    int v = -1;
+    snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/%s", cpu, what);
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    if (fscanf(f, "%d", &v) != 1) v = -1;
+    fclose(f);
+    return v;
+}
+
+static void count_cores(void)
+{
+    cpu_set_t set;
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    n_cores = online > 0 ? (int)online : 1;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return;
+    int allowed = CPU_COUNT(&set);
+    if (allowed < 1) return;
+    n_cores = allowed;
+    enum { MAX_SEEN = 4096 };
+    static long seen[MAX_SEEN]; /* package << 20 | core, per allowed CPU */
+    int n = 0;
+    for (int cpu = 0; cpu < CPU_SETSIZE && n < MAX_SEEN; cpu++) {
+        if (!CPU_ISSET(cpu, &set)) continue;
+        int pkg = read_topology(cpu, "physical_package_id"), core = read_topology(cpu, "core_id");
+        if (pkg < 0 || core < 0) return; /* no topology: keep the mask's count */
+        long key = ((long)pkg << 20) | core;
+        int dup = 0;
+        for (int i = 0; i < n && !dup; i++) dup = seen[i] == key;
+        if (!dup) seen[n++] = key;
+    }
+    if (n > 0) n_cores = n;
+}
+
 int pl_cpu_cores(void)
 {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
+    pthread_once(&cores_once, count_cores);
+    return n_cores;
 }
 
 const char *pl_cpu_name(void)
