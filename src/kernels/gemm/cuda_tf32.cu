@@ -306,12 +306,12 @@ struct Cfg {
         }                                                                                          \
     }
 /* wgmma: block tile BM (our m, = wgmma N) x 64*WG (our n), BK 32 */
-#define PL_WCFG(BM, WG, ST, CV, W1, FB)                                                            \
+#define PL_WCFG(BM, WG, ST, CV, FB)                                                                \
     {                                                                                              \
         BM, 64 * WG, 1, 1, 32, ST, CV, WG, FB,                                                     \
         {                                                                                          \
-            wgmma_kernel<BM, WG, ST, CV, W1, false, false>, wgmma_kernel<BM, WG, ST, CV, W1, false, true>, \
-                wgmma_kernel<BM, WG, ST, CV, W1, true, false>, wgmma_kernel<BM, WG, ST, CV, W1, true, true> \
+            wgmma_kernel<BM, WG, ST, CV, false, false>, wgmma_kernel<BM, WG, ST, CV, false, true>,   \
+                wgmma_kernel<BM, WG, ST, CV, true, false>, wgmma_kernel<BM, WG, ST, CV, true, true>  \
         }                                                                                          \
     }
 
@@ -322,10 +322,10 @@ const Cfg cfgs[] = {
     PL_TCFG(128, 256, 2, 4, 32, 3, false), /* 4: as 1, operands truncated (no cvt) */
     PL_TCFG(64, 128, 2, 2, 32, 4, true),   /* 5: 4 warps of 32x64, 103 KB (2 blocks/SM) */
     PL_TCFG(128, 128, 2, 2, 32, 4, true),  /* 6: 4 warps of 64x64, 140 KB */
-    PL_WCFG(256, 2, 4, true, true, 1),     /* 7: wgmma 256x128, 2 warpgroups, 4 stages, 199 KB */
-    PL_WCFG(256, 2, 4, false, true, 4),    /* 8: as 7, B truncated too (no cvt) */
-    PL_WCFG(128, 2, 3, true, true, 6),     /* 9: wgmma 128x128, 2 warpgroups, 3 stages (2 blocks/SM) */
-    PL_WCFG(256, 2, 4, true, false, 1),    /* 10: as 7, wgmma drained every k tile */
+    PL_WCFG(128, 4, 4, true, 1),           /* 7: wgmma 128x256, 4 warpgroups (m64n128), 4 stages, 200 KB */
+    PL_WCFG(128, 4, 4, false, 4),          /* 8: as 7, B truncated too (no cvt) */
+    PL_WCFG(128, 2, 3, true, 6),           /* 9: wgmma 128x128, 2 warpgroups, 3 stages (2 blocks/SM) */
+    PL_WCFG(256, 2, 4, true, 1),           /* 10: wgmma 256x128, 2 warpgroups (m64n256), 4 stages */
 };
 const int n_cfgs = (int)(sizeof cfgs / sizeof cfgs[0]);
 
@@ -376,16 +376,20 @@ pl_status init_once()
     return PL_OK;
 }
 
+/* Relative rate of each config on a full SM: measured on H100 at 4096 (splitk=1), GFLOP/s over
+ * config 9's 193 TF/s (docs/notes/gemm-cuda.md). */
+const double cfg_rates[] = {0.59, 0.61, 0.61, 0.67, 0.47, 0.45, 0.93, 0.98, 1.0, 0.71};
+static_assert(sizeof cfg_rates / sizeof cfg_rates[0] == sizeof cfgs / sizeof cfgs[0], "one rate per config");
+
 /* Estimated relative time of config i at this shape with split s: waves of blocks, each wave
- * costing occ*BM*BN*(K/s) at a per-config efficiency (wgmma ~2x mma.sync, see the notes). */
+ * costing occ*BM*BN*(K/s) at the config's measured rate. */
 double cfg_cost(int i, int64_t M, int64_t N, int64_t K, int s)
 {
     const Cfg &c = cfgs[i];
     int64_t tiles = ((M + c.bm - 1) / c.bm) * ((N + c.bn - 1) / c.bn) * s;
     int64_t slots = (int64_t)g_occ[i] * g_sms;
     int64_t waves = (tiles + slots - 1) / slots;
-    double eff = (c.bm * c.bn >= 128 * 256) ? 1.0 : (c.bm * c.bn >= 128 * 128 ? 0.85 : 0.7);
-    if (c.wg) eff *= 2.0;
+    double eff = cfg_rates[i];
     double klen = (double)((K + s - 1) / s) + 128.0;
     double t = (double)waves * g_occ[i] * c.bm * c.bn * klen / eff;
     if (s > 1) t += (double)M * N * (s + 2) * 0.4;
@@ -421,8 +425,8 @@ extern const pl_param_def pl_gemm_cuda_tf32_params[2] = {
     {"config",
      "tile config: 0 auto, 1 128x256 (8 warps 64x64), 2 256x128, 3 128x256 4 stages, "
      "4 128x256 truncating, 5 64x128 (4 warps 32x64), 6 128x128 (4 warps 64x64); "
-     "Hopper wgmma (sm_90a build; elsewhere the mma.sync config named): 7 256x128 (-> 1), "
-     "8 256x128 truncating (-> 4), 9 128x128 (-> 6), 10 256x128 drained per k tile (-> 1)",
+     "Hopper wgmma (sm_90a build; elsewhere the mma.sync config named): 7 128x256 4 warpgroups (-> 1), "
+     "8 as 7 truncating (-> 4), 9 128x128 2 warpgroups, 2 blocks/SM (-> 6), 10 256x128 2 warpgroups (-> 1)",
      PL_PARAM_LIST, tf32_config_values, 11, 0, 0, 0, NULL, 0},
     {"splitk", "K splits: 0 auto, 1 none", PL_PARAM_LIST, tf32_splitk_values, 8, 0, 0, 0, NULL, 0},
 };

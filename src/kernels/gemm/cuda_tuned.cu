@@ -314,29 +314,33 @@ pl_status init_once()
     return PL_OK;
 }
 
-/* Relative FFMA rate of a config on a full SM (measured on H100 at 4096, config 3 = 1; see
- * docs/notes/gemm-cuda.md): 16x8 outputs per thread beat 8x8 (fewer LDS per FFMA, and the
- * 8x8 kernels are capped at 128 registers for 2 blocks/SM). */
-double cfg_rate(const Cfg &c)
-{
-    double r = c.tm == 16 ? 1.0 : 0.83;
-    if (c.wm * c.wn < 8) r *= 0.9; /* one block of 4 (or 2) warps per SM hides less latency */
-    return r;
-}
+/* Relative FFMA rate of each config on a full SM: measured on H100 at 4096 (splitk=1), GFLOP/s
+ * over config 3's 42.4 TF/s (docs/notes/gemm-cuda.md). The structural model (tile size, warps
+ * per SM) cannot tell config 2 (two 4-warp 128x128 blocks per SM) from config 3 (one 8-warp
+ * 128x256 block): both fill the SM, yet 2 runs at 0.84 of 3. */
+const double cfg_rates[] = {0.91, 0.84, 1.0, 0.84, 0.91, 0.79, 0.90, 0.95};
+static_assert(sizeof cfg_rates / sizeof cfg_rates[0] == sizeof cfgs / sizeof cfgs[0], "one rate per config");
+double cfg_rate(int i) { return cfg_rates[i]; }
 
 /* Estimated time (seconds, roughly) of config i at this shape with split s. Blocks are spread
- * over the SMs; each full wave puts occ blocks on every SM, the last partial wave puts
- * ceil(rest/SMs) on the busiest SM. Split-K adds the partials' traffic and the reduce pass. */
+ * over the SMs, at most occ at a time on one; an SM runs at full rate only with >= 8 warps
+ * resident (fewer hide too little latency: 1 or 2 small blocks alone on an SM are slow). The
+ * busiest SM sets the time. Split-K adds the partials' traffic and the reduce pass. */
 double cfg_cost(int i, int64_t M, int64_t N, int64_t K, int s)
 {
     const Cfg &c = cfgs[i];
-    int bm = c.wm * 4 * c.tm, bn = c.wn * 64;
+    int bm = c.wm * 4 * c.tm, bn = c.wn * 64, warps = c.wm * c.wn;
     int64_t blocks = ((M + bm - 1) / bm) * ((N + bn - 1) / bn) * s;
-    int64_t slots = (int64_t)g_occ[i] * g_sms;
-    int64_t full = (blocks - 1) / slots, rest = blocks - full * slots;
-    double per_sm = (double)full * g_occ[i] + (double)((rest + g_sms - 1) / g_sms);
+    int64_t per_sm = (blocks + g_sms - 1) / g_sms; /* blocks on the busiest SM */
     double klen = (double)((K + s - 1) / s) + 48.0; /* + pipeline fill / epilogue */
-    double t = per_sm * bm * bn * klen / (2.2e11 * cfg_rate(c)) + 3e-6;
+    double work = (double)bm * bn * klen;
+    double t = 0;
+    for (int64_t left = per_sm; left > 0; left -= g_occ[i]) {
+        int64_t k = left < g_occ[i] ? left : g_occ[i]; /* blocks running together */
+        double fill = (double)(k * warps) / 8.0;
+        t += k * work / (2.2e11 * cfg_rate(i) * (fill < 1.0 ? fill : 1.0));
+    }
+    t += 3e-6;
     if (s > 1) t += (double)M * N * 4.0 * (2 * s + 1) / 2.5e12 + 4e-6;
     return t;
 }

@@ -142,9 +142,12 @@ __device__ __forceinline__ void wg_load_a(char *sA, const float *A, int64_t lda,
 }
 
 /* Block: WG warpgroups; warpgroup w owns our n rows [64w, 64w+64) of the block tile and all
- * BM (= wgmma N) of our m. Tile BM x (64*WG) x 32, ST-stage cp.async pipeline. WAIT1: keep one
- * k-tile of wgmmas in flight while the next tile's fragments load (prefetch distance ST-2). */
-template <int BM, int WG, int ST, bool CVT, bool WAIT1, bool VA, bool VB>
+ * BM (= wgmma N) of our m. Tile BM x (64*WG) x 32, ST-stage cp.async pipeline (ST-1 tiles in
+ * flight). Each warpgroup drains its wgmmas at the end of every k tile (wait_group 0): keeping
+ * one tile in flight (wait_group 1, prefetch distance ST-2) gave wrong results (1e20 errors;
+ * the register operand or accumulators touched while in flight, see the notes), so other
+ * warpgroups / a second block on the SM cover the drain instead. */
+template <int BM, int WG, int ST, bool CVT, bool VA, bool VB>
 __global__ void __launch_bounds__(WG * 128, 1)
     wgmma_kernel(int M, int N, int K, const float *__restrict__ A, int64_t lda, const float *__restrict__ B,
                  int64_t ldb, float *__restrict__ C, int64_t ldc, float alpha, float beta, int kps,
@@ -155,7 +158,7 @@ __global__ void __launch_bounds__(WG * 128, 1)
     constexpr int LDB_S = BN + 8;
     constexpr int SA = BM * 128;              /* bytes per A stage (multiple of 1024) */
     constexpr int SB = BK * LDB_S;            /* floats per B stage */
-    constexpr int PF = WAIT1 ? ST - 2 : ST - 1; /* tiles prefetched ahead */
+    constexpr int PF = ST - 1; /* tiles prefetched ahead */
     static_assert(PF >= 1, "stages");
     extern __shared__ __align__(16) unsigned char smem_raw[];
     /* 1024-byte alignment for the swizzled A stages */
@@ -222,7 +225,7 @@ __global__ void __launch_bounds__(WG * 128, 1)
 #pragma unroll
         for (int ks = 0; ks < 4; ks++) wgmma_tf32_rs<BM>(d, af[ks], sw128_desc(sA_u + st * SA + ks * 32));
         wgmma_commit();
-        if (WAIT1) wgmma_wait<1>(); else wgmma_wait<0>();
+        wgmma_wait<0>();
         acc_fence(d);
     }
     wgmma_wait<0>();

@@ -53,7 +53,8 @@ static const pl_variant cuda_tuned = {
     PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, CUDA_PARAMS(pl_gemm_cuda_tuned_params, 2),
     CUDA_FN(pl_gemm_cuda_tuned)};
 static const pl_variant cuda_tf32 = {
-    "cuda-tf32", "the same tiling feeding tensor cores (mma.sync m16n8k8 TF32), FP32 accumulate",
+    "cuda-tf32", "tensor cores in TF32, FP32 accumulate: wgmma from shared memory on Hopper "
+    "(sm_90a), mma.sync m16n8k8 elsewhere",
     PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_TF32, CUDA_PARAMS(pl_gemm_cuda_tf32_params, 2),
     CUDA_FN(pl_gemm_cuda_tf32)};
 static const pl_variant peer_openblas = {
