@@ -16,6 +16,7 @@
 
 #include "core/core.h"
 #include "kernels/gemm/cuda_async.cuh"
+#include "kernels/gemm/cuda_splitk.cuh"
 #include "kernels/gemm/gemm.h"
 
 namespace {
@@ -132,18 +133,6 @@ __device__ __forceinline__ void load_frags(const float *As, const float *Bs, int
     }
 }
 
-__device__ __forceinline__ void raster(int bid, int tiles_m, int tiles_n, int &tm, int &tn)
-{
-    const int GROUP = 8;
-    int per_group = GROUP * tiles_n;
-    int g = bid / per_group;
-    int first_m = g * GROUP;
-    int gsz = min(tiles_m - first_m, GROUP);
-    int in = bid % per_group;
-    tm = first_m + in % gsz;
-    tn = in / gsz;
-}
-
 #include "kernels/gemm/cuda_wgmma.cuh"
 
 template <int BM, int BN, int WARPS_M, int WARPS_N, int BK, int ST, bool CVT, bool VA, bool VB>
@@ -166,13 +155,8 @@ __global__ void __launch_bounds__(WARPS_M *WARPS_N * 32, 1)
     const int wm = warp / WARPS_N, wn = warp % WARPS_N;
     const int g = lane >> 2, t = lane & 3;
 
-    const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
-    int tm, tn;
-    raster(blockIdx.x, tiles_m, tiles_n, tm, tn);
-    const int m0 = tm * BM, n0 = tn * BN;
-    const int kbeg = blockIdx.y * kps;
-    const int kend = min(K, kbeg + kps);
-    const int ktiles = (kend - kbeg + BK - 1) / BK;
+    const pl_gemm_block blk = pl_gemm_block_of(M, N, K, BM, BN, BK, kps);
+    const int m0 = blk.m0, n0 = blk.n0, kbeg = blk.kbeg, kend = blk.kend, ktiles = blk.ktiles;
 
     float acc[MT][NT8][4];
 #pragma unroll
@@ -269,21 +253,6 @@ __global__ void __launch_bounds__(WARPS_M *WARPS_N * 32, 1)
     }
 }
 
-__global__ void splitk_reduce(int M, int N, int S, const float *__restrict__ P, float *__restrict__ C,
-                              int64_t ldc, float alpha, float beta)
-{
-    int64_t total = (int64_t)M * N;
-    for (int64_t idx = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; idx < total;
-         idx += (int64_t)gridDim.x * blockDim.x) {
-        float s = 0.f;
-        for (int z = 0; z < S; z++) s += P[z * total + idx];
-        int64_t m = idx / N, n = idx % N;
-        float *c = C + m * ldc + n;
-        float r = alpha * s;
-        if (beta != 0.f) r += beta * *c;
-        *c = r;
-    }
-}
 
 typedef void (*kfn)(int, int, int, const float *, int64_t, const float *, int64_t, float *, int64_t,
                     float, float, int, float *);
@@ -340,8 +309,6 @@ int g_sms = 0;
 int g_occ[16];
 bool g_init = false;
 bool g_wgmma = false; /* the wgmma kernels were built (sm_90a) and run here */
-float *g_ws = nullptr;
-size_t g_ws_bytes = 0;
 
 pl_status init_once()
 {
@@ -439,28 +406,15 @@ pl_status pl_gemm_cuda_tf32(const pl_run_args *a)
     const float *B = (const float *)a->data[1];
     float *C = (float *)a->data[2];
     cudaStream_t st = (cudaStream_t)a->stream;
-    if (p->M <= 0 || p->N <= 0 || p->K <= 0) return pl_fail(PL_ERR_ARG, "cuda-tf32: empty problem");
-    if (p->M > INT32_MAX || p->N > INT32_MAX || p->K > INT32_MAX)
-        return pl_fail(PL_ERR_ARG, "cuda-tf32: dimension over 2^31");
     pl_status s = init_once();
+    int ci = 0, split = 0;
+    if (s == PL_OK) s = pl_gemm_cuda_resolve("cuda-tf32", p, a->params, n_cfgs, choose, &ci, &split);
     if (s != PL_OK) return s;
-    int M = (int)p->M, N = (int)p->N, K = (int)p->K;
-
-    int ci = a->params ? (int)a->params[0] : 0;
-    int split = a->params ? (int)a->params[1] : 0;
-    if (ci < 0 || ci > n_cfgs) return pl_fail(PL_ERR_ARG, "cuda-tf32: config %d out of 0..%d", ci, n_cfgs);
-    if (ci == 0 || split == 0) {
-        int aci, asp;
-        choose(p->M, p->N, p->K, aci, asp);
-        if (ci == 0) ci = aci + 1;
-        if (split == 0) split = (ci == aci + 1) ? asp : 1;
-    }
+    const int M = (int)p->M, N = (int)p->N, K = (int)p->K;
     ci = effective(ci - 1) + 1;
     const Cfg &c = cfgs[ci - 1];
-    if (split < 1) split = 1;
-    int kps = (K + split - 1) / split;
-    kps = (kps + c.bk - 1) / c.bk * c.bk;
-    split = (K + kps - 1) / kps;
+    int kps;
+    pl_gemm_split_k(K, c.bk, &split, &kps);
 
     bool va = ((reinterpret_cast<uintptr_t>(A) & 15) == 0) && (p->lda % 4 == 0);
     bool vb = ((reinterpret_cast<uintptr_t>(B) & 15) == 0) && (p->ldb % 4 == 0);
@@ -469,33 +423,14 @@ pl_status pl_gemm_cuda_tf32(const pl_run_args *a)
     if (tiles > INT32_MAX) return pl_fail(PL_ERR_ARG, "cuda-tf32: too many tiles");
 
     float *ws = nullptr;
-    if (split > 1) {
-        size_t need = (size_t)split * M * N * sizeof(float);
-        if (need > g_ws_bytes) {
-            if (g_ws) cudaFree(g_ws);
-            g_ws = nullptr;
-            g_ws_bytes = 0;
-            if (cudaMalloc(&g_ws, need) != cudaSuccess) {
-                cudaGetLastError();
-                return pl_fail(PL_ERR_DEVICE_NOMEM, "cuda-tf32: split-K workspace of %zu bytes", need);
-            }
-            g_ws_bytes = need;
-        }
-        ws = g_ws;
-    }
+    if (split > 1 && (s = pl_gemm_splitk_workspace("cuda-tf32", (size_t)split * M * N * sizeof(float), &ws)) != PL_OK)
+        return s;
     dim3 grid((unsigned)tiles, (unsigned)split);
     f<<<grid, cfg_threads(c), cfg_smem(c), st>>>(M, N, K, A, p->lda, B, p->ldb, C, p->ldc, p->alpha,
                                                    p->beta, kps, ws);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) return pl_fail(PL_ERR_CUDA, "cuda-tf32: launch: %s", cudaGetErrorString(e));
-    if (split > 1) {
-        int64_t total = (int64_t)M * N;
-        int blocks = (int)((total + 255) / 256);
-        if (blocks > g_sms * 16) blocks = g_sms * 16;
-        splitk_reduce<<<blocks, 256, 0, st>>>(M, N, split, ws, C, p->ldc, p->alpha, p->beta);
-        e = cudaGetLastError();
-        if (e != cudaSuccess) return pl_fail(PL_ERR_CUDA, "cuda-tf32: reduce: %s", cudaGetErrorString(e));
-    }
+    if (split > 1) return pl_gemm_splitk_reduce("cuda-tf32", M, N, split, ws, C, p->ldc, p->alpha, p->beta, st);
     return PL_OK;
 }
 

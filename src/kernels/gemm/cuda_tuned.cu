@@ -17,6 +17,7 @@
 
 #include "core/core.h"
 #include "kernels/gemm/cuda_async.cuh"
+#include "kernels/gemm/cuda_splitk.cuh"
 #include "kernels/gemm/gemm.h"
 
 namespace {
@@ -83,19 +84,6 @@ __device__ __forceinline__ void load_b(float *sB, const float *B, int64_t ldb, i
     }
 }
 
-/* Map a linear block index to a (tile_m, tile_n) with groups of GROUP tile rows, so that
- * consecutive blocks share B columns and A rows in L2. */
-__device__ __forceinline__ void raster(int bid, int tiles_m, int tiles_n, int &tm, int &tn)
-{
-    const int GROUP = 8;
-    int per_group = GROUP * tiles_n;
-    int g = bid / per_group;
-    int first_m = g * GROUP;
-    int gsz = min(tiles_m - first_m, GROUP);
-    int in = bid % per_group;
-    tm = first_m + in % gsz;
-    tn = in / gsz;
-}
 
 template <int WARPS_M, int WARPS_N, int TM, int BK, int ST, bool VB>
 __global__ void __launch_bounds__(WARPS_M *WARPS_N * 32,
@@ -119,13 +107,8 @@ __global__ void __launch_bounds__(WARPS_M *WARPS_N * 32,
     const int wm = warp / WARPS_N, wn = warp % WARPS_N;
     const int tr = lane >> 3, tc = lane & 7;
 
-    const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
-    int tm, tn;
-    raster(blockIdx.x, tiles_m, tiles_n, tm, tn);
-    const int m0 = tm * BM, n0 = tn * BN;
-    const int kbeg = blockIdx.y * kps;
-    const int kend = min(K, kbeg + kps);
-    const int ktiles = (kend - kbeg + BK - 1) / BK;
+    const pl_gemm_block blk = pl_gemm_block_of(M, N, K, BM, BN, BK, kps);
+    const int m0 = blk.m0, n0 = blk.n0, kbeg = blk.kbeg, kend = blk.kend, ktiles = blk.ktiles;
 
     float acc[TM][8];
 #pragma unroll
@@ -235,22 +218,6 @@ __global__ void __launch_bounds__(WARPS_M *WARPS_N * 32,
     }
 }
 
-/* C = alpha * sum_s P[s] + beta * C */
-__global__ void splitk_reduce(int M, int N, int S, const float *__restrict__ P, float *__restrict__ C,
-                              int64_t ldc, float alpha, float beta)
-{
-    int64_t total = (int64_t)M * N;
-    for (int64_t idx = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; idx < total;
-         idx += (int64_t)gridDim.x * blockDim.x) {
-        float s = 0.f;
-        for (int z = 0; z < S; z++) s += P[z * total + idx];
-        int64_t m = idx / N, n = idx % N;
-        float *c = C + m * ldc + n;
-        float r = alpha * s;
-        if (beta != 0.f) r += beta * *c;
-        *c = r;
-    }
-}
 
 typedef void (*kfn)(int, int, int, const float *, int64_t, const float *, int64_t, float *, int64_t,
                     float, float, int, float *);
@@ -289,8 +256,6 @@ size_t cfg_smem(const Cfg &c)
 int g_sms = 0;
 int g_occ[16];
 bool g_init = false;
-float *g_ws = nullptr;
-size_t g_ws_bytes = 0;
 
 pl_status init_once()
 {
@@ -382,27 +347,14 @@ pl_status pl_gemm_cuda_tuned(const pl_run_args *a)
     const float *B = (const float *)a->data[1];
     float *C = (float *)a->data[2];
     cudaStream_t st = (cudaStream_t)a->stream;
-    if (p->M <= 0 || p->N <= 0 || p->K <= 0) return pl_fail(PL_ERR_ARG, "cuda-tuned: empty problem");
-    if (p->M > INT32_MAX || p->N > INT32_MAX || p->K > INT32_MAX)
-        return pl_fail(PL_ERR_ARG, "cuda-tuned: dimension over 2^31");
     pl_status s = init_once();
+    int ci = 0, split = 0;
+    if (s == PL_OK) s = pl_gemm_cuda_resolve("cuda-tuned", p, a->params, n_cfgs, choose, &ci, &split);
     if (s != PL_OK) return s;
-    int M = (int)p->M, N = (int)p->N, K = (int)p->K;
-
-    int ci = a->params ? (int)a->params[0] : 0;
-    int split = a->params ? (int)a->params[1] : 0;
-    if (ci < 0 || ci > n_cfgs) return pl_fail(PL_ERR_ARG, "cuda-tuned: config %d out of 0..%d", ci, n_cfgs);
-    if (ci == 0 || split == 0) {
-        int aci, asp;
-        choose(p->M, p->N, p->K, aci, asp);
-        if (ci == 0) ci = aci + 1;
-        if (split == 0) split = (ci == aci + 1) ? asp : 1;
-    }
+    const int M = (int)p->M, N = (int)p->N, K = (int)p->K;
     const Cfg &c = cfgs[ci - 1];
-    if (split < 1) split = 1;
-    int kps = (K + split - 1) / split;
-    kps = (kps + c.bk - 1) / c.bk * c.bk;
-    split = (K + kps - 1) / kps;
+    int kps;
+    pl_gemm_split_k(K, c.bk, &split, &kps);
 
     bool vb = ((reinterpret_cast<uintptr_t>(B) & 15) == 0) && (p->ldb % 4 == 0);
     kfn f = c.f[vb ? 1 : 0];
@@ -411,33 +363,14 @@ pl_status pl_gemm_cuda_tuned(const pl_run_args *a)
     if (tiles > INT32_MAX) return pl_fail(PL_ERR_ARG, "cuda-tuned: too many tiles");
 
     float *ws = nullptr;
-    if (split > 1) {
-        size_t need = (size_t)split * M * N * sizeof(float);
-        if (need > g_ws_bytes) {
-            if (g_ws) cudaFree(g_ws);
-            g_ws = nullptr;
-            g_ws_bytes = 0;
-            if (cudaMalloc(&g_ws, need) != cudaSuccess) {
-                cudaGetLastError();
-                return pl_fail(PL_ERR_DEVICE_NOMEM, "cuda-tuned: split-K workspace of %zu bytes", need);
-            }
-            g_ws_bytes = need;
-        }
-        ws = g_ws;
-    }
+    if (split > 1 && (s = pl_gemm_splitk_workspace("cuda-tuned", (size_t)split * M * N * sizeof(float), &ws)) != PL_OK)
+        return s;
     dim3 grid((unsigned)tiles, (unsigned)split);
     f<<<grid, c.wm * c.wn * 32, cfg_smem(c), st>>>(M, N, K, A, p->lda, B, p->ldb, C, p->ldc, p->alpha,
                                                    p->beta, kps, ws);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) return pl_fail(PL_ERR_CUDA, "cuda-tuned: launch: %s", cudaGetErrorString(e));
-    if (split > 1) {
-        int64_t total = (int64_t)M * N;
-        int blocks = (int)((total + 255) / 256);
-        if (blocks > g_sms * 16) blocks = g_sms * 16;
-        splitk_reduce<<<blocks, 256, 0, st>>>(M, N, split, ws, C, p->ldc, p->alpha, p->beta);
-        e = cudaGetLastError();
-        if (e != cudaSuccess) return pl_fail(PL_ERR_CUDA, "cuda-tuned: reduce: %s", cudaGetErrorString(e));
-    }
+    if (split > 1) return pl_gemm_splitk_reduce("cuda-tuned", M, N, split, ws, C, p->ldc, p->alpha, p->beta, st);
     return PL_OK;
 }
 

@@ -172,13 +172,8 @@ __global__ void __launch_bounds__(WG * 128, 1)
     const int wg = warp >> 2, wq = warp & 3;
     const int g = lane >> 2, t = lane & 3;
 
-    const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
-    int tm, tn;
-    raster(blockIdx.x, tiles_m, tiles_n, tm, tn);
-    const int m0 = tm * BM, n0 = tn * BN;
-    const int kbeg = blockIdx.y * kps;
-    const int kend = min(K, kbeg + kps);
-    const int ktiles = (kend - kbeg + BK - 1) / BK;
+    const pl_gemm_block blk = pl_gemm_block_of(M, N, K, BM, BN, BK, kps);
+    const int m0 = blk.m0, n0 = blk.n0, kbeg = blk.kbeg, kend = blk.kend, ktiles = blk.ktiles;
 
     float d[BM / 2];
 #pragma unroll
