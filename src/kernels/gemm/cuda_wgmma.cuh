@@ -12,6 +12,9 @@
  *                                           rows x 32 contiguous bytes: full sectors)
  * Rounding: the register operand (B) is rounded to TF32 (cvt.rna) when CVT; the shared-memory
  * operand (A) is read by the tensor core as is, i.e. truncated to TF32.
+ * Where B is not 16-byte loadable (odd ldb, unaligned B) the kernel runs wgmma_ss_body instead:
+ * B transposed into shared memory (K-major, same swizzle as A), both operands descriptors, one
+ * k tile of wgmmas in flight, both operands truncated.
  *
  * The device code exists only when compiled for sm_90a (__CUDA_ARCH_FEAT_SM90_ALL); in any
  * other compilation the kernel is an empty stub and wgmma_probe() reports 0, so the host
@@ -78,6 +81,35 @@ template <> __device__ __forceinline__ void wgmma_tf32_rs<256>(float (&d)[128], 
 {
     wgmma_m64n256k8_tf32_rs(d, a, desc);
 }
+__device__ __forceinline__ void wgmma_m64n128k8_tf32_ss(float (&d)[64], uint64_t da, uint64_t db)
+{
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+        : "l"(da), "l"(db), "r"(1));
+}
+
+__device__ __forceinline__ void wgmma_m64n256k8_tf32_ss(float (&d)[128], uint64_t da, uint64_t db)
+{
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p, 1, 1;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+        : "l"(da), "l"(db), "r"(1));
+}
+
+template <int N> __device__ __forceinline__ void wgmma_tf32_ss(float (&d)[N / 2], uint64_t da, uint64_t db);
+template <> __device__ __forceinline__ void wgmma_tf32_ss<128>(float (&d)[64], uint64_t da, uint64_t db)
+{
+    wgmma_m64n128k8_tf32_ss(d, da, db);
+}
+template <> __device__ __forceinline__ void wgmma_tf32_ss<256>(float (&d)[128], uint64_t da, uint64_t db)
+{
+    wgmma_m64n256k8_tf32_ss(d, da, db);
+}
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
 template <int N> __device__ __forceinline__ void wgmma_wait()
@@ -141,6 +173,35 @@ __device__ __forceinline__ void wg_load_a(char *sA, const float *A, int64_t lda,
     }
 }
 
+/* B tile transposed on the way in: BN rows (our n) x 32 k, K-major with the same 128-byte
+ * swizzle as A (element (n, k) at n*128 + (((k>>2) ^ (n&7)) << 4) + (k&3)*4), so that it is a
+ * shared-memory descriptor operand too. 4-byte cp.async (any ldb, any alignment); one warp
+ * instruction covers 8 consecutive n x 4 consecutive k: 4 rows x 32 bytes of global memory and
+ * 32 distinct banks in shared memory. Thread: n = 8*warp + (lane&7) (+ BN/2), k = (lane>>3) +
+ * 4*kg, kg = 0..7: 16 copies a tile. Columns >= N and k >= kend zero-filled. */
+template <int BN, int NT>
+__device__ __forceinline__ void wg_load_bt(char *sB, const float *B, int64_t ldb, int N, int n0, int k0, int kend,
+                                           int tid)
+{
+    constexpr int NW = NT / 32;
+    static_assert(BN == 16 * NW, "B tile: two n per thread");
+    const int lane = tid & 31, warp = tid >> 5;
+    const int nl = lane & 7, kl = lane >> 3;
+    const int na = 8 * warp + nl, nb = na + BN / 2;
+    const bool oka = n0 + na < N, okb = n0 + nb < N;
+    const float *p = B + (int64_t)(k0 + kl) * ldb + n0 + na;
+    const int64_t step = 4 * ldb;
+    char *da = sB + na * 128 + kl * 4, *db = sB + nb * 128 + kl * 4;
+#pragma unroll
+    for (int kg = 0; kg < 8; kg++) {
+        const bool kok = k0 + kl + 4 * kg < kend;
+        const int off = (kg ^ nl) << 4;
+        const float *q = p + kg * step;
+        cp_async4(da + off, (kok && oka) ? q : B, (kok && oka) ? 4 : 0);
+        cp_async4(db + off, (kok && okb) ? q + BN / 2 : B, (kok && okb) ? 4 : 0);
+    }
+}
+
 /* Block: WG warpgroups; warpgroup w owns our n rows [64w, 64w+64) of the block tile and all
  * BM (= wgmma N) of our m. Tile BM x (64*WG) x 32, ST-stage cp.async pipeline (ST-1 tiles in
  * flight). Each warpgroup drains its wgmmas at the end of every k tile (wait_group 0): keeping
@@ -148,8 +209,7 @@ __device__ __forceinline__ void wg_load_a(char *sA, const float *A, int64_t lda,
  * the register operand or accumulators touched while in flight, see the notes), so other
  * warpgroups / a second block on the SM cover the drain instead. */
 template <int BM, int WG, int ST, bool CVT, bool VA, bool VB>
-__global__ void __launch_bounds__(WG * 128, 1)
-    wgmma_kernel(int M, int N, int K, const float *__restrict__ A, int64_t lda, const float *__restrict__ B,
+__device__ __forceinline__ void wgmma_rs_body(int M, int N, int K, const float *__restrict__ A, int64_t lda, const float *__restrict__ B,
                  int64_t ldb, float *__restrict__ C, int64_t ldc, float alpha, float beta, int kps,
                  float *__restrict__ ws)
 {
@@ -251,6 +311,124 @@ __global__ void __launch_bounds__(WG * 128, 1)
         }
     }
 #endif
+}
+
+/* The unaligned-B body (odd ldb or B not 16-byte aligned): same block tile and warpgroups, B
+ * transposed into shared memory by wg_load_bt. Both wgmma
+ * operands are shared-memory descriptors (B^T from the transposed B tile, A^T from the A tile),
+ * so nothing in registers but the accumulators is read by a wgmma in flight: each warpgroup
+ * keeps one k tile of wgmmas in flight (wait_group 1) and the prefetch distance is ST-2 tiles
+ * (the stage overwritten at iteration kt held tile kt-2, whose wgmmas every warpgroup has
+ * waited for before the barrier). Both operands are read by the tensor core as stored, i.e.
+ * truncated to TF32 (error 6.93e-4 at 4096 against the bound 1.98e-3). Measured at 4097 (odd
+ * lda/ldb): 125 TF/s against 86 for the rs body with its 4-byte B loader (notes); with aligned
+ * B the rs body is faster (see the notes: shared-memory bandwidth of the ss form). */
+template <int BM, int WG, int ST, bool VA>
+__device__ __forceinline__ void wgmma_ss_body(int M, int N, int K, const float *__restrict__ A, int64_t lda, const float *__restrict__ B,
+                 int64_t ldb, float *__restrict__ C, int64_t ldc, float alpha, float beta, int kps,
+                 float *__restrict__ ws)
+{
+#if PL_WGMMA_DEVICE
+    constexpr int BK = 32, BN = 64 * WG, NT = WG * 128;
+    constexpr int SA = BM * 128;              /* bytes per A stage (multiple of 1024) */
+    constexpr int SB = BN * 128;              /* bytes per B stage (multiple of 1024) */
+    constexpr int PF = ST - 2; /* tiles prefetched ahead */
+    static_assert(PF >= 1, "stages");
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    /* 1024-byte alignment for the swizzled stages */
+    const unsigned base_u = smem_u32(smem_raw);
+    char *sA = reinterpret_cast<char *>(smem_raw) + ((1024 - (base_u & 1023)) & 1023);
+    char *sB = sA + ST * SA;
+    const unsigned sA_u = smem_u32(sA), sB_u = smem_u32(sB);
+
+    const int tid = threadIdx.x;
+    const int lane = tid & 31, warp = tid >> 5;
+    const int wg = warp >> 2, wq = warp & 3;
+    const int g = lane >> 2, t = lane & 3;
+
+    const pl_gemm_block blk = pl_gemm_block_of(M, N, K, BM, BN, BK, kps);
+    const int m0 = blk.m0, n0 = blk.n0, kbeg = blk.kbeg, kend = blk.kend, ktiles = blk.ktiles;
+
+    float d[BM / 2];
+#pragma unroll
+    for (int i = 0; i < BM / 2; i++) d[i] = 0.f;
+
+#pragma unroll
+    for (int s = 0; s < PF; s++) {
+        if (s < ktiles) {
+            wg_load_a<BM, NT, VA>(sA + s * SA, A, lda, M, m0, kbeg + s * BK, kend, tid);
+            wg_load_bt<BN, NT>(sB + s * SB, B, ldb, N, n0, kbeg + s * BK, kend, tid);
+        }
+        cp_async_commit();
+    }
+    const int nrow = wg * 64 + wq * 16 + g; /* this thread's accumulator rows: nrow, nrow + 8 */
+    const unsigned bwg_u = sB_u + wg * 64 * 128; /* this warpgroup's 64 rows of B^T */
+
+    for (int kt = 0; kt < ktiles; kt++) {
+        cp_async_wait<PF - 1>();
+        fence_proxy_async();
+        __syncthreads();
+        {
+            const int nk = kt + PF;
+            if (nk < ktiles) {
+                const int s = nk % ST;
+                wg_load_a<BM, NT, VA>(sA + s * SA, A, lda, M, m0, kbeg + nk * BK, kend, tid);
+                wg_load_bt<BN, NT>(sB + s * SB, B, ldb, N, n0, kbeg + nk * BK, kend, tid);
+            }
+            cp_async_commit();
+        }
+        const int st = kt % ST;
+        acc_fence(d);
+        wgmma_fence();
+#pragma unroll
+        for (int ks = 0; ks < 4; ks++)
+            wgmma_tf32_ss<BM>(d, sw128_desc(bwg_u + st * SB + ks * 32), sw128_desc(sA_u + st * SA + ks * 32));
+        wgmma_commit();
+        wgmma_wait<1>();
+        acc_fence(d);
+    }
+    wgmma_wait<0>();
+    acc_fence(d);
+    cp_async_wait<0>();
+
+    /* epilogue: d[4j + q] = D[row nrow + 8(q>>1)][col 8j + 2t + (q&1)] = C[m][n] */
+    float *Out = ws ? ws + (int64_t)blockIdx.y * M * N : C;
+    const int64_t ldo = ws ? (int64_t)N : ldc;
+    const float al = ws ? 1.f : alpha;
+    const bool rd = !ws && beta != 0.f;
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const int n = n0 + nrow + 8 * h;
+        if (n >= N) continue;
+#pragma unroll
+        for (int j = 0; j < BM / 8; j++) {
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+                const int m = m0 + 8 * j + 2 * t + e;
+                if (m < M) {
+                    float *p = Out + (int64_t)m * ldo + n;
+                    float v = al * d[4 * j + 2 * h + e];
+                    if (rd) v += beta * *p;
+                    *p = v;
+                }
+            }
+        }
+    }
+#endif
+}
+
+/* The kernel: the rs body where B is 16-byte loadable, the ss body (B transposed, both
+ * operands from shared memory) where it is not. Shared memory: the rs layout, the larger. */
+template <int BM, int WG, int ST, bool CVT, bool VA, bool VB>
+__global__ void __launch_bounds__(WG * 128, 1)
+    wgmma_kernel(int M, int N, int K, const float *__restrict__ A, int64_t lda, const float *__restrict__ B,
+                 int64_t ldb, float *__restrict__ C, int64_t ldc, float alpha, float beta, int kps,
+                 float *__restrict__ ws)
+{
+    if (VB)
+        wgmma_rs_body<BM, WG, ST, CVT, VA, VB>(M, N, K, A, lda, B, ldb, C, ldc, alpha, beta, kps, ws);
+    else
+        wgmma_ss_body<BM, WG, ST, VA>(M, N, K, A, lda, B, ldb, C, ldc, alpha, beta, kps, ws);
 }
 
 #endif
