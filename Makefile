@@ -26,8 +26,10 @@ bench: build
 
 test: test-fast test-asan
 
+# ctest shows a skipped test's reason only in its log: print those lines ("skipped: no GPU").
 test-fast: build
 	ctest --test-dir $(BUILD) --output-on-failure
+	@grep -h "^skipped:" $(BUILD)/Testing/Temporary/LastTest.log 2>/dev/null | sort -u | sed 's/^/ctest: a test was /' || true
 
 test-gpu: build
 	ctest --test-dir $(BUILD) --output-on-failure -L gpu
