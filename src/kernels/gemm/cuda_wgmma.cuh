@@ -202,6 +202,40 @@ __device__ __forceinline__ void wg_load_bt(char *sB, const float *B, int64_t ldb
     }
 }
 
+#if PL_WGMMA_DEVICE
+/* The epilogue of both bodies: this thread's accumulators d (d[4j + q] = D[row nrow +
+ * 8(q>>1)][col 8j + 2t + (q&1)] of the transposed product, i.e. C[m][n]) to C, as
+ * alpha*acc + beta*C (beta == 0: C not read), or raw to its split-K slice of ws. */
+template <int BM>
+__device__ __forceinline__ void wg_store_tile(const float (&d)[BM / 2], int M, int N, int m0, int n0, int nrow, int t,
+                                              float *C, int64_t ldc, float alpha, float beta, float *ws)
+{
+    float *Out = ws ? ws + (int64_t)blockIdx.y * M * N : C;
+    const int64_t ldo = ws ? (int64_t)N : ldc;
+    const float al = ws ? 1.f : alpha;
+    const bool rd = !ws && beta != 0.f;
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const int n = n0 + nrow + 8 * h;
+        if (n >= N) continue;
+#pragma unroll
+        for (int j = 0; j < BM / 8; j++) {
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+                const int m = m0 + 8 * j + 2 * t + e;
+                if (m < M) {
+                    float *p = Out + (int64_t)m * ldo + n;
+                    float v = al * d[4 * j + 2 * h + e];
+                    if (rd) v += beta * *p;
+                    *p = v;
+                }
+            }
+        }
+    }
+}
+
+#endif
+
 /* Block: WG warpgroups; warpgroup w owns our n rows [64w, 64w+64) of the block tile and all
  * BM (= wgmma N) of our m. Tile BM x (64*WG) x 32, ST-stage cp.async pipeline (ST-1 tiles in
  * flight). Each warpgroup drains its wgmmas at the end of every k tile (wait_group 0): keeping
@@ -287,29 +321,7 @@ __device__ __forceinline__ void wgmma_rs_body(int M, int N, int K, const float *
     acc_fence(d);
     cp_async_wait<0>();
 
-    /* epilogue: d[4j + q] = D[row nrow + 8(q>>1)][col 8j + 2t + (q&1)] = C[m][n] */
-    float *Out = ws ? ws + (int64_t)blockIdx.y * M * N : C;
-    const int64_t ldo = ws ? (int64_t)N : ldc;
-    const float al = ws ? 1.f : alpha;
-    const bool rd = !ws && beta != 0.f;
-#pragma unroll
-    for (int h = 0; h < 2; h++) {
-        const int n = n0 + nrow + 8 * h;
-        if (n >= N) continue;
-#pragma unroll
-        for (int j = 0; j < BM / 8; j++) {
-#pragma unroll
-            for (int e = 0; e < 2; e++) {
-                const int m = m0 + 8 * j + 2 * t + e;
-                if (m < M) {
-                    float *p = Out + (int64_t)m * ldo + n;
-                    float v = al * d[4 * j + 2 * h + e];
-                    if (rd) v += beta * *p;
-                    *p = v;
-                }
-            }
-        }
-    }
+    wg_store_tile<BM>(d, M, N, m0, n0, nrow, t, C, ldc, alpha, beta, ws);
 #endif
 }
 
@@ -391,29 +403,7 @@ __device__ __forceinline__ void wgmma_ss_body(int M, int N, int K, const float *
     acc_fence(d);
     cp_async_wait<0>();
 
-    /* epilogue: d[4j + q] = D[row nrow + 8(q>>1)][col 8j + 2t + (q&1)] = C[m][n] */
-    float *Out = ws ? ws + (int64_t)blockIdx.y * M * N : C;
-    const int64_t ldo = ws ? (int64_t)N : ldc;
-    const float al = ws ? 1.f : alpha;
-    const bool rd = !ws && beta != 0.f;
-#pragma unroll
-    for (int h = 0; h < 2; h++) {
-        const int n = n0 + nrow + 8 * h;
-        if (n >= N) continue;
-#pragma unroll
-        for (int j = 0; j < BM / 8; j++) {
-#pragma unroll
-            for (int e = 0; e < 2; e++) {
-                const int m = m0 + 8 * j + 2 * t + e;
-                if (m < M) {
-                    float *p = Out + (int64_t)m * ldo + n;
-                    float v = al * d[4 * j + 2 * h + e];
-                    if (rd) v += beta * *p;
-                    *p = v;
-                }
-            }
-        }
-    }
+    wg_store_tile<BM>(d, M, N, m0, n0, nrow, t, C, ldc, alpha, beta, ws);
 #endif
 }
 
