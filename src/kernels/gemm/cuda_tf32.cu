@@ -1,15 +1,17 @@
-/* cuda_tf32.cu: SGEMM on tensor cores in TF32 (mma.sync m16n8k8), C = alpha*A*B + beta*C,
- * row-major, any M, N, K and leading dimensions. FP32 accumulation; operands rounded to TF32
- * (cvt.rna) as they leave shared memory.
+/* cuda_tf32.cu: SGEMM on tensor cores in TF32, C = alpha*A*B + beta*C, row-major, any M, N,
+ * K and leading dimensions, FP32 accumulation. Configs 1-6: mma.sync m16n8k8, operands rounded
+ * to TF32 (cvt.rna) as they leave shared memory (config 4 truncates). Configs 7-10: Hopper
+ * wgmma (cuda_wgmma.cuh, in the sm_90a image; where that image cannot load, a probe at init
+ * sends them to their mma.sync twins).
  *
- * Design (see docs/notes/gemm-cuda.md):
+ * Design of the mma.sync kernels (see docs/notes/gemm-cuda.md):
  *   - block tile BM x BN x BK (BK = 32), WARPS_M x WARPS_N warps, warp tile WTM x WTN made of
  *     m16n8k8 MMAs; A fragments by ldmatrix.x4 from a row-major (k-contiguous) A tile whose
  *     rows are padded to BK+4 floats (conflict-free); B fragments by two LDS.32 per n8 tile
  *     from a row-major B tile padded to BN+8 floats (conflict-free);
  *   - cp.async multi-stage pipeline; 16-byte copies (zero-filled tails) when the pointer and
  *     leading dimension allow, 4-byte copies otherwise (odd lda/ldb), zero fill past M, N, K;
- *   - grouped rasterisation; split-K through a cached workspace and a reduce kernel.
+ *   - grouped rasterisation and split-K from cuda_splitk.cuh.
  */
 #include <cuda_runtime.h>
 #include <stdint.h>

@@ -11,8 +11,8 @@
  *     out-of-range elements are zero-filled, so any M, N, K work; blocks wholly inside M x N
  *     load their full k tiles through a predicate-free path whose per-thread pointers are
  *     computed once and advanced by BK per tile (the general path recomputes them per tile);
- *   - grouped block rasterisation for L2 reuse; split-K through a cached workspace and a
- *     reduce kernel that applies alpha and beta (beta == 0: C never read).
+ *   - grouped block rasterisation for L2 reuse and split-K (workspace + a reduce that applies
+ *     alpha and beta; beta == 0: C never read), both from cuda_splitk.cuh.
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
