@@ -243,9 +243,6 @@ typedef struct pl_result {
     double error, bound;
     const char *bound_why;
     int verified; /* 1 pass, 0 fail */
-    double peer_ratio; /* peer time / this time (>1: faster than the peer); <0 none.
-                        * The same as peers[0], kept for callers that read one peer. */
-    const char *peer_name;
     int padding_ok;    /* the run left the leading-dimension padding of its outputs alone */
     /* A rung's ratio to every peer measured on the same size, backend and precision, in the
      * order they ran; none for peers themselves. Filled by `parlab bench`'s report. */

@@ -326,7 +326,7 @@ pl_status pl_bench_variant(pl_ctx *ctx, pl_problem *p, const pl_variant *v, cons
     r->threads = v->backend == PL_BACKEND_CPU ? ctx->threads : 0;
     r->flops = p->flops;
     r->bytes = p->bytes;
-    r->peer_ratio = -1;
+    r->n_peers = 0;
     for (int i = 0; i < PL_N_PHASES; i++) r->phase_s[i] = -1;
     r->bound = p->kernel->error_bound(p->spec, v->precision, &r->bound_why);
 

@@ -29,8 +29,6 @@ void pl_results_peer_ratios(pl_result *r, int n)
     for (int i = 0; i < n; i++) {
         pl_result *x = &r[i];
         x->n_peers = 0;
-        x->peer_ratio = -1;
-        x->peer_name = NULL;
         if (x->variant->is_peer || !(x->median_s > 0)) continue;
         for (int j = 0; j < n && x->n_peers < PL_MAX_PEERS; j++) {
             const pl_result *q = &r[j];
@@ -43,10 +41,6 @@ void pl_results_peer_ratios(pl_result *r, int n)
             x->peers[x->n_peers].name = q->variant->name;
             x->peers[x->n_peers].ratio = q->median_s / x->median_s;
             x->n_peers++;
-        }
-        if (x->n_peers) {
-            x->peer_ratio = x->peers[0].ratio;
-            x->peer_name = x->peers[0].name;
         }
     }
 }

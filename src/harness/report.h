@@ -12,7 +12,7 @@ typedef struct pl_report_ctx {
     const char *command;   /* the command line, for the record */
 } pl_report_ctx;
 
-/* Fill each rung's peers[] (and peer_ratio, peer_name as peers[0]) with its ratio to every
+/* Fill each rung's peers[] (n_peers of them) with its ratio to every
  * peer in r[0..n) measured on the same size, backend and precision: at most PL_MAX_PEERS,
  * each peer name once, in the order of r. */
 void pl_results_peer_ratios(pl_result *r, int n);
