@@ -20,6 +20,11 @@ __device__ __forceinline__ void cp_async4(void *dst, const void *src, int src_by
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smem_u32(dst)), "l"(src),
                  "r"(src_bytes));
 }
+/* 4 bytes, always read (no src-size operand): interior copies that need no bounds check. */
+__device__ __forceinline__ void cp_async4_full(void *dst, const void *src)
+{
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(smem_u32(dst)), "l"(src));
+}
 /* Four consecutive floats of which the first `valid` (0..4) exist in global memory: one
  * 16-byte copy when all do, element copies (zero past the end) at an edge, plain zeros when
  * none does. Never touches a byte past the last valid float, so memcheck stays quiet and a

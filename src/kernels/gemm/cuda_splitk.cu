@@ -4,8 +4,8 @@
 
 namespace {
 
-float *g_ws = nullptr;
-size_t g_ws_bytes = 0;
+float *g_ws[PL_GEMM_WS_SLOTS];
+size_t g_ws_bytes[PL_GEMM_WS_SLOTS];
 
 /* C = alpha * sum_s P[s] + beta * C, a grid-stride loop over the M x N outputs. */
 __global__ void splitk_reduce(int M, int N, int S, const float *__restrict__ P, float *__restrict__ C,
@@ -26,27 +26,27 @@ __global__ void splitk_reduce(int M, int N, int S, const float *__restrict__ P, 
 
 } // namespace
 
-pl_status pl_gemm_splitk_workspace(const char *rung, size_t bytes, float **ws)
+pl_status pl_gemm_workspace(const char *rung, int slot, size_t bytes, float **ws)
 {
-    if (bytes > g_ws_bytes) {
-        if (g_ws) cudaFree(g_ws);
-        g_ws = nullptr;
-        g_ws_bytes = 0;
-        if (cudaMalloc(&g_ws, bytes) != cudaSuccess) {
+    if (slot < 0 || slot >= PL_GEMM_WS_SLOTS) return pl_fail(PL_ERR_ARG, "%s: workspace slot %d", rung, slot);
+    if (bytes > g_ws_bytes[slot]) {
+        if (g_ws[slot]) cudaFree(g_ws[slot]);
+        g_ws[slot] = nullptr;
+        g_ws_bytes[slot] = 0;
+        if (cudaMalloc(&g_ws[slot], bytes) != cudaSuccess) {
             cudaGetLastError();
-            return pl_fail(PL_ERR_DEVICE_NOMEM, "%s: split-K workspace of %zu bytes", rung, bytes);
+            return pl_fail(PL_ERR_DEVICE_NOMEM, "%s: workspace of %zu bytes", rung, bytes);
         }
-        g_ws_bytes = bytes;
+        g_ws_bytes[slot] = bytes;
     }
-    *ws = g_ws;
+    *ws = g_ws[slot];
     return PL_OK;
 }
 
 pl_status pl_gemm_splitk_reduce(const char *rung, int M, int N, int split, const float *ws, float *C,
-                                int64_t ldc, float alpha, float beta, cudaStream_t stream)
+                                int64_t ldc, float alpha, float beta, int sms, cudaStream_t stream)
 {
-    int dev = 0, sms = 132;
-    if (cudaGetDevice(&dev) == cudaSuccess) cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (sms < 1) sms = 1;
     int64_t total = (int64_t)M * N;
     int64_t blocks = (total + 255) / 256;
     if (blocks > (int64_t)sms * 16) blocks = (int64_t)sms * 16;

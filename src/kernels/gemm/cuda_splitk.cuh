@@ -77,13 +77,16 @@ static inline pl_status pl_gemm_cuda_resolve(const char *rung, const pl_gemm_pro
     return PL_OK;
 }
 
-/* A device workspace of at least `bytes` for the partial products, grown and kept between
- * calls (one per process, shared by the rungs; calls on one stream at a time). */
-pl_status pl_gemm_splitk_workspace(const char *rung, size_t bytes, float **ws);
+/* Device workspaces of the CUDA rungs, grown and kept between calls: one per slot per
+ * process, shared by the rungs, so calls must come on one stream at a time. SPLITK holds the
+ * partial products of split-K; BT and A hold operands rewritten K-major for the copy engine
+ * (cuda-tf32's TMA configs: B transposed, A re-pitched when its rows are not 16-byte aligned). */
+enum pl_gemm_ws_slot { PL_GEMM_WS_SPLITK = 0, PL_GEMM_WS_BT = 1, PL_GEMM_WS_A = 2, PL_GEMM_WS_SLOTS = 3 };
+pl_status pl_gemm_workspace(const char *rung, int slot, size_t bytes, float **ws);
 
 /* C = alpha * sum of the `split` partial M x N products in ws + beta * C (beta == 0: C is
- * not read). Launched on `stream`. */
+ * not read). Launched on `stream` over at most 16 blocks per SM (`sms`: the device's count). */
 pl_status pl_gemm_splitk_reduce(const char *rung, int M, int N, int split, const float *ws, float *C,
-                                int64_t ldc, float alpha, float beta, cudaStream_t stream);
+                                int64_t ldc, float alpha, float beta, int sms, cudaStream_t stream);
 
 #endif

@@ -19,6 +19,7 @@
 #include "core/core.h"
 #include "kernels/gemm/cuda_async.cuh"
 #include "kernels/gemm/cuda_splitk.cuh"
+#include "kernels/gemm/cuda_tma.cuh"
 #include "kernels/gemm/gemm.h"
 
 namespace {
@@ -258,17 +259,44 @@ __global__ void __launch_bounds__(WARPS_M *WARPS_N * 32, 1)
 
 typedef void (*kfn)(int, int, int, const float *, int64_t, const float *, int64_t, float *, int64_t,
                     float, float, int, float *);
+typedef void (*tma_kfn)(const CUtensorMap, const CUtensorMap, int, int, int, float *, int64_t, float, float, int,
+                        float *);
+
+/* B (K x N, row stride ldb) to Bt (N x K, row stride ldt), each value rounded to TF32: the
+ * K-major copy of B that the copy-engine configs read. 32 x 32 tiles through shared memory
+ * (a padded row: no bank conflicts on the transposed read), coalesced on both sides; the
+ * grid's y loops over K when K / 32 exceeds the grid limit. */
+__global__ void __launch_bounds__(256) transpose_b(const float *__restrict__ B, int64_t ldb, int K, int N,
+                                                   float *__restrict__ Bt, int64_t ldt)
+{
+    __shared__ float tile[32][33];
+    const int tx = threadIdx.x, ty = threadIdx.y; /* 32 x 8 */
+    const int n0 = blockIdx.x * 32;
+    for (int64_t k0 = (int64_t)blockIdx.y * 32; k0 < K; k0 += (int64_t)gridDim.y * 32) {
+#pragma unroll
+        for (int i = ty; i < 32; i += 8)
+            if (k0 + i < K && n0 + tx < N) tile[i][tx] = B[(k0 + i) * ldb + n0 + tx];
+        __syncthreads();
+#pragma unroll
+        for (int i = ty; i < 32; i += 8)
+            if (n0 + i < N && k0 + tx < K)
+                Bt[(int64_t)(n0 + i) * ldt + k0 + tx] = __uint_as_float(to_tf32(__float_as_uint(tile[tx][i])));
+        __syncthreads();
+    }
+}
 
 struct Cfg {
     int bm, bn, wm, wn, bk, st, cvt;
-    int wg; /* 0: mma.sync kernel (wm x wn warps); > 0: wgmma kernel of wg warpgroups */
-    int fb; /* wgmma configs: the mma.sync config (1-based) used where wgmma is unavailable */
+    int wg;  /* 0: mma.sync kernel (wm x wn warps); > 0: wgmma kernel of wg warpgroups */
+    int fb;  /* wgmma configs: the config (1-based) used where wgmma (or TMA) is unavailable */
+    int tma; /* 1: the copy-engine wgmma kernel (tf), operands made K-major first */
     kfn f[4]; /* [VA*2+VB] */
+    tma_kfn tf;
 };
 
 #define PL_TCFG(BM, BN, WM, WN, BK, ST, CV)                                                        \
     {                                                                                              \
-        BM, BN, WM, WN, BK, ST, CV, 0, 0,                                                          \
+        BM, BN, WM, WN, BK, ST, CV, 0, 0, 0,                                                       \
         {                                                                                          \
             tf32_kernel<BM, BN, WM, WN, BK, ST, CV, false, false>,                                 \
                 tf32_kernel<BM, BN, WM, WN, BK, ST, CV, false, true>,                              \
@@ -279,11 +307,18 @@ struct Cfg {
 /* wgmma: block tile BM (our m, = wgmma N) x 64*WG (our n), BK 32 */
 #define PL_WCFG(BM, WG, ST, CV, FB)                                                                \
     {                                                                                              \
-        BM, 64 * WG, 1, 1, 32, ST, CV, WG, FB,                                                     \
+        BM, 64 * WG, 1, 1, 32, ST, CV, WG, FB, 0,                                                  \
         {                                                                                          \
             wgmma_kernel<BM, WG, ST, CV, false, false>, wgmma_kernel<BM, WG, ST, CV, false, true>,   \
                 wgmma_kernel<BM, WG, ST, CV, true, false>, wgmma_kernel<BM, WG, ST, CV, true, true>  \
         }                                                                                          \
+    }
+
+/* wgmma fed by the copy engine: block tile BM (our m) x 128 (our n), 2 consumer warpgroups of
+ * m64nBM + 1 producer warpgroup, ST stages; B transposed beforehand */
+#define PL_MCFG(BM, ST, FB)                                                                        \
+    {                                                                                              \
+        BM, 128, 1, 1, 32, ST, 1, 2, FB, 1, {nullptr, nullptr, nullptr, nullptr}, wgmma_tma_kernel<BM, ST>    \
     }
 
 const Cfg cfgs[] = {
@@ -297,20 +332,24 @@ const Cfg cfgs[] = {
     PL_WCFG(128, 4, 4, false, 4),          /* 8: as 7, B truncated too (no cvt) */
     PL_WCFG(128, 2, 3, true, 6),           /* 9: wgmma 128x128, 2 warpgroups, 3 stages (2 blocks/SM) */
     PL_WCFG(256, 2, 4, true, 1),           /* 10: wgmma 256x128, 2 warpgroups (m64n256), 4 stages */
+    PL_MCFG(256, 4, 10),                   /* 11: TMA + wgmma 256x128 (m64n256), 4 stages, 193 KB */
+    PL_MCFG(128, 6, 9),                    /* 12: TMA + wgmma 128x128 (m64n128), 6 stages, 193 KB */
 };
 const int n_cfgs = (int)(sizeof cfgs / sizeof cfgs[0]);
 
 size_t cfg_smem(const Cfg &c)
 {
+    if (c.tma) return (size_t)c.st * (c.bm + c.bn) * 128 + 1024;
     if (c.wg) return (size_t)c.st * (c.bm * 128 + c.bk * (c.bn + 8) * sizeof(float)) + 1024;
     return (size_t)c.st * (c.bm * (c.bk + 4) + c.bk * (c.bn + 8)) * sizeof(float);
 }
-int cfg_threads(const Cfg &c) { return c.wg ? c.wg * 128 : c.wm * c.wn * 32; }
+int cfg_threads(const Cfg &c) { return c.tma ? 384 : c.wg ? c.wg * 128 : c.wm * c.wn * 32; }
 
 int g_sms = 0;
 int g_occ[16];
 bool g_init = false;
 bool g_wgmma = false; /* the wgmma kernels were built (sm_90a) and run here */
+bool g_tma = false;   /* and the driver encodes tensor maps */
 
 pl_status init_once()
 {
@@ -327,17 +366,24 @@ pl_status init_once()
             cudaFree(flag);
         }
         g_wgmma = h == 1;
+        g_tma = g_wgmma && pl_gemm_tma::encoder() != nullptr;
         cudaGetLastError();
     }
     for (int i = 0; i < n_cfgs; i++) {
         size_t sm = cfg_smem(cfgs[i]);
-        for (int v = 0; v < 4; v++) {
-            cudaError_t e = cudaFuncSetAttribute(cfgs[i].f[v], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sm);
+        const void *fns[4];
+        int nf = 0;
+        if (cfgs[i].tma)
+            fns[nf++] = (const void *)cfgs[i].tf;
+        else
+            for (int v = 0; v < 4; v++) fns[nf++] = (const void *)cfgs[i].f[v];
+        for (int v = 0; v < nf; v++) {
+            cudaError_t e = cudaFuncSetAttribute(fns[v], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sm);
             if (e != cudaSuccess)
                 return pl_fail(PL_ERR_CUDA, "cuda-tf32: cudaFuncSetAttribute: %s", cudaGetErrorString(e));
         }
         int occ = 0;
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, cfgs[i].f[3], cfg_threads(cfgs[i]), sm);
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, fns[nf - 1], cfg_threads(cfgs[i]), sm);
         g_occ[i] = occ > 0 ? occ : 1;
     }
     cudaGetLastError();
@@ -347,7 +393,7 @@ pl_status init_once()
 
 /* Relative rate of each config on a full SM: measured on H100 at 4096 (splitk=1), GFLOP/s over
  * config 9's 193 TF/s (docs/notes/gemm-cuda.md). */
-const double cfg_rates[] = {0.59, 0.61, 0.61, 0.67, 0.47, 0.45, 0.93, 0.98, 1.0, 0.71};
+const double cfg_rates[] = {0.59, 0.61, 0.61, 0.67, 0.47, 0.45, 0.93, 0.98, 1.0, 0.71, 1.6, 1.4};
 static_assert(sizeof cfg_rates / sizeof cfg_rates[0] == sizeof cfgs / sizeof cfgs[0], "one rate per config");
 
 /* Estimated relative time of config i at this shape with split s: waves of blocks, each wave
@@ -362,12 +408,17 @@ double cfg_cost(int i, int64_t M, int64_t N, int64_t K, int s)
     double klen = (double)((K + s - 1) / s) + 128.0;
     double t = (double)waves * g_occ[i] * c.bm * c.bn * klen / eff;
     if (s > 1) t += (double)M * N * (s + 2) * 0.4;
+    if (c.tma) t += (double)K * N * 2.4 + 4e6; /* B transposed first: 8 bytes an element at ~2.5 TB/s, + launch */
     return t;
 }
 
 /* config i (0-based) as it will run: a wgmma config falls back to its mma.sync twin where the
  * wgmma kernels are not available (no sm_90a build, or another GPU). */
-int effective(int i) { return (cfgs[i].wg && !g_wgmma) ? cfgs[i].fb - 1 : i; }
+int effective(int i)
+{
+    if (cfgs[i].tma && !g_tma) i = cfgs[i].fb - 1;
+    return (cfgs[i].wg && !g_wgmma) ? cfgs[i].fb - 1 : i;
+}
 
 void choose(int64_t M, int64_t N, int64_t K, int &ci, int &split)
 {
@@ -384,19 +435,51 @@ void choose(int64_t M, int64_t N, int64_t K, int &ci, int &split)
     }
 }
 
+/* A copy-engine config: B transposed (and rounded) into the BT workspace, A re-pitched into
+ * the A workspace when its rows are not 16-byte aligned (aligned_a false), one tensor map per
+ * operand, then the kernel; all on stream st. */
+pl_status launch_tma(const Cfg &c, dim3 grid, int M, int N, int K, const float *A, int64_t lda, bool aligned_a,
+                     const float *B, int64_t ldb, float *C, int64_t ldc, float alpha, float beta, int kps, float *ws,
+                     cudaStream_t st)
+{
+    const int64_t ldk = ((int64_t)K + 3) / 4 * 4; /* K-major rows padded to 16 bytes */
+    float *Bt = nullptr;
+    pl_status s = pl_gemm_workspace("cuda-tf32", PL_GEMM_WS_BT, (size_t)N * ldk * sizeof(float), &Bt);
+    if (s != PL_OK) return s;
+    const int64_t kblocks = ((int64_t)K + 31) / 32;
+    transpose_b<<<dim3((unsigned)((N + 31) / 32), (unsigned)(kblocks < 65535 ? kblocks : 65535)), dim3(32, 8), 0,
+                  st>>>(B, ldb, K, N, Bt, ldk);
+    if (!aligned_a) {
+        float *Ak = nullptr;
+        if ((s = pl_gemm_workspace("cuda-tf32", PL_GEMM_WS_A, (size_t)M * ldk * sizeof(float), &Ak)) != PL_OK)
+            return s;
+        cudaError_t e = cudaMemcpy2DAsync(Ak, (size_t)ldk * sizeof(float), A, (size_t)lda * sizeof(float),
+                                          (size_t)K * sizeof(float), (size_t)M, cudaMemcpyDeviceToDevice, st);
+        if (e != cudaSuccess) return pl_fail(PL_ERR_CUDA, "cuda-tf32: re-pitching A: %s", cudaGetErrorString(e));
+        A = Ak;
+        lda = ldk;
+    }
+    CUtensorMap map_a, map_bt;
+    if (!pl_gemm_tma::make_map_2d(&map_a, A, M, K, lda, c.bm) || !pl_gemm_tma::make_map_2d(&map_bt, Bt, N, K, ldk, c.bn))
+        return pl_fail(PL_ERR_CUDA, "cuda-tf32: the driver rejected a tensor map");
+    c.tf<<<grid, cfg_threads(c), cfg_smem(c), st>>>(map_a, map_bt, M, N, K, C, ldc, alpha, beta, kps, ws);
+    return PL_OK;
+}
+
 } // namespace
 
 extern "C" {
 
-static const int64_t tf32_config_values[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+static const int64_t tf32_config_values[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
 static const int64_t tf32_splitk_values[] = {0, 1, 2, 4, 8, 16, 32, 64};
 extern const pl_param_def pl_gemm_cuda_tf32_params[2] = {
     {"config",
      "tile config: 0 auto, 1 128x256 (8 warps 64x64), 2 256x128, 3 128x256 4 stages, "
      "4 128x256 truncating, 5 64x128 (4 warps 32x64), 6 128x128 (4 warps 64x64); "
      "Hopper wgmma (sm_90a build; elsewhere the mma.sync config named): 7 128x256 4 warpgroups (-> 1), "
-     "8 as 7 truncating (-> 4), 9 128x128 2 warpgroups, 2 blocks/SM (-> 6), 10 256x128 2 warpgroups (-> 1)",
-     PL_PARAM_LIST, tf32_config_values, 11, 0, 0, 0, NULL, 0},
+     "8 as 7 truncating (-> 4), 9 128x128 2 warpgroups, 2 blocks/SM (-> 6), 10 256x128 2 warpgroups (-> 1); "
+     "Hopper wgmma fed by the copy engine (TMA), B transposed first: 11 256x128 (-> 10), 12 128x128 (-> 9)",
+     PL_PARAM_LIST, tf32_config_values, 13, 0, 0, 0, NULL, 0},
     {"splitk", "K splits: 0 auto, 1 none", PL_PARAM_LIST, tf32_splitk_values, 8, 0, 0, 0, NULL, 0},
 };
 extern const int pl_gemm_cuda_tf32_n_params = 2;
@@ -420,19 +503,24 @@ pl_status pl_gemm_cuda_tf32(const pl_run_args *a)
 
     bool va = ((reinterpret_cast<uintptr_t>(A) & 15) == 0) && (p->lda % 4 == 0);
     bool vb = ((reinterpret_cast<uintptr_t>(B) & 15) == 0) && (p->ldb % 4 == 0);
-    kfn f = c.f[(va ? 2 : 0) + (vb ? 1 : 0)];
     int64_t tiles = (int64_t)((M + c.bm - 1) / c.bm) * ((N + c.bn - 1) / c.bn);
     if (tiles > INT32_MAX) return pl_fail(PL_ERR_ARG, "cuda-tf32: too many tiles");
 
     float *ws = nullptr;
-    if (split > 1 && (s = pl_gemm_splitk_workspace("cuda-tf32", (size_t)split * M * N * sizeof(float), &ws)) != PL_OK)
+    if (split > 1 && (s = pl_gemm_workspace("cuda-tf32", PL_GEMM_WS_SPLITK, (size_t)split * M * N * sizeof(float), &ws)) != PL_OK)
         return s;
     dim3 grid((unsigned)tiles, (unsigned)split);
-    f<<<grid, cfg_threads(c), cfg_smem(c), st>>>(M, N, K, A, p->lda, B, p->ldb, C, p->ldc, p->alpha,
-                                                   p->beta, kps, ws);
+    if (c.tma) {
+        s = launch_tma(c, grid, M, N, K, A, p->lda, va, B, p->ldb, C, p->ldc, p->alpha, p->beta, kps, ws, st);
+        if (s != PL_OK) return s;
+    } else {
+        kfn f = c.f[(va ? 2 : 0) + (vb ? 1 : 0)];
+        f<<<grid, cfg_threads(c), cfg_smem(c), st>>>(M, N, K, A, p->lda, B, p->ldb, C, p->ldc, p->alpha,
+                                                       p->beta, kps, ws);
+    }
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) return pl_fail(PL_ERR_CUDA, "cuda-tf32: launch: %s", cudaGetErrorString(e));
-    if (split > 1) return pl_gemm_splitk_reduce("cuda-tf32", M, N, split, ws, C, p->ldc, p->alpha, p->beta, st);
+    if (split > 1) return pl_gemm_splitk_reduce("cuda-tf32", M, N, split, ws, C, p->ldc, p->alpha, p->beta, g_sms, st);
     return PL_OK;
 }
 

@@ -87,11 +87,6 @@ __device__ __forceinline__ void load_b(float *sB, const float *B, int64_t ldb, i
 }
 
 
-/* 4 bytes, always read (no src-size operand): the interior fast path below. */
-__device__ __forceinline__ void cp_async4_full(void *dst, const void *src)
-{
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(smem_u32(dst)), "l"(src));
-}
 
 /* Interior fast path (block fully inside M x N, k tile fully inside [kbeg, kend)): no
  * predicates, no selects; `pa` / `pb` are this thread's first element of the tile, computed
@@ -434,14 +429,14 @@ pl_status pl_gemm_cuda_tuned(const pl_run_args *a)
     if (tiles > INT32_MAX) return pl_fail(PL_ERR_ARG, "cuda-tuned: too many tiles");
 
     float *ws = nullptr;
-    if (split > 1 && (s = pl_gemm_splitk_workspace("cuda-tuned", (size_t)split * M * N * sizeof(float), &ws)) != PL_OK)
+    if (split > 1 && (s = pl_gemm_workspace("cuda-tuned", PL_GEMM_WS_SPLITK, (size_t)split * M * N * sizeof(float), &ws)) != PL_OK)
         return s;
     dim3 grid((unsigned)tiles, (unsigned)split);
     f<<<grid, c.wm * c.wn * 32, cfg_smem(c), st>>>(M, N, K, A, p->lda, B, p->ldb, C, p->ldc, p->alpha,
                                                    p->beta, kps, ws);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) return pl_fail(PL_ERR_CUDA, "cuda-tuned: launch: %s", cudaGetErrorString(e));
-    if (split > 1) return pl_gemm_splitk_reduce("cuda-tuned", M, N, split, ws, C, p->ldc, p->alpha, p->beta, st);
+    if (split > 1) return pl_gemm_splitk_reduce("cuda-tuned", M, N, split, ws, C, p->ldc, p->alpha, p->beta, g_sms, st);
     return PL_OK;
 }
 

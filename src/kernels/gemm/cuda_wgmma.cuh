@@ -121,6 +121,10 @@ template <int N> __device__ __forceinline__ void acc_fence(float (&d)[N])
 #pragma unroll
     for (int i = 0; i < N; i++) asm volatile("" : "+f"(d[i])::"memory");
 }
+/* Hand registers between warpgroups (sm_90a): the kernel starts with an even cap per thread
+ * (__launch_bounds__(threads, 1)); a producer gives some back, consumers take them. */
+template <int R> __device__ __forceinline__ void setmaxnreg_dec() { asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R)); }
+template <int R> __device__ __forceinline__ void setmaxnreg_inc() { asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(R)); }
 __device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
 
 /* Shared-memory matrix descriptor: K-major, 128-byte swizzle; rows of 128 bytes (BK = 32
@@ -419,6 +423,87 @@ __global__ void __launch_bounds__(WG * 128, 1)
         wgmma_rs_body<BM, WG, ST, CVT, VA, VB>(M, N, K, A, lda, B, ldb, C, ldc, alpha, beta, kps, ws);
     else
         wgmma_ss_body<BM, WG, ST, VA>(M, N, K, A, lda, B, ldb, C, ldc, alpha, beta, kps, ws);
+}
+
+/* The copy-engine kernel (configs 11, 12): both operands already K-major in global memory (the
+ * host transposes B into Bt, N x K, rounding it to TF32, and re-pitches A when its rows are
+ * not 16-byte aligned), so both are wgmma descriptor operands and nothing a wgmma in flight
+ * reads lives in registers. Warp-specialised, one block per SM, 384 threads:
+ *   warpgroup 0, the producer: one thread issues the TMA copies of stage after stage (A box
+ *     BM x 32, Bt box 128 x 32, 128-byte swizzle, zeros past M, N, K) and waits on the
+ *     stage's "empty" barrier before refilling it; it gives its registers up (setmaxnreg);
+ *   warpgroups 1-2, the consumers: each owns 64 of our n (rows of Bt) x all BM of our m,
+ *     waits on the stage's "full" barrier, issues 4 wgmma m64nBMk8 (k = 32), keeps that k
+ *     tile in flight while it waits for the previous one (wait_group 1), then frees the
+ *     previous stage.
+ * No block-wide barrier in the main loop: producer and consumers meet only at the barriers
+ * of a stage. Both operands are read by the tensor core as stored: Bt rounded, A truncated. */
+template <int BM, int ST>
+__global__ void __launch_bounds__(384, 1)
+    wgmma_tma_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ CUtensorMap tmB, int M, int N,
+                     int K, float *__restrict__ C, int64_t ldc, float alpha, float beta, int kps,
+                     float *__restrict__ ws)
+{
+#if PL_WGMMA_DEVICE
+    using namespace pl_gemm_tma;
+    constexpr int BK = 32, BN = 128;
+    constexpr int SA = BM * 128, SB = BN * 128; /* bytes per stage, multiples of 1024 */
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    __shared__ uint64_t full[ST], empty[ST];
+    const unsigned base_u = smem_u32(smem_raw);
+    char *sA = reinterpret_cast<char *>(smem_raw) + ((1024 - (base_u & 1023)) & 1023);
+    char *sB = sA + ST * SA;
+    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+    const pl_gemm_block blk = pl_gemm_block_of(M, N, K, BM, BN, BK, kps);
+
+    if (tid == 0) {
+#pragma unroll
+        for (int s = 0; s < ST; s++) {
+            mbar_init(&full[s], 1);
+            mbar_init(&empty[s], 2);
+        }
+        mbar_init_fence();
+    }
+    __syncthreads();
+
+    if (warp < 4) {
+        setmaxnreg_dec<40>();
+        if (tid == 0) {
+            for (int kt = 0; kt < blk.ktiles; kt++) {
+                const int s = kt % ST;
+                if (kt >= ST) mbar_wait(&empty[s], ((kt / ST) - 1) & 1);
+                mbar_arrive_expect_tx(&full[s], SA + SB);
+                const int k = blk.kbeg + kt * BK;
+                tma_load_2d(sA + s * SA, &tmA, k, blk.m0, &full[s]);
+                tma_load_2d(sB + s * SB, &tmB, k, blk.n0, &full[s]);
+            }
+        }
+    } else {
+        setmaxnreg_inc<232>();
+        const int cw = warp - 4, wg = cw >> 2, wq = cw & 3;
+        const int g = lane >> 2, t = lane & 3;
+        const unsigned sA_u = smem_u32(sA), bwg_u = smem_u32(sB) + wg * 64 * 128;
+        float d[BM / 2];
+#pragma unroll
+        for (int i = 0; i < BM / 2; i++) d[i] = 0.f;
+        for (int kt = 0; kt < blk.ktiles; kt++) {
+            const int s = kt % ST;
+            mbar_wait(&full[s], (kt / ST) & 1);
+            acc_fence(d);
+            wgmma_fence();
+#pragma unroll
+            for (int ks = 0; ks < 4; ks++)
+                wgmma_tf32_ss<BM>(d, sw128_desc(bwg_u + s * SB + ks * 32), sw128_desc(sA_u + s * SA + ks * 32));
+            wgmma_commit();
+            wgmma_wait<1>();
+            acc_fence(d);
+            if (kt > 0 && (tid & 127) == 0) mbar_arrive(&empty[(kt - 1) % ST]);
+        }
+        wgmma_wait<0>();
+        acc_fence(d);
+        wg_store_tile<BM>(d, M, N, blk.m0, blk.n0, wg * 64 + wq * 16 + g, t, C, ldc, alpha, beta, ws);
+    }
+#endif
 }
 
 #endif

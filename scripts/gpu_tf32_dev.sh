@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# gpu_tf32_dev.sh: development loop for cuda-tf32's copy-engine configs on a GPU machine:
+# build the CLI and the GPU test, check the configs on odd shapes, time them against cuBLAS.
+# usage: scripts/gpu_tf32_dev.sh [CONFIGS] (default 10,11,12). Logs go to $OUT (or ./gpu-logs).
+set -uo pipefail
+OUT=${OUT:-gpu-logs}
+mkdir -p "$OUT"
+cfgs=${1:-10,11,12}
+export PATH="$PATH:/usr/local/cuda/bin"
+cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
+cmake --build build-gpu -j 16 --target parlab test_gemm_gpu >"$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head -30; exit 1; }
+grep -A2 "wgmma_tma" "$OUT/build.log" | grep -E "registers|spill" | head -4
+P=build-gpu/parlab
+echo "== odd shapes, each config, split 1 and 3 (verified)"
+$P sweep gemm --variant cuda-tf32 --param config=$cfgs --param splitk=1,3 --repeats 1 --warmup 0 --no-peaks \
+   --size 1x1x1,257x129x300,70x300x40,300x70x1000,1000x333x77,4097x100x33 2>&1 | grep -E "cuda-tf32|rror|FAIL" | tail -40
+echo "== 4096 / 8192, splitk=1"
+$P sweep gemm --variant cuda-tf32 --param config=$cfgs --param splitk=1 --size 4096,8192,4097 --no-peaks 2>&1 | grep -E "cuda-tf32|best|rror"
+$P bench gemm --variant cuda-tf32,peer-cublas-tf32 --size 4096,8192 --no-peaks 2>&1 | grep -E "cuda-tf32|cublas|rror"
