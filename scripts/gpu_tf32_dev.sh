@@ -8,7 +8,7 @@ mkdir -p "$OUT"
 cfgs=${1:-10,11,12}
 export PATH="$PATH:/usr/local/cuda/bin"
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
-cmake --build build-gpu -j 16 --target parlab test_gemm_gpu >"$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head -30; exit 1; }
+cmake --build build-gpu -j 16 --target parlab_cli test_gemm_gpu >"$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head -30; exit 1; }
 grep -A2 "wgmma_tma" "$OUT/build.log" | grep -E "registers|spill" | head -4
 P=build-gpu/parlab
 echo "== odd shapes, each config, split 1 and 3 (verified)"
