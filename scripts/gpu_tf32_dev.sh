@@ -12,8 +12,27 @@ cmake --build build-gpu -j 16 --target parlab_cli test_gemm_gpu >"$OUT/build.log
 grep -A2 "wgmma_tma" "$OUT/build.log" | grep -E "registers|spill" | head -4
 P=build-gpu/parlab
 echo "== odd shapes, each config, split 1 and 3 (verified)"
-timeout 150 $P sweep gemm --variant cuda-tf32 --param config=$cfgs --param splitk=1,3 --repeats 1 --warmup 0 --no-peaks \
+timeout 150 $P sweep gemm --variant cuda-tf32 --param config=$cfgs --param splitk=1,3 --repeats 1 --warmup 1 --no-peaks \
    --size 1x1x1,257x129x300,70x300x40,300x70x1000,1000x333x77,4097x100x33 2>&1 | grep -E "cuda-tf32|rror|FAIL" | tail -40
 echo "== 4096 / 8192, splitk=1"
 timeout 150 $P sweep gemm --variant cuda-tf32 --param config=$cfgs --param splitk=1 --size 4096,8192,4097 --no-peaks 2>&1 | grep -E "cuda-tf32|best|rror"
 timeout 100 $P bench gemm --variant cuda-tf32,peer-cublas-tf32 --size 4096,8192 --no-peaks 2>&1 | grep -E "cuda-tf32|cublas|rror"
+if [ -n "${FULL:-}" ]; then
+  echo "== transpose cost: a thin M (128x4096x4096) against config 10 (no transpose)"
+  timeout 100 $P sweep gemm --variant cuda-tf32 --param config=10,11 --param splitk=1 --size 128x4096x4096 --no-peaks 2>&1 | grep -E "^cuda-tf32"
+  echo "== test_gemm_gpu"
+  timeout 300 build-gpu/tests/test_gemm_gpu 2>&1 | tail -3
+  echo "== memcheck"
+  PL_SANITIZER=1 timeout 400 compute-sanitizer --tool memcheck --error-exitcode 3 build-gpu/tests/test_gemm_gpu >"$OUT/memcheck.log" 2>&1
+  echo "exit $?: $(grep -E 'ERROR SUMMARY|passed' "$OUT/memcheck.log" | tr '\n' ' ')"
+  echo "== racecheck / synccheck over configs 11, 12"
+  for tool in racecheck synccheck; do
+    timeout 200 compute-sanitizer --tool $tool $P sweep gemm --variant cuda-tf32 --param config=11,12 --param splitk=1,2 \
+      --size 257x129x300,70x300x40 --repeats 1 --no-peaks >"$OUT/$tool.log" 2>&1
+    echo "$tool exit $?: $(grep -E 'SUMMARY' "$OUT/$tool.log")"
+  done
+  if command -v cuobjdump >/dev/null; then
+    cuobjdump -sass build-gpu/CMakeFiles/parlab_obj.dir/src/kernels/gemm/cuda_tf32.cu.o > "$OUT/tf32.sass" 2>&1
+    echo "SASS of the TMA kernels: $(awk '/Function : .*wgmma_tma/{f=1;next} /Function :/{f=0} f' "$OUT/tf32.sass" | grep -oE 'HGMMA[.0-9A-Zx]*|UTMALDG[.0-9A-Z]*|SYNCS[.A-Z0-9]*|USETMAXREG[.A-Z]*|LDL|STL' | sort | uniq -c | tr '\n' ' ')"
+  fi
+fi

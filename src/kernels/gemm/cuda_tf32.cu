@@ -392,8 +392,9 @@ pl_status init_once()
 }
 
 /* Relative rate of each config on a full SM: measured on H100 at 4096 (splitk=1), GFLOP/s over
- * config 9's 193 TF/s (docs/notes/gemm-cuda.md). */
-const double cfg_rates[] = {0.59, 0.61, 0.61, 0.67, 0.47, 0.45, 0.93, 0.98, 1.0, 0.71, 1.6, 1.4};
+ * config 9's 193 TF/s (docs/notes/gemm-cuda.md); for 11 and 12 the kernel alone (their B
+ * transpose is costed apart in cfg_cost). */
+const double cfg_rates[] = {0.59, 0.61, 0.61, 0.67, 0.47, 0.45, 0.93, 0.98, 1.0, 0.71, 1.95, 1.62};
 static_assert(sizeof cfg_rates / sizeof cfg_rates[0] == sizeof cfgs / sizeof cfgs[0], "one rate per config");
 
 /* Estimated relative time of config i at this shape with split s: waves of blocks, each wave
