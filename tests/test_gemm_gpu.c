@@ -5,6 +5,30 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* Rungs with tile configurations and split-K: every config with its K cut in 2 (the
+ * parameter loop above names one parameter at a time, and a named config runs unsplit). */
+static void check_configs_split(pl_ctx *ctx, const pl_variant *v)
+{
+    int ic = -1, is = -1;
+    for (int i = 0; i < v->n_params; i++) {
+        if (!strcmp(v->params[i].name, "config")) ic = i;
+        if (!strcmp(v->params[i].name, "splitk")) is = i;
+    }
+    if (ic < 0 || is < 0) return;
+    const pl_param_def *pc = &v->params[ic];
+    for (int j = 0; j < pc->n_values; j++) {
+        if (pc->values[j] == 0) continue;
+        int64_t params[PL_MAX_PARAMS];
+        for (int k = 0; k < v->n_params; k++) params[k] = (int64_t)v->params[k].def;
+        params[ic] = pc->values[j];
+        params[is] = 2;
+        char label[96];
+        snprintf(label, sizeof label, "%s config=%lld splitk=2", v->name, (long long)pc->values[j]);
+        check_variant_on_cases(ctx, v, params, label);
+    }
+}
 
 int main(void)
 {
@@ -23,6 +47,7 @@ int main(void)
             continue;
         }
         check_variant_all_params(ctx, v);
+        check_configs_split(ctx, v);
         printf("%s: checked\n", v->name);
     }
     /* Larger odd sizes, default parameters (each tile configuration's edges, split-K on the
