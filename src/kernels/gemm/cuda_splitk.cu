@@ -43,6 +43,21 @@ pl_status pl_gemm_workspace(const char *rung, int slot, size_t bytes, float **ws
     return PL_OK;
 }
 
+pl_status pl_gemm_repitch(const char *rung, int slot, const float **m, int64_t *ld, int64_t rows, int64_t cols,
+                          cudaStream_t stream)
+{
+    const int64_t ldp = (cols + 3) / 4 * 4;
+    float *copy = nullptr;
+    pl_status s = pl_gemm_workspace(rung, slot, (size_t)rows * ldp * sizeof(float), &copy);
+    if (s != PL_OK) return s;
+    cudaError_t e = cudaMemcpy2DAsync(copy, (size_t)ldp * sizeof(float), *m, (size_t)*ld * sizeof(float),
+                                      (size_t)cols * sizeof(float), (size_t)rows, cudaMemcpyDeviceToDevice, stream);
+    if (e != cudaSuccess) return pl_fail(PL_ERR_CUDA, "%s: re-pitching an operand: %s", rung, cudaGetErrorString(e));
+    *m = copy;
+    *ld = ldp;
+    return PL_OK;
+}
+
 pl_status pl_gemm_splitk_reduce(const char *rung, int M, int N, int split, const float *ws, float *C,
                                 int64_t ldc, float alpha, float beta, int sms, cudaStream_t stream)
 {

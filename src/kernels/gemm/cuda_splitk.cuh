@@ -80,9 +80,17 @@ static inline pl_status pl_gemm_cuda_resolve(const char *rung, const pl_gemm_pro
 /* Device workspaces of the CUDA rungs, grown and kept between calls: one per slot per
  * process, shared by the rungs, so calls must come on one stream at a time. SPLITK holds the
  * partial products of split-K; BT and A hold operands rewritten K-major for the copy engine
- * (cuda-tf32's TMA configs: B transposed, A re-pitched when its rows are not 16-byte aligned). */
-enum pl_gemm_ws_slot { PL_GEMM_WS_SPLITK = 0, PL_GEMM_WS_BT = 1, PL_GEMM_WS_A = 2, PL_GEMM_WS_SLOTS = 3 };
+ * (cuda-tf32's TMA configs: B transposed, A re-pitched when its rows are not 16-byte aligned);
+ * B holds cuda-tuned's re-pitched B. */
+enum pl_gemm_ws_slot { PL_GEMM_WS_SPLITK = 0, PL_GEMM_WS_BT = 1, PL_GEMM_WS_A = 2, PL_GEMM_WS_B = 3, PL_GEMM_WS_SLOTS = 4 };
 pl_status pl_gemm_workspace(const char *rung, int slot, size_t bytes, float **ws);
+
+/* Copy a rows x cols matrix (row stride *ld floats) into workspace `slot` with its rows 16
+ * bytes apart (stride cols rounded up to 4) and point *m, *ld at the copy: what lets a rung
+ * take its 16-byte (or copy-engine) path when a caller's leading dimension is odd. Enqueued
+ * on `stream`; costs a read and a write of the matrix. */
+pl_status pl_gemm_repitch(const char *rung, int slot, const float **m, int64_t *ld, int64_t rows, int64_t cols,
+                          cudaStream_t stream);
 
 /* C = alpha * sum of the `split` partial M x N products in ws + beta * C (beta == 0: C is
  * not read). Launched on `stream` over at most 16 blocks per SM (`sms`: the device's count). */

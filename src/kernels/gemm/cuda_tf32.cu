@@ -450,16 +450,7 @@ pl_status launch_tma(const Cfg &c, dim3 grid, int M, int N, int K, const float *
     const int64_t kblocks = ((int64_t)K + 31) / 32;
     transpose_b<<<dim3((unsigned)((N + 31) / 32), (unsigned)(kblocks < 65535 ? kblocks : 65535)), dim3(32, 8), 0,
                   st>>>(B, ldb, K, N, Bt, ldk);
-    if (!aligned_a) {
-        float *Ak = nullptr;
-        if ((s = pl_gemm_workspace("cuda-tf32", PL_GEMM_WS_A, (size_t)M * ldk * sizeof(float), &Ak)) != PL_OK)
-            return s;
-        cudaError_t e = cudaMemcpy2DAsync(Ak, (size_t)ldk * sizeof(float), A, (size_t)lda * sizeof(float),
-                                          (size_t)K * sizeof(float), (size_t)M, cudaMemcpyDeviceToDevice, st);
-        if (e != cudaSuccess) return pl_fail(PL_ERR_CUDA, "cuda-tf32: re-pitching A: %s", cudaGetErrorString(e));
-        A = Ak;
-        lda = ldk;
-    }
+    if (!aligned_a && (s = pl_gemm_repitch("cuda-tf32", PL_GEMM_WS_A, &A, &lda, M, K, st)) != PL_OK) return s;
     CUtensorMap map_a, map_bt;
     if (!pl_gemm_tma::make_map_2d(&map_a, A, M, K, lda, c.bm) || !pl_gemm_tma::make_map_2d(&map_bt, Bt, N, K, ldk, c.bn))
         return pl_fail(PL_ERR_CUDA, "cuda-tf32: the driver rejected a tensor map");

@@ -422,7 +422,14 @@ pl_status pl_gemm_cuda_tuned(const pl_run_args *a)
     int kps;
     pl_gemm_split_k(K, c.bk, &split, &kps);
 
-    bool vb = ((reinterpret_cast<uintptr_t>(B) & 15) == 0) && (p->ldb % 4 == 0);
+    /* B rows not 16-byte aligned (odd ldb): a large enough problem first copies B to rows 16
+     * bytes apart (one read and write of B, against M/bm re-reads by the 4-byte loader). */
+    int64_t ldb = p->ldb;
+    bool vb = ((reinterpret_cast<uintptr_t>(B) & 15) == 0) && (ldb % 4 == 0);
+    if (!vb && M >= 512 && N >= 512) {
+        if ((s = pl_gemm_repitch("cuda-tuned", PL_GEMM_WS_B, &B, &ldb, K, N, st)) != PL_OK) return s;
+        vb = true;
+    }
     kfn f = c.f[vb ? 1 : 0];
     int bm = c.wm * 4 * c.tm, bn = c.wn * 64;
     int64_t tiles = (int64_t)((M + bm - 1) / bm) * ((N + bn - 1) / bn);
@@ -432,7 +439,7 @@ pl_status pl_gemm_cuda_tuned(const pl_run_args *a)
     if (split > 1 && (s = pl_gemm_workspace("cuda-tuned", PL_GEMM_WS_SPLITK, (size_t)split * M * N * sizeof(float), &ws)) != PL_OK)
         return s;
     dim3 grid((unsigned)tiles, (unsigned)split);
-    f<<<grid, c.wm * c.wn * 32, cfg_smem(c), st>>>(M, N, K, A, p->lda, B, p->ldb, C, p->ldc, p->alpha,
+    f<<<grid, c.wm * c.wn * 32, cfg_smem(c), st>>>(M, N, K, A, p->lda, B, ldb, C, p->ldc, p->alpha,
                                                    p->beta, kps, ws);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) return pl_fail(PL_ERR_CUDA, "cuda-tuned: launch: %s", cudaGetErrorString(e));
