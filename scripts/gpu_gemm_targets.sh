@@ -14,5 +14,5 @@ $P bench gemm --size "${TF32_SHAPES:-4096,8192,2048,4097}" --variant cuda-tf32,p
 if [ -z "${NO_SWEEP:-}" ]; then
   echo "== sweeps"
   $P sweep gemm --variant cuda-tuned --param config=1,2,3,4,5,6,7,8 --param splitk=1 --size ${SWEEP_SIZE:-4096} 2>&1 | tee "$OUT/sweep_tuned.log"
-  $P sweep gemm --variant cuda-tf32 --param config=1,2,3,4,5,6,7,8,9,10 --param splitk=1 --size ${SWEEP_SIZE:-4096} 2>&1 | tee "$OUT/sweep_tf32.log"
+  $P sweep gemm --variant cuda-tf32 --param config=1,2,3,4,5,6,7,8,9,10,11,12 --param splitk=1 --size ${SWEEP_SIZE:-4096} 2>&1 | tee "$OUT/sweep_tf32.log"
 fi

@@ -26,19 +26,15 @@ __device__ __forceinline__ void pl_gemm_raster(int bid, int tiles_m, int tiles_n
 }
 
 /* This block's output tile (rasterised) and K slice (blockIdx.y of a split-K grid): rows from
- * m0, columns from n0, k in [kbeg, kend), ktiles tiles of bk. pair = 2: consecutive blocks
- * (a cluster of 2) get the same rows and neighbouring columns; the grid then has an even
- * number of column tiles, and n0 of the extra one is >= N. */
+ * m0, columns from n0, k in [kbeg, kend), ktiles tiles of bk. */
 struct pl_gemm_block {
     int m0, n0, kbeg, kend, ktiles;
 };
-__device__ __forceinline__ pl_gemm_block pl_gemm_block_of(int M, int N, int K, int bm, int bn, int bk, int kps,
-                                                          int pair = 1)
+__device__ __forceinline__ pl_gemm_block pl_gemm_block_of(int M, int N, int K, int bm, int bn, int bk, int kps)
 {
     pl_gemm_block b;
     int tm, tn;
-    pl_gemm_raster(blockIdx.x / pair, (M + bm - 1) / bm, ((N + bn - 1) / bn + pair - 1) / pair, tm, tn);
-    tn = tn * pair + (int)(blockIdx.x % pair);
+    pl_gemm_raster(blockIdx.x, (M + bm - 1) / bm, (N + bn - 1) / bn, tm, tn);
     b.m0 = tm * bm;
     b.n0 = tn * bn;
     b.kbeg = blockIdx.y * kps;

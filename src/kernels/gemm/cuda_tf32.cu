@@ -289,8 +289,7 @@ struct Cfg {
     int bm, bn, wm, wn, bk, st, cvt;
     int wg;  /* 0: mma.sync kernel (wm x wn warps); > 0: wgmma kernel of wg warpgroups */
     int fb;  /* wgmma configs: the config (1-based) used where wgmma (or TMA) is unavailable */
-    int tma; /* 1: the copy-engine wgmma kernel (tf), operands made K-major first; 2: the same in
-              * clusters of 2 blocks sharing the A tile (multicast) */
+    int tma; /* 1: the copy-engine wgmma kernel (tf), operands made K-major first */
     kfn f[4]; /* [VA*2+VB] */
     tma_kfn tf;
 };
@@ -317,10 +316,9 @@ struct Cfg {
 
 /* wgmma fed by the copy engine: block tile BM (our m) x 128 (our n), 2 consumer warpgroups of
  * m64nBM + 1 producer warpgroup, ST stages; B transposed beforehand */
-#define PL_MCFG(BM, ST, CL, FB)                                                                    \
+#define PL_MCFG(BM, ST, FB)                                                                        \
     {                                                                                              \
-        BM, 128, 1, 1, 32, ST, 1, 2, FB, CL, {nullptr, nullptr, nullptr, nullptr},                   \
-            wgmma_tma_kernel<BM, ST, CL>                                                           \
+        BM, 128, 1, 1, 32, ST, 1, 2, FB, 1, {nullptr, nullptr, nullptr, nullptr}, wgmma_tma_kernel<BM, ST>    \
     }
 
 const Cfg cfgs[] = {
@@ -334,9 +332,8 @@ const Cfg cfgs[] = {
     PL_WCFG(128, 4, 4, false, 4),          /* 8: as 7, B truncated too (no cvt) */
     PL_WCFG(128, 2, 3, true, 6),           /* 9: wgmma 128x128, 2 warpgroups, 3 stages (2 blocks/SM) */
     PL_WCFG(256, 2, 4, true, 1),           /* 10: wgmma 256x128, 2 warpgroups (m64n256), 4 stages */
-    PL_MCFG(256, 4, 1, 10),                /* 11: TMA + wgmma 256x128 (m64n256), 4 stages, 193 KB */
-    PL_MCFG(128, 6, 1, 9),                 /* 12: TMA + wgmma 128x128 (m64n128), 6 stages, 193 KB */
-    PL_MCFG(256, 4, 2, 10),                /* 13: as 11 in clusters of 2 sharing A (multicast) */
+    PL_MCFG(256, 4, 10),                   /* 11: TMA + wgmma 256x128 (m64n256), 4 stages, 193 KB */
+    PL_MCFG(128, 6, 9),                    /* 12: TMA + wgmma 128x128 (m64n128), 6 stages, 193 KB */
 };
 const int n_cfgs = (int)(sizeof cfgs / sizeof cfgs[0]);
 
@@ -397,7 +394,7 @@ pl_status init_once()
 /* Relative rate of each config on a full SM: measured on H100 at 4096 (splitk=1), GFLOP/s over
  * config 9's 193 TF/s (docs/notes/gemm-cuda.md); for 11 and 12 the kernel alone (their B
  * transpose is costed apart in cfg_cost). */
-const double cfg_rates[] = {0.59, 0.61, 0.61, 0.67, 0.47, 0.45, 0.93, 0.98, 1.0, 0.71, 1.95, 1.62, 1.9};
+const double cfg_rates[] = {0.59, 0.61, 0.61, 0.67, 0.47, 0.45, 0.93, 0.98, 1.0, 0.71, 1.95, 1.62};
 static_assert(sizeof cfg_rates / sizeof cfg_rates[0] == sizeof cfgs / sizeof cfgs[0], "one rate per config");
 
 /* Estimated relative time of config i at this shape with split s: waves of blocks, each wave
@@ -413,7 +410,6 @@ double cfg_cost(int i, int64_t M, int64_t N, int64_t K, int s)
     double t = (double)waves * g_occ[i] * c.bm * c.bn * klen / eff;
     if (s > 1) t += (double)M * N * (s + 2) * 0.4;
     if (c.tma) t += (double)K * N * 2.4 + 4e6; /* B transposed first: 8 bytes an element at ~2.5 TB/s, + launch */
-    if (c.tma == 2 && (N + c.bn - 1) / c.bn % 2) t *= 1.0 + 1.0 / ((N + c.bn - 1) / c.bn); /* the idle extra column */
     return t;
 }
 
@@ -456,29 +452,9 @@ pl_status launch_tma(const Cfg &c, dim3 grid, int M, int N, int K, const float *
                   st>>>(B, ldb, K, N, Bt, ldk);
     if (!aligned_a && (s = pl_gemm_repitch("cuda-tf32", PL_GEMM_WS_A, &A, &lda, M, K, st)) != PL_OK) return s;
     CUtensorMap map_a, map_bt;
-    if (!pl_gemm_tma::make_map_2d(&map_a, A, M, K, lda, c.bm / c.tma) ||
-        !pl_gemm_tma::make_map_2d(&map_bt, Bt, N, K, ldk, c.bn))
+    if (!pl_gemm_tma::make_map_2d(&map_a, A, M, K, lda, c.bm) || !pl_gemm_tma::make_map_2d(&map_bt, Bt, N, K, ldk, c.bn))
         return pl_fail(PL_ERR_CUDA, "cuda-tf32: the driver rejected a tensor map");
-    if (c.tma == 1) {
-        c.tf<<<grid, cfg_threads(c), cfg_smem(c), st>>>(map_a, map_bt, M, N, K, C, ldc, alpha, beta, kps, ws);
-        return PL_OK;
-    }
-    /* clusters of 2 along x: the grid has an even number of column tiles */
-    const int64_t tiles_m = (M + c.bm - 1) / c.bm, tiles_n2 = ((N + c.bn - 1) / c.bn + 1) / 2;
-    cudaLaunchConfig_t lc = {};
-    lc.gridDim = dim3((unsigned)(tiles_m * tiles_n2 * 2), grid.y);
-    lc.blockDim = dim3(cfg_threads(c));
-    lc.dynamicSmemBytes = cfg_smem(c);
-    lc.stream = st;
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = 2;
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
-    lc.attrs = attr;
-    lc.numAttrs = 1;
-    cudaError_t e = cudaLaunchKernelEx(&lc, c.tf, map_a, map_bt, M, N, K, C, ldc, alpha, beta, kps, ws);
-    if (e != cudaSuccess) return pl_fail(PL_ERR_CUDA, "cuda-tf32: cluster launch: %s", cudaGetErrorString(e));
+    c.tf<<<grid, cfg_threads(c), cfg_smem(c), st>>>(map_a, map_bt, M, N, K, C, ldc, alpha, beta, kps, ws);
     return PL_OK;
 }
 
@@ -486,7 +462,7 @@ pl_status launch_tma(const Cfg &c, dim3 grid, int M, int N, int K, const float *
 
 extern "C" {
 
-static const int64_t tf32_config_values[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
+static const int64_t tf32_config_values[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
 static const int64_t tf32_splitk_values[] = {0, 1, 2, 4, 8, 16, 32, 64};
 extern const pl_param_def pl_gemm_cuda_tf32_params[2] = {
     {"config",
@@ -494,9 +470,8 @@ extern const pl_param_def pl_gemm_cuda_tf32_params[2] = {
      "4 128x256 truncating, 5 64x128 (4 warps 32x64), 6 128x128 (4 warps 64x64); "
      "Hopper wgmma (sm_90a build; elsewhere the mma.sync config named): 7 128x256 4 warpgroups (-> 1), "
      "8 as 7 truncating (-> 4), 9 128x128 2 warpgroups, 2 blocks/SM (-> 6), 10 256x128 2 warpgroups (-> 1); "
-     "Hopper wgmma fed by the copy engine (TMA), B transposed first: 11 256x128 (-> 10), 12 128x128 (-> 9), "
-     "13 as 11 in clusters of 2 blocks sharing the A tile (-> 10)",
-     PL_PARAM_LIST, tf32_config_values, 14, 0, 0, 0, NULL, 0},
+     "Hopper wgmma fed by the copy engine (TMA), B transposed first: 11 256x128 (-> 10), 12 128x128 (-> 9)",
+     PL_PARAM_LIST, tf32_config_values, 13, 0, 0, 0, NULL, 0},
     {"splitk", "K splits: 0 auto, 1 none", PL_PARAM_LIST, tf32_splitk_values, 8, 0, 0, 0, NULL, 0},
 };
 extern const int pl_gemm_cuda_tf32_n_params = 2;

@@ -62,35 +62,6 @@ __device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap *map, i
                  "l"(reinterpret_cast<uint64_t>(map)), "r"(smem_addr(bar)), "r"(c0), "r"(c1)
                  : "memory");
 }
-/* The same copy sent to the same shared-memory offset of every block of the cluster in
- * `mask` (bit r: cluster rank r), each completing on its own barrier at bar's offset. */
-__device__ __forceinline__ void tma_load_2d_multicast(void *dst, const CUtensorMap *map, int c0, int c1, uint64_t *bar,
-                                                      unsigned short mask)
-{
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
-                 " [%0], [%1, {%3, %4}], [%2], %5;\n" ::"r"(smem_addr(dst)),
-                 "l"(reinterpret_cast<uint64_t>(map)), "r"(smem_addr(bar)), "r"(c0), "r"(c1), "h"(mask)
-                 : "memory");
-}
-__device__ __forceinline__ unsigned cluster_rank()
-{
-    unsigned r;
-    asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
-    return r;
-}
-/* Arrive on the barrier at bar's offset in the shared memory of cluster block `rank`. */
-__device__ __forceinline__ void mbar_arrive_cluster(uint64_t *bar, unsigned rank)
-{
-    unsigned remote;
-    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(smem_addr(bar)), "r"(rank));
-    asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n" ::"r"(remote) : "memory");
-}
-/* Every thread of every block of the cluster (what a block waits on before it may touch, or
- * be touched by, another block's shared memory, and before it exits). */
-__device__ __forceinline__ void cluster_sync()
-{
-    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
-}
 #endif
 
 /* Host: a 2-D FP32 tensor map over `rows` rows of `cols` floats, `ld` floats apart (ld*4 a

@@ -425,7 +425,7 @@ __global__ void __launch_bounds__(WG * 128, 1)
         wgmma_ss_body<BM, WG, ST, VA>(M, N, K, A, lda, B, ldb, C, ldc, alpha, beta, kps, ws);
 }
 
-/* The copy-engine kernel (configs 11-13): both operands already K-major in global memory (the
+/* The copy-engine kernel (configs 11, 12): both operands already K-major in global memory (the
  * host transposes B into Bt, N x K, rounding it to TF32, and re-pitches A when its rows are
  * not 16-byte aligned), so both are wgmma descriptor operands and nothing a wgmma in flight
  * reads lives in registers. Warp-specialised, one block per SM, 384 threads:
@@ -437,13 +437,8 @@ __global__ void __launch_bounds__(WG * 128, 1)
  *     tile in flight while it waits for the previous one (wait_group 1), then frees the
  *     previous stage.
  * No block-wide barrier in the main loop: producer and consumers meet only at the barriers
- * of a stage. Both operands are read by the tensor core as stored: Bt rounded, A truncated.
- * CL = 2: blocks run in clusters of two with the same rows of C (same A tile) and
- * neighbouring columns; each block's producer fetches half of the A tile and the copy
- * engine multicasts it into both blocks, halving the A traffic out of L2. A stage is then
- * free only when the consumers of both blocks are done with it: "empty" counts 4 arrivals,
- * each consumer arriving in its own block and in the other. */
-template <int BM, int ST, int CL>
+ * of a stage. Both operands are read by the tensor core as stored: Bt rounded, A truncated. */
+template <int BM, int ST>
 __global__ void __launch_bounds__(384, 1)
     wgmma_tma_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ CUtensorMap tmB, int M, int N,
                      int K, float *__restrict__ C, int64_t ldc, float alpha, float beta, int kps,
@@ -451,31 +446,25 @@ __global__ void __launch_bounds__(384, 1)
 {
 #if PL_WGMMA_DEVICE
     using namespace pl_gemm_tma;
-    static_assert(CL == 1 || CL == 2, "clusters of 1 or 2");
     constexpr int BK = 32, BN = 128;
     constexpr int SA = BM * 128, SB = BN * 128; /* bytes per stage, multiples of 1024 */
-    constexpr int SA_PART = SA / CL;            /* the part of the A tile one producer fetches */
     extern __shared__ __align__(16) unsigned char smem_raw[];
     __shared__ uint64_t full[ST], empty[ST];
     const unsigned base_u = smem_u32(smem_raw);
     char *sA = reinterpret_cast<char *>(smem_raw) + ((1024 - (base_u & 1023)) & 1023);
     char *sB = sA + ST * SA;
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
-    const pl_gemm_block blk = pl_gemm_block_of(M, N, K, BM, BN, BK, kps, CL);
-    const unsigned rank = CL == 2 ? cluster_rank() : 0;
+    const pl_gemm_block blk = pl_gemm_block_of(M, N, K, BM, BN, BK, kps);
 
     if (tid == 0) {
 #pragma unroll
         for (int s = 0; s < ST; s++) {
             mbar_init(&full[s], 1);
-            mbar_init(&empty[s], 2 * CL);
+            mbar_init(&empty[s], 2);
         }
         mbar_init_fence();
     }
-    if (CL == 2)
-        cluster_sync(); /* the other block's barriers are initialised before anything lands on them */
-    else
-        __syncthreads();
+    __syncthreads();
 
     if (warp < 4) {
         setmaxnreg_dec<40>();
@@ -483,13 +472,9 @@ __global__ void __launch_bounds__(384, 1)
             for (int kt = 0; kt < blk.ktiles; kt++) {
                 const int s = kt % ST;
                 if (kt >= ST) mbar_wait(&empty[s], ((kt / ST) - 1) & 1);
-                mbar_arrive_expect_tx(&full[s], SA + SB); /* the whole A tile lands, both halves */
+                mbar_arrive_expect_tx(&full[s], SA + SB);
                 const int k = blk.kbeg + kt * BK;
-                if (CL == 2)
-                    tma_load_2d_multicast(sA + s * SA + rank * SA_PART, &tmA, k, blk.m0 + (int)rank * (BM / 2),
-                                          &full[s], 0x3);
-                else
-                    tma_load_2d(sA + s * SA, &tmA, k, blk.m0, &full[s]);
+                tma_load_2d(sA + s * SA, &tmA, k, blk.m0, &full[s]);
                 tma_load_2d(sB + s * SB, &tmB, k, blk.n0, &full[s]);
             }
         }
@@ -512,21 +497,12 @@ __global__ void __launch_bounds__(384, 1)
             wgmma_commit();
             wgmma_wait<1>();
             acc_fence(d);
-            if (kt > 0 && (tid & 127) == 0) {
-                if (CL == 2) {
-                    mbar_arrive_cluster(&empty[(kt - 1) % ST], 0);
-                    mbar_arrive_cluster(&empty[(kt - 1) % ST], 1);
-                } else {
-                    mbar_arrive(&empty[(kt - 1) % ST]);
-                }
-            }
+            if (kt > 0 && (tid & 127) == 0) mbar_arrive(&empty[(kt - 1) % ST]);
         }
         wgmma_wait<0>();
         acc_fence(d);
         wg_store_tile<BM>(d, M, N, blk.m0, blk.n0, wg * 64 + wq * 16 + g, t, C, ldc, alpha, beta, ws);
     }
-    /* no block leaves while the other may still arrive on its barriers */
-    if (CL == 2) cluster_sync();
 #endif
 }
 
