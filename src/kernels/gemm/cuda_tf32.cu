@@ -1,8 +1,9 @@
 /* cuda_tf32.cu: SGEMM on tensor cores in TF32, C = alpha*A*B + beta*C, row-major, any M, N,
  * K and leading dimensions, FP32 accumulation. Configs 1-6: mma.sync m16n8k8, operands rounded
  * to TF32 (cvt.rna) as they leave shared memory (config 4 truncates). Configs 7-10: Hopper
- * wgmma (cuda_wgmma.cuh, in the sm_90a image; where that image cannot load, a probe at init
- * sends them to their mma.sync twins).
+ * wgmma fed by cp.async; configs 11-12: Hopper wgmma fed by the copy engine (TMA) with B
+ * transposed first (cuda_wgmma.cuh, in the sm_90a image; where that image cannot load, a
+ * probe at init sends them to their fallback configs).
  *
  * Design of the mma.sync kernels (see docs/notes/gemm-cuda.md):
  *   - block tile BM x BN x BK (BK = 32), WARPS_M x WARPS_N warps, warp tile WTM x WTN made of

@@ -11,10 +11,10 @@
  *   accumulator D[n][m]         -> C[m][n] (scalar stores; per instruction a warp writes 4
  *                                           rows x 32 contiguous bytes: full sectors)
  * Rounding: the register operand (B) is rounded to TF32 (cvt.rna) when CVT; the shared-memory
- * operand (A) is read by the tensor core as is, i.e. truncated to TF32.
- * Where B is not 16-byte loadable (odd ldb, unaligned B) the kernel runs wgmma_ss_body instead:
- * B transposed into shared memory (K-major, same swizzle as A), both operands descriptors, one
- * k tile of wgmmas in flight, both operands truncated.
+ * operand (A) is read by the tensor core as is, i.e. truncated to TF32. That is wgmma_kernel
+ * (configs 7-10, cp.async by all threads).
+ * wgmma_tma_kernel (configs 11, 12) takes B already transposed to K-major by the host, so
+ * both operands are shared-memory descriptors, fed by the copy engine.
  *
  * The device code exists only when compiled for sm_90a (__CUDA_ARCH_FEAT_SM90_ALL); in any
  * other compilation the kernel is an empty stub and wgmma_probe() reports 0, so the host
@@ -177,37 +177,8 @@ __device__ __forceinline__ void wg_load_a(char *sA, const float *A, int64_t lda,
     }
 }
 
-/* B tile transposed on the way in: BN rows (our n) x 32 k, K-major with the same 128-byte
- * swizzle as A (element (n, k) at n*128 + (((k>>2) ^ (n&7)) << 4) + (k&3)*4), so that it is a
- * shared-memory descriptor operand too. 4-byte cp.async (any ldb, any alignment); one warp
- * instruction covers 8 consecutive n x 4 consecutive k: 4 rows x 32 bytes of global memory and
- * 32 distinct banks in shared memory. Thread: n = 8*warp + (lane&7) (+ BN/2), k = (lane>>3) +
- * 4*kg, kg = 0..7: 16 copies a tile. Columns >= N and k >= kend zero-filled. */
-template <int BN, int NT>
-__device__ __forceinline__ void wg_load_bt(char *sB, const float *B, int64_t ldb, int N, int n0, int k0, int kend,
-                                           int tid)
-{
-    constexpr int NW = NT / 32;
-    static_assert(BN == 16 * NW, "B tile: two n per thread");
-    const int lane = tid & 31, warp = tid >> 5;
-    const int nl = lane & 7, kl = lane >> 3;
-    const int na = 8 * warp + nl, nb = na + BN / 2;
-    const bool oka = n0 + na < N, okb = n0 + nb < N;
-    const float *p = B + (int64_t)(k0 + kl) * ldb + n0 + na;
-    const int64_t step = 4 * ldb;
-    char *da = sB + na * 128 + kl * 4, *db = sB + nb * 128 + kl * 4;
-#pragma unroll
-    for (int kg = 0; kg < 8; kg++) {
-        const bool kok = k0 + kl + 4 * kg < kend;
-        const int off = (kg ^ nl) << 4;
-        const float *q = p + kg * step;
-        cp_async4(da + off, (kok && oka) ? q : B, (kok && oka) ? 4 : 0);
-        cp_async4(db + off, (kok && okb) ? q + BN / 2 : B, (kok && okb) ? 4 : 0);
-    }
-}
-
 #if PL_WGMMA_DEVICE
-/* The epilogue of both bodies: this thread's accumulators d (d[4j + q] = D[row nrow +
+/* The epilogue of both kernels: this thread's accumulators d (d[4j + q] = D[row nrow +
  * 8(q>>1)][col 8j + 2t + (q&1)] of the transposed product, i.e. C[m][n]) to C, as
  * alpha*acc + beta*C (beta == 0: C not read), or raw to its split-K slice of ws. */
 template <int BM>
@@ -245,9 +216,11 @@ __device__ __forceinline__ void wg_store_tile(const float (&d)[BM / 2], int M, i
  * flight). Each warpgroup drains its wgmmas at the end of every k tile (wait_group 0): keeping
  * one tile in flight (wait_group 1, prefetch distance ST-2) gave wrong results (1e20 errors;
  * the register operand or accumulators touched while in flight, see the notes), so other
- * warpgroups / a second block on the SM cover the drain instead. */
+ * warpgroups / a second block on the SM cover the drain instead. B is staged by cp.async,
+ * 16-byte copies where B's rows allow, 4-byte ones otherwise (VB). */
 template <int BM, int WG, int ST, bool CVT, bool VA, bool VB>
-__device__ __forceinline__ void wgmma_rs_body(int M, int N, int K, const float *__restrict__ A, int64_t lda, const float *__restrict__ B,
+__global__ void __launch_bounds__(WG * 128, 1)
+    wgmma_kernel(int M, int N, int K, const float *__restrict__ A, int64_t lda, const float *__restrict__ B,
                  int64_t ldb, float *__restrict__ C, int64_t ldc, float alpha, float beta, int kps,
                  float *__restrict__ ws)
 {
@@ -327,102 +300,6 @@ __device__ __forceinline__ void wgmma_rs_body(int M, int N, int K, const float *
 
     wg_store_tile<BM>(d, M, N, m0, n0, nrow, t, C, ldc, alpha, beta, ws);
 #endif
-}
-
-/* The unaligned-B body (odd ldb or B not 16-byte aligned): same block tile and warpgroups, B
- * transposed into shared memory by wg_load_bt. Both wgmma
- * operands are shared-memory descriptors (B^T from the transposed B tile, A^T from the A tile),
- * so nothing in registers but the accumulators is read by a wgmma in flight: each warpgroup
- * keeps one k tile of wgmmas in flight (wait_group 1) and the prefetch distance is ST-2 tiles
- * (the stage overwritten at iteration kt held tile kt-2, whose wgmmas every warpgroup has
- * waited for before the barrier). Both operands are read by the tensor core as stored, i.e.
- * truncated to TF32 (error 6.93e-4 at 4096 against the bound 1.98e-3). Measured at 4097 (odd
- * lda/ldb): 125 TF/s against 86 for the rs body with its 4-byte B loader (notes); with aligned
- * B the rs body is faster (see the notes: shared-memory bandwidth of the ss form). */
-template <int BM, int WG, int ST, bool VA>
-__device__ __forceinline__ void wgmma_ss_body(int M, int N, int K, const float *__restrict__ A, int64_t lda, const float *__restrict__ B,
-                 int64_t ldb, float *__restrict__ C, int64_t ldc, float alpha, float beta, int kps,
-                 float *__restrict__ ws)
-{
-#if PL_WGMMA_DEVICE
-    constexpr int BK = 32, BN = 64 * WG, NT = WG * 128;
-    constexpr int SA = BM * 128;              /* bytes per A stage (multiple of 1024) */
-    constexpr int SB = BN * 128;              /* bytes per B stage (multiple of 1024) */
-    constexpr int PF = ST - 2; /* tiles prefetched ahead */
-    static_assert(PF >= 1, "stages");
-    extern __shared__ __align__(16) unsigned char smem_raw[];
-    /* 1024-byte alignment for the swizzled stages */
-    const unsigned base_u = smem_u32(smem_raw);
-    char *sA = reinterpret_cast<char *>(smem_raw) + ((1024 - (base_u & 1023)) & 1023);
-    char *sB = sA + ST * SA;
-    const unsigned sA_u = smem_u32(sA), sB_u = smem_u32(sB);
-
-    const int tid = threadIdx.x;
-    const int lane = tid & 31, warp = tid >> 5;
-    const int wg = warp >> 2, wq = warp & 3;
-    const int g = lane >> 2, t = lane & 3;
-
-    const pl_gemm_block blk = pl_gemm_block_of(M, N, K, BM, BN, BK, kps);
-    const int m0 = blk.m0, n0 = blk.n0, kbeg = blk.kbeg, kend = blk.kend, ktiles = blk.ktiles;
-
-    float d[BM / 2];
-#pragma unroll
-    for (int i = 0; i < BM / 2; i++) d[i] = 0.f;
-
-#pragma unroll
-    for (int s = 0; s < PF; s++) {
-        if (s < ktiles) {
-            wg_load_a<BM, NT, VA>(sA + s * SA, A, lda, M, m0, kbeg + s * BK, kend, tid);
-            wg_load_bt<BN, NT>(sB + s * SB, B, ldb, N, n0, kbeg + s * BK, kend, tid);
-        }
-        cp_async_commit();
-    }
-    const int nrow = wg * 64 + wq * 16 + g; /* this thread's accumulator rows: nrow, nrow + 8 */
-    const unsigned bwg_u = sB_u + wg * 64 * 128; /* this warpgroup's 64 rows of B^T */
-
-    for (int kt = 0; kt < ktiles; kt++) {
-        cp_async_wait<PF - 1>();
-        fence_proxy_async();
-        __syncthreads();
-        {
-            const int nk = kt + PF;
-            if (nk < ktiles) {
-                const int s = nk % ST;
-                wg_load_a<BM, NT, VA>(sA + s * SA, A, lda, M, m0, kbeg + nk * BK, kend, tid);
-                wg_load_bt<BN, NT>(sB + s * SB, B, ldb, N, n0, kbeg + nk * BK, kend, tid);
-            }
-            cp_async_commit();
-        }
-        const int st = kt % ST;
-        acc_fence(d);
-        wgmma_fence();
-#pragma unroll
-        for (int ks = 0; ks < 4; ks++)
-            wgmma_tf32_ss<BM>(d, sw128_desc(bwg_u + st * SB + ks * 32), sw128_desc(sA_u + st * SA + ks * 32));
-        wgmma_commit();
-        wgmma_wait<1>();
-        acc_fence(d);
-    }
-    wgmma_wait<0>();
-    acc_fence(d);
-    cp_async_wait<0>();
-
-    wg_store_tile<BM>(d, M, N, m0, n0, nrow, t, C, ldc, alpha, beta, ws);
-#endif
-}
-
-/* The kernel: the rs body where B is 16-byte loadable, the ss body (B transposed, both
- * operands from shared memory) where it is not. Shared memory: the rs layout, the larger. */
-template <int BM, int WG, int ST, bool CVT, bool VA, bool VB>
-__global__ void __launch_bounds__(WG * 128, 1)
-    wgmma_kernel(int M, int N, int K, const float *__restrict__ A, int64_t lda, const float *__restrict__ B,
-                 int64_t ldb, float *__restrict__ C, int64_t ldc, float alpha, float beta, int kps,
-                 float *__restrict__ ws)
-{
-    if (VB)
-        wgmma_rs_body<BM, WG, ST, CVT, VA, VB>(M, N, K, A, lda, B, ldb, C, ldc, alpha, beta, kps, ws);
-    else
-        wgmma_ss_body<BM, WG, ST, VA>(M, N, K, A, lda, B, ldb, C, ldc, alpha, beta, kps, ws);
 }
 
 /* The copy-engine kernel (configs 11, 12): both operands already K-major in global memory (the
