@@ -42,6 +42,15 @@ uint64_t pl_rng_next(pl_rng *r);
 /* Uniform in [-1, 1), never exactly 0 (zeros hide unwritten outputs and indexing bugs). */
 float pl_rng_float(pl_rng *r);
 void pl_fill_f32(float *x, int64_t n, uint64_t seed);
+/* Seeded integer inputs, unbiased (multiply-shift with rejection), the same on any machine.
+ * pl_fill_u8: uniform in [lo, hi] inclusive, lo and hi clamped to 0..255 (swapped if lo > hi).
+ * pl_fill_i32: uniform in [lo, hi] inclusive, any range up to 2^32 values (swapped if lo > hi).
+ * pl_fill_bits: a Life soup of nbits bits in (nbits + 63) / 64 words, bit i of the array is bit
+ * i % 64 of words[i / 64]; each set with probability density (clamped to [0, 1]); the bits
+ * past nbits in the last word are zero. */
+void pl_fill_u8(uint8_t *x, int64_t n, int lo, int hi, uint64_t seed);
+void pl_fill_i32(int32_t *x, int64_t n, int32_t lo, int32_t hi, uint64_t seed);
+void pl_fill_bits(uint64_t *words, int64_t nbits, double density, uint64_t seed);
 
 /* Monotonic wall clock, seconds. */
 double pl_now(void);

@@ -47,6 +47,66 @@ void pl_fill_f32(float *x, int64_t n, uint64_t seed)
     for (int64_t i = 0; i < n; i++) x[i] = pl_rng_float(&r);
 }
 
+/* Uniform in [0, range), 1 <= range <= 2^32, without bias: Lemire's multiply-shift (the high
+ * 64 bits of a 64x64-bit product), rejecting the few draws whose low half falls below
+ * 2^64 mod range. Integer arithmetic only, so the same seed gives the same values anywhere. */
+static uint64_t rng_below(pl_rng *r, uint64_t range)
+{
+    unsigned __int128 m = (unsigned __int128)pl_rng_next(r) * range;
+    uint64_t low = (uint64_t)m;
+    if (low < range) {
+        uint64_t t = (0 - range) % range; /* 2^64 mod range */
+        while (low < t) {
+            m = (unsigned __int128)pl_rng_next(r) * range;
+            low = (uint64_t)m;
+        }
+    }
+    return (uint64_t)(m >> 64);
+}
+
+void pl_fill_u8(uint8_t *x, int64_t n, int lo, int hi, uint64_t seed)
+{
+    if (lo < 0) lo = 0;
+    if (hi > 255) hi = 255;
+    if (lo > hi) { int t = lo; lo = hi; hi = t; }
+    pl_rng r;
+    pl_rng_seed(&r, seed);
+    uint64_t range = (uint64_t)(hi - lo) + 1;
+    for (int64_t i = 0; i < n; i++) x[i] = (uint8_t)(lo + (int)rng_below(&r, range));
+}
+
+void pl_fill_i32(int32_t *x, int64_t n, int32_t lo, int32_t hi, uint64_t seed)
+{
+    if (lo > hi) { int32_t t = lo; lo = hi; hi = t; }
+    pl_rng r;
+    pl_rng_seed(&r, seed);
+    uint64_t range = (uint64_t)((int64_t)hi - lo) + 1; /* up to 2^32 */
+    for (int64_t i = 0; i < n; i++) x[i] = (int32_t)((int64_t)lo + (int64_t)rng_below(&r, range));
+}
+
+void pl_fill_bits(uint64_t *words, int64_t nbits, double density, uint64_t seed)
+{
+    if (nbits <= 0) return;
+    /* Bit set when a 32-bit draw is below density * 2^32: probability within 2^-32 of
+     * density, exactly 0 and 1 at the ends. NaN counts as 0. Two draws per generator call. */
+    uint64_t thr = density >= 1.0 ? UINT64_C(1) << 32
+                 : density > 0.0 ? (uint64_t)(density * 4294967296.0) : 0;
+    pl_rng r;
+    pl_rng_seed(&r, seed);
+    int64_t nw = (nbits + 63) / 64;
+    for (int64_t w = 0; w < nw; w++) {
+        uint64_t v = 0;
+        for (int b = 0; b < 64; b += 2) {
+            uint64_t z = pl_rng_next(&r);
+            v |= (uint64_t)((z & 0xffffffffu) < thr) << b;
+            v |= (uint64_t)((z >> 32) < thr) << (b + 1);
+        }
+        words[w] = v;
+    }
+    int tail = (int)(nbits % 64);
+    if (tail) words[nw - 1] &= (UINT64_C(1) << tail) - 1;
+}
+
 double pl_now(void)
 {
     struct timespec ts;
