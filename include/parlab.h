@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -37,6 +38,7 @@ typedef enum pl_status {
     PL_ERR_IO,           /* a file could not be opened, read or written */
     PL_ERR_FORMAT,       /* a file is malformed, truncated or of the wrong type */
     PL_ERR_VERIFY,       /* a result failed verification */
+    PL_ERR_TOO_BIG,      /* a problem too big for this machine's memory (host or device) */
     PL_ERR_INTERNAL
 } pl_status;
 
@@ -100,7 +102,10 @@ const char *pl_dtype_name(pl_dtype t);
 /* A parameter: of a variant (tile, block) or of a kernel's problem (alpha, op, axis, gens).
  * Legal values are a list of integers, an integer range (with a step), or a list of names
  * (the value is then the index of the name). */
-typedef enum pl_param_kind { PL_PARAM_LIST = 0, PL_PARAM_RANGE, PL_PARAM_CHOICE, PL_PARAM_REAL } pl_param_kind;
+typedef enum pl_param_kind {
+    PL_PARAM_LIST = 0, PL_PARAM_RANGE, PL_PARAM_CHOICE, PL_PARAM_REAL,
+    PL_PARAM_STRING /* problem parameters only: a text (a rule "B36/S23", a file "k.npy") */
+} pl_param_kind;
 typedef struct pl_param_def {
     const char *name;
     const char *help;
@@ -112,7 +117,7 @@ typedef struct pl_param_def {
 } pl_param_def;
 
 /* Parse "16" (or a choice name, or a real) for this parameter; a clear error names the
- * legal values. */
+ * legal values. A PL_PARAM_STRING parameter accepts any non-empty text (*value = 0). */
 pl_status pl_param_parse(const pl_param_def *p, const char *text, double *value);
 /* "4, 8, 16, 32" / "8..1024 step 8" / "sum|mean|max" */
 void pl_param_legal(const pl_param_def *p, char *buf, size_t n);
@@ -128,8 +133,39 @@ enum {
     PL_REQ_CUBLAS = PL_FEAT_CUBLAS | PL_FEAT_CUDA_BUILD | PL_FEAT_GPU
 };
 
-/* Arithmetic a variant uses; the kernel's error bound depends on it. */
+/* Arithmetic a variant uses; the kernel's error bound and the compute ceiling depend on it:
+ * FP32 -> the FP32 FMA peak, TF32 -> the TF32 tensor-core peak, EXACT (integer or bitwise
+ * arithmetic, checked for equality) -> the 32-bit integer/bitwise op peak. */
 typedef enum pl_precision { PL_PREC_FP32 = 0, PL_PREC_TF32, PL_PREC_EXACT } pl_precision;
+const char *pl_precision_name(pl_precision p); /* "FP32", "TF32", "exact" */
+
+/* The unit a kernel counts its work in; results show the rate in it (GFLOP/s, Gcell/s, ...). */
+typedef enum pl_unit {
+    PL_UNIT_FLOP = 0, /* floating-point operations (GEMM: 2MNK) */
+    PL_UNIT_ELEMENT,  /* elements of the output or of the input (GEMV, transpose, reduce) */
+    PL_UNIT_BYTE,     /* bytes */
+    PL_UNIT_CELL,     /* cell-updates (Life: cells x generations) */
+    PL_UNIT_PIXEL     /* output pixels (entropy) */
+} pl_unit;
+const char *pl_unit_name(pl_unit u);      /* "flop", "element", "byte", "cell-update", "pixel" */
+const char *pl_unit_rate_name(pl_unit u); /* "GFLOP/s", "Gelem/s", "GB/s", "Gcell/s", "Mpx/s" */
+double pl_unit_rate_scale(pl_unit u);     /* what one unit of the rate is worth: 1e9, 1e6 for pixels */
+
+/* The ceiling that bounds a kernel's runs (measured by `parlab peaks`). */
+typedef enum pl_ceiling {
+    PL_CEIL_ROOFLINE = 0, /* whichever of compute (by the variant's precision) and memory
+                           * bandwidth would take longer */
+    PL_CEIL_COMPUTE,      /* the compute peak of the variant's precision */
+    PL_CEIL_MEMORY        /* memory bandwidth: GPU copy, CPU triad */
+} pl_ceiling;
+
+/* How an output is checked against the float64 reference. */
+typedef enum pl_check {
+    PL_CHECK_AUTO = 0, /* full where the full reference takes a few seconds at most, else sampled */
+    PL_CHECK_FULL,     /* every element against the full reference */
+    PL_CHECK_SAMPLE    /* a randomized check with a stated failure probability */
+} pl_check;
+const char *pl_check_name(pl_check c); /* "auto", "full", "sample" */
 
 /* What a run function receives. data[i] is operand i's storage: host memory for CPU
  * variants, device memory for CUDA variants. params[] are the variant's parameter values in
@@ -153,6 +189,9 @@ typedef struct pl_variant {
     const pl_param_def *params;
     int n_params;
     pl_status (*run)(const pl_run_args *a); /* NULL when this build lacks it */
+    /* Device memory the rung takes beyond the operands (workspaces) for a problem (the
+     * kernel's problem struct); NULL: none. Checked against free memory before it runs. */
+    double (*workspace_bytes)(const void *problem);
 } pl_variant;
 
 /* An operand of a kernel, as the harness holds it: a 2-D view (rows x cols, leading
@@ -170,30 +209,75 @@ int64_t pl_tensor_span(const pl_tensor *t);
 
 typedef struct pl_problem pl_problem;
 
+/* A kernel's problem parameters as given (--set): a number for each, and the text for
+ * PL_PARAM_STRING ones (NULL: not given). The kernel's make_problem copies what it keeps. */
+typedef struct pl_pvalues {
+    double num[PL_MAX_PARAMS];
+    const char *str[PL_MAX_PARAMS];
+} pl_pvalues;
+
+/* A size by name: "small" -> "256". */
+typedef struct pl_named_size {
+    const char *name;
+    const char *size;
+} pl_named_size;
+
+/* The outcome of checking one run's outputs (full or sampled). */
+typedef struct pl_check_result {
+    double error;       /* relative Frobenius error over what was checked; exact kernels: the
+                         * count of differing elements; +Inf with a NaN or Inf */
+    double elem_ratio;  /* worst |out - ref| / (element bound) over the checked elements; a run
+                         * passes with elem_ratio <= 1 (exact: 0 or +Inf) */
+    int operand;        /* where the worst element is: operand index, row, column */
+    int64_t row, col;
+    int64_t checked;    /* elements compared with a reference value */
+    char how[128];      /* what ran: "full: every element", "sampled: Freivalds x8 ..." */
+} pl_check_result;
+
 typedef struct pl_kernel {
-    const char *name;    /* "gemm" */
-    const char *summary; /* "C = alpha*A*B + beta*C, row-major" */
+    const char *name;      /* "gemm" */
+    const char *summary;   /* "C = alpha*A*B + beta*C, row-major" */
     const char *size_help; /* "N (square) or MxNxK" */
-    const pl_param_def *problem_params; /* alpha, beta, op, axis, gens, ... */
+    const pl_named_size *named_sizes; /* small | medium | large ...; the first is the probe size */
+    int n_named_sizes;
+    const pl_param_def *problem_params; /* alpha, beta, op, axis, gens, rule, filter, ... */
     int n_problem_params;
     const pl_variant *const *ladder; /* in order, the rungs then the peers */
     int n_variants;
+    pl_unit unit;          /* what work() counts */
+    pl_ceiling ceiling;    /* which ceiling bounds it */
     /* --- the spec; see src/harness/harness.h for the contract --- */
     size_t problem_size; /* sizeof the kernel's problem struct */
-    /* Fill the problem struct from a size string ("1024", "33x65x17") and problem params. */
-    pl_status (*make_problem)(void *problem, const char *size, const double *pvals);
+    /* Fill the problem struct from a size string ("1024", "33x65x17"; named sizes are
+     * resolved before) and the problem parameters. */
+    pl_status (*make_problem)(void *problem, const char *size, const pl_pvalues *pv);
+    /* Free what make_problem allocated inside the struct (a pattern, a filter); may be NULL. */
+    void (*destroy_problem)(void *problem);
     void (*describe)(const void *problem, char *buf, size_t n); /* "1024x1024x1024" */
     /* Describe the operands: fill t[0..*n) (shapes, dtype, role); *n <= PL_MAX_OPERANDS. */
     pl_status (*operands)(const void *problem, pl_tensor *t, int *n);
-    /* Fill input operands from a seeded generator (never zeros). */
+    /* Fill input operands from a seeded generator (never zeros). Deterministic: the harness
+     * refills to restore inputs a variant overwrote. */
     void (*fill)(const void *problem, pl_tensor *t, int n, uint64_t seed);
-    /* Compute the reference: for each output operand i, ref[i] (float64 for float outputs,
-     * the output's own dtype for exact kernels). */
-    pl_status (*reference)(const void *problem, const pl_tensor *t, int n, pl_tensor *ref);
-    /* Error bound for relative Frobenius verification, with its one-line justification;
-     * 0 means exact equality. */
+    /* The full reference: for each output operand i, ref[i] (float64 for float outputs, the
+     * output's own dtype for exact ones) and, for float outputs, scale[i] (float64): the
+     * magnitude each element's bound multiplies (GEMM: |alpha|(|A||B|) + |beta||C|). */
+    pl_status (*reference)(const void *problem, const pl_tensor *t, int n, pl_tensor *ref, pl_tensor *scale);
+    /* float64 operations of the full reference, to choose between full and sampled checks. */
+    double (*reference_ops)(const void *problem);
+    /* Bounds for a precision, each with its one-line justification; 0 means exact equality.
+     * error_bound: on the relative Frobenius error; elem_bound: |out - ref| <= elem_bound *
+     * scale, element by element. */
     double (*error_bound)(const void *problem, pl_precision prec, const char **why);
-    double (*flops)(const void *problem);
+    double (*elem_bound)(const void *problem, pl_precision prec, const char **why);
+    /* The randomized check for sizes whose full reference is too slow: checks out[] (the
+     * variant's outputs, shapes as operands()) against inputs t[] in float64 and fills res.
+     * NULL: this kernel always runs the full check. */
+    pl_status (*check_sampled)(const void *problem, const pl_tensor *t, int n, const pl_tensor *out,
+                               pl_precision prec, uint64_t seed, pl_check_result *res);
+    double (*work)(const void *problem);  /* in unit: GEMM 2MNK flop */
+    double (*ops)(const void *problem);   /* against the compute ceiling: flops, or 32-bit
+                                           * integer/bitwise lane ops for exact kernels */
     double (*bytes)(const void *problem); /* the fewest bytes: each input read, each output written once */
 } pl_kernel;
 
@@ -201,6 +285,12 @@ int pl_kernel_count(void);
 const pl_kernel *pl_kernel_at(int i);
 const pl_kernel *pl_kernel_find(const char *name);
 const pl_variant *pl_variant_find(const pl_kernel *k, const char *name);
+/* "small" -> "256" for the kernel's named sizes; other text is returned as it is. */
+const char *pl_kernel_size(const pl_kernel *k, const char *size);
+/* The problem parameters' defaults; then set one from "NAME=VALUE" text (a clear error
+ * names an unknown parameter, a bad value, or one given twice: given[] tracks them). */
+void pl_pvalues_default(const pl_kernel *k, pl_pvalues *pv);
+pl_status pl_pvalues_set(const pl_kernel *k, pl_pvalues *pv, int *given, const char *name_eq_value);
 /* PL_OK if this build and machine can run v under ctx (ctx may be NULL: any backend);
  * else a status and, in why, the reason ("no GPU", "no CUDA build", "no AVX-512"). */
 pl_status pl_variant_check(const pl_ctx *ctx, const pl_variant *v, char *why, size_t n);
@@ -210,13 +300,21 @@ pl_status pl_variant_check(const pl_ctx *ctx, const pl_variant *v, char *why, si
 enum { PL_PHASE_ALLOC = 0, PL_PHASE_H2D, PL_PHASE_KERNEL, PL_PHASE_D2H, PL_N_PHASES };
 const char *pl_phase_name(int phase);
 
+/* Called by the harness as a long run goes on (stage: "reference", "warm-up", "timed runs",
+ * "check"; fraction of that stage done, 0..1). The library never prints: the caller does. */
+typedef void (*pl_progress_fn)(void *user, const char *stage, double fraction);
+
 typedef struct pl_bench_config {
-    int warmup;        /* untimed runs before timing (default 1) */
+    int warmup;        /* untimed runs before timing (default 1; the first is checked) */
     int repeats;       /* timed runs (default: adaptive, see min_time) */
     double min_time_s; /* with repeats == 0, repeat until this much time is spent (default 0.2 s) */
     int max_repeats;   /* cap on adaptive repeats (default 50) */
     uint64_t seed;     /* input seed (default 42) */
+    int cold;          /* flush the caches (write a buffer larger than the last-level cache)
+                        * before each timed run, outside the timed region (default 0: warm) */
     const struct pl_peaks *peaks; /* ceilings for the % column; NULL: not placed */
+    pl_progress_fn progress;      /* may be NULL */
+    void *progress_user;
 } pl_bench_config;
 void pl_bench_config_default(pl_bench_config *c);
 
@@ -229,37 +327,132 @@ typedef struct pl_peer_ratio {
 typedef struct pl_result {
     const pl_kernel *kernel;
     const pl_variant *variant;
+    int problem_id;                /* the pl_problem it ran on (pl_problem_id) */
     char size[64];                 /* describe() of the problem */
     int64_t params[PL_MAX_PARAMS]; /* the variant's parameter values */
     int threads;
     int repeats;
+    int cold;                      /* caches flushed before each timed run */
     double median_s, min_s, max_s; /* kernel time per run */
     double phase_s[PL_N_PHASES];   /* alloc, h2d, kernel (median), d2h; negative = not applicable */
-    double flops, bytes;
-    double gflops, gbps;
-    double ceiling_pct;            /* % of the roofline ceiling that bounds this run; <0 unknown */
-    char ceiling_name[64];         /* "CPU AVX-512 FMA, 2 thr", "GPU copy bandwidth", ... */
+    pl_unit unit;
+    double work, ops, bytes;       /* per run: work in unit, compute ops, fewest bytes */
+    double rate;                   /* work / median_s / pl_unit_rate_scale(unit): "GFLOP/s" */
+    double gbps;                   /* bytes / median_s / 1e9 */
+    double ceiling_pct;            /* % of the ceiling that bounds this run; <0 unknown */
+    char ceiling_name[64];         /* "CPU AVX-512 FMA peak, 2 thr", "GPU TF32 tensor peak", ... */
+    int over_ceiling;              /* ceiling_pct > 100: flagged, never shown as if true */
     int noisy;                     /* max and min are far apart: max > 1.5 x min */
-    double error, bound;
-    const char *bound_why;
-    int verified; /* 1 pass, 0 fail */
-    int padding_ok;    /* the run left the leading-dimension padding of its outputs alone */
-    /* A rung's ratio to every peer measured on the same size, backend and precision, in the
-     * order they ran; none for peers themselves. Filled by `parlab bench`'s report. */
+    pl_check check;                /* FULL or SAMPLE: which check ran */
+    pl_check_result first, last;   /* the check of the first (warm-up) and of the last timed run */
+    double error;                  /* the worse of first.error and last.error */
+    double bound, elem_bound;      /* relative Frobenius bound, element bound (0: exact) */
+    const char *bound_why, *elem_why;
+    int verified;      /* 1: both checks passed, padding intact, inputs unchanged */
+    int padding_ok;    /* the runs left the leading-dimension padding of their outputs alone */
+    int inputs_ok;     /* the variant left its inputs as they were (a checksum) */
+    /* A rung's ratio to every peer measured on the same problem, backend and precision, in
+     * the order they ran; none for peers themselves. Filled by pl_results_peer_ratios. */
     int n_peers;
     pl_peer_ratio peers[PL_MAX_PEERS];
 } pl_result;
 
+/* What a problem will take before anything is allocated: the checks a caller makes before
+ * the first run (sizes, parameters, memory). */
+typedef struct pl_plan {
+    char desc[64];        /* describe() */
+    double work, ops, bytes;
+    pl_check check;       /* FULL or SAMPLE, AUTO resolved */
+    double ref_seconds;   /* estimated time of the full float64 reference here */
+    double host_bytes;    /* host memory the harness takes: operands, reference, working copies */
+    double device_bytes;  /* device memory one CUDA variant takes: operands, pristine copies,
+                           * the kernel's workspaces */
+} pl_plan;
+/* Make the problem struct (no allocation) and estimate. pv NULL: defaults. */
+pl_status pl_problem_plan(const pl_kernel *k, const char *size, const pl_pvalues *pv, pl_check check,
+                          pl_plan *plan);
+/* PL_ERR_TOO_BIG, with the estimate and the limit in the message, when the plan does not
+ * fit what this process may take: host memory available (MemAvailable and the cgroup
+ * limit), and with gpu (a CUDA context; may be NULL) the device's free memory. */
+pl_status pl_plan_fits(const pl_plan *plan, const pl_ctx *gpu);
+/* The host memory this process may still take (bytes): the smaller of MemAvailable and the
+ * cgroup limit less its usage. 0 if unknown. */
+double pl_host_memory_available(void);
+
 /* One problem, set up once (inputs, reference) and shared by all variants run on it. */
+typedef struct pl_problem_opts {
+    uint64_t seed;         /* default 42 */
+    pl_check check;        /* default AUTO */
+    pl_progress_fn progress;
+    void *progress_user;
+} pl_problem_opts;
+pl_status pl_problem_create_opts(pl_problem **p, const pl_kernel *k, const char *size,
+                                 const pl_pvalues *pv, const pl_problem_opts *opts);
+/* The same with numeric parameters only (pvals NULL: defaults) and the AUTO check. */
 pl_status pl_problem_create(pl_problem **p, const pl_kernel *k, const char *size,
                             const double *pvals, uint64_t seed);
 void pl_problem_destroy(pl_problem *p);
 const void *pl_problem_spec(const pl_problem *p); /* the kernel's problem struct */
+int pl_problem_id(const pl_problem *p);           /* unique in this process */
+pl_check pl_problem_check(const pl_problem *p);   /* FULL or SAMPLE */
 
-/* Run one variant on a problem: poison, run, verify, time. params may be NULL (defaults).
- * Returns PL_OK when the run completed (even if verification failed: see r->verified). */
+/* Run one variant on a problem: poison, run, check, time, check the last timed run again,
+ * check the inputs are unchanged. params may be NULL (defaults). Returns PL_OK when the runs
+ * completed (even if a check failed: see r->verified). */
 pl_status pl_bench_variant(pl_ctx *ctx, pl_problem *p, const pl_variant *v, const int64_t *params,
                            const pl_bench_config *cfg, pl_result *r);
+
+/* Seconds a pl_bench_variant of v on plan would take (warm-up, repeats), from the variant's
+ * rate in a probe at the kernel's named sizes (smallest first, larger while the probe is
+ * quick). *seconds < 0 when it cannot tell. */
+pl_status pl_bench_estimate(pl_ctx *ctx, const pl_kernel *k, const pl_variant *v, const int64_t *params,
+                            const pl_pvalues *pv, const pl_plan *plan, const pl_bench_config *cfg,
+                            double *seconds);
+
+/* Run v once on the caller's host arrays: host[i] is operand i as the kernel's operands()
+ * describes it for problem (the kernel's own problem struct). For a CUDA variant the inputs
+ * go to the device, the outputs come back; nothing is verified or timed. The BLAS-like calls
+ * (pl_sgemm, ...) are thin wrappers over this. */
+pl_status pl_run_host(pl_ctx *ctx, const pl_kernel *k, const pl_variant *v, const int64_t *params,
+                      const void *problem, void *const *host);
+
+/* ---- sweeps: a variant over the cartesian product of parameter values */
+enum { PL_SWEEP_MAX_VALUES = 64 };
+typedef struct pl_sweep_axis {
+    int param; /* index in the variant's parameter list */
+    int n;
+    int64_t values[PL_SWEEP_MAX_VALUES];
+} pl_sweep_axis;
+/* "tile=4,8,16" or "tile=all" (every legal value of a list or choice parameter). */
+pl_status pl_sweep_axis_parse(const pl_variant *v, const char *spec, pl_sweep_axis *ax);
+int64_t pl_sweep_count(const pl_sweep_axis *ax, int n_axes);
+/* The parameter values of point i (0 <= i < count), the first axis varying fastest;
+ * parameters on no axis keep their defaults. */
+void pl_sweep_point(const pl_variant *v, const pl_sweep_axis *ax, int n_axes, int64_t i, int64_t *params);
+/* The index in r of the fastest verified result on problem_id, -1 if none. */
+int pl_results_best(const pl_result *r, int n, int problem_id);
+
+/* ---- results beside their peers, as a table and as files */
+/* Fill each rung's peers[] with its ratio to every peer in r[0..n) measured on the same
+ * problem, backend and precision: at most PL_MAX_PEERS, each peer once, in the order of r. */
+void pl_results_peer_ratios(pl_result *r, int n);
+/* The aligned table; its rate column is the kernel's unit ("GFLOP/s", "Gcell/s"). */
+void pl_report_table(FILE *f, const pl_result *r, int n);
+/* The lines under the table: the checks and bounds per kernel and precision, flagged rows
+ * (above the ceiling, failed checks), what "vs peer" holds. */
+void pl_report_footer(FILE *f, const pl_result *r, int n);
+/* "tile=16,isa=auto" */
+void pl_report_params(const pl_result *r, char *buf, size_t n);
+typedef struct pl_report_info {
+    const struct pl_peaks *peaks; /* may be NULL */
+    const char *command;          /* the command line, for the record */
+} pl_report_info;
+/* Written to a temporary name and renamed: no partial file. Schema: docs/output.md. */
+pl_status pl_report_json(const char *path, const pl_result *r, int n, const pl_report_info *info);
+pl_status pl_report_csv(const char *path, const pl_result *r, int n, const pl_report_info *info);
+/* PL_OK if a file can be created at path (tried and removed), so a run does not end with
+ * an unwritable output. */
+pl_status pl_report_path_writable(const char *path);
 
 /* The machine's measured ceilings. */
 struct pl_peaks {
@@ -272,6 +465,10 @@ struct pl_peaks {
     double cpu_triad_gbps;       /* STREAM triad, all threads, bytes read + written */
     double gpu_gflops_fp32;      /* FMA peak on the CUDA cores; 0 = no GPU */
     double gpu_copy_gbps;        /* device-to-device copy, bytes read + written */
+    double gpu_gflops_tf32;      /* TF32 tensor-core peak, 2 flops per multiply-add; 0 = n/a */
+    double cpu_gops_int32[2];    /* 32-bit integer/bitwise ops, best ISA, [0]: 1 thread, [1]: all;
+                                    Gop/s, one op per 32-bit lane per instruction */
+    double gpu_gops_int32;       /* Gop/s, one op per thread per LOP3/IADD3; 0 = no GPU */
 };
 typedef struct pl_peaks pl_peaks;
 /* Load the cached peaks for this machine, or measure (quick) and cache them. */

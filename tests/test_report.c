@@ -1,19 +1,22 @@
 /* test_report.c: a rung's ratios to its peers, and how the table, JSON and CSV show them.
  * The results are built by hand (no timing), so two CPU peers can be tested on any machine:
- * a rung gets one ratio per peer of the same size, backend and precision, and the outputs
- * carry every one of them. */
+ * a rung gets one ratio per peer of the same problem, backend and precision, and the outputs
+ * carry every one of them; the footer states each precision's bounds and flags rows above
+ * their ceiling. */
 #include "check.h"
-#include "harness/report.h"
+#include "parlab.h"
+
+#include <stdlib.h>
 
 #include <string.h>
 #include <unistd.h>
 
-static const pl_variant rung = {"cpu-simd", "a rung", PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, NULL, 0, NULL};
-static const pl_variant rung_tf32 = {"cuda-tf32", "a TF32 rung", PL_BACKEND_CUDA, 0, 0, PL_PREC_TF32, NULL, 0, NULL};
-static const pl_variant ob = {"peer-openblas", "peer 1", PL_BACKEND_CPU, 1, 0, PL_PREC_FP32, NULL, 0, NULL};
-static const pl_variant skx = {"peer-openblas-skx", "peer 2", PL_BACKEND_CPU, 1, 0, PL_PREC_FP32, NULL, 0, NULL};
-static const pl_variant cub = {"peer-cublas", "GPU peer", PL_BACKEND_CUDA, 1, 0, PL_PREC_FP32, NULL, 0, NULL};
-static const pl_variant cub_tf32 = {"peer-cublas-tf32", "TF32 peer", PL_BACKEND_CUDA, 1, 0, PL_PREC_TF32, NULL, 0, NULL};
+static const pl_variant rung = {"cpu-simd", "a rung", PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, NULL, 0, NULL, NULL};
+static const pl_variant rung_tf32 = {"cuda-tf32", "a TF32 rung", PL_BACKEND_CUDA, 0, 0, PL_PREC_TF32, NULL, 0, NULL, NULL};
+static const pl_variant ob = {"peer-openblas", "peer 1", PL_BACKEND_CPU, 1, 0, PL_PREC_FP32, NULL, 0, NULL, NULL};
+static const pl_variant skx = {"peer-openblas-skx", "peer 2", PL_BACKEND_CPU, 1, 0, PL_PREC_FP32, NULL, 0, NULL, NULL};
+static const pl_variant cub = {"peer-cublas", "GPU peer", PL_BACKEND_CUDA, 1, 0, PL_PREC_FP32, NULL, 0, NULL, NULL};
+static const pl_variant cub_tf32 = {"peer-cublas-tf32", "TF32 peer", PL_BACKEND_CUDA, 1, 0, PL_PREC_TF32, NULL, 0, NULL, NULL};
 
 static const int64_t sizes[] = {256};
 static const pl_param_def long_params[2] = {
@@ -21,7 +24,7 @@ static const pl_param_def long_params[2] = {
     {"blocksize_n", "cols", PL_PARAM_LIST, sizes, 1, 0, 0, 0, NULL, 256},
 };
 static const pl_variant rung_long = {"cpu-blocked", "params wider than the column", PL_BACKEND_CPU, 0, 0,
-                                     PL_PREC_FP32, long_params, 2, NULL};
+                                     PL_PREC_FP32, long_params, 2, NULL, NULL};
 
 static pl_result make(const pl_variant *v, const char *size, double median_s)
 {
@@ -30,6 +33,14 @@ static pl_result make(const pl_variant *v, const char *size, double median_s)
     r.kernel = pl_kernel_find("gemm");
     r.variant = v;
     snprintf(r.size, sizeof r.size, "%s", size);
+    r.problem_id = atoi(size); /* one problem per size here */
+    r.unit = PL_UNIT_FLOP;
+    r.work = r.ops = 2.0 * 64 * 64 * 64;
+    r.rate = r.work / median_s * 1e-9;
+    r.check = PL_CHECK_FULL;
+    r.elem_bound = 1e-5;
+    r.elem_why = v->precision == PL_PREC_TF32 ? "elem-why-tf32" : "elem-why-fp32";
+    r.inputs_ok = 1;
     r.threads = v->backend == PL_BACKEND_CPU ? 2 : 0;
     r.repeats = 3;
     r.median_s = r.min_s = r.max_s = median_s;
@@ -38,7 +49,7 @@ static pl_result make(const pl_variant *v, const char *size, double median_s)
     r.ceiling_pct = -1;
     snprintf(r.ceiling_name, sizeof r.ceiling_name, "-");
     r.bound = 1e-6;
-    r.bound_why = "test";
+    r.bound_why = v->precision == PL_PREC_TF32 ? "bound-why-tf32" : "bound-why-fp32";
     r.verified = 1;
     r.padding_ok = 1;
     r.n_peers = 0;
@@ -64,7 +75,7 @@ static void table(const pl_result *r, int n, char *buf, size_t size)
         return;
     }
     pl_report_table(f, r, n);
-    pl_report_peer_note(f, r, n);
+    pl_report_footer(f, r, n);
     rewind(f);
     size_t got = fread(buf, 1, size - 1, f);
     buf[got] = '\0';
@@ -112,6 +123,11 @@ int main(void)
     CHECK(r[6].n_peers == 0, "rung at 32 has no peer");
     for (int i = 0; i < n; i++)
         if (r[i].variant->is_peer) CHECK(r[i].n_peers == 0, "a peer has no ratio (%d)", i);
+    /* The same size text on another problem (other parameters) is not a peer of it. */
+    pl_result other[2] = {make(&rung, "64", 1.0e-3), make(&ob, "64", 2.0e-3)};
+    other[1].problem_id = 9999;
+    pl_results_peer_ratios(other, 2);
+    CHECK(other[0].n_peers == 0, "paired with a peer of another problem of the same size text");
     /* Running it again gives the same (it starts afresh). */
     pl_results_peer_ratios(r, n);
     CHECK(r[0].n_peers == 2, "second call: %d peers", r[0].n_peers);
@@ -123,6 +139,26 @@ int main(void)
     CHECK(strstr(text, "0.50x cublas-tf32") != NULL, "table lacks the named TF32 ratio:\n%s", text);
     CHECK(strstr(text, "each peer's median time") != NULL, "note does not explain several peers:\n%s", text);
     CHECK(aligned(text, n + 1), "table lines differ in length:\n%s", text);
+    /* The footer: one line per precision with its own bounds. */
+    CHECK(strstr(text, "bound-why-fp32") && strstr(text, "elem-why-fp32"), "footer lacks the FP32 bounds:\n%s", text);
+    CHECK(strstr(text, "bound-why-tf32") && strstr(text, "elem-why-tf32"), "footer lacks the TF32 bounds:\n%s", text);
+    CHECK(strstr(text, "GFLOP/s") != NULL, "the rate column is not named by the unit:\n%s", text);
+    CHECK(!strstr(text, "!:"), "a flag without a row above its ceiling:\n%s", text);
+    /* A row above its ceiling is flagged in the row and explained under the table. */
+    pl_result over[1] = {make(&rung, "64", 1.0e-3)};
+    over[0].ceiling_pct = 250.0;
+    over[0].over_ceiling = 1;
+    table(over, 1, text, sizeof text);
+    CHECK(strstr(text, "250.0!") && strstr(text, "!: above 100%"), "over-ceiling row not flagged:\n%s", text);
+    /* A failed row says where its worst element is. */
+    pl_result failed[1] = {make(&rung, "64", 1.0e-3)};
+    failed[0].verified = 0;
+    failed[0].last.elem_ratio = 12.5;
+    failed[0].last.row = 7;
+    failed[0].last.col = 3;
+    failed[0].last.operand = 2;
+    table(failed, 1, text, sizeof text);
+    CHECK(strstr(text, "FAILED cpu-simd 64") && strstr(text, "[7, 3]"), "failed row's worst element:\n%s", text);
 
     /* One peer per rung: the plain "2.00x", as before. */
     pl_result one[2] = {make(&rung, "64", 1.0e-3), make(&ob, "64", 2.0e-3)};
@@ -156,12 +192,17 @@ int main(void)
         int flags = 0;
         for (const char *p = out; (p = strstr(p, "\"peer\": ")) != NULL; p++) flags++;
         CHECK(flags == n, "JSON: %d \"peer\" keys for %d results", flags, n);
+        CHECK(strstr(out, "\"unit\": \"flop\"") && strstr(out, "\"rate_unit\": \"GFLOP/s\"") &&
+              strstr(out, "\"check\": \"full\"") && strstr(out, "\"ceiling\": {\"name\": "),
+              "JSON lacks unit, rate, check kind or ceiling:\n%s", out);
     } else {
         CHECK(0, "JSON file not written");
     }
     CHECK(pl_report_csv(csv, r, n, NULL) == PL_OK, "CSV: %s", pl_last_error());
     if (slurp(csv, out, sizeof out)) {
         CHECK(strstr(out, ",passed,peer_name,peer_ratio,peer2_name,peer2_ratio\n") != NULL, "CSV header:\n%s", out);
+        CHECK(strstr(out, ",unit,work,rate,rate_unit,") && strstr(out, ",ceiling,ceiling_pct,over_ceiling,check,"),
+              "CSV header lacks unit/rate/ceiling/check:\n%s", out);
         CHECK(strstr(out, ",1,peer-openblas,2,peer-openblas-skx,0.5\n") != NULL, "CSV lacks both peers:\n%s", out);
         CHECK(strstr(out, ",1,peer-cublas-tf32,0.5,,\n") != NULL, "CSV: one peer, empty second:\n%s", out);
     } else {

@@ -18,23 +18,25 @@ static pl_status cuda_fail(cudaError_t e, const char *what)
         if (e_ != cudaSuccess) return cuda_fail(e_, what);                                         \
     } while (0)
 
+static int count_devices()
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        n = 0;
+        cudaGetLastError(); // clear the sticky "no device" error
+    }
+    return n;
+}
+
 extern "C" int pl_dev_count(void)
 {
-    static int count = -1;
-    if (count < 0) {
-        int n = 0;
-        if (cudaGetDeviceCount(&n) != cudaSuccess) {
-            n = 0;
-            cudaGetLastError(); // clear the sticky "no device" error
-        }
-        count = n;
-    }
+    static const int count = count_devices(); // once, thread-safe (C++ static initialisation)
     return count;
 }
 
 extern "C" const char *pl_dev_name(int device)
 {
-    static char name[256];
+    static thread_local char name[256];
     cudaDeviceProp prop;
     if (device >= pl_dev_count() || cudaGetDeviceProperties(&prop, device) != cudaSuccess) return "";
     snprintf(name, sizeof name, "%s", prop.name);
@@ -62,6 +64,12 @@ extern "C" pl_status pl_dev_select(int device)
 {
     if (device >= pl_dev_count()) return pl_fail(PL_ERR_NO_GPU, "no CUDA device %d", device);
     CHECK_CUDA(cudaSetDevice(device), "cudaSetDevice");
+    return PL_OK;
+}
+
+extern "C" pl_status pl_dev_current(int *device)
+{
+    CHECK_CUDA(cudaGetDevice(device), "cudaGetDevice");
     return PL_OK;
 }
 
@@ -157,5 +165,12 @@ extern "C" pl_status pl_dev_event_elapsed(void *start, void *stop, double *secon
     CHECK_CUDA(cudaEventSynchronize((cudaEvent_t)stop), "cudaEventSynchronize");
     CHECK_CUDA(cudaEventElapsedTime(&ms, (cudaEvent_t)start, (cudaEvent_t)stop), "cudaEventElapsedTime");
     *seconds = ms * 1e-3;
+    return PL_OK;
+}
+
+extern "C" pl_status pl_dev_mem_info(size_t *free_bytes, size_t *total_bytes)
+{
+    *free_bytes = *total_bytes = 0;
+    CHECK_CUDA(cudaMemGetInfo(free_bytes, total_bytes), "cudaMemGetInfo");
     return PL_OK;
 }

@@ -15,7 +15,8 @@ int pl_dev_count(void);                   /* usable CUDA devices; 0 without CUDA
 const char *pl_dev_name(int device);      /* "" when none */
 int pl_dev_cc(int device);                /* compute capability, 90 for sm_90; 0 when none */
 int pl_dev_sm_count(int device);
-pl_status pl_dev_select(int device);
+pl_status pl_dev_select(int device);       /* cudaSetDevice on the calling thread */
+pl_status pl_dev_current(int *device);    /* cudaGetDevice of the calling thread */
 pl_status pl_dev_stream_create(void **stream);
 void pl_dev_stream_destroy(void *stream);
 pl_status pl_dev_malloc(void **p, size_t bytes);
@@ -25,6 +26,8 @@ pl_status pl_dev_d2h(void *dst, const void *src, size_t bytes, void *stream);
 pl_status pl_dev_d2d(void *dst, const void *src, size_t bytes, void *stream);
 pl_status pl_dev_memset(void *p, int byte, size_t bytes, void *stream);
 pl_status pl_dev_sync(void *stream);
+/* Free and total memory of the current device (cudaMemGetInfo). */
+pl_status pl_dev_mem_info(size_t *free_bytes, size_t *total_bytes);
 /* The last launch's error (cudaGetLastError) as a status with a message. */
 pl_status pl_dev_check(const char *what);
 

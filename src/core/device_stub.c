@@ -10,6 +10,7 @@ const char *pl_dev_name(int device) { (void)device; return ""; }
 int pl_dev_cc(int device) { (void)device; return 0; }
 int pl_dev_sm_count(int device) { (void)device; return 0; }
 pl_status pl_dev_select(int device) { (void)device; return no_cuda(); }
+pl_status pl_dev_current(int *device) { *device = 0; return no_cuda(); }
 pl_status pl_dev_stream_create(void **stream) { *stream = 0; return no_cuda(); }
 void pl_dev_stream_destroy(void *stream) { (void)stream; }
 pl_status pl_dev_malloc(void **p, size_t bytes) { (void)bytes; *p = 0; return no_cuda(); }
@@ -24,3 +25,9 @@ pl_status pl_dev_event_create(void **ev) { *ev = 0; return no_cuda(); }
 void pl_dev_event_destroy(void *ev) { (void)ev; }
 pl_status pl_dev_event_record(void *ev, void *st) { (void)ev; (void)st; return no_cuda(); }
 pl_status pl_dev_event_elapsed(void *a, void *b, double *s) { (void)a; (void)b; *s = 0; return no_cuda(); }
+
+pl_status pl_dev_mem_info(size_t *free_bytes, size_t *total_bytes)
+{
+    *free_bytes = *total_bytes = 0;
+    return pl_fail(PL_ERR_NO_CUDA, "this parlab was built without CUDA");
+}

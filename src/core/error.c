@@ -34,6 +34,7 @@ const char *pl_status_name(pl_status s)
     case PL_ERR_IO: return "I/O error";
     case PL_ERR_FORMAT: return "bad file format";
     case PL_ERR_VERIFY: return "verification failed";
+    case PL_ERR_TOO_BIG: return "problem too big for this machine";
     case PL_ERR_INTERNAL: return "internal error";
     }
     return "unknown status";

@@ -1,27 +1,93 @@
-/* registry.c: the list of kernels, lookups, what can run here, and parameters. */
+/* registry.c: lookups in the list of kernels (src/kernels/kernels.c), what can run here,
+ * parameters, named sizes and the names of units, precisions and checks. */
 #include "core/core.h"
 #include "harness/harness.h"
-#include "kernels/gemm/gemm.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Every kernel's room registers here, in the order `parlab list` prints them. */
-static const pl_kernel *const kernels[] = {
-    &pl_gemm_kernel,
-};
+int pl_kernel_count(void)
+{
+    int n = 0;
+    while (pl_kernel_table[n]) n++;
+    return n;
+}
 
-int pl_kernel_count(void) { return (int)(sizeof kernels / sizeof kernels[0]); }
-
-const pl_kernel *pl_kernel_at(int i) { return (i >= 0 && i < pl_kernel_count()) ? kernels[i] : NULL; }
+const pl_kernel *pl_kernel_at(int i) { return (i >= 0 && i < pl_kernel_count()) ? pl_kernel_table[i] : NULL; }
 
 const pl_kernel *pl_kernel_find(const char *name)
 {
-    for (int i = 0; name && i < pl_kernel_count(); i++)
-        if (strcmp(kernels[i]->name, name) == 0) return kernels[i];
+    for (int i = 0; name && pl_kernel_table[i]; i++)
+        if (strcmp(pl_kernel_table[i]->name, name) == 0) return pl_kernel_table[i];
     return NULL;
+}
+
+const char *pl_kernel_size(const pl_kernel *k, const char *size)
+{
+    for (int i = 0; size && i < k->n_named_sizes; i++)
+        if (strcmp(k->named_sizes[i].name, size) == 0) return k->named_sizes[i].size;
+    return size;
+}
+
+void pl_pvalues_default(const pl_kernel *k, pl_pvalues *pv)
+{
+    memset(pv, 0, sizeof *pv);
+    for (int i = 0; i < k->n_problem_params && i < PL_MAX_PARAMS; i++) pv->num[i] = k->problem_params[i].def;
+}
+
+pl_status pl_pvalues_set(const pl_kernel *k, pl_pvalues *pv, int *given, const char *text)
+{
+    const char *eq = text ? strchr(text, '=') : NULL;
+    if (!eq || eq == text) return pl_fail(PL_ERR_ARG, "--set '%s': expected NAME=VALUE", text ? text : "");
+    size_t len = (size_t)(eq - text);
+    for (int i = 0; i < k->n_problem_params && i < PL_MAX_PARAMS; i++) {
+        const pl_param_def *p = &k->problem_params[i];
+        if (strlen(p->name) != len || strncmp(p->name, text, len) != 0) continue;
+        if (given && given[i]) return pl_fail(PL_ERR_ARG, "--set %s: given twice", p->name);
+        pl_status s = pl_param_parse(p, eq + 1, &pv->num[i]);
+        if (s != PL_OK) return s;
+        if (p->kind == PL_PARAM_STRING) pv->str[i] = eq + 1;
+        if (given) given[i] = 1;
+        return PL_OK;
+    }
+    return pl_fail(PL_ERR_ARG, "--set: %s has no problem parameter '%.*s' (see parlab list %s)", k->name,
+                   (int)len, text, k->name);
+}
+
+const char *pl_precision_name(pl_precision p)
+{
+    switch (p) {
+    case PL_PREC_FP32: return "FP32";
+    case PL_PREC_TF32: return "TF32";
+    case PL_PREC_EXACT: return "exact";
+    }
+    return "?";
+}
+
+const char *pl_unit_name(pl_unit u)
+{
+    static const char *names[] = {"flop", "element", "byte", "cell-update", "pixel"};
+    return (unsigned)u < 5 ? names[u] : "?";
+}
+
+const char *pl_unit_rate_name(pl_unit u)
+{
+    static const char *names[] = {"GFLOP/s", "Gelem/s", "GB/s", "Gcell/s", "Mpx/s"};
+    return (unsigned)u < 5 ? names[u] : "?";
+}
+
+double pl_unit_rate_scale(pl_unit u) { return u == PL_UNIT_PIXEL ? 1e6 : 1e9; }
+
+const char *pl_check_name(pl_check c)
+{
+    switch (c) {
+    case PL_CHECK_AUTO: return "auto";
+    case PL_CHECK_FULL: return "full";
+    case PL_CHECK_SAMPLE: return "sample";
+    }
+    return "?";
 }
 
 const pl_variant *pl_variant_find(const pl_kernel *k, const char *name)
@@ -127,6 +193,9 @@ void pl_param_legal(const pl_param_def *p, char *buf, size_t n)
     case PL_PARAM_REAL:
         snprintf(buf, n, "a real number");
         break;
+    case PL_PARAM_STRING:
+        snprintf(buf, n, "a text");
+        break;
     }
 }
 
@@ -135,6 +204,10 @@ pl_status pl_param_parse(const pl_param_def *p, const char *text, double *value)
     char legal[256], *end = NULL;
     pl_param_legal(p, legal, sizeof legal);
     if (!text || !*text) return pl_fail(PL_ERR_ARG, "%s: empty value (legal: %s)", p->name, legal);
+    if (p->kind == PL_PARAM_STRING) {
+        *value = 0;
+        return PL_OK;
+    }
     if (p->kind == PL_PARAM_CHOICE) {
         for (int i = 0; p->choices[i]; i++)
             if (strcmp(p->choices[i], text) == 0) {

@@ -1,6 +1,9 @@
-/* report.c: the aligned table, JSON and CSV. The schema is documented in docs/output.md. */
-#include "harness/report.h"
+/* report.c: results as a person reads them (an aligned table and the lines under it) and as
+ * programs read them (JSON and CSV, schema in docs/output.md); peers paired with rungs by
+ * the problem they ran on. Files are written to a temporary name and renamed, so a failed
+ * run leaves no partial file. */
 #include "core/core.h"
+#include "harness/harness.h"
 
 #include <errno.h>
 #include <math.h>
@@ -32,10 +35,10 @@ void pl_results_peer_ratios(pl_result *r, int n)
         if (x->variant->is_peer || !(x->median_s > 0)) continue;
         for (int j = 0; j < n && x->n_peers < PL_MAX_PEERS; j++) {
             const pl_result *q = &r[j];
-            if (!q->variant->is_peer || strcmp(q->size, x->size) || q->variant->backend != x->variant->backend ||
+            if (!q->variant->is_peer || q->problem_id != x->problem_id || q->variant->backend != x->variant->backend ||
                 q->variant->precision != x->variant->precision || !(q->median_s > 0))
                 continue;
-            int seen = 0; /* the same peer run twice at this size: its first run counts */
+            int seen = 0; /* the same peer run twice on this problem: its first run counts */
             for (int k = 0; k < x->n_peers; k++) seen |= !strcmp(x->peers[k].name, q->variant->name);
             if (seen) continue;
             x->peers[x->n_peers].name = q->variant->name;
@@ -67,15 +70,6 @@ static void fmt_peers(char *buf, size_t n, const pl_result *x, int named)
     if (!buf[0]) snprintf(buf, n, "-");
 }
 
-void pl_report_peer_note(FILE *f, const pl_result *r, int n)
-{
-    if (peers_named(r, n))
-        fprintf(f, "vs peer: each peer's median time / this variant's, for every peer of the same size, "
-                   "backend and precision (above 1: faster than that peer)\n");
-    else
-        fprintf(f, "vs peer: the peer's median time / this variant's (above 1: faster than the peer)\n");
-}
-
 static void fmt_ms(char *buf, size_t n, double s)
 {
     if (s < 0) snprintf(buf, n, "-");
@@ -84,10 +78,30 @@ static void fmt_ms(char *buf, size_t n, double s)
     else snprintf(buf, n, "%.4f", s * 1e3);
 }
 
+/* "yes", or why not: NO (a check failed), PAD (wrote into the row padding), INPUT (changed
+ * an input). */
+static const char *verdict(const pl_result *x)
+{
+    if (x->verified) return "yes";
+    if (!x->inputs_ok) return "INPUT";
+    if (!x->padding_ok) return "PAD";
+    return "NO";
+}
+
+static const char *check_word(const pl_result *x) { return x->check == PL_CHECK_SAMPLE ? "sampled" : "full"; }
+
+/* The rate columns: the kernel's own unit, and GB/s beside it unless the unit is bytes. */
+static int same_unit(const pl_result *r, int n)
+{
+    for (int i = 1; i < n; i++)
+        if (r[i].unit != r[0].unit) return 0;
+    return 1;
+}
+
 void pl_report_table(FILE *f, const pl_result *r, int n)
 {
     /* The params and vs-peer columns widen to their longest entry. */
-    int any_gpu = 0, named = peers_named(r, n), params_w = 22, peer_w = 8;
+    int any_gpu = 0, named = peers_named(r, n), params_w = 22, peer_w = 8, one_unit = n > 0 && same_unit(r, n);
     char params[128], ratio[160];
     for (int i = 0; i < n; i++) {
         any_gpu |= r[i].phase_s[PL_PHASE_H2D] >= 0;
@@ -96,26 +110,32 @@ void pl_report_table(FILE *f, const pl_result *r, int n)
         fmt_peers(ratio, sizeof ratio, &r[i], named);
         if ((int)strlen(ratio) > peer_w) peer_w = (int)strlen(ratio);
     }
-    fprintf(f, "%-18s %-*s %-14s %3s %10s %10s %10s %9s %8s %6s %9s %9s %-4s %*s",
-            "variant", params_w, "params", "size", "thr", "median ms", "min ms", "max ms", "GFLOP/s", "GB/s",
-            "%peak", "error", "bound", "ok", peer_w, "vs peer");
+    const char *rate_name = one_unit ? pl_unit_rate_name(r[0].unit) : "rate";
+    fprintf(f, "%-18s %-*s %-14s %3s %10s %10s %10s %10s %8s %7s %9s %9s %7s %-7s %-5s %*s",
+            "variant", params_w, "params", "size", "thr", "median ms", "min ms", "max ms", rate_name, "GB/s",
+            "%peak", "error", "bound", "elem", "check", "ok", peer_w, "vs peer");
     if (any_gpu) fprintf(f, " %9s %9s %9s", "alloc ms", "h2d ms", "d2h ms");
     fputc('\n', f);
     for (int i = 0; i < n; i++) {
         const pl_result *x = &r[i];
-        char med[32], mn[32], mx[32], pct[16], thr[16];
+        char med[32], mn[32], mx[32], pct[16], thr[16], rate[32], elem[16];
         pl_report_params(x, params, sizeof params);
         fmt_ms(med, sizeof med, x->median_s);
         fmt_ms(mn, sizeof mn, x->min_s);
         fmt_ms(mx, sizeof mx, x->max_s);
-        if (x->ceiling_pct >= 0) snprintf(pct, sizeof pct, "%.1f", x->ceiling_pct);
+        if (x->ceiling_pct >= 0) snprintf(pct, sizeof pct, "%.1f%s", x->ceiling_pct, x->over_ceiling ? "!" : "");
         else snprintf(pct, sizeof pct, "-");
+        if (one_unit) snprintf(rate, sizeof rate, "%.1f", x->rate);
+        else snprintf(rate, sizeof rate, "%.1f %s", x->rate, pl_unit_rate_name(x->unit));
+        double worst_elem = fmax(x->first.elem_ratio, x->last.elem_ratio);
+        if (x->elem_bound > 0) snprintf(elem, sizeof elem, "%.2f", worst_elem);
+        else snprintf(elem, sizeof elem, "%s", worst_elem > 0 ? "DIFF" : "exact");
         fmt_peers(ratio, sizeof ratio, x, named);
         if (x->threads > 0) snprintf(thr, sizeof thr, "%d", x->threads);
         else snprintf(thr, sizeof thr, "gpu");
-        fprintf(f, "%-18s %-*s %-14s %3s %10s %10s %10s %9.1f %8.1f %6s %9.2e %9.2e %-4s %*s",
-                x->variant->name, params_w, params, x->size, thr, med, mn, mx, x->gflops, x->gbps, pct,
-                x->error, x->bound, x->verified ? "yes" : (x->padding_ok ? "NO" : "PAD"), peer_w, ratio);
+        fprintf(f, "%-18s %-*s %-14s %3s %10s %10s %10s %10s %8.1f %7s %9.2e %9.2e %7s %-7s %-5s %*s",
+                x->variant->name, params_w, params, x->size, thr, med, mn, mx, rate, x->gbps, pct, x->error,
+                x->bound, elem, check_word(x), verdict(x), peer_w, ratio);
         if (any_gpu) {
             char a[32], h[32], d[32];
             fmt_ms(a, sizeof a, x->phase_s[PL_PHASE_ALLOC]);
@@ -126,6 +146,51 @@ void pl_report_table(FILE *f, const pl_result *r, int n)
         if (x->noisy) fprintf(f, "  (noisy: max/min %.2f)", x->max_s / x->min_s);
         fputc('\n', f);
     }
+}
+
+void pl_report_footer(FILE *f, const pl_result *r, int n)
+{
+    /* The checks and bounds, once per kernel and precision present. */
+    for (int i = 0; i < n; i++) {
+        int seen = 0;
+        for (int j = 0; j < i; j++)
+            seen |= r[j].kernel == r[i].kernel && r[j].variant->precision == r[i].variant->precision &&
+                    r[j].check == r[i].check;
+        if (seen) continue;
+        const pl_result *x = &r[i];
+        const char *prec = pl_precision_name(x->variant->precision);
+        if (x->bound == 0) {
+            fprintf(f, "check %s %s: exact equality with the reference (%s)\n", x->kernel->name, prec,
+                    x->last.how[0] ? x->last.how : check_word(x));
+            continue;
+        }
+        fprintf(f, "check %s %s (%s): error = relative Frobenius, bound %s; elem = worst |out - ref| / its bound, "
+                   "<= 1 passes: %s\n",
+                x->kernel->name, prec, x->last.how[0] ? x->last.how : check_word(x), x->bound_why ? x->bound_why : "",
+                x->elem_why ? x->elem_why : "");
+    }
+    int any_over = 0, any_noisy_cold = 0;
+    for (int i = 0; i < n; i++) {
+        const pl_result *x = &r[i];
+        any_over |= x->over_ceiling;
+        any_noisy_cold |= x->cold;
+        if (!x->verified) {
+            const pl_check_result *c = (x->first.elem_ratio > 1 || !(x->first.error <= x->bound)) ? &x->first : &x->last;
+            fprintf(f, "FAILED %s %s: %s%s%sworst element [%lld, %lld] of operand %d at %.3g x its bound (%s run)\n",
+                    x->variant->name, x->size, x->inputs_ok ? "" : "changed an input; ",
+                    x->padding_ok ? "" : "wrote into the row padding; ", "", (long long)c->row, (long long)c->col,
+                    c->operand, c->elem_ratio, c == &x->first ? "first" : "last timed");
+        }
+    }
+    if (any_over)
+        fprintf(f, "!: above 100%% of its ceiling, which cannot be true: the peak is too low (a quick figure, or "
+                   "measured on a busy machine: run `parlab peaks`), or the count of work is wrong\n");
+    if (any_noisy_cold) fprintf(f, "caches: cold (flushed before each timed run)\n");
+    if (peers_named(r, n))
+        fprintf(f, "vs peer: each peer's median time / this variant's, for every peer on the same problem, "
+                   "backend and precision (above 1: faster than that peer)\n");
+    else
+        fprintf(f, "vs peer: the peer's median time / this variant's (above 1: faster than the peer)\n");
 }
 
 /* ---------------------------------------------------------------- files */
@@ -148,6 +213,17 @@ static pl_status close_and_rename(FILE *f, const char *tmp, const char *path)
     return PL_OK;
 }
 
+pl_status pl_report_path_writable(const char *path)
+{
+    if (!path || !*path) return pl_fail(PL_ERR_ARG, "an empty output file name");
+    char tmp[4096];
+    FILE *f = open_temp(path, tmp, sizeof tmp);
+    if (!f) return pl_fail(PL_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+    fclose(f);
+    remove(tmp);
+    return PL_OK;
+}
+
 static void json_string(FILE *f, const char *s)
 {
     fputc('"', f);
@@ -167,7 +243,19 @@ static void json_num(FILE *f, double x, int known)
     else fputs("null", f);
 }
 
-static void json_machine(FILE *f, const pl_report_ctx *rc)
+static void json_check(FILE *f, const char *name, const pl_check_result *c)
+{
+    fprintf(f, "\"%s\": {\"error\": ", name);
+    json_num(f, c->error, 1);
+    fprintf(f, ", \"elem_ratio\": ");
+    json_num(f, c->elem_ratio, 1);
+    fprintf(f, ", \"worst\": [%d, %lld, %lld], \"checked\": %lld, \"how\": ", c->operand, (long long)c->row,
+            (long long)c->col, (long long)c->checked);
+    json_string(f, c->how);
+    fputc('}', f);
+}
+
+static void json_machine(FILE *f, const pl_report_info *rc)
 {
     unsigned feat = pl_features();
     fprintf(f, "  \"machine\": {\"cpu\": ");
@@ -179,9 +267,11 @@ static void json_machine(FILE *f, const pl_report_ctx *rc)
     fprintf(f, ",\n    \"peaks\": ");
     if (pk && pk->valid) {
         fprintf(f, "{\"cpu_gflops_avx512\": [%.6g, %.6g], \"cpu_gflops_avx2\": [%.6g, %.6g], "
-                   "\"cpu_triad_gbps\": %.6g, \"gpu_gflops_fp32\": %.6g, \"gpu_copy_gbps\": %.6g}",
+                   "\"cpu_triad_gbps\": %.6g, \"gpu_gflops_fp32\": %.6g, \"gpu_copy_gbps\": %.6g, "
+                   "\"gpu_gflops_tf32\": %.6g, \"cpu_gops_int32\": [%.6g, %.6g], \"gpu_gops_int32\": %.6g}",
                 pk->cpu_gflops_avx512[0], pk->cpu_gflops_avx512[1], pk->cpu_gflops_avx2[0],
-                pk->cpu_gflops_avx2[1], pk->cpu_triad_gbps, pk->gpu_gflops_fp32, pk->gpu_copy_gbps);
+                pk->cpu_gflops_avx2[1], pk->cpu_triad_gbps, pk->gpu_gflops_fp32, pk->gpu_copy_gbps,
+                pk->gpu_gflops_tf32, pk->cpu_gops_int32[0], pk->cpu_gops_int32[1], pk->gpu_gops_int32);
     } else {
         fputs("null", f);
     }
@@ -194,19 +284,20 @@ static void json_machine(FILE *f, const pl_report_ctx *rc)
     fprintf(f, ",\n");
 }
 
-pl_status pl_report_json(const char *path, const pl_result *r, int n, const pl_report_ctx *rc)
+pl_status pl_report_json(const char *path, const pl_result *r, int n, const pl_report_info *rc)
 {
     char tmp[4096];
     FILE *f = open_temp(path, tmp, sizeof tmp);
     if (!f) return pl_fail(PL_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
-    fprintf(f, "{\n  \"schema\": \"parlab-bench/1\",\n");
+    fprintf(f, "{\n  \"schema\": \"parlab-bench/2\",\n");
     json_machine(f, rc);
     fprintf(f, "  \"results\": [\n");
     for (int i = 0; i < n; i++) {
         const pl_result *x = &r[i];
-        fprintf(f, "    {\"kernel\": \"%s\", \"variant\": \"%s\", \"backend\": \"%s\", \"peer\": %s, \"params\": {",
+        fprintf(f, "    {\"kernel\": \"%s\", \"variant\": \"%s\", \"backend\": \"%s\", \"precision\": \"%s\", "
+                   "\"peer\": %s, \"params\": {",
                 x->kernel->name, x->variant->name, pl_backend_name(x->variant->backend),
-                x->variant->is_peer ? "true" : "false");
+                pl_precision_name(x->variant->precision), x->variant->is_peer ? "true" : "false");
         for (int j = 0; j < x->variant->n_params; j++) {
             const pl_param_def *p = &x->variant->params[j];
             fprintf(f, "%s\"%s\": ", j ? ", " : "", p->name);
@@ -215,7 +306,8 @@ pl_status pl_report_json(const char *path, const pl_result *r, int n, const pl_r
         }
         fprintf(f, "},\n     \"size\": ");
         json_string(f, x->size);
-        fprintf(f, ", \"threads\": %d, \"repeats\": %d, \"median_s\": ", x->threads, x->repeats);
+        fprintf(f, ", \"threads\": %d, \"repeats\": %d, \"cold\": %s, \"median_s\": ", x->threads, x->repeats,
+                x->cold ? "true" : "false");
         json_num(f, x->median_s, 1);
         fprintf(f, ", \"min_s\": ");
         json_num(f, x->min_s, 1);
@@ -226,20 +318,28 @@ pl_status pl_report_json(const char *path, const pl_result *r, int n, const pl_r
             fprintf(f, "%s\"%s\": ", p ? ", " : "", pl_phase_name(p));
             json_num(f, x->phase_s[p], x->phase_s[p] >= 0);
         }
-        fprintf(f, "},\n     \"flops\": %.6g, \"bytes\": %.6g, \"gflops\": ", x->flops, x->bytes);
-        json_num(f, x->gflops, 1);
-        fprintf(f, ", \"gbps\": ");
+        fprintf(f, "},\n     \"unit\": \"%s\", \"work\": %.6g, \"rate\": ", pl_unit_name(x->unit), x->work);
+        json_num(f, x->rate, 1);
+        fprintf(f, ", \"rate_unit\": \"%s\", \"ops\": %.6g, \"bytes\": %.6g, \"gbps\": ", pl_unit_rate_name(x->unit),
+                x->ops, x->bytes);
         json_num(f, x->gbps, 1);
         fprintf(f, ", \"ceiling\": {\"name\": ");
         json_string(f, x->ceiling_name);
         fprintf(f, ", \"pct\": ");
         json_num(f, x->ceiling_pct, x->ceiling_pct >= 0);
-        fprintf(f, "},\n     \"verification\": {\"error\": ");
+        fprintf(f, ", \"over\": %s},\n     \"verification\": {\"check\": \"%s\", \"error\": ",
+                x->over_ceiling ? "true" : "false", pl_check_name(x->check));
         json_num(f, x->error, 1);
         fprintf(f, ", \"bound\": %.6g, \"bound_why\": ", x->bound);
         json_string(f, x->bound_why);
-        fprintf(f, ", \"passed\": %s, \"padding_ok\": %s},\n     \"peers\": [",
-                x->verified ? "true" : "false", x->padding_ok ? "true" : "false");
+        fprintf(f, ", \"elem_bound\": %.6g, \"elem_why\": ", x->elem_bound);
+        json_string(f, x->elem_why);
+        fprintf(f, ",\n       ");
+        json_check(f, "first", &x->first);
+        fprintf(f, ",\n       ");
+        json_check(f, "last", &x->last);
+        fprintf(f, ",\n       \"passed\": %s, \"padding_ok\": %s, \"inputs_ok\": %s},\n     \"peers\": [",
+                x->verified ? "true" : "false", x->padding_ok ? "true" : "false", x->inputs_ok ? "true" : "false");
         for (int k = 0; k < x->n_peers; k++) {
             fprintf(f, "%s{\"name\": ", k ? ", " : "");
             json_string(f, x->peers[k].name);
@@ -253,32 +353,35 @@ pl_status pl_report_json(const char *path, const pl_result *r, int n, const pl_r
     return close_and_rename(f, tmp, path);
 }
 
-pl_status pl_report_csv(const char *path, const pl_result *r, int n, const pl_report_ctx *rc)
+pl_status pl_report_csv(const char *path, const pl_result *r, int n, const pl_report_info *rc)
 {
     (void)rc;
     char tmp[4096];
     FILE *f = open_temp(path, tmp, sizeof tmp);
     if (!f) return pl_fail(PL_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
-    fprintf(f, "machine,gpu,build,kernel,variant,backend,peer,params,size,threads,repeats,median_s,min_s,max_s,"
-               "alloc_s,h2d_s,kernel_s,d2h_s,flops,bytes,gflops,gbps,ceiling,ceiling_pct,error,bound,"
-               "passed,peer_name,peer_ratio,peer2_name,peer2_ratio\n");
+    fprintf(f, "machine,gpu,build,kernel,variant,backend,precision,peer,params,size,threads,repeats,cold,median_s,"
+               "min_s,max_s,alloc_s,h2d_s,kernel_s,d2h_s,unit,work,rate,rate_unit,ops,bytes,gbps,ceiling,ceiling_pct,"
+               "over_ceiling,check,error,bound,elem_ratio,elem_bound,passed,peer_name,peer_ratio,peer2_name,peer2_ratio\n");
     for (int i = 0; i < n; i++) {
         const pl_result *x = &r[i];
         char params[128];
         pl_report_params(x, params, sizeof params);
         for (char *c = params; *c; c++)
             if (*c == ',') *c = ';'; /* keep one CSV field */
-        fprintf(f, "\"%s\",\"%s\",%s%s,%s,%s,%s,%d,\"%s\",\"%s\",%d,%d,%.9g,%.9g,%.9g", pl_cpu_name(),
+        fprintf(f, "\"%s\",\"%s\",%s%s,%s,%s,%s,%s,%d,\"%s\",\"%s\",%d,%d,%d,%.9g,%.9g,%.9g", pl_cpu_name(),
                 pl_gpu_name(), PARLAB_VERSION, (pl_features() & PL_FEAT_CUDA_BUILD) ? "+cuda" : "",
                 x->kernel->name, x->variant->name, pl_backend_name(x->variant->backend),
-                x->variant->is_peer, params, x->size, x->threads, x->repeats, x->median_s, x->min_s, x->max_s);
+                pl_precision_name(x->variant->precision), x->variant->is_peer, params, x->size, x->threads,
+                x->repeats, x->cold, x->median_s, x->min_s, x->max_s);
         for (int p = 0; p < PL_N_PHASES; p++) {
             if (x->phase_s[p] >= 0) fprintf(f, ",%.9g", x->phase_s[p]);
             else fputs(",", f);
         }
-        fprintf(f, ",%.6g,%.6g,%.6g,%.6g,\"%s\",", x->flops, x->bytes, x->gflops, x->gbps, x->ceiling_name);
+        fprintf(f, ",%s,%.6g,%.6g,%s,%.6g,%.6g,%.6g,\"%s\",", pl_unit_name(x->unit), x->work, x->rate,
+                pl_unit_rate_name(x->unit), x->ops, x->bytes, x->gbps, x->ceiling_name);
         if (x->ceiling_pct >= 0) fprintf(f, "%.4g", x->ceiling_pct);
-        fprintf(f, ",%.6g,%.6g,%d", x->error, x->bound, x->verified);
+        fprintf(f, ",%d,%s,%.6g,%.6g,%.6g,%.6g,%d", x->over_ceiling, pl_check_name(x->check), x->error, x->bound,
+                fmax(x->first.elem_ratio, x->last.elem_ratio), x->elem_bound, x->verified);
         for (int k = 0; k < 2; k++) { /* the first two peers; the JSON has them all */
             if (k < x->n_peers) fprintf(f, ",%s,%.4g", x->peers[k].name, x->peers[k].ratio);
             else fputs(",,", f);

@@ -21,12 +21,16 @@ extern const pl_kernel pl_gemm_kernel; /* ladder.c */
 
 /* The spec (spec.c): the pl_kernel functions, independent of any rung. */
 extern const pl_param_def pl_gemm_problem_params[3]; /* alpha, beta, pad */
-pl_status pl_gemm_spec_make_problem(void *problem, const char *size, const double *pvals);
+pl_status pl_gemm_spec_make_problem(void *problem, const char *size, const pl_pvalues *pv);
 void pl_gemm_spec_describe(const void *problem, char *buf, size_t n);
 pl_status pl_gemm_spec_operands(const void *problem, pl_tensor *t, int *n);
 void pl_gemm_spec_fill(const void *problem, pl_tensor *t, int n, uint64_t seed);
-pl_status pl_gemm_spec_reference(const void *problem, const pl_tensor *t, int n, pl_tensor *ref);
+pl_status pl_gemm_spec_reference(const void *problem, const pl_tensor *t, int n, pl_tensor *ref, pl_tensor *scale);
+double pl_gemm_spec_reference_ops(const void *problem);
 double pl_gemm_spec_error_bound(const void *problem, pl_precision prec, const char **why);
+double pl_gemm_spec_elem_bound(const void *problem, pl_precision prec, const char **why);
+pl_status pl_gemm_spec_check_sampled(const void *problem, const pl_tensor *t, int n, const pl_tensor *out,
+                                     pl_precision prec, uint64_t seed, pl_check_result *res);
 double pl_gemm_spec_flops(const void *problem);
 double pl_gemm_spec_bytes(const void *problem);
 

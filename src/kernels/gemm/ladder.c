@@ -24,52 +24,70 @@ extern const pl_param_def pl_gemm_cuda_tuned_params[2], pl_gemm_cuda_tf32_params
 #define CUDA_PARAMS(p, n) NULL, 0
 #endif
 
+/* Device workspaces the top CUDA rungs may take (an upper estimate, checked against free
+ * memory before they run): a 16-byte-pitch copy of B when its rows are not, split-K
+ * partials when K is deep; cuda-tf32 also a K-major copy of B and a re-pitched A. */
+static double tuned_workspace(const void *problem)
+{
+    const pl_gemm_problem *p = problem;
+    double ws = p->ldb % 4 ? 4.0 * (double)p->K * (double)p->N : 0;
+    if (p->K > 4 * (p->M > p->N ? p->M : p->N)) ws += 16.0 * 4.0 * (double)p->M * (double)p->N;
+    return ws;
+}
+
+static double tf32_workspace(const void *problem)
+{
+    const pl_gemm_problem *p = problem;
+    return tuned_workspace(problem) + 4.0 * (double)p->N * (double)(p->K + 4) +
+           (p->lda % 4 ? 4.0 * (double)p->M * (double)(p->K + 4) : 0);
+}
+
 static const pl_variant cpu_naive = {
     "cpu-naive", "triple loop, one dot product per output (B read down its columns)",
-    PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, NULL, 0, pl_gemm_cpu_naive};
+    PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, NULL, 0, pl_gemm_cpu_naive, NULL};
 static const pl_variant cpu_simd = {
     "cpu-simd", "broadcast one A element, FMA against 8/16 contiguous B elements (AVX2/AVX-512)",
-    PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_FP32, pl_gemm_cpu_simd_params, 1, pl_gemm_cpu_simd};
+    PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_FP32, pl_gemm_cpu_simd_params, 1, pl_gemm_cpu_simd, NULL};
 static const pl_variant cpu_simd_blocked = {
     "cpu-simd-blocked", "the same inside i/j/k cache blocks, so B tiles are reused from cache",
     PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_FP32, pl_gemm_cpu_simd_blocked_params, 2,
-    pl_gemm_cpu_simd_blocked};
+    pl_gemm_cpu_simd_blocked, NULL};
 static const pl_variant cpu_packed = {
     "cpu-packed", "BLIS-style: A and B packed into cache-sized panels feed a register-tile "
     "micro-kernel (AVX-512 12x32 / AVX2 6x16), threads over the macro-loops",
     PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_FP32, pl_gemm_cpu_packed_params, 4,
-    pl_gemm_cpu_packed};
+    pl_gemm_cpu_packed, NULL};
 static const pl_variant cuda_naive = {
     "cuda-naive", "one thread per output, everything from global memory",
     PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, CUDA_PARAMS(pl_gemm_cuda_naive_params, 1),
-    CUDA_FN(pl_gemm_cuda_naive)};
+    CUDA_FN(pl_gemm_cuda_naive), NULL};
 static const pl_variant cuda_shared = {
     "cuda-shared", "A and B tiles staged in shared memory, one output per thread",
     PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, CUDA_PARAMS(pl_gemm_cuda_shared_params, 1),
-    CUDA_FN(pl_gemm_cuda_shared)};
+    CUDA_FN(pl_gemm_cuda_shared), NULL};
 static const pl_variant cuda_tuned = {
     "cuda-tuned", "register tiles per thread, 128-bit loads, cp.async multi-stage pipeline, "
     "warp tiling; tile config chosen per shape, split-K for deep K",
     PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, CUDA_PARAMS(pl_gemm_cuda_tuned_params, 2),
-    CUDA_FN(pl_gemm_cuda_tuned)};
+    CUDA_FN(pl_gemm_cuda_tuned), tuned_workspace};
 static const pl_variant cuda_tf32 = {
     "cuda-tf32", "tensor cores in TF32, FP32 accumulate: wgmma from shared memory on Hopper "
     "(sm_90a), mma.sync m16n8k8 elsewhere",
     PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_TF32, CUDA_PARAMS(pl_gemm_cuda_tf32_params, 2),
-    CUDA_FN(pl_gemm_cuda_tf32)};
+    CUDA_FN(pl_gemm_cuda_tf32), tf32_workspace};
 static const pl_variant peer_openblas = {
     "peer-openblas", "OpenBLAS cblas_sgemm (the CPU peer)",
-    PL_BACKEND_CPU, 1, PL_REQ_OPENBLAS, PL_PREC_FP32, NULL, 0, OPENBLAS_FN(pl_gemm_peer_openblas)};
+    PL_BACKEND_CPU, 1, PL_REQ_OPENBLAS, PL_PREC_FP32, NULL, 0, OPENBLAS_FN(pl_gemm_peer_openblas), NULL};
 static const pl_variant peer_openblas_skx = {
     "peer-openblas-skx", "OpenBLAS cblas_sgemm with OPENBLAS_CORETYPE=SkylakeX (its AVX-512 kernels)",
     PL_BACKEND_CPU, 1, PL_REQ_OPENBLAS | PL_REQ_AVX512, PL_PREC_FP32, NULL, 0,
-    OPENBLAS_FN(pl_gemm_peer_openblas_skx)};
+    OPENBLAS_FN(pl_gemm_peer_openblas_skx), NULL};
 static const pl_variant peer_cublas = {
     "peer-cublas", "cuBLAS cublasSgemm, FP32 pedantic math, no tensor cores (the GPU peer)",
-    PL_BACKEND_CUDA, 1, PL_REQ_CUBLAS, PL_PREC_FP32, NULL, 0, CUDA_FN(pl_gemm_peer_cublas)};
+    PL_BACKEND_CUDA, 1, PL_REQ_CUBLAS, PL_PREC_FP32, NULL, 0, CUDA_FN(pl_gemm_peer_cublas), NULL};
 static const pl_variant peer_cublas_tf32 = {
     "peer-cublas-tf32", "cuBLAS cublasSgemm, TF32 tensor-op math (the tensor-core peer)",
-    PL_BACKEND_CUDA, 1, PL_REQ_CUBLAS, PL_PREC_TF32, NULL, 0, CUDA_FN(pl_gemm_peer_cublas_tf32)};
+    PL_BACKEND_CUDA, 1, PL_REQ_CUBLAS, PL_PREC_TF32, NULL, 0, CUDA_FN(pl_gemm_peer_cublas_tf32), NULL};
 
 static const pl_variant *const ladder[] = {
     &cpu_naive, &cpu_simd, &cpu_simd_blocked, &cpu_packed,
@@ -77,10 +95,16 @@ static const pl_variant *const ladder[] = {
     &peer_openblas, &peer_openblas_skx, &peer_cublas, &peer_cublas_tf32,
 };
 
+static const pl_named_size named_sizes[] = {{"small", "256"}, {"medium", "1024"}, {"large", "4096"}};
+
 const pl_kernel pl_gemm_kernel = {
     .name = "gemm",
     .summary = "C = alpha*A*B + beta*C, row-major FP32, any M, N, K and leading dimensions",
     .size_help = "N (square), MxNxK, or small|medium|large (256, 1024, 4096)",
+    .named_sizes = named_sizes,
+    .n_named_sizes = 3,
+    .unit = PL_UNIT_FLOP,
+    .ceiling = PL_CEIL_ROOFLINE,
     .problem_params = pl_gemm_problem_params,
     .n_problem_params = 3,
     .ladder = ladder,
@@ -91,7 +115,11 @@ const pl_kernel pl_gemm_kernel = {
     .operands = pl_gemm_spec_operands,
     .fill = pl_gemm_spec_fill,
     .reference = pl_gemm_spec_reference,
+    .reference_ops = pl_gemm_spec_reference_ops,
     .error_bound = pl_gemm_spec_error_bound,
-    .flops = pl_gemm_spec_flops,
+    .elem_bound = pl_gemm_spec_elem_bound,
+    .check_sampled = pl_gemm_spec_check_sampled,
+    .work = pl_gemm_spec_flops,
+    .ops = pl_gemm_spec_flops,
     .bytes = pl_gemm_spec_bytes,
 };

@@ -36,16 +36,9 @@ pl_status pl_gemm_check(const pl_gemm_problem *p)
 
 /* ---------------------------------------------------------------- sizes */
 
-/* "1024" (square), "MxNxK", or a preset: small (256), medium (1024), large (4096). */
+/* "1024" (square) or "MxNxK" (the named sizes are in ladder.c's table). */
 static pl_status parse_size(const char *text, int64_t dims[3])
 {
-    static const struct { const char *name; int64_t n; } presets[] = {
-        {"small", 256}, {"medium", 1024}, {"large", 4096}};
-    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
-        if (strcmp(text, presets[i].name) == 0) {
-            dims[0] = dims[1] = dims[2] = presets[i].n;
-            return PL_OK;
-        }
     const char *s = text;
     int n = 0;
     while (n < 3) {
@@ -68,8 +61,9 @@ static pl_status parse_size(const char *text, int64_t dims[3])
     return PL_OK;
 }
 
-pl_status pl_gemm_spec_make_problem(void *problem, const char *size, const double *pvals)
+pl_status pl_gemm_spec_make_problem(void *problem, const char *size, const pl_pvalues *pv)
 {
+    const double *pvals = pv->num;
     pl_gemm_problem *p = problem;
     int64_t d[3];
     pl_status s = parse_size(size, d);
@@ -113,12 +107,13 @@ void pl_gemm_spec_fill(const void *problem, pl_tensor *t, int n, uint64_t seed)
 
 /* ---------------------------------------------------------------- reference */
 
-/* float64 reference, blocked so each B tile is reused from cache by a band of rows; the
- * compiler vectorizes the j loop for the best ISA it finds (target_clones). */
+/* float64 reference, blocked so each B tile is reused from cache by a band of rows; beside
+ * each sum the sum of magnitudes (|A||B|), which the element bound scales. The compiler
+ * vectorizes the j loop for the best ISA it finds (target_clones). */
 enum { REF_ROWS = 16, REF_COLS = 512, REF_DEPTH = 256 };
 
 __attribute__((target_clones("avx512f", "avx2", "default")))
-static void ref_band(const pl_gemm_problem *p, const float *A, const float *B, double *acc,
+static void ref_band(const pl_gemm_problem *p, const float *A, const float *B, double *acc, double *mag,
                      int64_t i0, int64_t i1, int64_t j0, int64_t j1)
 {
     int64_t w = j1 - j0;
@@ -126,26 +121,30 @@ static void ref_band(const pl_gemm_problem *p, const float *A, const float *B, d
         int64_t k1 = k0 + REF_DEPTH < p->K ? k0 + REF_DEPTH : p->K;
         for (int64_t i = i0; i < i1; i++) {
             double *restrict row = acc + (i - i0) * REF_COLS;
+            double *restrict mrow = mag + (i - i0) * REF_COLS;
             for (int64_t k = k0; k < k1; k++) {
-                double a = A[i * p->lda + k];
+                double a = A[i * p->lda + k], am = fabs(a);
                 const float *restrict b = B + k * p->ldb + j0;
-                for (int64_t j = 0; j < w; j++) row[j] += a * (double)b[j];
+                for (int64_t j = 0; j < w; j++) {
+                    row[j] += a * (double)b[j];
+                    mrow[j] += am * fabs((double)b[j]);
+                }
             }
         }
     }
 }
 
-pl_status pl_gemm_spec_reference(const void *problem, const pl_tensor *t, int n, pl_tensor *ref)
+pl_status pl_gemm_spec_reference(const void *problem, const pl_tensor *t, int n, pl_tensor *ref, pl_tensor *scale)
 {
     (void)n;
     const pl_gemm_problem *p = problem;
     const float *A = t[0].host, *B = t[1].host, *C0 = t[2].host;
-    double *R = ref[2].host;
+    double *R = ref[2].host, *S = scale[2].host;
     int64_t bands = (p->M + REF_ROWS - 1) / REF_ROWS;
     int failed = 0;
 #pragma omp parallel
     {
-        double *acc = pl_alloc(sizeof(double) * REF_ROWS * REF_COLS);
+        double *acc = pl_alloc(2 * sizeof(double) * REF_ROWS * REF_COLS);
         if (!acc) {
 #pragma omp atomic write
             failed = 1;
@@ -153,16 +152,22 @@ pl_status pl_gemm_spec_reference(const void *problem, const pl_tensor *t, int n,
 #pragma omp for schedule(dynamic)
         for (int64_t b = 0; b < bands; b++) {
             if (!acc) continue;
+            double *mag = acc + REF_ROWS * REF_COLS;
             int64_t i0 = b * REF_ROWS, i1 = i0 + REF_ROWS < p->M ? i0 + REF_ROWS : p->M;
             for (int64_t j0 = 0; j0 < p->N; j0 += REF_COLS) {
                 int64_t j1 = j0 + REF_COLS < p->N ? j0 + REF_COLS : p->N;
-                memset(acc, 0, sizeof(double) * REF_ROWS * REF_COLS);
-                ref_band(p, A, B, acc, i0, i1, j0, j1);
+                memset(acc, 0, 2 * sizeof(double) * REF_ROWS * REF_COLS);
+                ref_band(p, A, B, acc, mag, i0, i1, j0, j1);
                 for (int64_t i = i0; i < i1; i++)
                     for (int64_t j = j0; j < j1; j++) {
-                        double c = (double)p->alpha * acc[(i - i0) * REF_COLS + (j - j0)];
-                        if (p->beta != 0.0f) c += (double)p->beta * C0[i * p->ldc + j];
+                        int64_t o = (i - i0) * REF_COLS + (j - j0);
+                        double c = (double)p->alpha * acc[o], m = fabs((double)p->alpha) * mag[o];
+                        if (p->beta != 0.0f) {
+                            c += (double)p->beta * C0[i * p->ldc + j];
+                            m += fabs((double)p->beta * C0[i * p->ldc + j]);
+                        }
                         R[i * p->N + j] = c;
+                        S[i * p->N + j] = m;
                     }
             }
         }
@@ -172,7 +177,13 @@ pl_status pl_gemm_spec_reference(const void *problem, const pl_tensor *t, int n,
     return PL_OK;
 }
 
-/* ---------------------------------------------------------------- bound, counts */
+double pl_gemm_spec_reference_ops(const void *problem)
+{
+    const pl_gemm_problem *p = problem;
+    return 4.0 * (double)p->M * (double)p->N * (double)p->K; /* the sums and the magnitudes */
+}
+
+/* ---------------------------------------------------------------- bounds */
 
 double pl_gemm_spec_error_bound(const void *problem, pl_precision prec, const char **why)
 {
@@ -189,6 +200,207 @@ double pl_gemm_spec_error_bound(const void *problem, pl_precision prec, const ch
     if (why) *why = "FP32: 8u(sqrt(K)+1), u=2^-24: random-sign rounding grows like u*sqrt(K)";
     return fp32;
 }
+
+/* Element by element, the classic bound for a dot product in any summation order:
+ * |C - ref|_ij <= gamma_(K+2) (|alpha||A||B| + |beta||C|)_ij, gamma_n = n*u/(1 - n*u) (K terms,
+ * the alpha scaling and the beta add). TF32 rounds (or truncates) each input to 10 mantissa
+ * bits first: each product is off by at most 2*2^-10 relative, added to gamma. */
+double pl_gemm_spec_elem_bound(const void *problem, pl_precision prec, const char **why)
+{
+    const pl_gemm_problem *p = problem;
+    const double u32 = ldexp(1.0, -24), nu = (double)(p->K + 2) * u32;
+    double gamma = nu / (1.0 - nu);
+    if (prec == PL_PREC_TF32) {
+        if (why) *why = "TF32: (2^-9 + gamma_(K+2)) (|alpha||A||B| + |beta||C|), each element";
+        return ldexp(1.0, -9) * (1.0 + ldexp(1.0, -9)) + gamma * (1.0 + ldexp(1.0, -9));
+    }
+    if (why) *why = "FP32: gamma_(K+2) (|alpha||A||B| + |beta||C|), gamma_n = nu/(1-nu), u=2^-24, each element";
+    return gamma;
+}
+
+/* ---------------------------------------------------------------- sampled check */
+
+/* For sizes whose full reference would take long: (1) SAMPLE_LINES whole rows and as many
+ * whole columns (the first, the last, the rest at random) against float64 dot products and
+ * the element bound; (2) Freivalds: C x against alpha A (B x) + beta C0 x for FREIVALDS random
+ * +-1 vectors x, in float64. A row's residual is a sum of its errors with random signs; it
+ * passes below tol_i = 3 e sqrt(alpha^2 sum_k a_ik^2 |b_k|^2 + beta^2 |c0_i|^2) with e the
+ * Frobenius bound (per element e sqrt(sum_k a_ik^2 b_kj^2) is the rounding's 20-sigma (FP32)
+ * scale, and the tolerance is 3 times that over the row). An element off by more than
+ * 2 tol_i makes at most one of the two signs of its x_j pass, so a row holding one escapes
+ * all vectors with probability <= 2^-FREIVALDS. */
+enum { SAMPLE_LINES = 16, FREIVALDS = 8, LINE_BLOCK = 512 };
+
+static int64_t pick(uint64_t *state, int64_t n, int i)
+{
+    if (i == 0) return 0;
+    if (i == 1) return n - 1;
+    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+    return (int64_t)((*state >> 33) % (uint64_t)n);
+}
+
+/* Record one checked element in res. */
+static void check_one(pl_check_result *res, double o, double ref, double mag, double eb, int64_t i, int64_t j,
+                      double *d2, double *r2)
+{
+    double d = fabs(o - ref), ratio = !isfinite(o) ? INFINITY : d == 0 ? 0 : eb * mag > 0 ? d / (eb * mag) : INFINITY;
+    *d2 += (o - ref) * (o - ref);
+    *r2 += ref * ref;
+    if (ratio > res->elem_ratio || isnan(ratio)) {
+        res->elem_ratio = isnan(ratio) ? INFINITY : ratio;
+        res->operand = 2;
+        res->row = i;
+        res->col = j;
+    }
+    res->checked++;
+}
+
+pl_status pl_gemm_spec_check_sampled(const void *problem, const pl_tensor *t, int n, const pl_tensor *out,
+                                     pl_precision prec, uint64_t seed, pl_check_result *res)
+{
+    (void)n;
+    const pl_gemm_problem *p = problem;
+    const float *A = t[0].host, *B = t[1].host, *C0 = t[2].host, *C = out[2].host;
+    const double alpha = p->alpha, beta = p->beta;
+    double eb = pl_gemm_spec_elem_bound(problem, prec, NULL), e = pl_gemm_spec_error_bound(problem, prec, NULL);
+    int64_t rows[SAMPLE_LINES], cols[SAMPLE_LINES];
+    uint64_t st = seed | 1;
+    for (int i = 0; i < SAMPLE_LINES; i++) rows[i] = pick(&st, p->M, i);
+    for (int i = 0; i < SAMPLE_LINES; i++) cols[i] = pick(&st, p->N, i);
+    int64_t nr = p->M < SAMPLE_LINES ? p->M : SAMPLE_LINES, nc = p->N < SAMPLE_LINES ? p->N : SAMPLE_LINES;
+    double *X = malloc(sizeof(double) * (size_t)p->N * FREIVALDS), *Bx = calloc((size_t)p->K * FREIVALDS, sizeof(double));
+    double *bnorm = calloc((size_t)p->K, sizeof(double)), *Bcol = malloc(sizeof(double) * (size_t)p->K * SAMPLE_LINES);
+    if (!X || !Bx || !bnorm || !Bcol) {
+        free(X), free(Bx), free(bnorm), free(Bcol);
+        return pl_fail(PL_ERR_NOMEM, "gemm sampled check: out of host memory");
+    }
+    double d2 = 0, r2 = 0, worst_row = 0;
+    int64_t worst_i = 0;
+    /* (1a) whole rows, B streamed once per block of columns. */
+#pragma omp parallel for schedule(dynamic) reduction(+ : d2, r2)
+    for (int64_t j0 = 0; j0 < p->N; j0 += LINE_BLOCK) {
+        double acc[SAMPLE_LINES][LINE_BLOCK], mag[SAMPLE_LINES][LINE_BLOCK];
+        int64_t w = p->N - j0 < LINE_BLOCK ? p->N - j0 : LINE_BLOCK;
+        memset(acc, 0, sizeof acc);
+        memset(mag, 0, sizeof mag);
+        for (int64_t k = 0; k < p->K; k++) {
+            const float *b = B + k * p->ldb + j0;
+            for (int r = 0; r < nr; r++) {
+                double a = A[rows[r] * p->lda + k], am = fabs(a);
+                for (int64_t j = 0; j < w; j++) {
+                    acc[r][j] += a * b[j];
+                    mag[r][j] += am * fabs((double)b[j]);
+                }
+            }
+        }
+        pl_check_result local;
+        memset(&local, 0, sizeof local);
+        for (int r = 0; r < nr; r++)
+            for (int64_t j = 0; j < w; j++) {
+                int64_t i = rows[r], jj = j0 + j;
+                double ref = alpha * acc[r][j], m = fabs(alpha) * mag[r][j];
+                if (beta != 0) ref += beta * C0[i * p->ldc + jj], m += fabs(beta * C0[i * p->ldc + jj]);
+                check_one(&local, C[i * p->ldc + jj], ref, m, eb, i, jj, &d2, &r2);
+            }
+#pragma omp critical
+        {
+            res->checked += local.checked;
+            if (local.elem_ratio > res->elem_ratio) {
+                res->elem_ratio = local.elem_ratio;
+                res->operand = 2, res->row = local.row, res->col = local.col;
+            }
+        }
+    }
+    /* (1b) whole columns, A streamed once. */
+    for (int64_t k = 0; k < p->K; k++)
+        for (int c = 0; c < nc; c++) Bcol[k * SAMPLE_LINES + c] = B[k * p->ldb + cols[c]];
+#pragma omp parallel for schedule(static) reduction(+ : d2, r2)
+    for (int64_t i = 0; i < p->M; i++) {
+        double acc[SAMPLE_LINES] = {0}, mag[SAMPLE_LINES] = {0};
+        for (int64_t k = 0; k < p->K; k++) {
+            double a = A[i * p->lda + k], am = fabs(a);
+            for (int c = 0; c < nc; c++) {
+                acc[c] += a * Bcol[k * SAMPLE_LINES + c];
+                mag[c] += am * fabs(Bcol[k * SAMPLE_LINES + c]);
+            }
+        }
+        pl_check_result local;
+        memset(&local, 0, sizeof local);
+        for (int c = 0; c < nc; c++) {
+            int64_t j = cols[c];
+            double ref = alpha * acc[c], m = fabs(alpha) * mag[c];
+            if (beta != 0) ref += beta * C0[i * p->ldc + j], m += fabs(beta * C0[i * p->ldc + j]);
+            check_one(&local, C[i * p->ldc + j], ref, m, eb, i, j, &d2, &r2);
+        }
+#pragma omp critical
+        {
+            res->checked += local.checked;
+            if (local.elem_ratio > res->elem_ratio) {
+                res->elem_ratio = local.elem_ratio;
+                res->operand = 2, res->row = local.row, res->col = local.col;
+            }
+        }
+    }
+    /* (2) Freivalds. X: random +-1; Bx = B X and |b_k|^2, B streamed once. */
+    for (int64_t j = 0; j < p->N * FREIVALDS; j++) {
+        st = st * 6364136223846793005ull + 1442695040888963407ull;
+        X[j] = (st >> 63) ? 1.0 : -1.0;
+    }
+#pragma omp parallel for schedule(static)
+    for (int64_t k = 0; k < p->K; k++) {
+        double acc[FREIVALDS] = {0}, nb = 0;
+        const float *b = B + k * p->ldb;
+        for (int64_t j = 0; j < p->N; j++) {
+            double bj = b[j];
+            nb += bj * bj;
+            for (int v = 0; v < FREIVALDS; v++) acc[v] += bj * X[j * FREIVALDS + v];
+        }
+        for (int v = 0; v < FREIVALDS; v++) Bx[k * FREIVALDS + v] = acc[v];
+        bnorm[k] = nb;
+    }
+    /* Per row: alpha A(Bx) + beta C0 x against C x, and the row's tolerance. */
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < p->M; i++) {
+        double abx[FREIVALDS] = {0}, cx[FREIVALDS] = {0}, var = 0, c0n = 0;
+        int bad_value = 0;
+        for (int64_t k = 0; k < p->K; k++) {
+            double a = A[i * p->lda + k];
+            var += a * a * bnorm[k];
+            for (int v = 0; v < FREIVALDS; v++) abx[v] += a * Bx[k * FREIVALDS + v];
+        }
+        for (int64_t j = 0; j < p->N; j++) {
+            double c = C[i * p->ldc + j], c0 = beta != 0 ? C0[i * p->ldc + j] : 0;
+            bad_value |= !isfinite(c);
+            c0n += c0 * c0;
+            for (int v = 0; v < FREIVALDS; v++) cx[v] += (c - beta * c0) * X[j * FREIVALDS + v];
+        }
+        double tol = 3.0 * e * sqrt(alpha * alpha * var + beta * beta * c0n) + 1e-300;
+        double worst = bad_value ? INFINITY : 0;
+        for (int v = 0; v < FREIVALDS; v++) {
+            double r = fabs(cx[v] - alpha * abx[v]) / tol;
+            if (!(r <= worst)) worst = r;
+        }
+#pragma omp critical
+        if (!(worst <= worst_row)) {
+            worst_row = worst;
+            worst_i = i;
+        }
+    }
+    if (worst_row > res->elem_ratio || isnan(worst_row)) {
+        res->elem_ratio = isnan(worst_row) ? INFINITY : worst_row;
+        res->operand = 2;
+        res->row = worst_i;
+        res->col = -1; /* a whole row's residual */
+    }
+    res->error = !isfinite(d2) ? INFINITY : r2 > 0 ? sqrt(d2 / r2) : sqrt(d2);
+    snprintf(res->how, sizeof res->how,
+             "sampled: %d rows + %d columns element-wise, Freivalds x%d (an element off by over 2x its row "
+             "tolerance escapes with p <= 2^-%d)", (int)nr, (int)nc, FREIVALDS, FREIVALDS);
+    free(X), free(Bx), free(bnorm), free(Bcol);
+    return PL_OK;
+}
+
+/* ---------------------------------------------------------------- counts */
 
 double pl_gemm_spec_flops(const void *problem)
 {
