@@ -245,8 +245,29 @@ static void test_known_values(void)
           (unsigned long long)w[1]);
 }
 
+/* pl_fill_f32 fills large arrays in chunks over threads: the values are those of one
+ * sequential stream, whatever the thread count. */
+static void test_f32_chunks(void)
+{
+    int64_t n = ((int64_t)5 << 20) + 123;
+    float *x = malloc(sizeof(float) * (size_t)n);
+    if (!x) {
+        CHECK(0, "out of memory");
+        return;
+    }
+    pl_fill_f32(x, n, 77);
+    pl_rng r;
+    pl_rng_seed(&r, 77);
+    int64_t bad = -1;
+    for (int64_t i = 0; i < n && bad < 0; i++)
+        if (x[i] != pl_rng_float(&r)) bad = i;
+    CHECK(bad < 0, "pl_fill_f32 differs from the sequential stream at element %lld", (long long)bad);
+    free(x);
+}
+
 int main(void)
 {
+    test_f32_chunks();
     test_u8();
     test_i32();
     test_bits();

@@ -40,11 +40,19 @@ float pl_rng_float(pl_rng *r)
     return (float)v * (1.0f / (float)(1 << 23));
 }
 
+/* splitmix64's i-th draw depends only on the seed and i (its state advances by a constant),
+ * so large fills split into chunks over threads and give the same values as one thread. */
 void pl_fill_f32(float *x, int64_t n, uint64_t seed)
 {
-    pl_rng r;
-    pl_rng_seed(&r, seed);
-    for (int64_t i = 0; i < n; i++) x[i] = pl_rng_float(&r);
+    const int64_t chunk = (int64_t)1 << 20;
+#pragma omp parallel for schedule(static) if (n > 4 * chunk)
+    for (int64_t c0 = 0; c0 < n; c0 += chunk) {
+        pl_rng r;
+        pl_rng_seed(&r, seed);
+        r.s += (uint64_t)c0 * 0x9E3779B97F4A7C15ull; /* skip c0 draws */
+        int64_t c1 = c0 + chunk < n ? c0 + chunk : n;
+        for (int64_t i = c0; i < c1; i++) x[i] = pl_rng_float(&r);
+    }
 }
 
 /* Uniform in [0, range), 1 <= range <= 2^32, without bias: Lemire's multiply-shift (the high
