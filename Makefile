@@ -4,12 +4,15 @@
 #   make bench    build, then run the default benchmark suite (bench/default.suite)
 #   make test     build, then run every test; then the CPU tests again under ASan + UBSan
 #   make install  install the libraries, parlab.h, the parlab command and parlab.pc (PREFIX=...)
+#   make fuzz     build the libFuzzer targets (tests/fuzz/) with clang in build-fuzz/ and run each
+#                 for FUZZ_SECONDS (default 60); `make test` runs them too, 10 s each unless
+#                 FUZZ_SECONDS is set (CI sets 60)
 BUILD ?= build
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build configure bench test test-fast test-asan test-gpu install clean
+.PHONY: all build configure bench test test-fast test-asan test-gpu test-fuzz fuzz install clean
 
 all: build
 
@@ -24,7 +27,7 @@ build: configure
 bench: build
 	$(BUILD)/parlab bench --suite bench/default.suite
 
-test: test-fast test-asan
+test: test-fast test-asan test-fuzz
 
 # ctest shows a skipped test's reason only in its log: print those lines ("skipped: no GPU").
 test-fast: build
@@ -40,8 +43,56 @@ test-asan:
 	cmake --build build-asan -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir build-asan --output-on-failure -LE gpu
 
+# ---------------------------------------------------------------- fuzzing (tests/fuzz/README.md)
+# Built with clang -fsanitize=fuzzer,address,undefined straight from the sources each target
+# needs, outside CMake, so the normal build never needs clang. Each target runs on a copy of
+# its seed corpus (tests/fuzz/corpus/NAME/) in build-fuzz/corpus-NAME/; a crash, leak or UB
+# report leaves the input in build-fuzz/crash-NAME-* and fails the run.
+FUZZ_CC ?= clang
+FUZZ_DIR ?= build-fuzz
+FUZZ_TARGETS = npy
+FUZZ_SRC_npy = src/io/npy.c src/core/error.c src/core/memory.c
+ifeq ($(origin FUZZ_SECONDS),undefined)
+FUZZ_SECONDS = 60
+FUZZ_TEST_SECONDS = 10
+else
+FUZZ_TEST_SECONDS = $(FUZZ_SECONDS)
+endif
+FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -Iinclude -Isrc \
+             -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+
+# The prerequisites name each target's FUZZ_SRC_<name> (second expansion).
+.SECONDEXPANSION:
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRC_$$*) include/parlab.h src/core/core.h
+	@mkdir -p $(FUZZ_DIR)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC_$*)
+
+# Without a clang that links -fsanitize=fuzzer, `make test` says so and goes on (CI sets
+# FUZZ_REQUIRED=1 and installs clang, so there it fails instead).
+test-fuzz:
+	@if printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { (void)d; (void)n; return 0; }\n' | \
+	    $(FUZZ_CC) -x c -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1; then \
+	  $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_TEST_SECONDS); \
+	elif [ "$${FUZZ_REQUIRED:-0}" = 1 ]; then \
+	  echo "fuzz: $(FUZZ_CC) cannot link -fsanitize=fuzzer (Debian: apt-get install clang libclang-rt-14-dev)"; exit 1; \
+	else \
+	  echo "skipped: fuzz targets ($(FUZZ_CC) cannot link -fsanitize=fuzzer; Debian: apt-get install clang libclang-rt-14-dev)"; \
+	fi
+
+fuzz: $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_TARGETS))
+	@for t in $(FUZZ_TARGETS); do \
+	  rm -rf $(FUZZ_DIR)/corpus-$$t && mkdir -p $(FUZZ_DIR)/corpus-$$t || exit 1; \
+	  dict=; [ -f tests/fuzz/$$t.dict ] && dict=-dict=tests/fuzz/$$t.dict; \
+	  echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
+	  $(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	    -print_final_stats=1 $$dict -artifact_prefix=$(FUZZ_DIR)/crash-$$t- \
+	    $(FUZZ_DIR)/corpus-$$t tests/fuzz/corpus/$$t 2>$(FUZZ_DIR)/fuzz-$$t.log; \
+	  rc=$$?; tail -n 12 $(FUZZ_DIR)/fuzz-$$t.log; \
+	  if [ $$rc -ne 0 ]; then echo "fuzz: $$t FAILED (exit $$rc; log $(FUZZ_DIR)/fuzz-$$t.log)"; exit 1; fi; \
+	done
+
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
-	rm -rf $(BUILD) build-asan
+	rm -rf $(BUILD) build-asan $(FUZZ_DIR)

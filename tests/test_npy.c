@@ -409,6 +409,54 @@ static void test_bad_writes(void)
     CHECK(pl_array_count(NULL) == -1, "count of NULL");
 }
 
+/* ---------------------------------------------------------------- the fuzz corpus */
+
+/* Every file of the fuzzer's seed corpus (tests/fuzz/corpus/npy/, beside this file), and the
+ * inputs the fuzzer once crashed on, kept there as regression cases: ok_* must read,
+ * bad_* must fail with PL_ERR_FORMAT and a message, leaving the array empty; any other
+ * name (a fuzzer finding: crash_*, leak_*) may do either, but never crash or leak (the
+ * sanitizer build runs this too). */
+static void test_fuzz_corpus(void)
+{
+    char cdir[1024];
+    snprintf(cdir, sizeof cdir, "%s", __FILE__);
+    char *slash = strrchr(cdir, '/');
+    if (slash) slash[1] = '\0';
+    else cdir[0] = '\0';
+    strncat(cdir, "fuzz/corpus/npy", sizeof cdir - strlen(cdir) - 1);
+    DIR *d = opendir(cdir);
+    CHECK(d != NULL, "cannot open the fuzz corpus %s", cdir);
+    if (!d) return;
+    int n_ok = 0, n_bad = 0, n_other = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.') continue;
+        char path[2048];
+        snprintf(path, sizeof path, "%s/%s", cdir, e->d_name);
+        pl_array a;
+        memset(&a, 0xAB, sizeof a);
+        pl_status st = pl_npy_read(path, &a);
+        if (strncmp(e->d_name, "ok_", 3) == 0) {
+            n_ok++;
+            CHECK(st == PL_OK, "corpus %s: %s", e->d_name, pl_last_error());
+            CHECK(st != PL_OK || (a.data && pl_array_count(&a) >= 0), "corpus %s: no data", e->d_name);
+        } else if (strncmp(e->d_name, "bad_", 4) == 0) {
+            n_bad++;
+            CHECK(st == PL_ERR_FORMAT, "corpus %s: status %s, want a format error (%s)", e->d_name,
+                  pl_status_name(st), pl_last_error());
+            CHECK(st == PL_OK || strstr(pl_last_error(), path), "corpus %s: message does not name the file: %s",
+                  e->d_name, pl_last_error());
+        } else {
+            n_other++;
+        }
+        if (st != PL_OK) CHECK(a.data == NULL && a.rank == 0, "corpus %s: failed read left data", e->d_name);
+        pl_array_free(&a);
+    }
+    closedir(d);
+    /* The corpus holds 49 files (tests/fuzz/gen_corpus_npy.py): all must have been seen. */
+    CHECK(n_ok >= 24 && n_bad >= 25, "fuzz corpus: %d ok_, %d bad_ files, want >= 24 and >= 25", n_ok, n_bad);
+    printf("npy: fuzz corpus: %d valid, %d malformed, %d fuzzer findings read\n", n_ok, n_bad, n_other);
+}
+
 int main(void)
 {
     const char *tmp = getenv("TMPDIR");
@@ -423,6 +471,7 @@ int main(void)
     test_versions();
     test_bad_files();
     test_bad_writes();
+    test_fuzz_corpus();
 
     /* Clean up: every test removed its files; anything left is reported and removed. */
     DIR *d = opendir(dir);
