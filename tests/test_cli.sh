@@ -45,13 +45,27 @@ expect 2 "integer" -- bench gemm 8 --threads 0
 expect 2 "required" -- sweep gemm 8
 expect 2 "tile" -- sweep gemm 8 --variant cpu-simd-blocked --param tile=4
 
-# A CUDA variant on a machine without a GPU: refused with the reason, status 1.
-if "$P" list gemm | grep -q "cannot run here: no GPU"; then
+# A CUDA variant on a machine without a GPU, or in a build without CUDA (the sanitizer
+# build): refused with the reason, status 1.
+# `parlab list gemm` marks cuda-naive "+" (runs here) or "-" with "cannot run here: WHY".
+cuda_why=$("$P" list gemm | awk '/^  [-+] cuda-naive /{f=1; if ($1 == "+") {print "runs here"; exit} next}
+  f && /cannot run here: /{sub(/.*cannot run here: /, ""); print; exit} f && /^  [-+] /{exit}')
+case "$cuda_why" in
+"no GPU")
   expect 1 "no GPU" -- bench gemm 8 --variant cuda-naive --no-peaks
   expect 1 "no GPU" -- sweep gemm 8 --variant cuda-shared --param tile=4,8 --no-peaks
   # ... but with --skip-unavailable it is skipped and the rest runs.
-  expect 0 "cpu-naive" -- bench gemm 8 --variant cuda-naive,cpu-naive --skip-unavailable --no-peaks
-fi
+  expect 0 "cpu-naive" -- bench gemm 8 --variant cuda-naive,cpu-naive --skip-unavailable --no-peaks ;;
+"no CUDA build")
+  expect 1 "no CUDA build" -- bench gemm 8 --variant cuda-naive --no-peaks
+  expect 0 "skipping cuda-naive: no CUDA build" -- bench gemm 8 --variant cuda-naive,cpu-naive --skip-unavailable --no-peaks
+  # Without CUDA the rungs list no parameters, so a sweep of tile says "no parameter 'tile'".
+  echo "skipped: sweep of cuda-shared refused (a build without CUDA knows none of its parameters)" ;;
+"runs here")
+  echo "skipped: 3 checks of CUDA rungs refused without a GPU (this machine has a GPU and a CUDA build)" ;;
+*)
+  bad "parlab list gemm: cuda-naive cannot run here for an unexpected reason: '$cuda_why'" ;;
+esac
 
 # A full run: the table, JSON and CSV files with every result.
 expect 0 "cpu-simd-blocked" -- bench gemm 33x65x17 17 --variant all --peer --set alpha=2,beta=0.5,pad=3 --no-peaks --json "$T/r.json" --csv "$T/r.csv"
@@ -80,9 +94,34 @@ then ok; else bad "JSON peers wrong"; fi
 expect 1 "cannot" -- bench gemm 8 --variant cpu-naive --no-peaks --json "$T/no/such/dir/r.json"
 if ls "$T"/no 2>/dev/null | grep -q .; then bad "partial JSON file left"; else ok; fi
 
-# The sweep names the best setting.
-expect 0 "best at 64: block=" -- sweep gemm 64 --variant cpu-simd-blocked --param block=8,16,64 --no-peaks
-expect 0 "best at 32: isa=avx2" -- sweep gemm 32 --variant cpu-simd --param isa=avx2 --no-peaks
+# The sweep names the best setting: the "best at SIZE: PARAMS" line must be the fastest
+# verified row of that size in the sweep's own --json (one row per candidate).
+# sweep_best SIZE N_CANDIDATES ARGS...
+sweep_best() {
+  local size=$1 n=$2; shift 2
+  local out; out=$("$P" sweep gemm "$size" "$@" --no-peaks --json "$T/best.json" 2>&1); local got=$?
+  if [ "$got" -ne 0 ]; then bad "parlab sweep gemm $size $*: exit $got; output: $out"; return; fi
+  if python3 - "$T/best.json" "$size" "$n" "$out" <<'PY'
+import json, re, sys
+path, size, n, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+rows = [r for r in json.load(open(path))['results'] if r['size'] == size]
+assert len(rows) == n, f"{len(rows)} rows of size {size}, want {n}"
+ok = [r for r in rows if r['verification']['passed']]
+assert ok, "no verified row"
+m = re.search(r'^best at ' + re.escape(size) + r': (\S+)', out, re.M)
+assert m, "no 'best at " + size + ":' line"
+named = dict(kv.split('=', 1) for kv in m.group(1).split(','))
+fastest = min(r['median_s'] for r in ok)
+best = [r for r in ok if {k: str(v) for k, v in r['params'].items()} == named]
+assert best, f"best names {named}, which is no verified row"
+assert best[0]['median_s'] == fastest, \
+    f"best names {named} at {best[0]['median_s']} s, but the fastest verified row takes {fastest} s: " + \
+    str([(r['params'], r['median_s']) for r in ok])
+PY
+  then ok; else bad "parlab sweep gemm $size $*: the named best is not the fastest verified row; output: $out"; fi
+}
+sweep_best 64 3 --variant cpu-simd-blocked --param block=8,16,64
+sweep_best 32 2 --variant cpu-simd --param isa=avx2,auto
 
 # A suite file, with a comment and a line that cannot run here.
 printf '# comment\ngemm 16 --variant cpu-naive --no-peaks\n\ngemm 16 --variant cpu-simd --no-peaks --skip-unavailable\n' >"$T/s.suite"
