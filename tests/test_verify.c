@@ -10,6 +10,7 @@
 #include "kernels/gemm/gemm.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static pl_status correct(const pl_run_args *a) { return pl_gemm_cpu_naive(a); }
@@ -262,6 +263,31 @@ int main(void)
         CHECK(pl_results_best(rs, 3, 1) == 2, "best on problem 1: %d", pl_results_best(rs, 3, 1));
         rs[2].verified = 0;
         CHECK(pl_results_best(rs, 3, 1) == 0, "an unverified result picked as best");
+    }
+    /* The input checksum over several chunks: one changed byte anywhere, or two chunks
+     * swapped, changes it. */
+    {
+        int64_t rows = 25, cols = (int64_t)1 << 20; /* 100 MiB of float32: 4 chunks */
+        pl_tensor big = {"A", PL_F32, PL_IN, rows, cols, cols, NULL};
+        float *x = calloc((size_t)(rows * cols), sizeof(float));
+        big.host = x;
+        if (x) {
+            for (int64_t i = 0; i < rows * cols; i++) x[i] = (float)(i % 1000);
+            uint64_t h0 = pl_tensor_checksum(&big);
+            x[3 * (1 << 23) + 17] += 1.0f;
+            CHECK(pl_tensor_checksum(&big) != h0, "checksum misses a change in the fourth chunk");
+            x[3 * (1 << 23) + 17] -= 1.0f;
+            CHECK(pl_tensor_checksum(&big) == h0, "checksum not repeatable");
+            float *tmp = malloc((size_t)32 << 20);
+            if (tmp) { /* swap chunks 0 and 1 (32 MiB each) */
+                memcpy(tmp, x, (size_t)32 << 20);
+                memcpy(x, x + (1 << 23), (size_t)32 << 20);
+                memcpy(x + (1 << 23), tmp, (size_t)32 << 20);
+                CHECK(pl_tensor_checksum(&big) != h0, "checksum misses two chunks swapped");
+                free(tmp);
+            }
+        }
+        free(x);
     }
     /* The verifier's arithmetic on hand-made tensors: exact mode counts mismatches. */
     int32_t a[4] = {1, 2, 3, 4}, b[4] = {1, 2, 0, 4};
