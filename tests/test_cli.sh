@@ -33,7 +33,7 @@ expect 2 "positive" -- bench gemm 4x0x4 --no-peaks
 expect 2 "expected N" -- bench gemm 4x4 --no-peaks
 expect 2 "overflow|too large" -- bench gemm 4000000000x4000000000x4000000000 --no-peaks
 expect 2 "overflow|too large" -- bench gemm 99999999999999999999 --no-peaks
-expect 1 "host memory" -- bench gemm 300000 --variant cpu-naive --no-peaks
+expect 2 "GiB" -- bench gemm 300000 --variant cpu-naive --no-peaks   # too big: a usage error (issue 9)
 expect 2 "legal" -- bench gemm 8 --variant cpu-simd-blocked --param block=12 --no-peaks
 expect 2 "legal" -- bench gemm 8 --variant cpu-simd-blocked --param isa=sse --no-peaks
 expect 2 "no selected variant" -- bench gemm 8 --variant cpu-naive --param tile=4 --no-peaks
@@ -127,6 +127,61 @@ sweep_best 32 2 --variant cpu-simd --param isa=avx2,auto
 printf '# comment\ngemm 16 --variant cpu-naive --no-peaks\n\ngemm 16 --variant cpu-simd --no-peaks --skip-unavailable\n' >"$T/s.suite"
 expect 0 "cpu-simd" -- bench --suite "$T/s.suite"
 expect 1 "cannot open" -- bench --suite "$T/missing.suite"
+
+# ---- issue 9, the CLI's own faults (src/cli). Each check below failed against a mutation of
+# the code it guards; the commit message of the CLI change lists them.
+# run_timed ARGS...: run parlab, set $out (stdout), $err (stderr), $rc and $secs.
+run_timed() {
+  local t0 t1; t0=$(date +%s.%N)
+  out=$("$P" "$@" 2>"$T/stderr"); rc=$?; err=$(cat "$T/stderr")
+  t1=$(date +%s.%N); secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b-a}')
+}
+fast() { awk -v s="$secs" -v m="$1" 'BEGIN{exit !(s < m)}'; }
+# A bad size late in the list: usage error before anything runs (no table on stdout).
+run_timed bench gemm --size 512,0 --variant cpu-naive --no-peaks
+if [ "$rc" -eq 2 ] && [ -z "$out" ] && grep -q "positive" <<<"$err"; then ok; else bad "--size 512,0: exit $rc, stdout '$out', stderr '$err'"; fi
+# A suite that includes itself, directly or through another: refused at once with a message.
+printf -- '--suite %s\n' "$T/self.suite" >"$T/self.suite"
+printf -- '--suite %s\n' "$T/b.suite" >"$T/a.suite"; printf -- '--suite %s\n' "$T/a.suite" >"$T/b.suite"
+for f in self a; do
+  out=$(timeout 20 "$P" bench --suite "$T/$f.suite" 2>&1); rc=$?
+  if { [ "$rc" -eq 2 ] || [ "$rc" -eq 1 ]; } && grep -q "includes itself" <<<"$out"; then ok; else bad "self-including $f.suite: exit $rc: $(head -c 300 <<<"$out")"; fi
+done
+# A suite line of 1100+ characters is one line (its end is not a line of its own).
+printf 'gemm 16 --no-peaks%1100s--variant cpu-naive\n' '' >"$T/long.suite"
+out=$("$P" bench --suite "$T/long.suite" 2>&1); rc=$?
+if [ "$rc" -eq 0 ] && [ "$(grep -c '^== ' <<<"$out")" -eq 1 ] && grep -q cpu-naive <<<"$out" && ! grep -q cpu-simd <<<"$out"; then ok; else bad "long suite line: exit $rc: $(head -c 400 <<<"$out")"; fi
+# Empty names are usage errors naming the bad value.
+expect 2 "--variant: ''" -- bench gemm 8 --variant '' --no-peaks
+expect 2 "--variant: ''" -- sweep gemm 8 --variant '' --param block=8 --no-peaks
+expect 2 "empty item" -- bench gemm 8 --variant cpu-naive,,cpu-simd --no-peaks
+expect 2 "-o: ''" -- gemm "$T/A.npy" "$T/B.npy" -o ''
+expect 2 "--json: ''" -- bench gemm 8 --variant cpu-naive --no-peaks --json ''
+# A repeated --param (in one flag or several) is a usage error, in bench and in sweep.
+expect 2 "block given twice" -- bench gemm 8 --variant cpu-simd-blocked --param block=8 --param block=16 --no-peaks
+expect 2 "block given twice" -- bench gemm 8 --variant cpu-simd-blocked --param block=8,block=16 --no-peaks
+expect 2 "block given twice" -- sweep gemm 8 --variant cpu-simd-blocked --param block=8 --param block=16 --no-peaks
+# sweep: 9 --param flags are all read as parameters (never the 9th as a size) ...
+expect 2 "given twice" -- sweep gemm 8 --variant cpu-packed --param mc=0 --param kc=0 --param nc=0 --param isa=auto --param mc=8 --param kc=8 --param nc=8 --param isa=avx2 --param 64 --no-peaks
+# ... and 10 values all run: 10 rows in the JSON.
+"$P" sweep gemm 32 --variant cpu-simd-blocked --param block=8,16,24,32,40,48,56,64,72,80 --repeats 1 --no-peaks --json "$T/sw.json" >/dev/null 2>&1
+if [ -s "$T/sw.json" ] && [ "$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['results']))" "$T/sw.json")" = 10 ]; then ok; else bad "sweep of 10 values: not 10 rows in $T/sw.json"; fi
+# An unwritable --json path fails before the run: exit 1, no table, fast.
+run_timed bench gemm 256 --variant cpu-naive,cpu-simd --no-peaks --json "$T/no/such/dir/x.json"
+if [ "$rc" -eq 1 ] && [ -z "$out" ] && fast 5; then ok; else bad "unwritable --json: exit $rc in ${secs}s, stdout '$(head -c 200 <<<"$out")'"; fi
+# Too big for this machine: exit 2 at once, the estimate and the limit in GiB.
+run_timed bench gemm --size 70000
+if [ "$rc" -eq 2 ] && [ -z "$out" ] && [ "$(grep -o 'GiB' <<<"$err" | wc -l)" -ge 2 ] && fast 10; then ok; else bad "bench gemm --size 70000: exit $rc in ${secs}s: $err"; fi
+# --variant all leaves out the rungs estimated over --max-time, and says so; a named rung runs.
+run_timed bench gemm --variant all --size 2048 --max-time 20 --repeats 1 --no-peaks
+if [ "$rc" -eq 0 ] && grep -qE "leaving out cpu-naive at 2048: about [0-9]+ s, over --max-time 20; name it with --variant" <<<"$err" \
+   && ! grep -qE '^cpu-naive ' <<<"$out"; then ok; else bad "--max-time: exit $rc: $err $(head -c 600 <<<"$out")"; fi
+run_timed bench gemm --variant cpu-naive --size 64 --max-time 0.001 --no-peaks
+if [ "$rc" -eq 0 ] && ! grep -q "leaving out" <<<"$err" && grep -qE '^cpu-naive ' <<<"$out"; then ok; else bad "named rung with --max-time: exit $rc: $err"; fi
+# The header line says the caches' state; --verify is parsed.
+expect 0 "[|] caches: cold [|]" -- bench gemm 16 --variant cpu-naive --cold --no-peaks
+expect 0 "[|] caches: warm [|]" -- bench gemm 16 --variant cpu-naive --verify full --no-peaks
+expect 2 "full, sample, auto" -- bench gemm 16 --verify some --no-peaks
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -173,6 +173,25 @@ run 2 "beta without c0" gemm A.npy B.npy -o X9.npy --beta 0.5
 run 2 "c0 without beta" gemm A.npy B.npy -o X9.npy --c0 C0.npy
 no_file "usage errors" X9.npy
 
+# ---------------------------------------------------------------- issue 9: memory, empty names
+# Beyond what this process may take (available memory and the cgroup limit): exit 2 at once,
+# the estimate and the limit in GiB, nothing written. Sparse files: zeros that take no disk.
+big() { npy "$1" '<f4' "$2" ""; truncate -s $(( $(stat -c %s "$1") + $3 )) "$1"; }
+big Big.npy '(400000, 400000)' 640000000000
+run 2 "inputs too big" gemm Big.npy Big.npy -o X10.npy --backend cpu
+expect_err "inputs too big" "GiB of host memory, more than the"
+no_file "inputs too big" X10.npy
+big Col.npy '(400000, 1)' 1600000
+big Row.npy '(1, 400000)' 1600000
+run 2 "C too big" gemm Col.npy Row.npy -o X11.npy --backend cpu
+expect_err "C too big" "C (400000x400000 float32): about 596.05 GiB of host memory"
+no_file "C too big" X11.npy
+rm -f Big.npy Col.npy Row.npy
+run 2 "empty output name" gemm A.npy B.npy -o ''
+expect_err "empty output name" "-o: '' is not a file name"
+run 2 "empty variant name" gemm A.npy B.npy -o X12.npy --variant ''
+no_file "empty variant name" X12.npy
+
 if ls ./*.tmp.* >/dev/null 2>&1; then bad "temporary files left: $(ls ./*.tmp.*)"; else ok; fi
 
 echo "$passed passed, $failed failed"

@@ -20,7 +20,7 @@ int cli_fail(pl_status s)
 {
     const char *msg = pl_last_error();
     cli_error("%s", msg && *msg ? msg : pl_status_name(s));
-    return (s == PL_ERR_ARG || s == PL_ERR_OVERFLOW) ? PL_EXIT_USAGE : PL_EXIT_FAIL;
+    return (s == PL_ERR_ARG || s == PL_ERR_OVERFLOW || s == PL_ERR_TOO_BIG) ? PL_EXIT_USAGE : PL_EXIT_FAIL;
 }
 
 int cli_split(const char *list, char *buf, size_t bufsize, char **items, int max)

@@ -13,7 +13,8 @@ enum { PL_EXIT_OK = 0, PL_EXIT_FAIL = 1, PL_EXIT_USAGE = 2 };
 /* "parlab: error: <message>\n" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* cli_error with the library's last message; returns the exit status a status maps to
- * (PL_ERR_ARG and PL_ERR_OVERFLOW: bad input, 2; anything else 1). */
+ * (PL_ERR_ARG, PL_ERR_OVERFLOW and PL_ERR_TOO_BIG: bad input, or a problem too big for this
+ * machine's memory, 2; anything else 1). */
 int cli_fail(pl_status s);
 /* Split "a,b,c" into at most max items (pointers into a copy owned by the caller's buf). */
 int cli_split(const char *list, char *buf, size_t bufsize, char **items, int max);

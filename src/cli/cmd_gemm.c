@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 static void usage(FILE *f)
@@ -39,9 +40,15 @@ static void usage(FILE *f)
           "where T is the time of the multiplication call alone (with CUDA, including the\n"
           "copies to and from the device).\n"
           "\n"
+          "Before reading the inputs, and again before allocating C (and, with CUDA, before\n"
+          "copying to the device), the memory the multiplication takes is compared with what\n"
+          "this process may take: available memory and the cgroup limit (and the GPU's free\n"
+          "memory); too much is a usage error that names the estimate and the limit.\n"
+          "\n"
           "exit status: 0 success; 1 runtime failure (a file cannot be read or written, is\n"
           "not a valid .npy file, or is not a float32 matrix; a device error); 2 usage error\n"
-          "(bad option or value, shapes that do not multiply, unknown variant).\n",
+          "(bad option or value, an empty file name, shapes that do not multiply, unknown\n"
+          "variant, a problem too big for this machine's memory).\n",
           f);
 }
 
@@ -95,6 +102,26 @@ static void unknown_variant(const pl_kernel *k, const char *name)
         len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "",
                                 k->ladder[i]->name);
     cli_error("gemm: unknown variant '%s' (valid: %s)", name, list);
+}
+
+static double gib(double bytes) { return bytes / (1024.0 * 1024.0 * 1024.0); }
+
+/* Host memory: what the command will hold against what this process may still take. */
+static int fits_host(const char *what, double bytes)
+{
+    double avail = pl_host_memory_available();
+    if (avail > 0 && bytes > avail) {
+        cli_error("gemm: %s: about %.2f GiB of host memory, more than the %.2f GiB this process may "
+                  "take (available memory and the cgroup limit)", what, gib(bytes), gib(avail));
+        return PL_EXIT_USAGE;
+    }
+    return PL_EXIT_OK;
+}
+
+static double file_bytes(const char *path)
+{
+    struct stat st;
+    return path && stat(path, &st) == 0 ? (double)st.st_size : 0.0;
 }
 
 static double now_s(void)
@@ -162,6 +189,11 @@ int pl_cmd_gemm(int argc, char **argv)
             val = argv[++i];
         }
 
+        if (!*val && (strcmp(name, "-o") == 0 || strcmp(name, "--output") == 0 ||
+                      strcmp(name, "--c0") == 0 || strcmp(name, "--variant") == 0)) {
+            cli_error("gemm: %s: '' is not a %s", name, strcmp(name, "--variant") == 0 ? "variant name" : "file name");
+            return PL_EXIT_USAGE;
+        }
         if (strcmp(name, "-o") == 0 || strcmp(name, "--output") == 0) out_path = val;
         else if (strcmp(name, "--variant") == 0) variant_name = val;
         else if (strcmp(name, "--c0") == 0) c0_path = val;
@@ -216,6 +248,9 @@ int pl_cmd_gemm(int argc, char **argv)
     pl_status s;
     rc = PL_EXIT_FAIL;
 
+    /* The inputs are read whole: their files' sizes must fit first. */
+    if ((rc = fits_host("reading the inputs", file_bytes(pos[0]) + file_bytes(pos[1]) + file_bytes(c0_path))) != 0)
+        goto done;
     if ((s = pl_npy_read(pos[0], &A)) != PL_OK || (s = pl_npy_read(pos[1], &B)) != PL_OK) {
         rc = cli_fail(s);
         goto done;
@@ -247,8 +282,13 @@ int pl_cmd_gemm(int argc, char **argv)
         int64_t count;
         if (pl_mul_overflow(M, N, &count) || (uint64_t)count > SIZE_MAX / sizeof(float)) {
             cli_error("gemm: C = %lldx%lld is too large", (long long)M, (long long)N);
+            rc = PL_EXIT_USAGE;
             goto done;
         }
+        char what[96];
+        snprintf(what, sizeof what, "C (%lldx%lld float32)", (long long)M, (long long)N);
+        if ((rc = fits_host(what, (double)count * sizeof(float))) != 0) goto done;
+        rc = PL_EXIT_FAIL;
         C = (pl_array){.dtype = PL_F32, .rank = 2, .shape = {M, N}};
         C.data = pl_alloc((size_t)count * sizeof(float));
         if (!C.data) {
@@ -265,6 +305,20 @@ int pl_cmd_gemm(int argc, char **argv)
     if (variant && (s = pl_variant_check(ctx, variant, NULL, 0)) != PL_OK) {
         rc = cli_fail(s); /* a CPU variant with --backend cuda, ...: exit 2 */
         goto done;
+    }
+    /* With CUDA the operands go to the device: they must fit its free memory. */
+    if (pl_ctx_backend(ctx) == PL_BACKEND_CUDA && M > 0 && N > 0 && K > 0) {
+        char size[96];
+        pl_plan plan;
+        snprintf(size, sizeof size, "%lldx%lldx%lld", (long long)M, (long long)N, (long long)K);
+        if ((s = pl_problem_plan(kernel, size, NULL, PL_CHECK_AUTO, &plan)) == PL_OK) {
+            plan.host_bytes = 0; /* checked above: here no reference, no working copies */
+            s = pl_plan_fits(&plan, ctx);
+        }
+        if (s != PL_OK) {
+            rc = cli_fail(s);
+            goto done;
+        }
     }
     const char *ran = variant ? variant->name : pl_gemm_best_variant(ctx);
     float *c = C.data;

@@ -6,19 +6,35 @@
 
 static void list_kernel(const pl_kernel *k)
 {
+    static const char *const ceilings[] = {"roofline (the compute peak of the variant's precision or memory "
+                                           "bandwidth, whichever bounds the run)",
+                                           "compute peak of the variant's precision", "memory bandwidth"};
     printf("%s: %s\n  sizes: %s\n", k->name, k->summary, k->size_help);
+    if (k->n_named_sizes > 0) {
+        printf("  named sizes:");
+        for (int i = 0; i < k->n_named_sizes; i++)
+            printf("%s %s = %s", i ? "," : "", k->named_sizes[i].name, k->named_sizes[i].size);
+        printf("\n");
+    }
+    printf("  unit: %s (rate in %s); ceiling: %s\n", pl_unit_name(k->unit), pl_unit_rate_name(k->unit),
+           (unsigned)k->ceiling < 3 ? ceilings[k->ceiling] : "?");
     for (int i = 0; i < k->n_problem_params; i++) {
+        const pl_param_def *p = &k->problem_params[i];
         char legal[256];
-        pl_param_legal(&k->problem_params[i], legal, sizeof legal);
-        printf("  --set %s=  %s (%s; default %g)\n", k->problem_params[i].name, k->problem_params[i].help,
-               legal, k->problem_params[i].def);
+        pl_param_legal(p, legal, sizeof legal);
+        if (p->kind == PL_PARAM_STRING)
+            printf("  --set %s=  %s (text)\n", p->name, p->help);
+        else if (p->kind == PL_PARAM_CHOICE)
+            printf("  --set %s=  %s (%s; default %s)\n", p->name, p->help, legal, p->choices[(int)p->def]);
+        else
+            printf("  --set %s=  %s (%s; default %g)\n", p->name, p->help, legal, p->def);
     }
     for (int i = 0; i < k->n_variants; i++) {
         const pl_variant *v = k->ladder[i];
         char why[128];
         int ok = pl_variant_check(NULL, v, why, sizeof why) == PL_OK;
-        printf("  %c %-18s %-5s %s%s\n", ok ? '+' : '-', v->name, pl_backend_name(v->backend),
-               v->is_peer ? "[peer] " : "", v->idea);
+        printf("  %c %-18s %-5s %-5s %s%s\n", ok ? '+' : '-', v->name, pl_backend_name(v->backend),
+               pl_precision_name(v->precision), v->is_peer ? "[peer] " : "", v->idea);
         if (!ok) printf("      cannot run here: %s\n", why);
         for (int j = 0; j < v->n_params; j++) {
             char legal[256];

@@ -1,160 +1,498 @@
-/* session.c: the machinery `bench` and `sweep` share. */
+/* session.c: the machinery `bench` and `sweep` share: one option table, one argument loop,
+ * the checks before the first run, the runs, and the report. */
 #include "cli/session.h"
 #include "core/core.h"
-#include "harness/report.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-void session_init(cli_session *s, const pl_kernel *k, int argc, char **argv)
+/* ---------------------------------------------------------------- the option table */
+
+enum opt_id {
+    O_SIZE, O_SET, O_VARIANT, O_PARAM, O_PEER, O_SKIP, O_THREADS, O_DEVICE, O_REPEATS, O_MIN_TIME,
+    O_WARMUP, O_SEED, O_VERIFY, O_COLD, O_MAX_TIME, O_NO_PEAKS, O_JSON, O_CSV, O_SUITE, O_HELP
+};
+
+typedef struct cli_opt {
+    const char *name;
+    const char *arg; /* NULL: a flag */
+    unsigned cmds;
+    enum opt_id id;
+    const char *help; /* may hold '\n' + indentation for more lines */
+} cli_opt;
+
+#define BOTH (CLI_BENCH | CLI_SWEEP)
+static const cli_opt options[] = {
+    {"--size", "S,...", BOTH, O_SIZE,
+     "problem sizes (also as plain arguments; names like small|medium|large: parlab list KERNEL);\n"
+     "every size is checked before anything runs (default: medium)"},
+    {"--variant", "V,...|all", CLI_BENCH, O_VARIANT,
+     "the rungs to run (default all: every rung this machine can run, less those whose\n"
+     "estimated time is over --max-time); a named rung always runs"},
+    {"--variant", "V", CLI_SWEEP, O_VARIANT, "the one variant to sweep (required)"},
+    {"--param", "NAME=V,...", CLI_BENCH, O_PARAM,
+     "the named variants' parameters; each name once (repeating one is a usage error)"},
+    {"--param", "NAME=v1,v2,...|all", CLI_SWEEP, O_PARAM,
+     "a parameter to sweep, with its values (all: every legal value of a\n"
+     "listed-value or choice parameter); several --param sweep their product; each\n"
+     "name once"},
+    {"--peer", NULL, CLI_BENCH, O_PEER,
+     "add the peer libraries this machine can run, and each rung's ratio to them"},
+    {"--skip-unavailable", NULL, CLI_BENCH, O_SKIP,
+     "skip named variants this machine cannot run (instead of failing)"},
+    {"--set", "NAME=V,...", BOTH, O_SET,
+     "problem parameters (parlab list KERNEL); text values too (--set rule=B3/S23);\n"
+     "each name once"},
+    {"--threads", "N", BOTH, O_THREADS,
+     "CPU threads (default: one per core, or OMP_NUM_THREADS); more than the\n"
+     "cores here runs, with a note on stderr that the threads share cores"},
+    {"--device", "D", BOTH, O_DEVICE, "CUDA device (default 0)"},
+    {"--repeats", "N", BOTH, O_REPEATS, "timed runs (default: repeat until --min-time, at least 3, at most 50)"},
+    {"--min-time", "S", BOTH, O_MIN_TIME, "seconds of timed runs to aim for (default 0.2)"},
+    {"--warmup", "N", BOTH, O_WARMUP, "untimed runs first (default 1; the first run is checked)"},
+    {"--seed", "N", BOTH, O_SEED, "input seed (default 42)"},
+    {"--verify", "full|sample|auto", BOTH, O_VERIFY,
+     "how outputs are checked against float64: every element (full), a randomized\n"
+     "check with a stated failure probability (sample), or full where the reference\n"
+     "takes a few seconds at most, else sample (auto, the default); the row says which ran"},
+    {"--cold", NULL, BOTH, O_COLD,
+     "flush the caches before each timed run (default: warm; the header line says which)"},
+    {"--max-time", "S", BOTH, O_MAX_TIME,
+     "with --variant all (and --peer), leave out a rung whose estimated time at a size\n"
+     "is over S seconds, and say so on stderr (default 120)"},
+    {"--no-peaks", NULL, BOTH, O_NO_PEAKS, "do not place results against the machine's peaks"},
+    {"--json", "FILE", BOTH, O_JSON, "write every result as JSON (schema: docs/output.md); checked writable first"},
+    {"--csv", "FILE", BOTH, O_CSV, "write every result as CSV (columns: docs/output.md); checked writable first"},
+    {"--suite", "FILE", CLI_BENCH, O_SUITE,
+     "alone: run `parlab bench LINE` for each line of FILE (# comments; a line\n"
+     "--suite OTHER includes OTHER; a file that includes itself is refused)"},
+    {"--help", NULL, BOTH, O_HELP, "this help (also -h)"},
+};
+enum { N_OPTIONS = sizeof options / sizeof options[0] };
+
+void session_options_help(FILE *f, unsigned cmd)
+{
+    for (int i = 0; i < N_OPTIONS; i++) {
+        const cli_opt *o = &options[i];
+        if (!(o->cmds & cmd)) continue;
+        char head[64];
+        snprintf(head, sizeof head, "%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+        int w = (int)strlen(head);
+        fprintf(f, "  %s", head);
+        const char *h = o->help;
+        if (w > 24) fprintf(f, "\n  %-24s", "");
+        else fprintf(f, "%*s", 24 - w, "");
+        for (; *h; h++) {
+            fputc(*h, f);
+            if (*h == '\n') fprintf(f, "  %-24s", "");
+        }
+        fputc('\n', f);
+    }
+}
+
+static const cli_opt *find_option(unsigned cmd, const char *name, size_t len)
+{
+    for (int i = 0; i < N_OPTIONS; i++)
+        if ((options[i].cmds & cmd) && strlen(options[i].name) == len && !strncmp(options[i].name, name, len))
+            return &options[i];
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- small owned things */
+
+static int grow(void **p, int *cap, int need, size_t elem)
+{
+    if (need <= *cap) return 0;
+    int c = *cap ? *cap : 8;
+    while (c < need) c *= 2;
+    void *q = realloc(*p, (size_t)c * elem);
+    if (!q) {
+        cli_error("out of memory");
+        return -1;
+    }
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+static char *own(cli_session *s, const char *text, size_t len)
+{
+    if (grow((void **)&s->owned, &s->cap_owned, s->n_owned + 1, sizeof *s->owned)) return NULL;
+    char *c = malloc(len + 1);
+    if (!c) {
+        cli_error("out of memory");
+        return NULL;
+    }
+    memcpy(c, text, len);
+    c[len] = '\0';
+    s->owned[s->n_owned++] = c;
+    return c;
+}
+
+int session_split(cli_session *s, const char *opt, const char *list, char ***items)
+{
+    int n = 0, cap = 0;
+    char **it = NULL;
+    const char *p = list;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == 0) {
+            cli_error("%s: '%s' has an empty item", opt, list);
+            free(it);
+            return -1;
+        }
+        char *c = own(s, p, len);
+        if (!c || grow((void **)&it, &cap, n + 1, sizeof *it)) {
+            free(it);
+            return -1;
+        }
+        it[n++] = c;
+        if (!comma) break;
+        p = comma + 1;
+    }
+    *items = it;
+    return n;
+}
+
+/* ---------------------------------------------------------------- init and parse */
+
+void session_init(cli_session *s, const pl_kernel *k, unsigned cmd, int argc, char **argv)
 {
     memset(s, 0, sizeof *s);
     s->kernel = k;
-    s->device = 0;
-    s->threads = 0;
+    s->cmd = cmd;
+    s->cmd_name = cmd == CLI_SWEEP ? "sweep" : "bench";
     s->use_peaks = 1;
+    s->check = PL_CHECK_AUTO;
+    s->max_time = 120;
     pl_bench_config_default(&s->cfg);
-    for (int i = 0; i < k->n_problem_params && i < PL_MAX_PARAMS; i++) s->pvals[i] = k->problem_params[i].def;
+    pl_pvalues_default(k, &s->pv);
+    s->tty = isatty(2) && !getenv("PARLAB_QUIET");
     s->started = pl_now();
-    size_t used = snprintf(s->command, sizeof s->command, "parlab");
+    size_t used = (size_t)snprintf(s->command, sizeof s->command, "parlab");
     for (int i = 0; i < argc && used < sizeof s->command; i++)
-        used += snprintf(s->command + used, sizeof s->command - used, " %s", argv[i]);
-}
-
-const char *session_options_help(void)
-{
-    return "  --size S,...        problem sizes (also as plain arguments)\n"
-           "  --set NAME=V,...    problem parameters (see parlab list KERNEL)\n"
-           "  --threads N         CPU threads (default: one per core, or OMP_NUM_THREADS)\n"
-           "  --device D          CUDA device (default 0)\n"
-           "  --repeats N         timed runs (default: repeat until 0.2 s, at least 3, at most 50)\n"
-           "  --min-time S        seconds of timed runs to aim for (default 0.2)\n"
-           "  --warmup N          untimed runs first (default 1; the first run is the verified one)\n"
-           "  --seed N            input seed (default 42)\n"
-           "  --no-peaks          do not place results against the machine's peaks\n"
-           "  --json FILE         write every result as JSON (schema: docs/output.md)\n"
-           "  --csv FILE          write every result as CSV (columns: docs/output.md)\n";
+        used += (size_t)snprintf(s->command + used, sizeof s->command - used, " %s", argv[i]);
 }
 
 static int add_sizes(cli_session *s, const char *list)
 {
-    size_t used = 0;
-    for (int i = 0; i < s->n_sizes; i++) used += strlen(s->sizes[i]) + 1;
-    if (used + strlen(list) + 2 > sizeof s->size_buf) {
-        cli_error("too many sizes");
-        return -1;
+    char **items;
+    int n = session_split(s, "--size", list, &items);
+    if (n < 0) return -1;
+    for (int i = 0; i < n; i++) {
+        if (grow((void **)&s->sizes, &s->cap_sizes, s->n_sizes + 1, sizeof *s->sizes)) {
+            free(items);
+            return -1;
+        }
+        const char *z = pl_kernel_size(s->kernel, items[i]);
+        if (z != items[i] && !(z = own(s, z, strlen(z)))) {
+            free(items);
+            return -1;
+        }
+        s->sizes[s->n_sizes++] = (char *)z;
     }
-    char *dst = s->size_buf + used;
-    char *items[SESSION_MAX_SIZES];
-    int n = cli_split(list, dst, sizeof s->size_buf - used, items, SESSION_MAX_SIZES - s->n_sizes);
-    if (n == 0) {
-        cli_error("--size: empty list");
-        return -1;
-    }
-    for (int i = 0; i < n; i++) s->sizes[s->n_sizes++] = items[i];
-    return 1;
+    free(items);
+    return 0;
 }
 
+/* --set NAME=V,...: a comma starts a new item only where NAME= follows, so a text value may
+ * hold commas ("--set filter=a,b.npy"). */
 static int set_problem_params(cli_session *s, const char *list)
 {
-    char buf[512], *items[PL_MAX_PARAMS * 2];
-    int n = cli_split(list, buf, sizeof buf, items, PL_MAX_PARAMS * 2);
-    for (int i = 0; i < n; i++) {
-        char *eq = strchr(items[i], '=');
-        if (!eq) {
-            cli_error("--set %s: expected NAME=VALUE", items[i]);
+    if (!*list) {
+        cli_error("--set: '' is empty (expected NAME=VALUE)");
+        return -1;
+    }
+    const char *p = list;
+    while (*p) {
+        const char *end = p;
+        for (;;) {
+            const char *comma = strchr(end, ',');
+            if (!comma) { end += strlen(end); break; }
+            const char *next = comma + 1, *eq = strchr(next, '='), *c2 = strchr(next, ',');
+            if (eq && (!c2 || eq < c2) && eq > next) { end = comma; break; }
+            end = comma + 1;
+        }
+        char *item = own(s, p, (size_t)(end - p));
+        if (!item) return -1;
+        if (!strchr(item, '=')) {
+            cli_error("--set %s: expected NAME=VALUE", item);
             return -1;
         }
-        *eq = '\0';
-        int found = -1;
-        for (int j = 0; j < s->kernel->n_problem_params; j++)
-            if (!strcmp(s->kernel->problem_params[j].name, items[i])) found = j;
-        if (found < 0) {
-            cli_error("--set: %s has no problem parameter '%s' (see parlab list %s)", s->kernel->name,
-                      items[i], s->kernel->name);
-            return -1;
-        }
-        pl_status st = pl_param_parse(&s->kernel->problem_params[found], eq + 1, &s->pvals[found]);
+        pl_status st = pl_pvalues_set(s->kernel, &s->pv, s->pv_given, item);
         if (st != PL_OK) {
             cli_fail(st);
             return -1;
         }
-    }
-    return 1;
-}
-
-int session_option(cli_session *s, int argc, char **argv, int *i)
-{
-    const char *o = argv[*i];
-    static const char *const with_value[] = {"--size", "--set", "--threads", "--device", "--repeats",
-                                             "--min-time", "--warmup", "--seed", "--json", "--csv"};
-    int takes = 0;
-    for (size_t j = 0; j < sizeof with_value / sizeof *with_value; j++) takes |= !strcmp(o, with_value[j]);
-    if (!strcmp(o, "--no-peaks")) {
-        s->use_peaks = 0;
-        return 1;
-    }
-    if (!takes) return 0;
-    if (*i + 1 >= argc) {
-        cli_error("%s needs a value", o);
-        return -1;
-    }
-    const char *v = argv[++*i];
-    long x;
-    if (!strcmp(o, "--size")) return add_sizes(s, v);
-    if (!strcmp(o, "--set")) return set_problem_params(s, v);
-    if (!strcmp(o, "--json")) { s->json = v; return 1; }
-    if (!strcmp(o, "--csv")) { s->csv = v; return 1; }
-    if (!strcmp(o, "--threads")) return cli_parse_int(o, v, 1, 1024, &s->threads) ? -1 : 1;
-    if (!strcmp(o, "--device")) return cli_parse_int(o, v, 0, 64, &s->device) ? -1 : 1;
-    if (!strcmp(o, "--repeats")) {
-        if (cli_parse_int(o, v, 1, 100000, &x)) return -1;
-        s->cfg.repeats = (int)x;
-        return 1;
-    }
-    if (!strcmp(o, "--warmup")) {
-        if (cli_parse_int(o, v, 1, 1000, &x)) return -1;
-        s->cfg.warmup = (int)x;
-        return 1;
-    }
-    if (!strcmp(o, "--seed")) {
-        if (cli_parse_int(o, v, 0, 2147483647L, &x)) return -1;
-        s->cfg.seed = (uint64_t)x;
-        return 1;
-    }
-    if (!strcmp(o, "--min-time")) {
-        char *end;
-        double t = strtod(v, &end);
-        if (end == v || *end || !(t >= 0 && t <= 3600)) {
-            cli_error("--min-time: '%s' is not a number of seconds in 0..3600", v);
-            return -1;
-        }
-        s->cfg.min_time_s = t;
-        return 1;
+        p = *end ? end + 1 : end;
     }
     return 0;
 }
 
-/* A size given as a plain argument. */
-int session_add_size(cli_session *s, const char *size) { return add_sizes(s, size); }
-
-int session_begin(cli_session *s, const pl_variant *const *vars, int n)
+static int parse_real(const char *opt, const char *v, double lo, double hi, double *out)
 {
+    char *end;
+    errno = 0;
+    double t = strtod(v, &end);
+    if (end == v || *end || errno == ERANGE || !(t >= lo && t <= hi)) {
+        cli_error("%s: '%s' is not a number of seconds in %g..%g", opt, v, lo, hi);
+        return -1;
+    }
+    *out = t;
+    return 0;
+}
+
+static int take_option(cli_session *s, const cli_opt *o, const char *v)
+{
+    long x;
+    double t;
+    switch (o->id) {
+    case O_SIZE: return add_sizes(s, v);
+    case O_SET: return set_problem_params(s, v);
+    case O_VARIANT:
+        if (s->variant_arg) {
+            cli_error("--variant given twice ('%s' and '%s'): list the variants in one --variant V1,V2",
+                      s->variant_arg, v);
+            return -1;
+        }
+        if (!*v) {
+            cli_error("--variant: '' is not a variant name (parlab list %s shows them)", s->kernel->name);
+            return -1;
+        }
+        s->variant_arg = v;
+        return 0;
+    case O_PARAM:
+        if (!*v) {
+            cli_error("--param: '' is empty (expected NAME=VALUE)");
+            return -1;
+        }
+        if (grow((void **)&s->param_args, &s->cap_param_args, s->n_param_args + 1, sizeof *s->param_args))
+            return -1;
+        s->param_args[s->n_param_args++] = v;
+        return 0;
+    case O_THREADS:
+        if (cli_parse_int(o->name, v, 1, 4096, &s->threads)) return -1;
+        if (s->threads > pl_cpu_cores())
+            fprintf(stderr, "parlab: note: --threads %ld is more than the %d cores here: the threads "
+                    "share cores, and rates drop\n", s->threads, pl_cpu_cores());
+        return 0;
+    case O_DEVICE: return cli_parse_int(o->name, v, 0, 64, &s->device) ? -1 : 0;
+    case O_REPEATS:
+        if (cli_parse_int(o->name, v, 1, 100000, &x)) return -1;
+        s->cfg.repeats = (int)x;
+        return 0;
+    case O_WARMUP:
+        if (cli_parse_int(o->name, v, 1, 1000, &x)) return -1;
+        s->cfg.warmup = (int)x;
+        return 0;
+    case O_SEED:
+        if (cli_parse_int(o->name, v, 0, 2147483647L, &x)) return -1;
+        s->cfg.seed = (uint64_t)x;
+        return 0;
+    case O_MIN_TIME:
+        if (parse_real(o->name, v, 0, 3600, &t)) return -1;
+        s->cfg.min_time_s = t;
+        return 0;
+    case O_MAX_TIME:
+        if (parse_real(o->name, v, 1e-3, 1e7, &t)) return -1;
+        s->max_time = t;
+        return 0;
+    case O_VERIFY:
+        if (!strcmp(v, "auto")) s->check = PL_CHECK_AUTO;
+        else if (!strcmp(v, "full")) s->check = PL_CHECK_FULL;
+        else if (!strcmp(v, "sample")) s->check = PL_CHECK_SAMPLE;
+        else {
+            cli_error("--verify: '%s' is not one of full, sample, auto", v);
+            return -1;
+        }
+        return 0;
+    case O_JSON:
+    case O_CSV:
+        if (!*v) {
+            cli_error("%s: '' is not a file name", o->name);
+            return -1;
+        }
+        if (o->id == O_JSON) s->json = v;
+        else s->csv = v;
+        return 0;
+    case O_COLD: s->cfg.cold = 1; return 0;
+    case O_NO_PEAKS: s->use_peaks = 0; return 0;
+    case O_PEER: s->with_peer = 1; return 0;
+    case O_SKIP: s->skip_unavailable = 1; return 0;
+    case O_SUITE:
+        cli_error("--suite takes only the file: parlab bench --suite FILE");
+        return -1;
+    case O_HELP: return 0;
+    }
+    return 0;
+}
+
+int session_parse(cli_session *s, int argc, char **argv, void (*help)(void))
+{
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--")) {
+            for (i++; i < argc; i++)
+                if (add_sizes(s, argv[i])) return PL_EXIT_USAGE;
+            break;
+        }
+        if (a[0] != '-' || (a[1] >= '0' && a[1] <= '9')) { /* a size ("-4" is a bad size, not an option) */
+            if (add_sizes(s, a)) return PL_EXIT_USAGE;
+            continue;
+        }
+        if (!strcmp(a, "-h")) a = "--help";
+        const char *eq = a[1] == '-' ? strchr(a, '=') : NULL;
+        const cli_opt *o = find_option(s->cmd, a, eq ? (size_t)(eq - a) : strlen(a));
+        if (!o) {
+            cli_error("%s: unknown option '%s' (parlab %s --help)", s->cmd_name, a, s->cmd_name);
+            return PL_EXIT_USAGE;
+        }
+        if (o->id == O_HELP) {
+            help();
+            return PL_EXIT_OK;
+        }
+        const char *v = NULL;
+        if (o->arg) {
+            if (eq) v = eq + 1;
+            else if (i + 1 < argc) v = argv[++i];
+            else {
+                cli_error("%s needs a value (%s)", o->name, o->arg);
+                return PL_EXIT_USAGE;
+            }
+        } else if (eq) {
+            cli_error("%s takes no value", o->name);
+            return PL_EXIT_USAGE;
+        }
+        if (take_option(s, o, v)) return PL_EXIT_USAGE;
+    }
+    if (s->n_sizes == 0 && add_sizes(s, "medium")) return PL_EXIT_USAGE;
+    return -1;
+}
+
+int session_add_job(cli_session *s, const pl_variant *v, const int64_t *params, int auto_selected)
+{
+    if (grow((void **)&s->jobs, &s->cap_jobs, s->n_jobs + 1, sizeof *s->jobs)) return PL_EXIT_FAIL;
+    cli_job *j = &s->jobs[s->n_jobs++];
+    memset(j, 0, sizeof *j);
+    j->v = v;
+    j->auto_selected = auto_selected;
+    if (params) {
+        memcpy(j->params, params, sizeof j->params);
+        j->has_params = 1;
+    }
+    return PL_EXIT_OK;
+}
+
+/* ---------------------------------------------------------------- progress on stderr */
+
+static void progress_start(cli_session *s, const char *size, const char *what)
+{
+    snprintf(s->prog_label, sizeof s->prog_label, "[%s %s%s%s]", s->kernel->name, size, what ? " " : "",
+             what ? what : "");
+    s->prog_start = pl_now();
+    s->prog_shown = 0;
+}
+
+static void progress_cb(void *user, const char *stage, double fraction)
+{
+    cli_session *s = user;
+    if (!s->tty || pl_now() - s->prog_start < 2.0) return;
+    if (fraction < 0) fraction = 0;
+    if (fraction > 1) fraction = 1;
+    fprintf(stderr, "\r\033[K%s %s %.0f%%", s->prog_label, stage ? stage : "", 100 * fraction);
+    fflush(stderr);
+    s->prog_shown = 1;
+}
+
+static void progress_end(cli_session *s)
+{
+    if (s->prog_shown) {
+        fprintf(stderr, "\r\033[K");
+        fflush(stderr);
+    }
+    s->prog_shown = 0;
+}
+
+/* ---------------------------------------------------------------- before the first run */
+
+static double gib(double bytes) { return bytes / (1024.0 * 1024 * 1024); }
+
+int session_prepare(cli_session *s)
+{
+    pl_status st;
+    /* Every size: a bad one is a usage error before anything runs. */
+    s->plans = calloc((size_t)s->n_sizes, sizeof *s->plans);
+    s->size_problem = malloc((size_t)s->n_sizes * sizeof *s->size_problem);
+    s->skip = calloc((size_t)s->n_sizes * (size_t)(s->n_jobs ? s->n_jobs : 1), 1);
+    if (!s->plans || !s->size_problem || !s->skip) {
+        cli_error("out of memory");
+        return PL_EXIT_FAIL;
+    }
+    for (int z = 0; z < s->n_sizes; z++) {
+        s->size_problem[z] = -1;
+        if ((st = pl_problem_plan(s->kernel, s->sizes[z], &s->pv, s->check, &s->plans[z])) != PL_OK) {
+            int code = cli_fail(st);
+            return code == PL_EXIT_OK ? PL_EXIT_USAGE : code;
+        }
+    }
+    /* The output files can be written. */
+    if (s->json && (st = pl_report_path_writable(s->json)) != PL_OK) return cli_fail(st);
+    if (s->csv && (st = pl_report_path_writable(s->csv)) != PL_OK) return cli_fail(st);
+    /* The contexts the jobs need (the CUDA one first: its free memory is part of the check). */
     int need_cpu = 0, need_gpu = 0;
-    for (int i = 0; i < n; i++) {
-        if (vars[i]->backend == PL_BACKEND_CUDA) need_gpu = 1;
+    for (int i = 0; i < s->n_jobs; i++) {
+        if (s->jobs[i].v->backend == PL_BACKEND_CUDA) need_gpu = 1;
         else need_cpu = 1;
     }
-    pl_status st;
-    if (need_cpu && (st = pl_ctx_create(&s->cpu, PL_BACKEND_CPU, 0, (int)s->threads)) != PL_OK)
-        return cli_fail(st);
     if (need_gpu && (st = pl_ctx_create(&s->gpu, PL_BACKEND_CUDA, (int)s->device, (int)s->threads)) != PL_OK)
         return cli_fail(st);
-    if (s->use_peaks) {
+    if (need_cpu && (st = pl_ctx_create(&s->cpu, PL_BACKEND_CPU, 0, (int)s->threads)) != PL_OK)
+        return cli_fail(st);
+    for (int i = 0; i < s->n_jobs; i++) {
+        const pl_variant *v = s->jobs[i].v;
+        char why[128] = "";
+        if ((st = pl_variant_check(v->backend == PL_BACKEND_CUDA ? s->gpu : s->cpu, v, why, sizeof why)) != PL_OK) {
+            cli_error("%s %s: cannot run here: %s", s->kernel->name, v->name, *why ? why : pl_status_name(st));
+            return PL_EXIT_FAIL;
+        }
+    }
+    /* Memory: each size must fit what this process may take (host; and the device). */
+    for (int z = 0; z < s->n_sizes; z++) {
+        if ((st = pl_plan_fits(&s->plans[z], s->gpu)) != PL_OK) {
+            const char *msg = pl_last_error();
+            if (msg && *msg) cli_error("%s %s: %s", s->kernel->name, s->plans[z].desc, msg);
+            else
+                cli_error("%s %s: needs about %.1f GiB of host memory (%.1f GiB on the device); "
+                          "this process may take %.1f GiB", s->kernel->name, s->plans[z].desc,
+                          gib(s->plans[z].host_bytes), gib(s->plans[z].device_bytes),
+                          gib(pl_host_memory_available()));
+            return st == PL_ERR_TOO_BIG ? PL_EXIT_USAGE : PL_EXIT_FAIL;
+        }
+    }
+    /* Estimated time: jobs the user did not name are left out where they would take too long. */
+    int left = 0;
+    for (int z = 0; z < s->n_sizes; z++)
+        for (int i = 0; i < s->n_jobs; i++) {
+            const cli_job *j = &s->jobs[i];
+            if (!j->auto_selected) continue;
+            double secs = -1;
+            pl_ctx *ctx = j->v->backend == PL_BACKEND_CUDA ? s->gpu : s->cpu;
+            st = pl_bench_estimate(ctx, s->kernel, j->v, j->has_params ? j->params : NULL, &s->pv,
+                                   &s->plans[z], &s->cfg, &secs);
+            if (st != PL_OK || !(secs > s->max_time)) continue; /* unknown: run it */
+            s->skip[(size_t)z * (size_t)s->n_jobs + (size_t)i] = 1;
+            left++;
+            fprintf(stderr, "parlab: leaving out %s at %s: about %.0f s, over --max-time %g; name it "
+                    "with --variant to run it\n", j->v->name, s->plans[z].desc, secs, s->max_time);
+        }
+    if (left && left == s->n_sizes * s->n_jobs) fprintf(stderr, "parlab: nothing left to run under --max-time %g\n", s->max_time);
+    /* Only now: the peaks (measured once per machine, then cached). */
+    if (s->use_peaks && left < s->n_sizes * s->n_jobs) {
         pl_ctx *ctx = s->gpu ? s->gpu : s->cpu;
-        if (isatty(2) && !getenv("PARLAB_QUIET"))
-            fprintf(stderr, "parlab: reading the machine's peaks (measured once, then cached)...\n");
+        if (s->tty) fprintf(stderr, "parlab: reading the machine's peaks (measured once, then cached)...\n");
         st = pl_peaks_get(ctx, &s->peaks, 1);
         if (st != PL_OK) {
             fprintf(stderr, "parlab: note: no peaks (%s); the %%peak column stays empty\n", pl_last_error());
@@ -162,85 +500,114 @@ int session_begin(cli_session *s, const pl_variant *const *vars, int n)
         }
         s->cfg.peaks = &s->peaks;
     }
+    s->cfg.progress = progress_cb;
+    s->cfg.progress_user = s;
     return PL_EXIT_OK;
 }
 
-pl_problem *session_problem(cli_session *s, const char *size, int *exit_status)
+/* ---------------------------------------------------------------- the runs */
+
+static void verify_failed(cli_session *s, const pl_result *r)
 {
-    pl_problem *p = NULL;
-    pl_status st = pl_problem_create(&p, s->kernel, size, s->pvals, s->cfg.seed);
-    if (st != PL_OK) {
-        *exit_status = cli_fail(st);
+    char why[512];
+    size_t u = 0;
+    why[0] = '\0';
+#define WHY(...) u += (size_t)snprintf(why + u, u < sizeof why ? sizeof why - u : 0, __VA_ARGS__)
+    if (r->first.elem_ratio > 1)
+        WHY("; first run: element [%lld,%lld] is %.3g x its bound", (long long)r->first.row,
+            (long long)r->first.col, r->first.elem_ratio);
+    if (r->last.elem_ratio > 1)
+        WHY("; last timed run: element [%lld,%lld] is %.3g x its bound", (long long)r->last.row,
+            (long long)r->last.col, r->last.elem_ratio);
+    if (r->error > r->bound) WHY("; error %.3e > bound %.3e", r->error, r->bound);
+    if (!r->padding_ok) WHY("; wrote into the row padding");
+    if (!r->inputs_ok) WHY("; changed its inputs");
+#undef WHY
+    cli_error("%s %s %s: verification FAILED (%s)%s", s->kernel->name, r->variant->name, r->size,
+              pl_check_name(r->check), why);
+}
+
+static void run_job(cli_session *s, pl_problem *p, const pl_plan *plan, const cli_job *j)
+{
+    if (grow((void **)&s->results, &s->cap, s->n_results + 1, sizeof *s->results)) {
         s->failures++;
-        return NULL;
+        return;
     }
-    *exit_status = PL_EXIT_OK;
-    return p;
-}
-
-static void progress(cli_session *s, const char *size, const pl_variant *v)
-{
-    if (!isatty(2) || pl_now() - s->started < 1.0) return;
-    fprintf(stderr, "\r\033[K[%s %s] %s ...", s->kernel->name, size, v->name);
-    fflush(stderr);
-}
-
-int session_run(cli_session *s, pl_problem *p, const pl_variant *v, const int64_t *params)
-{
-    if (s->n_results == s->cap) {
-        int cap = s->cap ? 2 * s->cap : 32;
-        pl_result *r = realloc(s->results, (size_t)cap * sizeof *r);
-        if (!r) {
-            cli_error("out of memory");
-            return PL_EXIT_FAIL;
-        }
-        s->results = r;
-        s->cap = cap;
-    }
-    pl_ctx *ctx = v->backend == PL_BACKEND_CUDA ? s->gpu : s->cpu;
-    char size[64];
-    s->kernel->describe(pl_problem_spec(p), size, sizeof size);
-    progress(s, size, v);
+    pl_ctx *ctx = j->v->backend == PL_BACKEND_CUDA ? s->gpu : s->cpu;
     pl_result *r = &s->results[s->n_results];
-    pl_status st = pl_bench_variant(ctx, p, v, params, &s->cfg, r);
-    if (isatty(2)) fprintf(stderr, "\r\033[K");
+    memset(r, 0, sizeof *r);
+    progress_start(s, plan->desc, j->v->name);
+    pl_status st = pl_bench_variant(ctx, p, j->v, j->has_params ? j->params : NULL, &s->cfg, r);
+    progress_end(s);
     if (st != PL_OK) {
         s->failures++;
-        int code = cli_fail(st);
-        return code;
+        cli_error("%s %s %s: %s", s->kernel->name, j->v->name, plan->desc,
+                  *pl_last_error() ? pl_last_error() : pl_status_name(st));
+        return;
     }
     s->n_results++;
     if (!r->verified) {
         s->failures++;
-        cli_error("%s %s %s: verification FAILED: error %.3e > bound %.3e%s", s->kernel->name,
-                  v->name, r->size, r->error, r->bound, r->padding_ok ? "" : " (wrote into the row padding)");
+        verify_failed(s, r);
     }
-    return PL_EXIT_OK;
+}
+
+void session_run_all(cli_session *s)
+{
+    for (int z = 0; z < s->n_sizes; z++) {
+        int any = 0;
+        for (int i = 0; i < s->n_jobs; i++) any |= !s->skip[(size_t)z * (size_t)s->n_jobs + (size_t)i];
+        if (!any) continue;
+        pl_problem_opts po = {.seed = s->cfg.seed, .check = s->check, .progress = progress_cb, .progress_user = s};
+        pl_problem *p = NULL;
+        progress_start(s, s->plans[z].desc, NULL);
+        pl_status st = pl_problem_create_opts(&p, s->kernel, s->sizes[z], &s->pv, &po);
+        progress_end(s);
+        if (st != PL_OK) {
+            s->failures++;
+            cli_error("%s %s: %s", s->kernel->name, s->plans[z].desc,
+                      *pl_last_error() ? pl_last_error() : pl_status_name(st));
+            continue;
+        }
+        s->size_problem[z] = pl_problem_id(p);
+        for (int i = 0; i < s->n_jobs; i++)
+            if (!s->skip[(size_t)z * (size_t)s->n_jobs + (size_t)i]) run_job(s, p, &s->plans[z], &s->jobs[i]);
+        pl_problem_destroy(p);
+    }
 }
 
 int session_finish(cli_session *s)
 {
     pl_results_peer_ratios(s->results, s->n_results);
     if (s->n_results) {
-        printf("%s: %s | %s\n", s->kernel->name, s->kernel->summary, pl_machine_summary());
+        printf("%s: %s | %s | caches: %s | verify: %s\n", s->kernel->name, s->kernel->summary,
+               pl_machine_summary(), s->cfg.cold ? "cold" : "warm", pl_check_name(s->check));
         pl_report_table(stdout, s->results, s->n_results);
-        const char *why = s->results[0].bound_why;
-        if (why) printf("error: relative Frobenius vs the float64 reference; bound %s\n", why);
-        pl_report_peer_note(stdout, s->results, s->n_results);
+        pl_report_footer(stdout, s->results, s->n_results);
+        fflush(stdout);
     }
-    pl_report_ctx rc = {s->cfg.peaks, s->command};
+    pl_report_info info = {s->cfg.peaks, s->command};
     int status = s->failures ? PL_EXIT_FAIL : PL_EXIT_OK;
     pl_status st;
-    if (s->json && (st = pl_report_json(s->json, s->results, s->n_results, &rc)) != PL_OK) status = cli_fail(st);
-    if (s->csv && (st = pl_report_csv(s->csv, s->results, s->n_results, &rc)) != PL_OK) status = cli_fail(st);
+    if (s->json && (st = pl_report_json(s->json, s->results, s->n_results, &info)) != PL_OK) status = cli_fail(st);
+    if (s->csv && (st = pl_report_csv(s->csv, s->results, s->n_results, &info)) != PL_OK) status = cli_fail(st);
     return status;
 }
 
 void session_free(cli_session *s)
 {
     free(s->results);
+    free(s->jobs);
+    free(s->plans);
+    free(s->skip);
+    free(s->size_problem);
+    free(s->sizes);
+    free(s->param_args);
+    for (int i = 0; i < s->n_owned; i++) free(s->owned[i]);
+    free(s->owned);
     pl_ctx_destroy(s->cpu);
     pl_ctx_destroy(s->gpu);
+    memset(s, 0, sizeof *s);
 }
 
 const pl_kernel *session_kernel_arg(const char *cmd, const char *extra, int argc, char **argv)

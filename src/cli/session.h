@@ -1,47 +1,89 @@
-/* session.h: what `bench` and `sweep` share: the common options, the contexts, running one
- * variant on one problem, the peer ratios and the final report. */
+/* session.h: what `bench` and `sweep` share: one option table and one argument loop, the
+ * checks made before anything runs (sizes, variants, parameters, output paths, memory,
+ * estimated time), the contexts, the runs, and the report (the library's table and footer).
+ *
+ * A command's life:  session_init -> session_parse -> (the command turns its --variant and
+ * --param into jobs with session_add_job) -> session_prepare -> session_run_all ->
+ * session_finish -> session_free.  Nothing runs, and no peak is measured, before
+ * session_prepare has checked every size, job, output path and the memory each size takes. */
 #ifndef PL_CLI_SESSION_H
 #define PL_CLI_SESSION_H
 
 #include "cli/cli.h"
 
-enum { SESSION_MAX_SIZES = 64 };
+/* Which commands an option belongs to. */
+enum { CLI_BENCH = 1u << 0, CLI_SWEEP = 1u << 1 };
+
+/* One run of a variant with its parameters, at every size. */
+typedef struct cli_job {
+    const pl_variant *v;
+    int64_t params[PL_MAX_PARAMS];
+    int has_params;    /* 0: the variant's defaults (params NULL to the library) */
+    int auto_selected; /* from --variant all or --peer, not named: --max-time may leave it out */
+} cli_job;
 
 typedef struct cli_session {
     const pl_kernel *kernel;
-    char size_buf[1024];
-    char *sizes[SESSION_MAX_SIZES];
-    int n_sizes;
-    double pvals[PL_MAX_PARAMS]; /* the kernel's problem parameters (--set) */
+    unsigned cmd;         /* CLI_BENCH or CLI_SWEEP */
+    const char *cmd_name; /* "bench", "sweep" */
+    /* ---- as given on the command line */
+    char **sizes; /* resolved names (small -> 256), owned */
+    int n_sizes, cap_sizes;
+    const char **param_args; /* each --param value, in order (the command parses them) */
+    int n_param_args, cap_param_args;
+    const char *variant_arg; /* NULL: not given */
+    int with_peer, skip_unavailable;
+    pl_pvalues pv;              /* problem parameters (--set) */
+    int pv_given[PL_MAX_PARAMS];
+    char **owned; /* strings pv.str[] and others point into */
+    int n_owned, cap_owned;
     long threads, device;
     int use_peaks;
     pl_bench_config cfg;
+    pl_check check;  /* --verify */
+    double max_time; /* --max-time: leave out auto-selected jobs estimated to take longer */
     const char *json, *csv;
+    int tty; /* stderr is a terminal: progress lines */
+    /* ---- the jobs (filled by the command), and what session_prepare finds */
+    cli_job *jobs;
+    int n_jobs, cap_jobs;
+    pl_plan *plans;      /* one per size */
+    unsigned char *skip; /* [size * n_jobs + job]: left out (estimated over --max-time) */
     pl_peaks peaks;
     pl_ctx *cpu, *gpu;
+    /* ---- results */
     pl_result *results;
     int n_results, cap;
+    int *size_problem; /* per size: the pl_problem_id its results carry (-1: none ran) */
     int failures;
     double started;
     char command[1024];
+    /* the progress line */
+    char prog_label[160];
+    double prog_start;
+    int prog_shown;
 } cli_session;
 
 /* The kernel named by argv[1] of `parlab CMD KERNEL ...`; NULL (after printing a usage
  * error that names CMD and `extra`, e.g. ", or --suite FILE") when it is missing or unknown. */
 const pl_kernel *session_kernel_arg(const char *cmd, const char *extra, int argc, char **argv);
-void session_init(cli_session *s, const pl_kernel *k, int argc, char **argv);
-/* Try argv[*i] as a common option; 1 consumed (and *i advanced past its value), 0 not a
- * common option, -1 usage error (message printed). */
-int session_option(cli_session *s, int argc, char **argv, int *i);
-int session_add_size(cli_session *s, const char *size);
-const char *session_options_help(void);
-/* Peaks and the contexts the variants need; exit status. */
-int session_begin(cli_session *s, const pl_variant *const *vars, int n);
-/* Set up a problem for one size; NULL (message printed, failure counted) on error. */
-pl_problem *session_problem(cli_session *s, const char *size, int *exit_status);
-/* Run one variant; appends its result. Returns 0, or the exit status of an error. */
-int session_run(cli_session *s, pl_problem *p, const pl_variant *v, const int64_t *params);
-/* Peer ratios, the table, the files; returns the exit status of the whole session. */
+void session_init(cli_session *s, const pl_kernel *k, unsigned cmd, int argc, char **argv);
+/* The one argument loop of bench and sweep (argv[0] the command, argv[1] the kernel).
+ * Returns -1 when all went well, else the exit status to return now (0 after --help). */
+int session_parse(cli_session *s, int argc, char **argv, void (*help)(void));
+/* The options of command cmd, one per line, from the same table the parser reads. */
+void session_options_help(FILE *f, unsigned cmd);
+/* Append a job; exit status (0 ok). */
+int session_add_job(cli_session *s, const pl_variant *v, const int64_t *params, int auto_selected);
+/* Split a comma-separated list into owned items (NULL-free); an empty item (",," or '') is a
+ * usage error naming opt and the list. Returns the count, or -1 (message printed). */
+int session_split(cli_session *s, const char *opt, const char *list, char ***items);
+/* Every check before the first run, then the contexts, the memory check per size, the time
+ * estimates, and the peaks. Exit status (0: go on). */
+int session_prepare(cli_session *s);
+/* Every size, every job that is not left out. */
+void session_run_all(cli_session *s);
+/* Peer ratios, the table and its footer, the files; returns the exit status of the session. */
 int session_finish(cli_session *s);
 void session_free(cli_session *s);
 
