@@ -26,48 +26,51 @@ typedef struct cli_opt {
 #define BOTH (CLI_BENCH | CLI_SWEEP)
 static const cli_opt options[] = {
     {"--size", "S,...", BOTH, O_SIZE,
-     "problem sizes (also as plain arguments; names like small|medium|large: parlab list KERNEL);\n"
-     "every size is checked before anything runs (default: medium)"},
+     "problem sizes, also as plain arguments (named sizes such as\n"
+     "small|medium|large: parlab list KERNEL; default medium)"},
     {"--variant", "V,...|all", CLI_BENCH, O_VARIANT,
-     "the rungs to run (default all: every rung this machine can run, less those whose\n"
-     "estimated time is over --max-time); a named rung always runs"},
+     "the rungs to run; all (the default): every rung this machine can\n"
+     "run, less those estimated over --max-time; a named rung always runs"},
     {"--variant", "V", CLI_SWEEP, O_VARIANT, "the one variant to sweep (required)"},
     {"--param", "NAME=V,...", CLI_BENCH, O_PARAM,
-     "the named variants' parameters; each name once (repeating one is a usage error)"},
+     "the named variants' parameters; a name given twice is a usage error"},
     {"--param", "NAME=v1,v2,...|all", CLI_SWEEP, O_PARAM,
-     "a parameter to sweep, with its values (all: every legal value of a\n"
-     "listed-value or choice parameter); several --param sweep their product; each\n"
-     "name once"},
+     "a parameter to sweep and its values (all: every legal value of a\n"
+     "list or choice parameter); several --param sweep their product;\n"
+     "a name given twice is a usage error"},
     {"--peer", NULL, CLI_BENCH, O_PEER,
-     "add the peer libraries this machine can run, and each rung's ratio to them"},
+     "add the peer libraries this machine can run, and each rung's ratio"},
     {"--skip-unavailable", NULL, CLI_BENCH, O_SKIP,
      "skip named variants this machine cannot run (instead of failing)"},
     {"--set", "NAME=V,...", BOTH, O_SET,
-     "problem parameters (parlab list KERNEL); text values too (--set rule=B3/S23);\n"
-     "each name once"},
+     "problem parameters (parlab list KERNEL), numbers or text; a name\n"
+     "given twice is a usage error"},
     {"--threads", "N", BOTH, O_THREADS,
-     "CPU threads (default: one per core, or OMP_NUM_THREADS); more than the\n"
-     "cores here runs, with a note on stderr that the threads share cores"},
+     "CPU threads (default: one per core, or OMP_NUM_THREADS); more than\n"
+     "the cores here runs, with a note on stderr (the threads share cores)"},
     {"--device", "D", BOTH, O_DEVICE, "CUDA device (default 0)"},
-    {"--repeats", "N", BOTH, O_REPEATS, "timed runs (default: repeat until --min-time, at least 3, at most 50)"},
+    {"--repeats", "N", BOTH, O_REPEATS, "timed runs (default: until --min-time, at least 3, at most 50)"},
     {"--min-time", "S", BOTH, O_MIN_TIME, "seconds of timed runs to aim for (default 0.2)"},
     {"--warmup", "N", BOTH, O_WARMUP, "untimed runs first (default 1; the first run is checked)"},
     {"--seed", "N", BOTH, O_SEED, "input seed (default 42)"},
     {"--verify", "full|sample|auto", BOTH, O_VERIFY,
-     "how outputs are checked against float64: every element (full), a randomized\n"
-     "check with a stated failure probability (sample), or full where the reference\n"
-     "takes a few seconds at most, else sample (auto, the default); the row says which ran"},
+     "the check against float64: every element (full); a randomized check\n"
+     "with a stated failure probability (sample); auto (default): full\n"
+     "where the reference takes a few seconds at most; the row says which"},
     {"--cold", NULL, BOTH, O_COLD,
-     "flush the caches before each timed run (default: warm; the header line says which)"},
-    {"--max-time", "S", BOTH, O_MAX_TIME,
-     "with --variant all (and --peer), leave out a rung whose estimated time at a size\n"
-     "is over S seconds, and say so on stderr (default 120)"},
+     "flush the caches before each timed run (default warm; the table's\n"
+     "header line says which)"},
+    {"--max-time", "S", CLI_BENCH, O_MAX_TIME,
+     "leave out rungs picked by all or --peer whose estimated time at a\n"
+     "size is over S seconds, saying so on stderr (default 120)"},
     {"--no-peaks", NULL, BOTH, O_NO_PEAKS, "do not place results against the machine's peaks"},
-    {"--json", "FILE", BOTH, O_JSON, "write every result as JSON (schema: docs/output.md); checked writable first"},
-    {"--csv", "FILE", BOTH, O_CSV, "write every result as CSV (columns: docs/output.md); checked writable first"},
+    {"--json", "FILE", BOTH, O_JSON,
+     "write every result as JSON (docs/output.md); checked writable first"},
+    {"--csv", "FILE", BOTH, O_CSV,
+     "write every result as CSV (docs/output.md); checked writable first"},
     {"--suite", "FILE", CLI_BENCH, O_SUITE,
-     "alone: run `parlab bench LINE` for each line of FILE (# comments; a line\n"
-     "--suite OTHER includes OTHER; a file that includes itself is refused)"},
+     "alone: parlab bench LINE for each line of FILE (# comments); a line\n"
+     "--suite OTHER includes OTHER; a file including itself is refused"},
     {"--help", NULL, BOTH, O_HELP, "this help (also -h)"},
 };
 enum { N_OPTIONS = sizeof options / sizeof options[0] };
