@@ -476,11 +476,18 @@ int session_prepare(cli_session *s)
         }
     }
     /* Estimated time: jobs the user did not name are left out where they would take too long. */
+    /* A size no bigger than the probe's (the kernel's first named size) costs about what the
+     * estimate would: it is not estimated. */
     int left = 0;
+    pl_plan probe;
+    double probe_work = -1;
+    if (s->kernel->n_named_sizes > 0 &&
+        pl_problem_plan(s->kernel, s->kernel->named_sizes[0].size, &s->pv, PL_CHECK_AUTO, &probe) == PL_OK)
+        probe_work = probe.work;
     for (int z = 0; z < s->n_sizes; z++)
         for (int i = 0; i < s->n_jobs; i++) {
             const cli_job *j = &s->jobs[i];
-            if (!j->auto_selected) continue;
+            if (!j->auto_selected || s->plans[z].work <= probe_work) continue;
             double secs = -1;
             pl_ctx *ctx = j->v->backend == PL_BACKEND_CUDA ? s->gpu : s->cpu;
             st = pl_bench_estimate(ctx, s->kernel, j->v, j->has_params ? j->params : NULL, &s->pv,
