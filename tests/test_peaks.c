@@ -4,7 +4,11 @@
  *   and writes the cache file;
  * - pl_peaks_get without measuring reads the very same doubles back;
  * - a corrupt or truncated cache file is rejected with a message, or measured again when
- *   allowed, never crashed on. */
+ *   allowed, never crashed on. Each bad file is a good one (the one just written) with one
+ *   defect, and the test checks the reason in the message, so that each case reaches the check
+ *   it is about (not an earlier one, e.g. "another machine");
+ * - a cache written before the integer and TF32 figures existed (an older parlab's) is not
+ *   accepted as complete: rejected without measuring, measured again with. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* mkdtemp, setenv */
 #endif
@@ -43,6 +47,81 @@ static int write_file(const char *path, const char *text, size_t len)
     return (fclose(f) == 0) && ok;
 }
 
+/* The whole of a file (NUL-terminated; *len: its length without the NUL), or NULL. */
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *buf = malloc(65536);
+    size_t n = buf ? fread(buf, 1, 65535, f) : 0;
+    fclose(f);
+    if (buf) buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* good (a cache file's text) with the line "key = ..." replaced by "key = value", or dropped
+ * when value is NULL, into out (of size n); returns the length, or 0 if key is not there.
+ * value_len: the bytes of value to write (so that it can hold a NUL byte); -1: strlen. */
+static size_t edit_line(const char *good, const char *key, const char *value, int value_len, char *out,
+                        size_t n)
+{
+    size_t klen = strlen(key), len = 0;
+    int found = 0;
+    for (const char *line = good; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t ll = end ? (size_t)(end - line) + 1 : strlen(line);
+        int match = strncmp(line, key, klen) == 0 && line[klen] == ' ' && line[klen + 1] == '=';
+        if (match) {
+            found = 1;
+            if (value) {
+                size_t vl = value_len < 0 ? strlen(value) : (size_t)value_len;
+                if (len + klen + vl + 4 >= n) return 0;
+                memcpy(out + len, key, klen);
+                len += klen;
+                memcpy(out + len, " = ", 3);
+                len += 3;
+                memcpy(out + len, value, vl);
+                len += vl;
+                out[len++] = '\n';
+            }
+        } else {
+            if (len + ll >= n) return 0;
+            memcpy(out + len, line, ll);
+            len += ll;
+        }
+        line += ll;
+    }
+    out[len] = '\0';
+    return found ? len : 0;
+}
+
+/* Write text (len bytes) as the cache, read it without measuring: it must be rejected with a
+ * message that holds both `want` and `want2` (NULL: anything). */
+static void expect_rejected(const char *path, const char *text, size_t len, const char *what,
+                            const char *want, const char *want2)
+{
+    CHECK(len > 0, "%s: could not build the file", what);
+    if (len == 0) return;
+    CHECK(write_file(path, text, len), "cannot write %s", path);
+    pl_peaks back;
+    pl_status s = pl_peaks_get(NULL, &back, 0);
+    const char *msg = pl_last_error();
+    CHECK(s != PL_OK && !back.valid, "%s: accepted", what);
+    CHECK(s == PL_OK || (strstr(msg, want) && (!want2 || strstr(msg, want2))),
+          "%s: rejected for another reason than '%s'%s%s: %s", what, want, want2 ? " + " : "",
+          want2 ? want2 : "", msg);
+}
+
+/* One defect: the line of key set to value (NULL: dropped). */
+static void expect_edit_rejected(const char *path, const char *good, const char *key, const char *value,
+                                 const char *what, const char *want, const char *want2)
+{
+    static char buf[65536];
+    size_t len = edit_line(good, key, value, -1, buf, sizeof buf);
+    expect_rejected(path, buf, len, what, want, want2);
+}
+
 static int same_figures(const pl_peaks *a, const pl_peaks *b)
 {
     return a->cpu_threads == b->cpu_threads && strcmp(a->machine, b->machine) == 0 &&
@@ -51,7 +130,9 @@ static int same_figures(const pl_peaks *a, const pl_peaks *b)
            a->cpu_gflops_avx2[0] == b->cpu_gflops_avx2[0] && a->cpu_gflops_avx2[1] == b->cpu_gflops_avx2[1] &&
            a->cpu_gflops_avx512[0] == b->cpu_gflops_avx512[0] &&
            a->cpu_gflops_avx512[1] == b->cpu_gflops_avx512[1] && a->cpu_triad_gbps == b->cpu_triad_gbps &&
-           a->gpu_gflops_fp32 == b->gpu_gflops_fp32 && a->gpu_copy_gbps == b->gpu_copy_gbps;
+           a->gpu_gflops_fp32 == b->gpu_gflops_fp32 && a->gpu_copy_gbps == b->gpu_copy_gbps &&
+           a->gpu_gflops_tf32 == b->gpu_gflops_tf32 && a->cpu_gops_int32[0] == b->cpu_gops_int32[0] &&
+           a->cpu_gops_int32[1] == b->cpu_gops_int32[1] && a->gpu_gops_int32 == b->gpu_gops_int32;
 }
 
 /* One ISA's pair: both positive, all threads not slower than 0.9 x one thread. */
@@ -90,12 +171,13 @@ int main(void)
         if (s != PL_OK || (pk.cpu_gflops_scalar[1] >= 0.9 * pk.cpu_gflops_scalar[0] &&
                            pk.cpu_gflops_avx2[1] >= 0.9 * pk.cpu_gflops_avx2[0] &&
                            pk.cpu_gflops_avx512[1] >= 0.9 * pk.cpu_gflops_avx512[0] &&
+                           pk.cpu_gops_int32[1] >= 0.9 * pk.cpu_gops_int32[0] &&
                            (!(f & PL_FEAT_AVX2) || pk.cpu_gflops_avx2[1] > pk.cpu_gflops_scalar[1])))
             break;
-        printf("note: noisy figures (scalar %.1f/%.1f, AVX2 %.1f/%.1f, AVX-512 %.1f/%.1f GFLOP/s): "
-               "measuring again\n", pk.cpu_gflops_scalar[0], pk.cpu_gflops_scalar[1],
+        printf("note: noisy figures (scalar %.1f/%.1f, AVX2 %.1f/%.1f, AVX-512 %.1f/%.1f GFLOP/s, "
+               "int32 %.1f/%.1f Gop/s): measuring again\n", pk.cpu_gflops_scalar[0], pk.cpu_gflops_scalar[1],
                pk.cpu_gflops_avx2[0], pk.cpu_gflops_avx2[1], pk.cpu_gflops_avx512[0],
-               pk.cpu_gflops_avx512[1]);
+               pk.cpu_gflops_avx512[1], pk.cpu_gops_int32[0], pk.cpu_gops_int32[1]);
     }
     CHECK(s == PL_OK, "pl_peaks_measure: %s", pl_last_error());
     CHECK(pk.valid, "measured peaks are not marked valid");
@@ -119,16 +201,33 @@ int main(void)
     }
     CHECK(pk.cpu_triad_gbps > 0.5 && pk.cpu_triad_gbps < 10000.0, "STREAM triad %g GB/s",
           pk.cpu_triad_gbps);
+    /* Integer ops: at least one op per cycle at ~1 GHz on one thread (scalar), more with SIMD;
+     * all threads not slower than one. */
+    CHECK(pk.cpu_gops_int32[0] > 1.0 && pk.cpu_gops_int32[1] >= 0.9 * pk.cpu_gops_int32[0],
+          "CPU int32 %g / %g Gop/s", pk.cpu_gops_int32[0], pk.cpu_gops_int32[1]);
+    if (f & PL_FEAT_AVX2) /* 8 lanes an op, 3 vector ALUs or more: far above 8 Gop/s a thread */
+        CHECK(pk.cpu_gops_int32[0] > 8.0, "CPU int32 %g Gop/s on one thread with SIMD", pk.cpu_gops_int32[0]);
     if (f & PL_FEAT_GPU) {
         CHECK(pk.gpu_gflops_fp32 > 100.0, "GPU FMA peak %g GFLOP/s", pk.gpu_gflops_fp32);
         CHECK(pk.gpu_copy_gbps > 10.0, "GPU copy %g GB/s", pk.gpu_copy_gbps);
+        CHECK(pk.gpu_gops_int32 > 100.0, "GPU int32 %g Gop/s", pk.gpu_gops_int32);
+        /* TF32 tensor cores (sm_80+) run several times the FP32 FMA peak; 0 before sm_80 */
+        CHECK(pk.gpu_gflops_tf32 == 0.0 || pk.gpu_gflops_tf32 > 2.0 * pk.gpu_gflops_fp32,
+              "GPU TF32 %g GFLOP/s vs FP32 %g", pk.gpu_gflops_tf32, pk.gpu_gflops_fp32);
+        /* On an H100, cuBLAS TF32 SGEMM reaches ~405 TFLOP/s at 4096: a ceiling below it is wrong */
+        if (strstr(pk.machine, "H100"))
+            CHECK(pk.gpu_gflops_tf32 > 420000.0, "H100 TF32 peak %g GFLOP/s, below cuBLAS's ~405000",
+                  pk.gpu_gflops_tf32);
     } else {
-        CHECK(pk.gpu_gflops_fp32 == 0.0 && pk.gpu_copy_gbps == 0.0, "GPU figures without a GPU");
+        CHECK(pk.gpu_gflops_fp32 == 0.0 && pk.gpu_copy_gbps == 0.0 && pk.gpu_gflops_tf32 == 0.0 &&
+                  pk.gpu_gops_int32 == 0.0,
+              "GPU figures without a GPU");
     }
     printf("measured: scalar %.1f/%.1f, AVX2 %.1f/%.1f, AVX-512 %.1f/%.1f GFLOP/s, triad %.1f GB/s, "
-           "GPU %.0f GFLOP/s %.0f GB/s (%s)\n",
+           "int32 %.1f/%.1f Gop/s, GPU %.0f GFLOP/s, TF32 %.0f GFLOP/s, int32 %.0f Gop/s, %.0f GB/s (%s)\n",
            pk.cpu_gflops_scalar[0], pk.cpu_gflops_scalar[1], pk.cpu_gflops_avx2[0], pk.cpu_gflops_avx2[1],
-           pk.cpu_gflops_avx512[0], pk.cpu_gflops_avx512[1], pk.cpu_triad_gbps, pk.gpu_gflops_fp32,
+           pk.cpu_gflops_avx512[0], pk.cpu_gflops_avx512[1], pk.cpu_triad_gbps, pk.cpu_gops_int32[0],
+           pk.cpu_gops_int32[1], pk.gpu_gflops_fp32, pk.gpu_gflops_tf32, pk.gpu_gops_int32,
            pk.gpu_copy_gbps, pk.machine);
 
     char path[4200];
@@ -140,27 +239,109 @@ int main(void)
     CHECK(s == PL_OK, "pl_peaks_get after measuring: %s", pl_last_error());
     CHECK(back.valid && same_figures(&pk, &back), "the cached figures differ from the measured ones");
 
-    /* A corrupt file: rejected with a message, not crashed on. */
-    static const char garbage[] = "format = 1\nmachine = \x01\xff\xfe\ncpu_gflops_avx2_1 = -nan\n\0\0binary";
-    CHECK(write_file(path, garbage, sizeof garbage), "cannot write %s", path);
-    s = pl_peaks_get(NULL, &back, 0);
-    CHECK(s != PL_OK && pl_last_error()[0] != '\0', "a corrupt cache file was accepted");
+    /* The good file, as written: every bad file below is it with one defect. */
+    size_t good_len = 0;
+    char *good = read_all(path, &good_len);
+    CHECK(good && good_len > 0, "cannot read %s back", path);
+    if (!good) return check_summary("peaks");
+    static char buf[65536];
+    char key[64];
 
-    /* A truncated file (half of a good one): rejected too. */
-    char good[4096];
-    int len = snprintf(good, sizeof good,
-                       "format = 1\nmachine = %s\ncpu_mode = quick\ncpu_threads = %d\n"
-                       "cpu_gflops_scalar_1 = %.17g\ncpu_gflops_scalar_all = %.17g\n",
-                       pk.machine, pk.cpu_threads, pk.cpu_gflops_scalar[0], pk.cpu_gflops_scalar[1]);
-    CHECK(write_file(path, good, (size_t)len), "cannot write %s", path);
-    s = pl_peaks_get(NULL, &back, 0);
-    CHECK(s != PL_OK && pl_last_error()[0] != '\0', "a truncated cache file was accepted");
+    /* Another machine's file (and a machine name that is not even text): rejected as such. */
+    expect_edit_rejected(path, good, "machine", "\x01\xff\xfe", "a foreign machine", "another machine", NULL);
 
-    /* A figure spelled wrong ("12.5x"): rejected. */
-    static const char misspelt[] = "format = 1\ncpu_triad_gbps = 12.5x\n";
-    CHECK(write_file(path, misspelt, strlen(misspelt)), "cannot write %s", path);
+    /* Garbage: a NUL byte inside a figure's line. fgets-style reading would stop at the NUL,
+     * read "12.5" and accept the file; the rest of the line is not text. */
+    size_t len = edit_line(good, "cpu_triad_gbps", "12.5\0garbage\x01\xff", 15, buf, sizeof buf);
+    expect_rejected(path, buf, len, "a NUL byte in a line", "not text", NULL);
+    /* and a binary tail after the last line */
+    memcpy(buf, good, good_len);
+    memcpy(buf + good_len, "\0\0binary", 8);
+    expect_rejected(path, buf, good_len + 8, "a binary tail", "not text", NULL);
+
+    /* A truncated file: the lines of the first half of the good one; and cut inside a key. */
+    {
+        size_t cut = good_len / 2;
+        while (cut > 0 && good[cut - 1] != '\n') cut--;
+        expect_rejected(path, good, cut, "a truncated file", "no ", "figure");
+        expect_rejected(path, good, cut + 3, "a file cut inside a key", "not a \"key = value\" line", NULL);
+    }
+
+    /* A figure spelled wrong ("12.5x"), not a number ("-nan"), or negative: rejected by the
+     * number parser, which the message names with the key. */
+    expect_edit_rejected(path, good, "cpu_triad_gbps", "12.5x", "a misspelt figure", "cpu_triad_gbps",
+                         "not a number");
+    expect_edit_rejected(path, good, "cpu_gflops_scalar_1", "-nan", "a NaN figure", "cpu_gflops_scalar_1",
+                         "not a number");
+    expect_edit_rejected(path, good, "cpu_gops_int32_all", "-3", "a negative figure", "cpu_gops_int32_all",
+                         "not a number");
+
+    /* A cache written before the integer and TF32 peaks: without any of the new lines, and
+     * without each one of the new figures, it is not complete. */
+    {
+        static char old[65536];
+        static const char *added[] = {"cpu_gops_int32_1", "cpu_gops_int32_all", "gpu_gflops_tf32",
+                                      "gpu_gops_int32", "cpu_int32_isa", "gpu_tf32_method"};
+        snprintf(old, sizeof old, "%s", good);
+        size_t olen = good_len;
+        for (size_t i = 0; i < sizeof added / sizeof added[0]; i++) {
+            olen = edit_line(old, added[i], NULL, -1, buf, sizeof buf);
+            CHECK(olen > 0, "the cache file has no %s line", added[i]);
+            memcpy(old, buf, olen + 1);
+        }
+        expect_rejected(path, old, olen, "an old cache without the new figures", "older parlab", NULL);
+        for (size_t i = 0; i < 4; i++) {
+            snprintf(key, sizeof key, "no %s figure", added[i]);
+            expect_edit_rejected(path, good, added[i], NULL, added[i], key, "older parlab");
+        }
+        /* allowed to measure: measured again, and the file gains the new figures */
+        CHECK(write_file(path, old, olen), "cannot write %s", path);
+        pl_peaks again;
+        s = pl_peaks_get(NULL, &again, 1);
+        CHECK(s == PL_OK && again.valid && again.cpu_gops_int32[0] > 0.0 && again.cpu_gops_int32[1] > 0.0,
+              "an old cache was not measured again: %s", pl_last_error());
+        size_t nlen = 0;
+        char *now = read_all(path, &nlen);
+        CHECK(now && strstr(now, "\ncpu_gops_int32_1 = ") && strstr(now, "\ncpu_gops_int32_all = ") &&
+                  strstr(now, "\ngpu_gflops_tf32 = ") && strstr(now, "\ngpu_gops_int32 = "),
+              "the re-measured cache lacks a new figure");
+        free(now);
+        s = pl_peaks_get(NULL, &back, 0);
+        CHECK(s == PL_OK && same_figures(&again, &back), "the re-measured old cache does not read back: %s",
+              pl_last_error());
+    }
+
+    /* The new figures contradict this machine or each other. */
+    expect_edit_rejected(path, good, "cpu_int32_isa",
+                         (f & (PL_FEAT_AVX2 | PL_FEAT_AVX512)) ? "scalar" : "avx2",
+                         "integer figures of another ISA", "cpu_int32_isa", NULL);
+    expect_edit_rejected(path, good, "cpu_gops_int32_1", "0", "a zero CPU integer figure",
+                         "integer figure is zero", NULL);
+    expect_edit_rejected(path, good, "gpu_tf32_method", "tensor", "an unknown TF32 method", "gpu_tf32_method",
+                         NULL);
+    if (pk.gpu_gflops_fp32 > 0.0) {
+        expect_edit_rejected(path, good, "gpu_gops_int32", "0", "GPU figures without the int32 one",
+                             "only some of the GPU figures", NULL);
+        if (pk.gpu_gflops_tf32 > 0.0)
+            expect_edit_rejected(path, good, "gpu_tf32_method", "none", "a TF32 figure with method none",
+                                 "contradicts", NULL);
+    } else {
+        expect_edit_rejected(path, good, "gpu_gops_int32", "5", "a GPU int32 figure without the others",
+                             "only some of the GPU figures", NULL);
+        expect_edit_rejected(path, good, "gpu_gflops_tf32", "5", "a TF32 figure without a GPU",
+                             "contradicts", NULL);
+        expect_edit_rejected(path, good, "gpu_tf32_method", "wgmma", "method wgmma with a TF32 figure of 0",
+                             "contradicts", NULL);
+    }
+    /* the good file itself still passes: the cases above failed for their defect alone */
+    CHECK(write_file(path, good, good_len), "cannot write %s", path);
     s = pl_peaks_get(NULL, &back, 0);
-    CHECK(s != PL_OK, "a malformed figure was accepted");
+    CHECK(s == PL_OK && same_figures(&pk, &back), "the good file, written back, is rejected: %s",
+          pl_last_error());
+
+    /* A corrupt file once more, for the re-measuring below. */
+    expect_edit_rejected(path, good, "cpu_triad_gbps", "12.5x", "a misspelt figure", "cpu_triad_gbps", NULL);
+    free(good);
 
     /* Allowed to measure: the bad file is replaced by a good one. */
     s = pl_peaks_get(NULL, &back, 1);

@@ -18,9 +18,14 @@ static void usage(FILE *f)
             "they measure --quick figures themselves when none are cached):\n"
             "  CPU FP32 FMA peak per ISA (scalar, AVX2, AVX-512 where the CPU has them),\n"
             "      on 1 thread and on every core;\n"
+            "  CPU 32-bit integer/bitwise throughput with the best ISA (AVX-512 vpternlogd +\n"
+            "      vpaddd, AVX2 vpxor + vpaddd, or scalar xor + add), on 1 thread and on every\n"
+            "      core, in Gop/s: one op per 32-bit lane per instruction;\n"
             "  CPU memory bandwidth: STREAM triad on every core;\n"
-            "  GPU FP32 FMA peak and device-to-device copy bandwidth, when this build has CUDA\n"
-            "      and a GPU is usable.\n"
+            "  GPU FP32 FMA peak, TF32 tensor-core peak (wgmma on Hopper, mma.sync on sm_80+),\n"
+            "      32-bit integer throughput (LOP3 + IADD3, one op per thread per instruction)\n"
+            "      and device-to-device copy bandwidth, when this build has CUDA and a GPU is\n"
+            "      usable.\n"
             "\n"
             "options:\n"
             "  --quick      shorter runs and smaller arrays: faster, a little less exact\n"
@@ -63,7 +68,8 @@ static void print_row(const char *ceiling, const char *where, double value, cons
         printf("%-27s %-6s %10s  %-8s %s\n", ceiling, where, "-", "", how);
 }
 
-static void print_table(const pl_peaks *pk, int cpu_quick, int gpu_quick, const char *gpu_why)
+static void print_table(const pl_peaks *pk, int cpu_quick, int gpu_quick, const char *gpu_why,
+                        int tc)
 {
     unsigned f = pl_features();
     char all[16], how[160];
@@ -93,6 +99,20 @@ static void print_table(const pl_peaks *pk, int cpu_quick, int gpu_quick, const 
         print_row("CPU FP32 FMA, AVX-512", "-", 0.0, "", "n/a: this CPU has no AVX-512");
     }
 
+    /* integer/bitwise ops: the best ISA (the cache is rejected when it names another) */
+    const char *isa = pl_peaks_int_isa();
+    if (strcmp(isa, "avx512") == 0)
+        how_fma(how, sizeof how, PL_PEAKS_INT_CHAINS_AVX512, 16, "vpternlogd + vpaddd zmm", cpu_quick);
+    else if (strcmp(isa, "avx2") == 0)
+        how_fma(how, sizeof how, PL_PEAKS_INT_CHAINS_AVX2, 8, "vpxor + vpaddd ymm", cpu_quick);
+    else
+        how_fma(how, sizeof how, PL_PEAKS_INT_CHAINS_SCALAR, 1, "xor + add r32", cpu_quick);
+    const char *int_name = strcmp(isa, "avx512") == 0 ? "CPU int32 ops, AVX-512"
+                           : strcmp(isa, "avx2") == 0 ? "CPU int32 ops, AVX2"
+                                                      : "CPU int32 ops, scalar";
+    print_row(int_name, "1 thr", pk->cpu_gops_int32[0], "Gop/s", how);
+    print_row(int_name, all, pk->cpu_gops_int32[1], "Gop/s", "");
+
     if (cpu_quick >= 0)
         snprintf(how, sizeof how, "a = b + s*c, 3 x %d MiB floats, 12 B/elem, best of %d",
                  pl_peaks_triad_mib(cpu_quick), pl_peaks_triad_reps(cpu_quick));
@@ -106,6 +126,24 @@ static void print_table(const pl_peaks *pk, int cpu_quick, int gpu_quick, const 
         if (gpu_quick >= 0 && len > 0 && (size_t)len < sizeof how)
             snprintf(how + len, sizeof how - (size_t)len, ", best of %d", pl_peaks_tries(gpu_quick));
         print_row("GPU FP32 FMA (CUDA cores)", "GPU", pk->gpu_gflops_fp32, "GFLOP/s", how);
+        int len2;
+        if (tc == PL_PEAKS_TC_WGMMA)
+            len2 = snprintf(how, sizeof how, "wgmma m64n256k8 smem x smem, %d per group, 1-%d warpgroups/SM",
+                            PL_PEAKS_TC_UNROLL, PL_PEAKS_TC_MAX_WG);
+        else if (tc == PL_PEAKS_TC_MMA)
+            len2 = snprintf(how, sizeof how, "mma.sync m16n8k8, %d chains/warp, %d warps/SM",
+                            PL_PEAKS_MMA_CHAINS, PL_PEAKS_MMA_WARPS);
+        else
+            len2 = snprintf(how, sizeof how, "%s", pk->gpu_gflops_tf32 > 0.0 ? "method unknown"
+                                                   : "n/a: no TF32 tensor cores (before sm_80)");
+        if (pk->gpu_gflops_tf32 > 0.0 && gpu_quick >= 0 && len2 > 0 && (size_t)len2 < sizeof how)
+            snprintf(how + len2, sizeof how - (size_t)len2, ", best of %d", pl_peaks_tries(gpu_quick));
+        print_row("GPU TF32 (tensor cores)", "GPU", pk->gpu_gflops_tf32, "GFLOP/s", how);
+        len2 = snprintf(how, sizeof how, "%d chains/thread, LOP3 + IADD3, %d x %d threads/SM",
+                        PL_PEAKS_GPU_INT_CHAINS, PL_PEAKS_GPU_BLOCKS_PER_SM, PL_PEAKS_GPU_THREADS);
+        if (gpu_quick >= 0 && len2 > 0 && (size_t)len2 < sizeof how)
+            snprintf(how + len2, sizeof how - (size_t)len2, ", best of %d", pl_peaks_tries(gpu_quick));
+        print_row("GPU int32 ops", "GPU", pk->gpu_gops_int32, "Gop/s", how);
         if (gpu_quick >= 0)
             snprintf(how, sizeof how, "cudaMemcpy D2D %d MiB, read + write, best of %d",
                      pl_peaks_copy_mib(gpu_quick), pl_peaks_copy_reps(gpu_quick));
@@ -114,6 +152,8 @@ static void print_table(const pl_peaks *pk, int cpu_quick, int gpu_quick, const 
         print_row("GPU memory (D2D copy)", "GPU", pk->gpu_copy_gbps, "GB/s", how);
     } else {
         print_row("GPU FP32 FMA (CUDA cores)", "-", 0.0, "", gpu_why);
+        print_row("GPU TF32 (tensor cores)", "-", 0.0, "", gpu_why);
+        print_row("GPU int32 ops", "-", 0.0, "", gpu_why);
         print_row("GPU memory (D2D copy)", "-", 0.0, "", gpu_why);
     }
 }
@@ -144,7 +184,7 @@ static void json_num(FILE *f, double v)
 }
 
 static int write_json(const char *file, const pl_peaks *pk, const char *path, const char *cpu_mode,
-                      const char *gpu_mode)
+                      const char *gpu_mode, const char *tc_method)
 {
     int to_stdout = strcmp(file, "-") == 0;
     FILE *f = to_stdout ? stdout : fopen(file, "w");
@@ -174,10 +214,23 @@ static int write_json(const char *file, const pl_peaks *pk, const char *path, co
         json_num(f, pairs[i].v[1]);
         fputs("]", f);
     }
+    fputs(",\n  \"cpu_int32_isa\": ", f);
+    json_string(f, pl_peaks_int_isa());
+    fputs(",\n  \"cpu_gops_int32\": [", f);
+    json_num(f, pk->cpu_gops_int32[0]);
+    fputs(", ", f);
+    json_num(f, pk->cpu_gops_int32[1]);
+    fputs("]", f);
     fputs(",\n  \"cpu_triad_gbps\": ", f);
     json_num(f, pk->cpu_triad_gbps);
     fputs(",\n  \"gpu_gflops_fp32\": ", f);
     json_num(f, pk->gpu_gflops_fp32);
+    fputs(",\n  \"gpu_gflops_tf32\": ", f);
+    json_num(f, pk->gpu_gflops_tf32);
+    fputs(",\n  \"gpu_tf32_method\": ", f);
+    json_string(f, tc_method);
+    fputs(",\n  \"gpu_gops_int32\": ", f);
+    json_num(f, pk->gpu_gops_int32);
     fputs(",\n  \"gpu_copy_gbps\": ", f);
     json_num(f, pk->gpu_copy_gbps);
     fputs("\n}\n", f);
@@ -256,6 +309,10 @@ int pl_cmd_peaks(int argc, char **argv)
     if (!pl_peaks_cache_field(path, "gpu_mode", gpu_mode, sizeof gpu_mode) || (!show && rc))
         snprintf(gpu_mode, sizeof gpu_mode, "%s", pk.gpu_gflops_fp32 > 0.0 ? cpu_mode : "none");
     pl_peaks_cache_field(path, "measured", when, sizeof when);
+    char tc_name[16] = "none";
+    if (!pl_peaks_cache_field(path, "gpu_tf32_method", tc_name, sizeof tc_name) || (!show && rc))
+        snprintf(tc_name, sizeof tc_name, "%s", "unknown");
+    int tc = pl_peaks_tc_parse(tc_name);
 
     unsigned f = pl_features();
     const char *gpu_why = !(f & PL_FEAT_CUDA_BUILD) ? "no GPU (this parlab was built without CUDA)"
@@ -263,12 +320,12 @@ int pl_cmd_peaks(int argc, char **argv)
                                                     : "not measured: run `parlab peaks`";
     int json_only = json && strcmp(json, "-") == 0;
     if (!json_only) {
-        print_table(&pk, mode_quick(cpu_mode), mode_quick(gpu_mode), gpu_why);
+        print_table(&pk, mode_quick(cpu_mode), mode_quick(gpu_mode), gpu_why, tc);
         if (rc == PL_EXIT_OK)
             printf("\ncache: %s (%s%s%s)\n", path, cpu_mode, when[0] ? ", measured " : "", when);
     }
     if (json) {
-        int jrc = write_json(json, &pk, path, cpu_mode, gpu_mode);
+        int jrc = write_json(json, &pk, path, cpu_mode, gpu_mode, tc_name);
         if (rc == PL_EXIT_OK) rc = jrc;
     }
     return rc;

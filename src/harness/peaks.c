@@ -6,8 +6,11 @@
  * - CPU memory bandwidth: STREAM triad a[i] = b[i] + s*c[i] on float arrays far beyond the
  *   caches, all threads, 12 bytes per element (read b and c, write a; like STREAM, the
  *   write-allocate read of a is not counted), best of N.
- * - GPU FP32 FMA peak and device-to-device copy bandwidth (peaks_cuda.cu), when a GPU is usable
- *   and the context (which may be NULL) is not a CPU context.
+ * - CPU 32-bit integer/bitwise throughput with the best ISA (AVX-512, AVX2 or scalar), on one
+ *   thread and on every core: independent xor/ternlog + add chains, one op per 32-bit lane.
+ * - GPU FP32 FMA peak, TF32 tensor-core peak (wgmma on Hopper, mma.sync on sm_80+), 32-bit
+ *   integer throughput (LOP3 + IADD3) and device-to-device copy bandwidth (peaks_cuda.cu),
+ *   when a GPU is usable and the context (which may be NULL) is not a CPU context.
  *
  * The figures are cached per machine in <pl_cache_dir>/peaks-<machine key>.txt, a text file
  * of "key = value" lines ('#' starts a comment line), written atomically (temporary file +
@@ -17,10 +20,15 @@
  *   format = 1                      machine = AMD EPYC 2c
  *   measured = 2026-11-22T10:31:02Z cpu_mode = quick|full      cpu_threads = 2
  *   cpu_gflops_{scalar,avx2,avx512}_{1,all}                     cpu_triad_gbps
+ *   cpu_int32_isa = avx512|avx2|scalar                          cpu_gops_int32_{1,all}
  *   gpu_mode = quick|full|none      gpu_gflops_fp32             gpu_copy_gbps
- * A figure of 0 means "not available here" (no AVX-512, no GPU). A file that lacks a key,
- * holds a malformed or negative number, names another machine, or contradicts this CPU's
- * features is rejected as a whole. */
+ *   gpu_tf32_method = wgmma|mma.sync|none                       gpu_gflops_tf32
+ *   gpu_gops_int32
+ * A figure of 0 means "not available here" (no AVX-512, no GPU, no TF32 tensor cores). A file
+ * that lacks a key (a file written before a figure was added to parlab, too: it is measured
+ * again, never read as 0), holds a malformed or negative number or anything that is not text,
+ * names another machine, or contradicts this CPU's features is rejected as a whole, with the
+ * reason (and the key) in the message. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -77,6 +85,56 @@ float pl_peaks_fma_sse(int64_t iters)
            _mm_cvtss_f32(x8) + _mm_cvtss_f32(x9) + _mm_cvtss_f32(x10) + _mm_cvtss_f32(x11);
 }
 
+/* The scalar integer chains: xor, add, xor, add on each of 8 chains in 32-bit general
+ * registers, one op per instruction (the ceiling of scalar bitwise code). The empty asm after
+ * each op makes every chain value opaque to the compiler, so that it can neither fold
+ * x ^ a ^ a nor merge the adds (nor vectorize the chains). */
+#define KEEP8()                                                                                    \
+    __asm__ __volatile__("" : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3), "+r"(x4), "+r"(x5),          \
+                         "+r"(x6), "+r"(x7))
+#define XOR8()                                                                                     \
+    do {                                                                                           \
+        x0 ^= a; x1 ^= a; x2 ^= a; x3 ^= a; x4 ^= a; x5 ^= a; x6 ^= a; x7 ^= a;                    \
+        KEEP8();                                                                                   \
+    } while (0)
+#define ADD8()                                                                                     \
+    do {                                                                                           \
+        x0 += b; x1 += b; x2 += b; x3 += b; x4 += b; x5 += b; x6 += b; x7 += b;                    \
+        KEEP8();                                                                                   \
+    } while (0)
+float pl_peaks_int_scalar(int64_t iters)
+{
+    const uint32_t a = 0x9E3779B9u, b = 0x7F4A7C15u;
+    uint32_t x0 = 1, x1 = 2, x2 = 3, x3 = 4, x4 = 5, x5 = 6, x6 = 7, x7 = 8;
+    for (int64_t i = 0; i < iters; i++) {
+        XOR8();
+        ADD8();
+        XOR8();
+        ADD8();
+    }
+    return (float)((x0 ^ x1 ^ x2 ^ x3 ^ x4 ^ x5 ^ x6 ^ x7) & 0xFFFFu);
+}
+
+const char *pl_peaks_int_isa(void)
+{
+    unsigned f = pl_cpu_features();
+    return (f & PL_FEAT_AVX512) ? "avx512" : (f & PL_FEAT_AVX2) ? "avx2" : "scalar";
+}
+
+const char *pl_peaks_tc_name(int method)
+{
+    return method == PL_PEAKS_TC_WGMMA ? "wgmma" : method == PL_PEAKS_TC_MMA ? "mma.sync" : "none";
+}
+
+int pl_peaks_tc_parse(const char *name)
+{
+    for (int m = PL_PEAKS_TC_NONE; m <= PL_PEAKS_TC_WGMMA; m++)
+        if (name && strcmp(name, pl_peaks_tc_name(m)) == 0) return m;
+    return -1;
+}
+
+/* A measurement loop of one thread: FMA chains or integer chains (the return value is
+ * stored so that the loop cannot be dropped). */
 typedef float (*fma_fn)(int64_t iters);
 
 /* Seconds for `threads` threads to run fn(iters) each, started together after a barrier and
@@ -218,6 +276,17 @@ static pl_status measure_cpu(pl_peaks *pk, int quick)
         measure_fma(isa[k].fn, isa[k].flops_per_step, n, quick, isa[k].out, &team);
         if (team > most) most = team;
     }
+    /* Integer/bitwise ops with the best ISA: chains x lanes x PL_PEAKS_INT_OPS a step. */
+    if (f & PL_FEAT_AVX512)
+        measure_fma(pl_peaks_int_avx512, PL_PEAKS_INT_CHAINS_AVX512 * 16.0 * PL_PEAKS_INT_OPS, n,
+                    quick, pk->cpu_gops_int32, &team);
+    else if (f & PL_FEAT_AVX2)
+        measure_fma(pl_peaks_int_avx2, PL_PEAKS_INT_CHAINS_AVX2 * 8.0 * PL_PEAKS_INT_OPS, n, quick,
+                    pk->cpu_gops_int32, &team);
+    else
+        measure_fma(pl_peaks_int_scalar, PL_PEAKS_INT_CHAINS_SCALAR * 1.0 * PL_PEAKS_INT_OPS, n,
+                    quick, pk->cpu_gops_int32, &team);
+    if (team > most) most = team;
     pl_status s = measure_triad(n, quick, &pk->cpu_triad_gbps, &team);
     if (team > most) most = team;
     pk->cpu_threads = most;
@@ -363,12 +432,15 @@ static pl_status read_kv(const char *path, kvfile *kf)
         errno = e;
         return s;
     }
-    char line[LINE_LEN];
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t got;
     int lineno = 0;
     pl_status s = PL_OK;
-    while (s == PL_OK && fgets(line, sizeof line, f)) {
+    while (s == PL_OK && (got = getline(&line, &cap, f)) >= 0) {
         lineno++;
-        if (!strchr(line, '\n') && !feof(f)) {
+        /* a NUL byte would end the line early and hide the rest of it: not text */
+        if (got >= LINE_LEN || strlen(line) != (size_t)got) {
             s = pl_fail(PL_ERR_FORMAT, "line %d: too long or not text", lineno);
             break;
         }
@@ -393,6 +465,7 @@ static pl_status read_kv(const char *path, kvfile *kf)
         strcpy(kf->val[kf->n], v);
         kf->n++;
     }
+    free(line);
     if (s == PL_OK && ferror(f)) s = pl_fail(PL_ERR_IO, "cannot read %s", path);
     fclose(f);
     return s;
@@ -463,30 +536,57 @@ static pl_status load_cache(const char *path, const char *machine, pl_peaks *pk)
     static const struct {
         const char *key;
         size_t offset; /* of the double in pl_peaks */
+        int later;     /* added after the first release of the file */
     } nums[] = {
-        {"cpu_gflops_scalar_1", offsetof(pl_peaks, cpu_gflops_scalar[0])},
-        {"cpu_gflops_scalar_all", offsetof(pl_peaks, cpu_gflops_scalar[1])},
-        {"cpu_gflops_avx2_1", offsetof(pl_peaks, cpu_gflops_avx2[0])},
-        {"cpu_gflops_avx2_all", offsetof(pl_peaks, cpu_gflops_avx2[1])},
-        {"cpu_gflops_avx512_1", offsetof(pl_peaks, cpu_gflops_avx512[0])},
-        {"cpu_gflops_avx512_all", offsetof(pl_peaks, cpu_gflops_avx512[1])},
-        {"cpu_triad_gbps", offsetof(pl_peaks, cpu_triad_gbps)},
-        {"gpu_gflops_fp32", offsetof(pl_peaks, gpu_gflops_fp32)},
-        {"gpu_copy_gbps", offsetof(pl_peaks, gpu_copy_gbps)},
+        {"cpu_gflops_scalar_1", offsetof(pl_peaks, cpu_gflops_scalar[0]), 0},
+        {"cpu_gflops_scalar_all", offsetof(pl_peaks, cpu_gflops_scalar[1]), 0},
+        {"cpu_gflops_avx2_1", offsetof(pl_peaks, cpu_gflops_avx2[0]), 0},
+        {"cpu_gflops_avx2_all", offsetof(pl_peaks, cpu_gflops_avx2[1]), 0},
+        {"cpu_gflops_avx512_1", offsetof(pl_peaks, cpu_gflops_avx512[0]), 0},
+        {"cpu_gflops_avx512_all", offsetof(pl_peaks, cpu_gflops_avx512[1]), 0},
+        {"cpu_triad_gbps", offsetof(pl_peaks, cpu_triad_gbps), 0},
+        {"gpu_gflops_fp32", offsetof(pl_peaks, gpu_gflops_fp32), 0},
+        {"gpu_copy_gbps", offsetof(pl_peaks, gpu_copy_gbps), 0},
+        /* added later: a file without them (an older parlab's) is measured again */
+        {"cpu_gops_int32_1", offsetof(pl_peaks, cpu_gops_int32[0]), 1},
+        {"cpu_gops_int32_all", offsetof(pl_peaks, cpu_gops_int32[1]), 1},
+        {"gpu_gflops_tf32", offsetof(pl_peaks, gpu_gflops_tf32), 1},
+        {"gpu_gops_int32", offsetof(pl_peaks, gpu_gops_int32), 1},
     };
     pl_peaks got;
     memset(&got, 0, sizeof got);
     const char *v = kv_get(kf, "format"), *why = NULL;
+    char whybuf[VAL_LEN + 128];
     double threads = 0.0;
+    int tc = -1;
     if (!v || strcmp(v, "1") != 0)
         why = "no \"format = 1\" line";
     else if (!(v = kv_get(kf, "machine")) || strcmp(v, machine) != 0)
         why = "written for another machine";
     else if (!kv_num(kf, "cpu_threads", &threads) || threads < 1.0 || threads != floor(threads))
         why = "bad or missing cpu_threads";
-    for (size_t i = 0; !why && i < sizeof nums / sizeof nums[0]; i++)
-        if (!kv_num(kf, nums[i].key, (double *)((char *)&got + nums[i].offset)))
-            why = "a figure is missing, malformed or negative";
+    for (size_t i = 0; !why && i < sizeof nums / sizeof nums[0]; i++) {
+        if (!(v = kv_get(kf, nums[i].key))) {
+            snprintf(whybuf, sizeof whybuf, "no %s figure%s", nums[i].key,
+                     nums[i].later ? ": written by an older parlab, before the integer and TF32 peaks" : "");
+            why = whybuf;
+        } else if (!kv_num(kf, nums[i].key, (double *)((char *)&got + nums[i].offset))) {
+            snprintf(whybuf, sizeof whybuf, "%s = \"%s\" is not a number >= 0", nums[i].key, v);
+            why = whybuf;
+        }
+    }
+    if (!why) {
+        if (!(v = kv_get(kf, "cpu_int32_isa")) || strcmp(v, pl_peaks_int_isa()) != 0) {
+            snprintf(whybuf, sizeof whybuf,
+                     "integer figures measured with cpu_int32_isa = %s, this CPU's best ISA is %s",
+                     v ? v : "(missing)", pl_peaks_int_isa());
+            why = whybuf;
+        } else if ((tc = pl_peaks_tc_parse(v = kv_get(kf, "gpu_tf32_method"))) < 0) {
+            snprintf(whybuf, sizeof whybuf, "gpu_tf32_method = %s is not wgmma, mma.sync or none",
+                     v ? v : "(missing)");
+            why = whybuf;
+        }
+    }
     if (!why) {
         unsigned f = pl_cpu_features();
         if (!(got.cpu_gflops_scalar[0] > 0.0 && got.cpu_gflops_scalar[1] > 0.0 && got.cpu_triad_gbps > 0.0))
@@ -495,8 +595,14 @@ static pl_status load_cache(const char *path, const char *machine, pl_peaks *pk)
             why = "no AVX2 figures, and this CPU has AVX2";
         else if ((f & PL_FEAT_AVX512) && !(got.cpu_gflops_avx512[0] > 0.0 && got.cpu_gflops_avx512[1] > 0.0))
             why = "no AVX-512 figures, and this CPU has AVX-512";
-        else if ((got.gpu_gflops_fp32 > 0.0) != (got.gpu_copy_gbps > 0.0))
-            why = "only one of the two GPU figures";
+        else if (!(got.cpu_gops_int32[0] > 0.0 && got.cpu_gops_int32[1] > 0.0))
+            why = "a CPU integer figure is zero";
+        else if ((got.gpu_gflops_fp32 > 0.0) != (got.gpu_copy_gbps > 0.0) ||
+                 (got.gpu_gflops_fp32 > 0.0) != (got.gpu_gops_int32 > 0.0))
+            why = "only some of the GPU figures";
+        else if ((got.gpu_gflops_tf32 > 0.0) != (tc != PL_PEAKS_TC_NONE) ||
+                 (got.gpu_gflops_tf32 > 0.0 && !(got.gpu_gflops_fp32 > 0.0)))
+            why = "gpu_gflops_tf32 contradicts gpu_tf32_method or the other GPU figures";
     }
     if (why) {
         free(kf);
@@ -513,7 +619,7 @@ static pl_status load_cache(const char *path, const char *machine, pl_peaks *pk)
 /* Write the cache file: a temporary file beside it, then rename, so that a reader never sees
  * half a file. */
 static pl_status save_cache(const char *path, const pl_peaks *pk, const char *cpu_mode,
-                            const char *gpu_mode)
+                            const char *gpu_mode, int tc_method)
 {
     char tmp[PATH_LEN + 8];
     snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
@@ -533,8 +639,9 @@ static pl_status save_cache(const char *path, const pl_peaks *pk, const char *cp
     fprintf(f,
             "# parlab peaks: the measured ceilings of one machine (written by `parlab peaks`).\n"
             "# One \"key = value\" a line. GFLOP/s: FP32 FMA, 2 flops per lane per FMA;\n"
-            "# GB/s: bytes read + written. _1: one thread, _all: cpu_threads threads.\n"
-            "# 0 means not available here (no such ISA, no GPU).\n"
+            "# TF32: 2 flops per multiply-add; Gop/s: 32-bit integer/bitwise ops, one per lane\n"
+            "# per instruction; GB/s: bytes read + written. _1: one thread, _all: cpu_threads\n"
+            "# threads. 0 means not available here (no such ISA, no GPU).\n"
             "format = 1\n"
             "machine = %s\n"
             "measured = %s\n"
@@ -548,8 +655,12 @@ static pl_status save_cache(const char *path, const pl_peaks *pk, const char *cp
     fprintf(f, "cpu_gflops_avx512_1 = %.17g\ncpu_gflops_avx512_all = %.17g\n",
             pk->cpu_gflops_avx512[0], pk->cpu_gflops_avx512[1]);
     fprintf(f, "cpu_triad_gbps = %.17g\n", pk->cpu_triad_gbps);
+    fprintf(f, "cpu_int32_isa = %s\ncpu_gops_int32_1 = %.17g\ncpu_gops_int32_all = %.17g\n",
+            pl_peaks_int_isa(), pk->cpu_gops_int32[0], pk->cpu_gops_int32[1]);
     fprintf(f, "gpu_mode = %s\ngpu_gflops_fp32 = %.17g\ngpu_copy_gbps = %.17g\n", gpu_mode,
             pk->gpu_gflops_fp32, pk->gpu_copy_gbps);
+    fprintf(f, "gpu_tf32_method = %s\ngpu_gflops_tf32 = %.17g\ngpu_gops_int32 = %.17g\n",
+            pl_peaks_tc_name(tc_method), pk->gpu_gflops_tf32, pk->gpu_gops_int32);
     int failed = ferror(f) != 0;
     failed |= fflush(f) != 0;
     failed |= fsync(fileno(f)) != 0;
@@ -569,12 +680,19 @@ static pl_status save_cache(const char *path, const pl_peaks *pk, const char *cp
 
 /* ---------------------------------------------------------------- the public calls */
 
-static pl_status measure_gpu(const pl_ctx *ctx, pl_peaks *pk, int quick)
+/* Every GPU figure; *tc: how the TF32 peak was measured (a pl_peaks_tc). */
+static pl_status measure_gpu(const pl_ctx *ctx, pl_peaks *pk, int quick, int *tc)
 {
     int dev = gpu_device(ctx);
+    *tc = PL_PEAKS_TC_NONE;
     pl_status s = pl_peaks_gpu_fma(dev, quick, &pk->gpu_gflops_fp32);
+    if (s == PL_OK) s = pl_peaks_gpu_tf32(dev, quick, &pk->gpu_gflops_tf32, tc);
+    if (s == PL_OK) s = pl_peaks_gpu_int32(dev, quick, &pk->gpu_gops_int32);
     if (s == PL_OK) s = pl_peaks_gpu_copy(dev, quick, &pk->gpu_copy_gbps);
-    if (s != PL_OK) pk->gpu_gflops_fp32 = pk->gpu_copy_gbps = 0.0;
+    if (s != PL_OK) {
+        pk->gpu_gflops_fp32 = pk->gpu_copy_gbps = pk->gpu_gflops_tf32 = pk->gpu_gops_int32 = 0.0;
+        *tc = PL_PEAKS_TC_NONE;
+    }
     return s;
 }
 
@@ -588,12 +706,12 @@ pl_status pl_peaks_measure(pl_ctx *ctx, pl_peaks *pk, int quick)
     if (s != PL_OK) return s;
     machine_key(ctx, pk->machine, sizeof pk->machine);
     s = measure_cpu(pk, quick);
-    int gpu = gpu_wanted(ctx);
-    if (s == PL_OK && gpu) s = measure_gpu(ctx, pk, quick);
+    int gpu = gpu_wanted(ctx), tc = PL_PEAKS_TC_NONE;
+    if (s == PL_OK && gpu) s = measure_gpu(ctx, pk, quick, &tc);
     if (s != PL_OK) return s;
     pk->valid = 1;
     const char *mode = quick ? "quick" : "full";
-    return save_cache(path, pk, mode, gpu ? mode : "none");
+    return save_cache(path, pk, mode, gpu ? mode : "none", tc);
 }
 
 /* Load the cache; measure (quick) what is missing if allowed. A cache written without the GPU
@@ -614,10 +732,11 @@ pl_status pl_peaks_get(pl_ctx *ctx, pl_peaks *pk, int measure_if_missing)
         char cpu_mode[16];
         if (!pl_peaks_cache_field(path, "cpu_mode", cpu_mode, sizeof cpu_mode))
             snprintf(cpu_mode, sizeof cpu_mode, "quick");
-        s = measure_gpu(ctx, &got, 1);
+        int tc;
+        s = measure_gpu(ctx, &got, 1, &tc);
         if (s != PL_OK) return s;
         *pk = got;
-        return save_cache(path, &got, cpu_mode, "quick");
+        return save_cache(path, &got, cpu_mode, "quick", tc);
     }
     *pk = got;
     return PL_OK;

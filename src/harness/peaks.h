@@ -4,6 +4,13 @@
  * The FMA peak of a unit is measured with many independent FMA chains per thread, x = x*m + a,
  * so that the pipes never wait for a result: per ISA one loop (peaks.c, peaks_avx2.c,
  * peaks_avx512.c), per GPU one kernel (peaks_cuda.cu). Each chain step counts 2 flops per lane.
+ * The 32-bit integer/bitwise throughput is measured the same way: independent chains per
+ * thread that alternate a bitwise op (AVX-512 vpternlogd, AVX2 vpxor, scalar xor; GPU LOP3)
+ * and an add (vpaddd / add; GPU IADD3), one op per 32-bit lane per instruction. An empty asm
+ * statement after every op of every chain hands the values to the compiler as unknown, so
+ * that it can neither fold nor reassociate the chains (peaks.c, peaks_avx2.c, peaks_avx512.c).
+ * The GPU TF32 tensor-core peak is back-to-back wgmma.mma_async m64n256k8 (Hopper, sm_90a
+ * image) or mma.sync m16n8k8 (sm_80 and later), 2 flops per multiply-add (peaks_cuda.cu).
  * The constants below are the method; `parlab peaks` prints them beside the figures. */
 #ifndef PL_HARNESS_PEAKS_H
 #define PL_HARNESS_PEAKS_H
@@ -23,8 +30,37 @@ enum {
     PL_PEAKS_GPU_CHAINS = 8,     /* per CUDA thread */
     PL_PEAKS_GPU_UNROLL = 16,    /* chain steps per loop trip, so loop overhead is ~1% */
     PL_PEAKS_GPU_THREADS = 256,  /* per block */
-    PL_PEAKS_GPU_BLOCKS_PER_SM = 8 /* 2048 threads per SM: a full SM on sm_80/sm_90 */
+    PL_PEAKS_GPU_BLOCKS_PER_SM = 8, /* 2048 threads per SM: a full SM on sm_80/sm_90 */
+    /* integer/bitwise chains per thread; each loop trip runs PL_PEAKS_INT_OPS ops a chain
+     * (bitwise, add, bitwise, add) */
+    PL_PEAKS_INT_CHAINS_SCALAR = 8, /* general registers: 16, minus the stack, the counter, ... */
+    PL_PEAKS_INT_CHAINS_AVX2 = 12,  /* ymm: 16, two hold the constants */
+    PL_PEAKS_INT_CHAINS_AVX512 = 16,
+    PL_PEAKS_INT_OPS = 4,
+    PL_PEAKS_GPU_INT_CHAINS = 8,    /* per CUDA thread, PL_PEAKS_GPU_UNROLL x 2 ops per trip */
+    /* TF32 tensor cores: wgmma m64n256k8 per warpgroup (128 threads), PL_PEAKS_TC_UNROLL
+     * wgmmas per commit group, one group left in flight; the best over 1..PL_PEAKS_TC_MAX_WG
+     * warpgroups per SM counts. mma.sync m16n8k8: PL_PEAKS_MMA_CHAINS independent
+     * accumulators per warp, PL_PEAKS_MMA_WARPS warps per SM. */
+    PL_PEAKS_TC_UNROLL = 8,
+    PL_PEAKS_TC_MAX_WG = 3,
+    PL_PEAKS_MMA_CHAINS = 8,
+    PL_PEAKS_MMA_WARPS = 32
 };
+
+/* Which instruction measured the TF32 tensor-core peak (the cache's gpu_tf32_method). */
+typedef enum pl_peaks_tc {
+    PL_PEAKS_TC_NONE = 0, /* no tensor cores usable for TF32 (before sm_80): figure 0 */
+    PL_PEAKS_TC_MMA,      /* mma.sync.m16n8k8 tf32 (sm_80+, or sm_90 without the sm_90a image) */
+    PL_PEAKS_TC_WGMMA     /* wgmma.mma_async m64n256k8 tf32 (the sm_90a image on Hopper) */
+} pl_peaks_tc;
+/* "none", "mma.sync", "wgmma"; pl_peaks_tc_parse gives -1 for any other text. */
+const char *pl_peaks_tc_name(int method);
+int pl_peaks_tc_parse(const char *name);
+
+/* Which ISA measured the CPU integer figures (the cache's cpu_int32_isa): the best this CPU
+ * has. "avx512", "avx2" or "scalar". */
+const char *pl_peaks_int_isa(void);
 
 /* Timed tries of each FMA measurement (the best one counts) and the time of each try. */
 static inline int pl_peaks_tries(int quick) { return quick ? 3 : 5; }
@@ -42,10 +78,20 @@ float pl_peaks_fma_sse(int64_t iters);        /* scalar mul + add, baseline x86-
 float pl_peaks_fma_scalar(int64_t iters);     /* scalar FMA (vfmadd..ss), peaks_avx2.c */
 float pl_peaks_fma_avx2(int64_t iters);       /* 8 lanes, peaks_avx2.c */
 float pl_peaks_fma_avx512(int64_t iters);     /* 16 lanes, peaks_avx512.c */
+/* One thread's integer chains for iters trips (PL_PEAKS_INT_OPS ops a chain each); the return
+ * value is a checksum of the chains (as a float), stored by the caller likewise. */
+float pl_peaks_int_scalar(int64_t iters);     /* xor + add on 32-bit registers (peaks.c) */
+float pl_peaks_int_avx2(int64_t iters);       /* vpxor + vpaddd ymm, 8 lanes, peaks_avx2.c */
+float pl_peaks_int_avx512(int64_t iters);     /* vpternlogd + vpaddd zmm, 16 lanes, peaks_avx512.c */
 
 /* GPU ceilings of one device (peaks_cuda.cu; peaks_cuda_stub.c answers PL_ERR_NO_CUDA). */
 pl_status pl_peaks_gpu_fma(int device, int quick, double *gflops);
 pl_status pl_peaks_gpu_copy(int device, int quick, double *gbps);
+/* TF32 tensor-core peak; *method: a pl_peaks_tc. PL_OK with 0 GFLOP/s and PL_PEAKS_TC_NONE on
+ * a GPU without TF32 tensor cores. */
+pl_status pl_peaks_gpu_tf32(int device, int quick, double *gflops, int *method);
+/* 32-bit integer/bitwise throughput (LOP3 + IADD3 chains), Gop/s. */
+pl_status pl_peaks_gpu_int32(int device, int quick, double *gops);
 
 /* The cache file of this machine: <pl_cache_dir>/peaks-<machine key>.txt, the GPU being
  * ctx's device (device 0 when ctx is NULL or a CPU context). Creates the directory. */

@@ -62,3 +62,42 @@ float pl_peaks_fma_scalar(int64_t iters)
            _mm_cvtss_f32(x4) + _mm_cvtss_f32(x5) + _mm_cvtss_f32(x6) + _mm_cvtss_f32(x7) +
            _mm_cvtss_f32(x8) + _mm_cvtss_f32(x9) + _mm_cvtss_f32(x10) + _mm_cvtss_f32(x11);
 }
+
+/* The integer/bitwise chains (8 lanes of 32 bits): each trip runs vpxor, vpaddd, vpxor,
+ * vpaddd on each of 12 chains: 4 ops x 8 lanes a chain (AVX2 has no 3-input logic op). The
+ * empty asm after each op makes every chain value opaque to the compiler, so that it cannot
+ * fold x ^ a ^ a or merge the adds. */
+#define KEEP12()                                                                                   \
+    __asm__ __volatile__("" : "+x"(x0), "+x"(x1), "+x"(x2), "+x"(x3), "+x"(x4), "+x"(x5),          \
+                         "+x"(x6), "+x"(x7), "+x"(x8), "+x"(x9), "+x"(x10), "+x"(x11))
+#define XOR(x) x = _mm256_xor_si256(x, a)
+#define ADD(x) x = _mm256_add_epi32(x, b)
+#define ALL12(OP)                                                                                  \
+    OP(x0); OP(x1); OP(x2); OP(x3); OP(x4); OP(x5); OP(x6); OP(x7); OP(x8); OP(x9); OP(x10); OP(x11)
+
+float pl_peaks_int_avx2(int64_t iters)
+{
+    const __m256i a = _mm256_set1_epi32(0x9E3779B9), b = _mm256_set1_epi32(0x7F4A7C15);
+    __m256i x0 = _mm256_set1_epi32(1), x1 = _mm256_set1_epi32(2), x2 = _mm256_set1_epi32(3);
+    __m256i x3 = _mm256_set1_epi32(4), x4 = _mm256_set1_epi32(5), x5 = _mm256_set1_epi32(6);
+    __m256i x6 = _mm256_set1_epi32(7), x7 = _mm256_set1_epi32(8), x8 = _mm256_set1_epi32(9);
+    __m256i x9 = _mm256_set1_epi32(10), x10 = _mm256_set1_epi32(11), x11 = _mm256_set1_epi32(12);
+    for (int64_t i = 0; i < iters; i++) {
+        ALL12(XOR);
+        KEEP12();
+        ALL12(ADD);
+        KEEP12();
+        ALL12(XOR);
+        KEEP12();
+        ALL12(ADD);
+        KEEP12();
+    }
+    __m256i s = _mm256_xor_si256(_mm256_xor_si256(_mm256_xor_si256(x0, x1), _mm256_xor_si256(x2, x3)),
+                                 _mm256_xor_si256(_mm256_xor_si256(x4, x5), _mm256_xor_si256(x6, x7)));
+    s = _mm256_add_epi32(s, _mm256_xor_si256(_mm256_xor_si256(x8, x9), _mm256_xor_si256(x10, x11)));
+    unsigned lanes[8];
+    _mm256_storeu_si256((__m256i *)lanes, s);
+    unsigned t = 0;
+    for (int i = 0; i < 8; i++) t += lanes[i];
+    return (float)(t & 0xFFFF);
+}

@@ -18,3 +18,20 @@ pl_status pl_peaks_gpu_copy(int device, int quick, double *gbps)
     if (gbps) *gbps = 0.0;
     return pl_fail(PL_ERR_NO_CUDA, "this parlab was built without CUDA: no GPU peaks");
 }
+
+pl_status pl_peaks_gpu_tf32(int device, int quick, double *gflops, int *method)
+{
+    (void)device;
+    (void)quick;
+    if (gflops) *gflops = 0.0;
+    if (method) *method = PL_PEAKS_TC_NONE;
+    return pl_fail(PL_ERR_NO_CUDA, "this parlab was built without CUDA: no GPU peaks");
+}
+
+pl_status pl_peaks_gpu_int32(int device, int quick, double *gops)
+{
+    (void)device;
+    (void)quick;
+    if (gops) *gops = 0.0;
+    return pl_fail(PL_ERR_NO_CUDA, "this parlab was built without CUDA: no GPU peaks");
+}
