@@ -495,8 +495,8 @@ int session_prepare(cli_session *s)
             if (st != PL_OK || !(secs > s->max_time)) continue; /* unknown: run it */
             s->skip[(size_t)z * (size_t)s->n_jobs + (size_t)i] = 1;
             left++;
-            fprintf(stderr, "parlab: leaving out %s at %s: about %.0f s, over --max-time %g; name it "
-                    "with --variant to run it\n", j->v->name, s->plans[z].desc, secs, s->max_time);
+            fprintf(stderr, "parlab: leaving out %s at %s: about %.*f s, over --max-time %g; name it "
+                    "with --variant to run it\n", j->v->name, s->plans[z].desc, secs < 10 ? 1 : 0, secs, s->max_time);
         }
     if (left && left == s->n_sizes * s->n_jobs) fprintf(stderr, "parlab: nothing left to run under --max-time %g\n", s->max_time);
     /* Only now: the peaks (measured once per machine, then cached). */
