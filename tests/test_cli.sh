@@ -69,7 +69,7 @@ esac
 
 # A full run: the table, JSON and CSV files with every result.
 expect 0 "cpu-simd-blocked" -- bench gemm 33x65x17 17 --variant all --peer --set alpha=2,beta=0.5,pad=3 --no-peaks --json "$T/r.json" --csv "$T/r.csv"
-if [ -s "$T/r.json" ] && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); r=d['results']; assert d['schema']=='parlab-bench/1'; assert len(r)>=6; assert all(x['verification']['passed'] for x in r); assert {x['size'] for x in r}=={'33x65x17','17'}" "$T/r.json"; then ok; else bad "JSON output missing or wrong"; fi
+if [ -s "$T/r.json" ] && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); r=d['results']; assert d['schema']=='parlab-bench/2'; assert len(r)>=6; assert all(x['verification']['passed'] for x in r); assert {x['size'] for x in r}=={'33x65x17','17'}; assert all(x['unit']=='flop' and x['rate_unit']=='GFLOP/s' and x['rate']>0 and x['verification']['check'] in ('full','sample') and 'over' in x['ceiling'] for x in r)" "$T/r.json"; then ok; else bad "JSON output missing or wrong"; fi
 if [ "$(head -1 "$T/r.csv" | cut -d, -f1-5)" = "machine,gpu,build,kernel,variant" ] && [ "$(wc -l <"$T/r.csv")" -ge 7 ]; then ok; else bad "CSV output missing or wrong"; fi
 if head -1 "$T/r.csv" | grep -q ',passed,peer_name,peer_ratio,peer2_name,peer2_ratio$'; then ok; else bad "CSV peer columns: $(head -1 "$T/r.csv")"; fi
 # Peers (docs/output.md): "peer" is the is-a-peer flag; each rung lists a ratio to every peer of its

@@ -718,14 +718,14 @@ pl_status pl_bench_estimate(pl_ctx *ctx, const pl_kernel *k, const pl_variant *v
         if (s != PL_OK) return s;
         pl_bench_config pc;
         pl_bench_config_default(&pc);
-        pc.repeats = 1;
+        pc.repeats = 3; /* the fastest of three: one run on a busy machine can be far off */
         pc.warmup = 1;
         pl_result r;
         s = pl_bench_variant(ctx, p, v, params, &pc, &r);
         pl_problem_destroy(p);
         if (s != PL_OK) return s;
-        if (r.median_s > 0) rate = pp.work / r.median_s;
-        if (r.median_s >= 0.02) break;
+        if (r.min_s > 0) rate = pp.work / r.min_s;
+        if (r.min_s >= 0.02) break;
     }
     if (!(rate > 0)) return PL_OK;
     double t_run = plan->work / rate;
