@@ -1,5 +1,6 @@
-/* context.c: the explicit context (backend, device, threads) and what the build and the
- * machine offer. */
+/* context.c: the explicit context (backend, device, threads, and the services it holds for
+ * the rungs: library handles, device and host workspaces, keyed per-context state) and what
+ * the build and the machine offer. */
 #include "core/core.h"
 #include "core/device.h"
 
@@ -81,6 +82,7 @@ pl_status pl_ctx_create(pl_ctx **out, pl_backend backend, int device, int thread
     c->device = device;
     c->threads = threads > 0 ? threads : default_threads();
     if (backend == PL_BACKEND_CUDA) {
+        c->sm_count = pl_dev_sm_count(device);
         pl_status s = pl_dev_select(device);
         if (s == PL_OK) s = pl_dev_stream_create(&c->stream);
         if (s != PL_OK) {
@@ -92,15 +94,108 @@ pl_status pl_ctx_create(pl_ctx **out, pl_backend backend, int device, int thread
     return PL_OK;
 }
 
-/* The cuBLAS handle is owned by the peers' file; it registers its destructor here. */
-void (*pl_ctx_cublas_destroy)(void *handle);
-
 void pl_ctx_destroy(pl_ctx *c)
 {
     if (!c) return;
-    if (c->cublas && pl_ctx_cublas_destroy) pl_ctx_cublas_destroy(c->cublas);
-    if (c->stream) pl_dev_stream_destroy(c->stream);
+    char msg[512]; /* the caller's error message outlives a failure while freeing */
+    snprintf(msg, sizeof msg, "%s", pl_last_error());
+    for (int i = 0; i < PL_CTX_STATE_SLOTS; i++) free(c->state[i].state);
+    for (int i = 0; i < PL_CTX_HOST_WS_SLOTS; i++) pl_free(c->host_ws[i]);
+    if (c->backend == PL_BACKEND_CUDA) {
+        /* Handles, workspaces and the stream are freed with their device current; the caller's
+         * current device is given back after. */
+        int prev = -1;
+        if (pl_dev_current(&prev) != PL_OK) prev = -1;
+        pl_dev_select(c->device);
+        if (c->stream) pl_dev_sync(c->stream);
+        for (int i = 0; i < PL_CTX_HANDLE_SLOTS; i++)
+            if (c->handle[i].h && c->handle[i].destroy) c->handle[i].destroy(c->handle[i].h);
+        for (int i = 0; i < PL_CTX_DEV_WS_SLOTS; i++) pl_dev_free(c->dev_ws[i]);
+        if (c->stream) pl_dev_stream_destroy(c->stream);
+        if (prev >= 0 && prev != c->device) pl_dev_select(prev);
+    } else {
+        for (int i = 0; i < PL_CTX_HANDLE_SLOTS; i++)
+            if (c->handle[i].h && c->handle[i].destroy) c->handle[i].destroy(c->handle[i].h);
+    }
+    pl_fail(PL_OK, "%s", msg);
     free(c);
+}
+
+pl_status pl_ctx_activate(const pl_ctx *c)
+{
+    if (!c) return pl_fail(PL_ERR_ARG, "pl_ctx_activate: NULL context");
+    if (c->backend != PL_BACKEND_CUDA) return PL_OK;
+    return pl_dev_select(c->device);
+}
+
+pl_status pl_ctx_handle(pl_ctx *c, int slot, pl_status (*create)(pl_ctx *, void **), void (*destroy)(void *),
+                        void **h)
+{
+    if (slot < 0 || slot >= PL_CTX_HANDLE_SLOTS) return pl_fail(PL_ERR_ARG, "context handle slot %d", slot);
+    if (!c->handle[slot].h) {
+        void *made = NULL;
+        pl_status s = create(c, &made);
+        if (s != PL_OK) return s;
+        c->handle[slot].h = made;
+        c->handle[slot].destroy = destroy;
+    }
+    *h = c->handle[slot].h;
+    return PL_OK;
+}
+
+pl_status pl_ctx_dev_workspace(pl_ctx *c, int slot, size_t bytes, void **p)
+{
+    *p = NULL;
+    if (slot < 0 || slot >= PL_CTX_DEV_WS_SLOTS) return pl_fail(PL_ERR_ARG, "device workspace slot %d", slot);
+    if (c->backend != PL_BACKEND_CUDA) return pl_fail(PL_ERR_ARG, "device workspace of a CPU context");
+    if (bytes > c->dev_ws_bytes[slot] || !c->dev_ws[slot]) {
+        pl_dev_free(c->dev_ws[slot]);
+        c->dev_ws[slot] = NULL;
+        c->dev_ws_bytes[slot] = 0;
+        pl_status s = pl_dev_malloc(&c->dev_ws[slot], bytes);
+        if (s != PL_OK) return s;
+        c->dev_ws_bytes[slot] = bytes;
+    }
+    *p = c->dev_ws[slot];
+    return PL_OK;
+}
+
+pl_status pl_ctx_host_workspace(pl_ctx *c, int slot, size_t bytes, void **p)
+{
+    *p = NULL;
+    if (slot < 0 || slot >= PL_CTX_HOST_WS_SLOTS) return pl_fail(PL_ERR_ARG, "host workspace slot %d", slot);
+    if (bytes > c->host_ws_bytes[slot] || !c->host_ws[slot]) {
+        pl_free(c->host_ws[slot]);
+        c->host_ws_bytes[slot] = 0;
+        c->host_ws[slot] = pl_alloc(bytes ? bytes : 64);
+        if (!c->host_ws[slot]) return pl_fail(PL_ERR_NOMEM, "host workspace of %zu bytes", bytes);
+        c->host_ws_bytes[slot] = bytes;
+    }
+    *p = c->host_ws[slot];
+    return PL_OK;
+}
+
+pl_status pl_ctx_state(pl_ctx *c, const void *key, size_t bytes, pl_status (*init)(pl_ctx *, void *), void **state)
+{
+    int i = 0;
+    for (; i < PL_CTX_STATE_SLOTS && c->state[i].key; i++)
+        if (c->state[i].key == key) {
+            *state = c->state[i].state;
+            return PL_OK;
+        }
+    *state = NULL;
+    if (i == PL_CTX_STATE_SLOTS) return pl_fail(PL_ERR_INTERNAL, "context: more than %d rung states", PL_CTX_STATE_SLOTS);
+    void *st = calloc(1, bytes ? bytes : 1);
+    if (!st) return pl_fail(PL_ERR_NOMEM, "context: rung state of %zu bytes", bytes);
+    pl_status s = init ? init(c, st) : PL_OK;
+    if (s != PL_OK) {
+        free(st);
+        return s;
+    }
+    c->state[i].key = key;
+    c->state[i].state = st;
+    *state = st;
+    return PL_OK;
 }
 
 pl_backend pl_ctx_backend(const pl_ctx *c) { return c->backend; }

@@ -17,16 +17,63 @@ extern "C" {
 pl_status pl_fail(pl_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void pl_clear_error(void);
 
+/* Slots of the services a context holds. Rooms name their own slots in their private headers
+ * (e.g. PL_GEMM_WS_* in kernels/gemm/cuda_splitk.cuh) within these counts. */
+enum {
+    PL_CTX_HANDLE_CUBLAS = 0, /* cublasHandle_t of the cuBLAS peers */
+    PL_CTX_HANDLE_CUDNN = 1,  /* cudnnHandle_t (next) */
+    PL_CTX_HANDLE_SLOTS = 4,
+    PL_CTX_DEV_WS_SLOTS = 8,  /* device workspaces */
+    PL_CTX_HOST_WS_SLOTS = 4, /* host workspaces */
+    PL_CTX_STATE_SLOTS = 16   /* keyed per-context states (pl_ctx_state) */
+};
+
+/* A context: one backend, one device, one stream, and everything a rung keeps between calls
+ * (library handles, workspaces, per-device tables), so two contexts on two threads (or two
+ * devices) share nothing. One thread at a time uses a given context; all of it is freed by
+ * pl_ctx_destroy. */
 struct pl_ctx {
     pl_backend backend; /* CPU or CUDA, never AUTO once created */
     int device;
     int threads;
+    int sm_count;       /* the device's multiprocessors (CUDA contexts; 0 on the CPU) */
     void *stream;       /* cudaStream_t, owned */
-    void *cublas;       /* cublasHandle_t, created on first use by the cuBLAS peers */
+    struct {
+        void *h;                    /* library handle, created on first use */
+        void (*destroy)(void *h);   /* how pl_ctx_destroy frees it, given by its creator */
+    } handle[PL_CTX_HANDLE_SLOTS];
+    void *dev_ws[PL_CTX_DEV_WS_SLOTS];   /* device workspaces, grow-only */
+    size_t dev_ws_bytes[PL_CTX_DEV_WS_SLOTS];
+    void *host_ws[PL_CTX_HOST_WS_SLOTS]; /* host workspaces (64-byte aligned), grow-only */
+    size_t host_ws_bytes[PL_CTX_HOST_WS_SLOTS];
+    struct {
+        const void *key; /* the address of something static in the rung that owns it */
+        void *state;
+    } state[PL_CTX_STATE_SLOTS];
 };
 
-/* Set by the cuBLAS peers when they create ctx->cublas, so pl_ctx_destroy can free it. */
-extern void (*pl_ctx_cublas_destroy)(void *handle);
+/* Make ctx's device current on the calling thread (cudaSetDevice); PL_OK and nothing else for
+ * a CPU context. Call it once on a thread before running CUDA rungs with ctx there. */
+pl_status pl_ctx_activate(const pl_ctx *ctx);
+
+/* Library handle `slot` (PL_CTX_HANDLE_*) of ctx: made by create(ctx, &h) on first use and
+ * kept, with `destroy`, until pl_ctx_destroy. */
+pl_status pl_ctx_handle(pl_ctx *ctx, int slot, pl_status (*create)(pl_ctx *ctx, void **h),
+                        void (*destroy)(void *h), void **h);
+
+/* Device workspace `slot` (< PL_CTX_DEV_WS_SLOTS) of at least `bytes` on ctx's device, grown
+ * (old contents lost) when too small and kept for the next call; for use on ctx->stream. */
+pl_status pl_ctx_dev_workspace(pl_ctx *ctx, int slot, size_t bytes, void **p);
+
+/* Host workspace `slot` (< PL_CTX_HOST_WS_SLOTS), 64-byte aligned, grown like the device ones.
+ * For the thread using ctx; a rung's OpenMP workers share it in slices. */
+pl_status pl_ctx_host_workspace(pl_ctx *ctx, int slot, size_t bytes, void **p);
+
+/* The state a rung keeps per context (per device): the first call for `key` allocates `bytes`
+ * (zeroed) and runs init(ctx, state) (on failure nothing is kept, the next call tries again);
+ * later calls return the same state. Freed (plain memory) by pl_ctx_destroy. */
+pl_status pl_ctx_state(pl_ctx *ctx, const void *key, size_t bytes, pl_status (*init)(pl_ctx *ctx, void *state),
+                       void **state);
 
 /* Host memory aligned to 64 bytes (a cache line, an AVX-512 vector). NULL on failure. */
 void *pl_alloc(size_t bytes);

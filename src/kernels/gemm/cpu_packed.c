@@ -44,9 +44,13 @@
  * C; K > KC runs the first K block with the caller's beta and the rest with beta = 1.
  * alpha == 0 reads neither A nor B (C = beta*C, as BLAS does).
  *
- * Buffers: one workspace per calling thread (_Thread_local), grown with pl_alloc when a
- * larger problem needs it and kept for the next call (so repeated calls do not fault in
- * fresh pages each time); it is about (KC*NC + threads*MC*KC)*4 bytes: 9 MiB for AVX2 here. */
+ * Buffers: one workspace, taken by the calling thread before the parallel region and shared
+ * by the workers in slices (the B panel, one A block per ic group): the context's host
+ * workspace PL_PACKED_HOST_WS, grown when a larger problem needs it and kept for the next
+ * call (so repeated calls do not fault in fresh pages each time), freed by pl_ctx_destroy; it
+ * is about (KC*NC + threads*MC*KC)*4 bytes: 9 MiB for AVX2 here. Without a context, or when
+ * called from inside an OpenMP parallel region (threads that may share one context), the
+ * call allocates its own and frees it before returning. */
 #include "core/core.h"
 #include "kernels/gemm/cpu_packed.h"
 #include "kernels/gemm/gemm.h"
@@ -299,19 +303,18 @@ static void worker(const plan *pl, int tid)
 
 /* ---------------------------------------------------------------- workspace */
 
-static _Thread_local float *ws_ptr;
-static _Thread_local size_t ws_floats;
-
-static float *workspace(size_t floats)
+/* The packing buffers of one call: ctx's host workspace when ctx is given and this thread is
+ * not one of an OpenMP team (two of them may share ctx), else a buffer of the call's own
+ * (*owned set; the caller frees it). NULL when out of memory. */
+static float *workspace(pl_ctx *ctx, size_t floats, float **owned)
 {
-    if (floats > ws_floats) {
-        pl_free(ws_ptr);
-        ws_floats = 0;
-        ws_ptr = (float *)pl_alloc(floats * sizeof(float));
-        if (!ws_ptr) return NULL;
-        ws_floats = floats;
+    *owned = NULL;
+    if (ctx && !omp_in_parallel()) {
+        void *p = NULL;
+        return pl_ctx_host_workspace(ctx, PL_PACKED_HOST_WS, floats * sizeof(float), &p) == PL_OK ? (float *)p : NULL;
     }
-    return ws_ptr;
+    *owned = (float *)pl_alloc(floats * sizeof(float));
+    return *owned;
 }
 
 /* ---------------------------------------------------------------- entry points */
@@ -327,7 +330,7 @@ static void scale_c(const pl_gemm_problem *p, float *C)
     }
 }
 
-static pl_status run(int threads, const pl_gemm_problem *p, const float *A, const float *B,
+static pl_status run(pl_ctx *ctx, int threads, const pl_gemm_problem *p, const float *A, const float *B,
                      float *C, int64_t mc_req, int64_t kc_req, int64_t nc_req, int isa_req)
 {
     if (!p) return pl_fail(PL_ERR_ARG, "cpu-packed: no problem");
@@ -406,7 +409,8 @@ static pl_status run(int threads, const pl_gemm_problem *p, const float *A, cons
     /* 64-byte aligned parts: B panel, then one A block per ic group. */
     const size_t b_floats = (size_t)rup(kc_max * nc_max, 16);
     const size_t a_floats = (size_t)rup(mc_max * kc_max, 16);
-    float *ws = workspace(b_floats + a_floats * (size_t)pl.ways_ic);
+    float *owned = NULL;
+    float *ws = workspace(ctx, b_floats + a_floats * (size_t)pl.ways_ic, &owned);
     if (!ws)
         return pl_fail(PL_ERR_NOMEM, "cpu-packed: cannot allocate %zu bytes of packing buffers",
                        (b_floats + a_floats * (size_t)pl.ways_ic) * sizeof(float));
@@ -420,6 +424,7 @@ static pl_status run(int threads, const pl_gemm_problem *p, const float *A, cons
 #pragma omp parallel num_threads(T)
         worker(&pl, omp_get_thread_num());
     }
+    pl_free(owned);
     return PL_OK;
 }
 
@@ -431,12 +436,12 @@ pl_status pl_gemm_cpu_packed(const pl_run_args *a)
     int64_t mc = pv ? pv[0] : 0, kc = pv ? pv[1] : 0, nc = pv ? pv[2] : 0;
     int isa = pv ? (int)pv[3] : ISA_AUTO;
     int threads = a->ctx ? a->ctx->threads : 1;
-    return run(threads, (const pl_gemm_problem *)a->problem, (const float *)a->data[0],
+    return run(a->ctx, threads, (const pl_gemm_problem *)a->problem, (const float *)a->data[0],
                (const float *)a->data[1], (float *)a->data[2], mc, kc, nc, isa);
 }
 
 pl_status pl_gemm_cpu_packed_sgemm(int threads, const pl_gemm_problem *p, const float *A,
                                    const float *B, float *C)
 {
-    return run(threads, p, A, B, C, 0, 0, 0, ISA_AUTO);
+    return run(NULL, threads, p, A, B, C, 0, 0, 0, ISA_AUTO);
 }

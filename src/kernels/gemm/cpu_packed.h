@@ -15,6 +15,9 @@
 
 #include <stdint.h>
 
+/* The context's host workspace slot that holds cpu-packed's packing buffers. */
+enum { PL_PACKED_HOST_WS = 0 };
+
 typedef void (*pl_packed_ukr_fn)(int64_t k, const float *a, int64_t lda, const float *b,
                                  float *c, int64_t ldc, float beta, int mr, int nr);
 

@@ -4,9 +4,6 @@
 
 namespace {
 
-float *g_ws[PL_GEMM_WS_SLOTS];
-size_t g_ws_bytes[PL_GEMM_WS_SLOTS];
-
 /* C = alpha * sum_s P[s] + beta * C, a grid-stride loop over the M x N outputs. */
 __global__ void splitk_reduce(int M, int N, int S, const float *__restrict__ P, float *__restrict__ C,
                               int64_t ldc, float alpha, float beta)
@@ -26,29 +23,24 @@ __global__ void splitk_reduce(int M, int N, int S, const float *__restrict__ P, 
 
 } // namespace
 
-pl_status pl_gemm_workspace(const char *rung, int slot, size_t bytes, float **ws)
+pl_status pl_gemm_workspace(pl_ctx *ctx, const char *rung, int slot, size_t bytes, float **ws)
 {
+    *ws = nullptr;
     if (slot < 0 || slot >= PL_GEMM_WS_SLOTS) return pl_fail(PL_ERR_ARG, "%s: workspace slot %d", rung, slot);
-    if (bytes > g_ws_bytes[slot]) {
-        if (g_ws[slot]) cudaFree(g_ws[slot]);
-        g_ws[slot] = nullptr;
-        g_ws_bytes[slot] = 0;
-        if (cudaMalloc(&g_ws[slot], bytes) != cudaSuccess) {
-            cudaGetLastError();
-            return pl_fail(PL_ERR_DEVICE_NOMEM, "%s: workspace of %zu bytes", rung, bytes);
-        }
-        g_ws_bytes[slot] = bytes;
-    }
-    *ws = g_ws[slot];
+    void *p = nullptr;
+    pl_status s = pl_ctx_dev_workspace(ctx, slot, bytes, &p);
+    if (s == PL_ERR_DEVICE_NOMEM) return pl_fail(s, "%s: workspace of %zu bytes: out of device memory", rung, bytes);
+    if (s != PL_OK) return s;
+    *ws = (float *)p;
     return PL_OK;
 }
 
-pl_status pl_gemm_repitch(const char *rung, int slot, const float **m, int64_t *ld, int64_t rows, int64_t cols,
+pl_status pl_gemm_repitch(pl_ctx *ctx, const char *rung, int slot, const float **m, int64_t *ld, int64_t rows, int64_t cols,
                           cudaStream_t stream)
 {
     const int64_t ldp = (cols + 3) / 4 * 4;
     float *copy = nullptr;
-    pl_status s = pl_gemm_workspace(rung, slot, (size_t)rows * ldp * sizeof(float), &copy);
+    pl_status s = pl_gemm_workspace(ctx, rung, slot, (size_t)rows * ldp * sizeof(float), &copy);
     if (s != PL_OK) return s;
     cudaError_t e = cudaMemcpy2DAsync(copy, (size_t)ldp * sizeof(float), *m, (size_t)*ld * sizeof(float),
                                       (size_t)cols * sizeof(float), (size_t)rows, cudaMemcpyDeviceToDevice, stream);

@@ -346,28 +346,38 @@ size_t cfg_smem(const Cfg &c)
 }
 int cfg_threads(const Cfg &c) { return c.tma ? 384 : c.wg ? c.wg * 128 : c.wm * c.wn * 32; }
 
-int g_sms = 0;
-int g_occ[16];
-bool g_init = false;
-bool g_wgmma = false; /* the wgmma kernels were built (sm_90a) and run here */
-bool g_tma = false;   /* and the driver encodes tensor maps */
+/* What this rung learns about a device once, kept per context (pl_ctx_state): the SM count,
+ * each config's resident blocks per SM, and whether the wgmma kernels and tensor maps work
+ * there; making it also raised the kernels' shared memory limit on that device. */
+struct State {
+    int sms;
+    int occ[16];
+    bool wgmma; /* the wgmma kernels were built (sm_90a) and run here */
+    bool tma;   /* and the driver encodes tensor maps */
+};
+static_assert(sizeof cfgs / sizeof cfgs[0] <= 16, "one occupancy per config");
+char state_key; /* its address names this rung's state in a context */
 
-pl_status init_once()
+pl_status init_state(pl_ctx *ctx, void *vst)
 {
-    if (g_init) return PL_OK;
-    int dev;
-    if (cudaGetDevice(&dev) != cudaSuccess) return pl_fail(PL_ERR_CUDA, "cuda-tf32: cudaGetDevice failed");
-    cudaDeviceGetAttribute(&g_sms, cudaDevAttrMultiProcessorCount, dev);
+    State *g = (State *)vst;
+    int dev = -1;
+    if (cudaGetDevice(&dev) != cudaSuccess || dev != ctx->device)
+        return pl_fail(PL_ERR_CUDA, "cuda-tf32: the context's device %d is not current (pl_ctx_activate)", ctx->device);
+    g->sms = ctx->sm_count > 0 ? ctx->sm_count : 1;
     {
         /* which build of the kernels this device loaded: the sm_90a one has the wgmma path */
+        cudaStream_t st = (cudaStream_t)ctx->stream;
         int *flag = nullptr, h = 0;
         if (cudaMalloc(&flag, sizeof(int)) == cudaSuccess) {
-            wgmma_probe<<<1, 1>>>(flag);
-            if (cudaMemcpy(&h, flag, sizeof(int), cudaMemcpyDeviceToHost) != cudaSuccess) h = 0;
+            wgmma_probe<<<1, 1, 0, st>>>(flag);
+            if (cudaMemcpyAsync(&h, flag, sizeof(int), cudaMemcpyDeviceToHost, st) != cudaSuccess ||
+                cudaStreamSynchronize(st) != cudaSuccess)
+                h = 0;
             cudaFree(flag);
         }
-        g_wgmma = h == 1;
-        g_tma = g_wgmma && pl_gemm_tma::encoder() != nullptr;
+        g->wgmma = h == 1;
+        g->tma = g->wgmma && pl_gemm_tma::encoder() != nullptr;
         cudaGetLastError();
     }
     for (int i = 0; i < n_cfgs; i++) {
@@ -385,10 +395,9 @@ pl_status init_once()
         }
         int occ = 0;
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, fns[nf - 1], cfg_threads(cfgs[i]), sm);
-        g_occ[i] = occ > 0 ? occ : 1;
+        g->occ[i] = occ > 0 ? occ : 1;
     }
     cudaGetLastError();
-    g_init = true;
     return PL_OK;
 }
 
@@ -400,15 +409,15 @@ static_assert(sizeof cfg_rates / sizeof cfg_rates[0] == sizeof cfgs / sizeof cfg
 
 /* Estimated relative time of config i at this shape with split s: waves of blocks, each wave
  * costing occ*BM*BN*(K/s) at the config's measured rate. */
-double cfg_cost(int i, int64_t M, int64_t N, int64_t K, int s)
+double cfg_cost(const State &g, int i, int64_t M, int64_t N, int64_t K, int s)
 {
     const Cfg &c = cfgs[i];
     int64_t tiles = ((M + c.bm - 1) / c.bm) * ((N + c.bn - 1) / c.bn) * s;
-    int64_t slots = (int64_t)g_occ[i] * g_sms;
+    int64_t slots = (int64_t)g.occ[i] * g.sms;
     int64_t waves = (tiles + slots - 1) / slots;
     double eff = cfg_rates[i];
     double klen = (double)((K + s - 1) / s) + 128.0;
-    double t = (double)waves * g_occ[i] * c.bm * c.bn * klen / eff;
+    double t = (double)waves * g.occ[i] * c.bm * c.bn * klen / eff;
     if (s > 1) t += (double)M * N * (s + 2) * 0.4;
     if (c.tma) t += (double)K * N * 2.4 + 4e6; /* B transposed first: 8 bytes an element at ~2.5 TB/s, + launch */
     return t;
@@ -416,22 +425,23 @@ double cfg_cost(int i, int64_t M, int64_t N, int64_t K, int s)
 
 /* config i (0-based) as it will run: a wgmma config falls back to its mma.sync twin where the
  * wgmma kernels are not available (no sm_90a build, or another GPU). */
-int effective(int i)
+int effective(const State &g, int i)
 {
-    if (cfgs[i].tma && !g_tma) i = cfgs[i].fb - 1;
-    return (cfgs[i].wg && !g_wgmma) ? cfgs[i].fb - 1 : i;
+    if (cfgs[i].tma && !g.tma) i = cfgs[i].fb - 1;
+    return (cfgs[i].wg && !g.wgmma) ? cfgs[i].fb - 1 : i;
 }
 
-void choose(int64_t M, int64_t N, int64_t K, int &ci, int &split)
+void choose(const void *state, int64_t M, int64_t N, int64_t K, int &ci, int &split)
 {
+    const State &g = *(const State *)state;
     double best = 1e300;
     ci = 0;
     split = 1;
     for (int i = 0; i < n_cfgs; i++) {
-        if (!cfgs[i].cvt || effective(i) != i) continue;
+        if (!cfgs[i].cvt || effective(g, i) != i) continue;
         for (int s = 1; s <= 64; s *= 2) {
             if (s > 1 && K / s < 512) break;
-            double t = cfg_cost(i, M, N, K, s);
+            double t = cfg_cost(g, i, M, N, K, s);
             if (t < best * 0.97) { best = t; ci = i; split = s; }
         }
     }
@@ -440,18 +450,18 @@ void choose(int64_t M, int64_t N, int64_t K, int &ci, int &split)
 /* A copy-engine config: B transposed (and rounded) into the BT workspace, A re-pitched into
  * the A workspace when its rows are not 16-byte aligned (aligned_a false), one tensor map per
  * operand, then the kernel; all on stream st. */
-pl_status launch_tma(const Cfg &c, dim3 grid, int M, int N, int K, const float *A, int64_t lda, bool aligned_a,
+pl_status launch_tma(pl_ctx *ctx, const Cfg &c, dim3 grid, int M, int N, int K, const float *A, int64_t lda, bool aligned_a,
                      const float *B, int64_t ldb, float *C, int64_t ldc, float alpha, float beta, int kps, float *ws,
                      cudaStream_t st)
 {
     const int64_t ldk = ((int64_t)K + 3) / 4 * 4; /* K-major rows padded to 16 bytes */
     float *Bt = nullptr;
-    pl_status s = pl_gemm_workspace("cuda-tf32", PL_GEMM_WS_BT, (size_t)N * ldk * sizeof(float), &Bt);
+    pl_status s = pl_gemm_workspace(ctx, "cuda-tf32", PL_GEMM_WS_BT, (size_t)N * ldk * sizeof(float), &Bt);
     if (s != PL_OK) return s;
     const int64_t kblocks = ((int64_t)K + 31) / 32;
     transpose_b<<<dim3((unsigned)((N + 31) / 32), (unsigned)(kblocks < 65535 ? kblocks : 65535)), dim3(32, 8), 0,
                   st>>>(B, ldb, K, N, Bt, ldk);
-    if (!aligned_a && (s = pl_gemm_repitch("cuda-tf32", PL_GEMM_WS_A, &A, &lda, M, K, st)) != PL_OK) return s;
+    if (!aligned_a && (s = pl_gemm_repitch(ctx, "cuda-tf32", PL_GEMM_WS_A, &A, &lda, M, K, st)) != PL_OK) return s;
     CUtensorMap map_a, map_bt;
     if (!pl_gemm_tma::make_map_2d(&map_a, A, M, K, lda, c.bm) || !pl_gemm_tma::make_map_2d(&map_bt, Bt, N, K, ldk, c.bn))
         return pl_fail(PL_ERR_CUDA, "cuda-tf32: the driver rejected a tensor map");
@@ -484,12 +494,13 @@ pl_status pl_gemm_cuda_tf32(const pl_run_args *a)
     const float *B = (const float *)a->data[1];
     float *C = (float *)a->data[2];
     cudaStream_t st = (cudaStream_t)a->stream;
-    pl_status s = init_once();
+    State *g = nullptr;
+    pl_status s = pl_ctx_state(a->ctx, &state_key, sizeof(State), init_state, (void **)&g);
     int ci = 0, split = 0;
-    if (s == PL_OK) s = pl_gemm_cuda_resolve("cuda-tf32", p, a->params, n_cfgs, choose, &ci, &split);
+    if (s == PL_OK) s = pl_gemm_cuda_resolve("cuda-tf32", p, a->params, n_cfgs, choose, g, &ci, &split);
     if (s != PL_OK) return s;
     const int M = (int)p->M, N = (int)p->N, K = (int)p->K;
-    ci = effective(ci - 1) + 1;
+    ci = effective(*g, ci - 1) + 1;
     const Cfg &c = cfgs[ci - 1];
     int kps;
     pl_gemm_split_k(K, c.bk, &split, &kps);
@@ -500,11 +511,11 @@ pl_status pl_gemm_cuda_tf32(const pl_run_args *a)
     if (tiles > INT32_MAX) return pl_fail(PL_ERR_ARG, "cuda-tf32: too many tiles");
 
     float *ws = nullptr;
-    if (split > 1 && (s = pl_gemm_workspace("cuda-tf32", PL_GEMM_WS_SPLITK, (size_t)split * M * N * sizeof(float), &ws)) != PL_OK)
+    if (split > 1 && (s = pl_gemm_workspace(a->ctx, "cuda-tf32", PL_GEMM_WS_SPLITK, (size_t)split * M * N * sizeof(float), &ws)) != PL_OK)
         return s;
     dim3 grid((unsigned)tiles, (unsigned)split);
     if (c.tma) {
-        s = launch_tma(c, grid, M, N, K, A, p->lda, va, B, p->ldb, C, p->ldc, p->alpha, p->beta, kps, ws, st);
+        s = launch_tma(a->ctx, c, grid, M, N, K, A, p->lda, va, B, p->ldb, C, p->ldc, p->alpha, p->beta, kps, ws, st);
         if (s != PL_OK) return s;
     } else {
         kfn f = c.f[(va ? 2 : 0) + (vb ? 1 : 0)];
@@ -513,7 +524,7 @@ pl_status pl_gemm_cuda_tf32(const pl_run_args *a)
     }
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) return pl_fail(PL_ERR_CUDA, "cuda-tf32: launch: %s", cudaGetErrorString(e));
-    if (split > 1) return pl_gemm_splitk_reduce("cuda-tf32", M, N, split, ws, C, p->ldc, p->alpha, p->beta, g_sms, st);
+    if (split > 1) return pl_gemm_splitk_reduce("cuda-tf32", M, N, split, ws, C, p->ldc, p->alpha, p->beta, g->sms, st);
     return PL_OK;
 }
 

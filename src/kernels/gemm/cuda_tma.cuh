@@ -72,22 +72,26 @@ typedef CUresult (*encode_tiled_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32
                                     const cuuint64_t *, const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave,
                                     CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
 
+static inline encode_tiled_fn lookup_encoder()
+{
+    encode_tiled_fn fn = nullptr;
+    void *p = nullptr;
+    cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+#if CUDART_VERSION >= 12050
+    cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q);
+#else
+    cudaError_t e = cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &p, cudaEnableDefault, &q);
+#endif
+    if (e == cudaSuccess && q == cudaDriverEntryPointSuccess) fn = reinterpret_cast<encode_tiled_fn>(p);
+    cudaGetLastError();
+    return fn;
+}
+
+/* The driver's entry point, looked up once per process (a C++ static: thread-safe, so two
+ * contexts on two threads may ask at once). */
 static inline encode_tiled_fn encoder()
 {
-    static encode_tiled_fn fn = nullptr;
-    static bool looked = false;
-    if (!looked) {
-        looked = true;
-        void *p = nullptr;
-        cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
-#if CUDART_VERSION >= 12050
-        cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q);
-#else
-        cudaError_t e = cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &p, cudaEnableDefault, &q);
-#endif
-        if (e == cudaSuccess && q == cudaDriverEntryPointSuccess) fn = reinterpret_cast<encode_tiled_fn>(p);
-        cudaGetLastError();
-    }
+    static const encode_tiled_fn fn = lookup_encoder();
     return fn;
 }
 

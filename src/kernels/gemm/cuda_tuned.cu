@@ -313,16 +313,23 @@ size_t cfg_smem(const Cfg &c)
     return (size_t)c.st * ((bm + 4) * c.bk + c.bk * bn) * sizeof(float);
 }
 
-int g_sms = 0;
-int g_occ[16];
-bool g_init = false;
+/* What this rung learns about a device once, kept per context (pl_ctx_state): the SM count
+ * and each config's resident blocks per SM; making it also raised the kernels' shared memory
+ * limit on that device. */
+struct State {
+    int sms;
+    int occ[16];
+};
+static_assert(sizeof cfgs / sizeof cfgs[0] <= 16, "one occupancy per config");
+char state_key; /* its address names this rung's state in a context */
 
-pl_status init_once()
+pl_status init_state(pl_ctx *ctx, void *vst)
 {
-    if (g_init) return PL_OK;
-    int dev;
-    if (cudaGetDevice(&dev) != cudaSuccess) return pl_fail(PL_ERR_CUDA, "cuda-tuned: cudaGetDevice failed");
-    cudaDeviceGetAttribute(&g_sms, cudaDevAttrMultiProcessorCount, dev);
+    State *st = (State *)vst;
+    int dev = -1;
+    if (cudaGetDevice(&dev) != cudaSuccess || dev != ctx->device)
+        return pl_fail(PL_ERR_CUDA, "cuda-tuned: the context's device %d is not current (pl_ctx_activate)", ctx->device);
+    st->sms = ctx->sm_count > 0 ? ctx->sm_count : 1;
     for (int i = 0; i < n_cfgs; i++) {
         size_t sm = cfg_smem(cfgs[i]);
         for (int v = 0; v < 2; v++) {
@@ -332,10 +339,9 @@ pl_status init_once()
         }
         int occ = 0;
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, cfgs[i].f[1], cfgs[i].wm * cfgs[i].wn * 32, sm);
-        g_occ[i] = occ > 0 ? occ : 1;
+        st->occ[i] = occ > 0 ? occ : 1;
     }
     cudaGetLastError();
-    g_init = true;
     return PL_OK;
 }
 
@@ -351,17 +357,17 @@ double cfg_rate(int i) { return cfg_rates[i]; }
  * over the SMs, at most occ at a time on one; an SM runs at full rate only with >= 8 warps
  * resident (fewer hide too little latency: 1 or 2 small blocks alone on an SM are slow). The
  * busiest SM sets the time. Split-K adds the partials' traffic and the reduce pass. */
-double cfg_cost(int i, int64_t M, int64_t N, int64_t K, int s)
+double cfg_cost(const State &g, int i, int64_t M, int64_t N, int64_t K, int s)
 {
     const Cfg &c = cfgs[i];
     int bm = c.wm * 4 * c.tm, bn = c.wn * 64, warps = c.wm * c.wn;
     int64_t blocks = ((M + bm - 1) / bm) * ((N + bn - 1) / bn) * s;
-    int64_t per_sm = (blocks + g_sms - 1) / g_sms; /* blocks on the busiest SM */
+    int64_t per_sm = (blocks + g.sms - 1) / g.sms; /* blocks on the busiest SM */
     double klen = (double)((K + s - 1) / s) + 48.0; /* + pipeline fill / epilogue */
     double work = (double)bm * bn * klen;
     double t = 0;
-    for (int64_t left = per_sm; left > 0; left -= g_occ[i]) {
-        int64_t k = left < g_occ[i] ? left : g_occ[i]; /* blocks running together */
+    for (int64_t left = per_sm; left > 0; left -= g.occ[i]) {
+        int64_t k = left < g.occ[i] ? left : g.occ[i]; /* blocks running together */
         double fill = (double)(k * warps) / 8.0;
         t += k * work / (2.2e11 * cfg_rate(i) * (fill < 1.0 ? fill : 1.0));
     }
@@ -370,8 +376,9 @@ double cfg_cost(int i, int64_t M, int64_t N, int64_t K, int s)
     return t;
 }
 
-void choose(int64_t M, int64_t N, int64_t K, int &ci, int &split)
+void choose(const void *state, int64_t M, int64_t N, int64_t K, int &ci, int &split)
 {
+    const State &g = *(const State *)state;
     double best = 1e300;
     split = 1;
     /* Configs in order of preference (measured rate at 4096, best first): a later one must be
@@ -384,7 +391,7 @@ void choose(int64_t M, int64_t N, int64_t K, int &ci, int &split)
         const int i = order[oi];
         for (int s = 1; s <= 64; s *= 2) {
             if (s > 1 && K / s < 256) break;
-            double t = cfg_cost(i, M, N, K, s);
+            double t = cfg_cost(g, i, M, N, K, s);
             if (t < best * 0.97) { best = t; ci = i; split = s; }
         }
     }
@@ -413,9 +420,10 @@ pl_status pl_gemm_cuda_tuned(const pl_run_args *a)
     const float *B = (const float *)a->data[1];
     float *C = (float *)a->data[2];
     cudaStream_t st = (cudaStream_t)a->stream;
-    pl_status s = init_once();
+    State *g = nullptr;
+    pl_status s = pl_ctx_state(a->ctx, &state_key, sizeof(State), init_state, (void **)&g);
     int ci = 0, split = 0;
-    if (s == PL_OK) s = pl_gemm_cuda_resolve("cuda-tuned", p, a->params, n_cfgs, choose, &ci, &split);
+    if (s == PL_OK) s = pl_gemm_cuda_resolve("cuda-tuned", p, a->params, n_cfgs, choose, g, &ci, &split);
     if (s != PL_OK) return s;
     const int M = (int)p->M, N = (int)p->N, K = (int)p->K;
     const Cfg &c = cfgs[ci - 1];
@@ -427,7 +435,7 @@ pl_status pl_gemm_cuda_tuned(const pl_run_args *a)
     int64_t ldb = p->ldb;
     bool vb = ((reinterpret_cast<uintptr_t>(B) & 15) == 0) && (ldb % 4 == 0);
     if (!vb && M >= 512 && N >= 512) {
-        if ((s = pl_gemm_repitch("cuda-tuned", PL_GEMM_WS_B, &B, &ldb, K, N, st)) != PL_OK) return s;
+        if ((s = pl_gemm_repitch(a->ctx, "cuda-tuned", PL_GEMM_WS_B, &B, &ldb, K, N, st)) != PL_OK) return s;
         vb = true;
     }
     kfn f = c.f[vb ? 1 : 0];
@@ -436,14 +444,14 @@ pl_status pl_gemm_cuda_tuned(const pl_run_args *a)
     if (tiles > INT32_MAX) return pl_fail(PL_ERR_ARG, "cuda-tuned: too many tiles");
 
     float *ws = nullptr;
-    if (split > 1 && (s = pl_gemm_workspace("cuda-tuned", PL_GEMM_WS_SPLITK, (size_t)split * M * N * sizeof(float), &ws)) != PL_OK)
+    if (split > 1 && (s = pl_gemm_workspace(a->ctx, "cuda-tuned", PL_GEMM_WS_SPLITK, (size_t)split * M * N * sizeof(float), &ws)) != PL_OK)
         return s;
     dim3 grid((unsigned)tiles, (unsigned)split);
     f<<<grid, c.wm * c.wn * 32, cfg_smem(c), st>>>(M, N, K, A, p->lda, B, ldb, C, p->ldc, p->alpha,
                                                    p->beta, kps, ws);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) return pl_fail(PL_ERR_CUDA, "cuda-tuned: launch: %s", cudaGetErrorString(e));
-    if (split > 1) return pl_gemm_splitk_reduce("cuda-tuned", M, N, split, ws, C, p->ldc, p->alpha, p->beta, g_sms, st);
+    if (split > 1) return pl_gemm_splitk_reduce("cuda-tuned", M, N, split, ws, C, p->ldc, p->alpha, p->beta, g->sms, st);
     return PL_OK;
 }
 

@@ -1,7 +1,8 @@
 // peers_cuda.cu: cuBLAS SGEMM as the GPU peer, behind the same contract as a rung.
 // Row-major C = A*B is column-major C^T = B^T * A^T, so cuBLAS gets (B, A) swapped with no
 // transposes. Two math modes: FP32 on the CUDA cores (pedantic: no TF32 shortcuts) and TF32
-// on the tensor cores. The handle lives in the context, created on first use.
+// on the tensor cores. The handle is the context's PL_CTX_HANDLE_CUBLAS slot, created on first
+// use (on the context's device) and destroyed with the context.
 #include "core/core.h"
 #include "kernels/gemm/gemm.h"
 
@@ -11,21 +12,27 @@
 
 static void destroy_handle(void *h) { cublasDestroy((cublasHandle_t)h); }
 
+static pl_status create_handle(pl_ctx *ctx, void **out)
+{
+    (void)ctx;
+    cublasHandle_t h;
+    cublasStatus_t st = cublasCreate(&h);
+    if (st != CUBLAS_STATUS_SUCCESS)
+        return pl_fail(PL_ERR_CUDA, "cuBLAS peers: cublasCreate failed (%s)", cublasGetStatusString(st));
+    *out = (void *)h;
+    return PL_OK;
+}
+
 static pl_status run_cublas(const pl_run_args *a, cublasMath_t mode, const char *name)
 {
     const pl_gemm_problem *p = (const pl_gemm_problem *)a->problem;
     if (p->M > INT_MAX || p->N > INT_MAX || p->K > INT_MAX || p->lda > INT_MAX || p->ldb > INT_MAX ||
         p->ldc > INT_MAX)
         return pl_fail(PL_ERR_ARG, "%s: sizes above 2^31 do not fit cuBLAS's int", name);
-    pl_ctx *ctx = a->ctx;
-    if (!ctx->cublas) {
-        cublasHandle_t h;
-        if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS)
-            return pl_fail(PL_ERR_CUDA, "%s: cublasCreate failed", name);
-        ctx->cublas = (void *)h;
-        pl_ctx_cublas_destroy = destroy_handle;
-    }
-    cublasHandle_t h = (cublasHandle_t)ctx->cublas;
+    void *hv = nullptr;
+    pl_status s = pl_ctx_handle(a->ctx, PL_CTX_HANDLE_CUBLAS, create_handle, destroy_handle, &hv);
+    if (s != PL_OK) return s;
+    cublasHandle_t h = (cublasHandle_t)hv;
     cublasSetStream(h, (cudaStream_t)a->stream);
     if (cublasSetMathMode(h, mode) != CUBLAS_STATUS_SUCCESS)
         return pl_fail(PL_ERR_CUDA, "%s: cublasSetMathMode failed", name);

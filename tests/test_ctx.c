@@ -1,0 +1,240 @@
+/* test_ctx.c: what a context holds is its own. The context services one by one (per-context
+ * state, handles with their destroy, host workspaces), then two CPU contexts with different
+ * thread counts running cpu-packed on two threads at once, on different shapes, several
+ * times, each result against a float64 reference computed here. Under ASan (PARLAB_SANITIZE)
+ * the leak checker sees that pl_ctx_destroy frees all of it. */
+#include "check.h"
+#include "core/core.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <string.h>
+
+/* ------------------------------------------------------------- the services, one by one */
+
+static int inits, destroys;
+static char key_a, key_b;
+
+static pl_status count_init(pl_ctx *ctx, void *state)
+{
+    (void)ctx;
+    inits++;
+    *(int *)state = 1000 + inits;
+    return PL_OK;
+}
+
+static pl_status failing_init(pl_ctx *ctx, void *state)
+{
+    (void)ctx;
+    (void)state;
+    return pl_fail(PL_ERR_INTERNAL, "init failed on purpose");
+}
+
+static pl_status make_handle(pl_ctx *ctx, void **h)
+{
+    (void)ctx;
+    *h = malloc(32);
+    return *h ? PL_OK : PL_ERR_NOMEM;
+}
+
+static void free_handle(void *h)
+{
+    destroys++;
+    free(h);
+}
+
+static void check_services(void)
+{
+    pl_ctx *c1 = NULL, *c2 = NULL;
+    CHECK(pl_ctx_create(&c1, PL_BACKEND_CPU, 0, 2) == PL_OK, "cpu context: %s", pl_last_error());
+    CHECK(pl_ctx_create(&c2, PL_BACKEND_CPU, 0, 3) == PL_OK, "cpu context: %s", pl_last_error());
+    if (!c1 || !c2) return;
+    CHECK(pl_ctx_activate(c1) == PL_OK, "pl_ctx_activate on a CPU context: %s", pl_last_error());
+    CHECK(c1->sm_count == 0, "a CPU context has no SMs (%d)", c1->sm_count);
+
+    /* Keyed state: made once per context and key, the same pointer after. */
+    void *s1 = NULL, *s1b = NULL, *s2 = NULL, *s1k = NULL;
+    CHECK(pl_ctx_state(c1, &key_a, sizeof(int), count_init, &s1) == PL_OK && s1, "state: %s", pl_last_error());
+    CHECK(pl_ctx_state(c1, &key_a, sizeof(int), count_init, &s1b) == PL_OK && s1b == s1,
+          "the second call for a key returns the first one's state");
+    CHECK(pl_ctx_state(c2, &key_a, sizeof(int), count_init, &s2) == PL_OK && s2 && s2 != s1,
+          "another context gets its own state");
+    CHECK(pl_ctx_state(c1, &key_b, sizeof(int), count_init, &s1k) == PL_OK && s1k && s1k != s1,
+          "another key gets its own state");
+    CHECK(inits == 3, "init ran %d times for 3 (context, key) pairs", inits);
+    CHECK(s1 && s2 && *(int *)s1 == 1001 && *(int *)s2 == 1002, "each state keeps what its init wrote");
+    void *bad = &bad;
+    static char key_c;
+    CHECK(pl_ctx_state(c1, &key_c, 8, failing_init, &bad) == PL_ERR_INTERNAL && bad == NULL,
+          "a failing init returns its status and no state");
+    CHECK(pl_ctx_state(c1, &key_c, sizeof(int), count_init, &bad) == PL_OK && bad && inits == 4,
+          "after a failed init the next call tries again");
+
+    /* Handles: made on first use, destroyed with their context by the function given. */
+    void *h1 = NULL, *h1b = NULL, *h2 = NULL;
+    CHECK(pl_ctx_handle(c1, PL_CTX_HANDLE_CUBLAS, make_handle, free_handle, &h1) == PL_OK && h1, "handle");
+    CHECK(pl_ctx_handle(c1, PL_CTX_HANDLE_CUBLAS, make_handle, free_handle, &h1b) == PL_OK && h1b == h1,
+          "a handle is made once per context");
+    CHECK(pl_ctx_handle(c2, PL_CTX_HANDLE_CUBLAS, make_handle, free_handle, &h2) == PL_OK && h2 && h2 != h1,
+          "each context has its own handle");
+    CHECK(pl_ctx_handle(c1, PL_CTX_HANDLE_SLOTS, make_handle, free_handle, &h1b) == PL_ERR_ARG, "slot range");
+
+    /* Host workspaces: aligned, grow-only, one per context and slot. */
+    void *w1 = NULL, *w1b = NULL, *w2 = NULL, *w1c = NULL;
+    CHECK(pl_ctx_host_workspace(c1, 1, 1000, &w1) == PL_OK && w1 && ((uintptr_t)w1 & 63) == 0, "host workspace");
+    memset(w1, 1, 1000);
+    CHECK(pl_ctx_host_workspace(c1, 1, 500, &w1b) == PL_OK && w1b == w1, "a smaller request keeps the buffer");
+    CHECK(pl_ctx_host_workspace(c2, 1, 500, &w2) == PL_OK && w2 && w2 != w1, "each context has its own");
+    CHECK(pl_ctx_host_workspace(c1, 1, 1 << 20, &w1c) == PL_OK && w1c, "a larger request grows it");
+    if (w1c) memset(w1c, 2, 1 << 20);
+    CHECK(pl_ctx_host_workspace(c1, PL_CTX_HOST_WS_SLOTS, 8, &w1b) == PL_ERR_ARG, "host slot range");
+    void *d = &d;
+    CHECK(pl_ctx_dev_workspace(c1, 0, 64, &d) != PL_OK && d == NULL, "a CPU context has no device workspace");
+
+    pl_ctx_destroy(c1);
+    CHECK(destroys == 1, "destroying one context destroyed %d handles (1 expected)", destroys);
+    pl_ctx_destroy(c2);
+    CHECK(destroys == 2, "destroying both destroyed %d handles (2 expected)", destroys);
+}
+
+/* ------------------------------------------------------------- two contexts at once */
+
+typedef struct job {
+    const char *variant;
+    const int64_t *params; /* NULL: defaults */
+    int64_t M, N, K, lda, ldb, ldc;
+    float alpha, beta;
+    float *A, *B, *C0;
+    double *ref, *bound; /* alpha*A*B + beta*C0 in float64; |alpha|*|A|*|B| + |beta|*|C0| */
+} job;
+
+typedef struct worker {
+    pl_ctx *ctx;
+    job *jobs;
+    int n_jobs, reps;
+    int calls, failed;
+    char first[256];
+} worker;
+
+static void job_init(job *j, uint64_t seed)
+{
+    size_t na = (size_t)(j->M * j->lda), nb = (size_t)(j->K * j->ldb), nc = (size_t)(j->M * j->ldc);
+    j->A = malloc(na * sizeof(float));
+    j->B = malloc(nb * sizeof(float));
+    j->C0 = malloc(nc * sizeof(float));
+    j->ref = malloc((size_t)(j->M * j->N) * sizeof(double));
+    j->bound = malloc((size_t)(j->M * j->N) * sizeof(double));
+    pl_fill_f32(j->A, (int64_t)na, seed);
+    pl_fill_f32(j->B, (int64_t)nb, seed + 1);
+    pl_fill_f32(j->C0, (int64_t)nc, seed + 2);
+    for (int64_t i = 0; i < j->M; i++)
+        for (int64_t n = 0; n < j->N; n++) {
+            double s = 0, a = 0;
+            for (int64_t k = 0; k < j->K; k++) {
+                double x = (double)j->A[i * j->lda + k] * j->B[k * j->ldb + n];
+                s += x;
+                a += fabs(x);
+            }
+            double c = j->C0[i * j->ldc + n];
+            j->ref[i * j->N + n] = j->alpha * s + (j->beta != 0 ? j->beta * c : 0);
+            j->bound[i * j->N + n] = fabs(j->alpha) * a + fabs(j->beta) * fabs(c);
+        }
+}
+
+static void job_free(job *j)
+{
+    free(j->A);
+    free(j->B);
+    free(j->C0);
+    free(j->ref);
+    free(j->bound);
+}
+
+/* FP32 accumulation over K: |error| <= K * 2^-24 * bound (a first-order bound); a wrong or
+ * unwritten element (NaN) is far outside it. */
+static void *run_worker(void *arg)
+{
+    worker *w = arg;
+    if (pl_ctx_activate(w->ctx) != PL_OK) {
+        w->failed++;
+        snprintf(w->first, sizeof w->first, "pl_ctx_activate: %s", pl_last_error());
+        return NULL;
+    }
+    for (int r = 0; r < w->reps; r++)
+        for (int q = 0; q < w->n_jobs; q++) {
+            job *j = &w->jobs[(q + r) % w->n_jobs];
+            size_t nc = (size_t)(j->M * j->ldc);
+            float *C = malloc(nc * sizeof(float));
+            if (j->beta != 0) memcpy(C, j->C0, nc * sizeof(float));
+            else for (size_t i = 0; i < nc; i++) C[i] = NAN;
+            pl_status s = pl_sgemm_variant(w->ctx, j->variant, j->params, j->M, j->N, j->K, j->alpha, j->A,
+                                           j->lda, j->B, j->ldb, j->beta, C, j->ldc);
+            w->calls++;
+            int bad = 0;
+            double worst = 0;
+            for (int64_t i = 0; s == PL_OK && i < j->M; i++)
+                for (int64_t n = 0; n < j->N; n++) {
+                    double e = fabs((double)C[i * j->ldc + n] - j->ref[i * j->N + n]);
+                    double tol = (double)j->K * 0x1p-24 * j->bound[i * j->N + n] + 1e-30;
+                    if (!(e <= tol)) bad++;
+                    if (!(e / tol <= worst)) worst = e / tol;
+                }
+            if (s != PL_OK || bad) {
+                if (!w->failed)
+                    snprintf(w->first, sizeof w->first, "%s %lldx%lldx%lld (rep %d): %s%d wrong, worst %.3g x the bound",
+                             j->variant, (long long)j->M, (long long)j->N, (long long)j->K, r,
+                             s != PL_OK ? pl_last_error() : "", bad, worst);
+                w->failed++;
+            }
+            free(C);
+        }
+    return NULL;
+}
+
+int main(void)
+{
+    check_services();
+
+    const char *sz = getenv("PL_TEST_SMALL"); /* under sanitizers: fewer repeats */
+    const int reps = sz ? 2 : 4;
+    /* kc = 64 forces several K blocks (beta applied once, then accumulate). */
+    static const int64_t kc64[] = {0, 64, 0, 0};
+    job jobs0[] = {
+        {"cpu-packed", NULL, 300, 280, 260, 261, 283, 281, 1.0f, 0.0f, 0, 0, 0, 0, 0},
+        {"cpu-packed", kc64, 129, 515, 700, 700, 515, 515, 0.5f, 2.0f, 0, 0, 0, 0, 0},
+        {"cpu-packed", NULL, 48, 900, 400, 400, 901, 900, 1.0f, 1.0f, 0, 0, 0, 0, 0},
+    };
+    job jobs1[] = {
+        {"cpu-packed", NULL, 257, 190, 333, 333, 190, 190, 1.0f, 0.0f, 0, 0, 0, 0, 0},
+        {"cpu-packed", NULL, 520, 130, 610, 611, 130, 131, 1.5f, -1.0f, 0, 0, 0, 0, 0},
+        {"cpu-packed", kc64, 33, 700, 450, 450, 700, 700, 1.0f, 0.0f, 0, 0, 0, 0, 0},
+    };
+    const int n0 = (int)(sizeof jobs0 / sizeof jobs0[0]), n1 = (int)(sizeof jobs1 / sizeof jobs1[0]);
+    for (int i = 0; i < n0; i++) job_init(&jobs0[i], 100 + 10 * i);
+    for (int i = 0; i < n1; i++) job_init(&jobs1[i], 500 + 10 * i);
+
+    pl_ctx *c0 = NULL, *c1 = NULL;
+    CHECK(pl_ctx_create(&c0, PL_BACKEND_CPU, 0, 3) == PL_OK, "cpu context: %s", pl_last_error());
+    CHECK(pl_ctx_create(&c1, PL_BACKEND_CPU, 0, 2) == PL_OK, "cpu context: %s", pl_last_error());
+    if (c0 && c1) {
+        worker w[2] = {{c0, jobs0, n0, reps, 0, 0, ""}, {c1, jobs1, n1, reps, 0, 0, ""}};
+        pthread_t t[2];
+        for (int i = 0; i < 2; i++) CHECK(pthread_create(&t[i], NULL, run_worker, &w[i]) == 0, "pthread_create");
+        for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
+        for (int i = 0; i < 2; i++) {
+            CHECK(w[i].failed == 0, "context %d (%d threads): %d of %d calls wrong; first: %s", i,
+                  w[i].ctx->threads, w[i].failed, w[i].calls, w[i].first);
+            CHECK(w[i].calls == reps * (i ? n1 : n0), "context %d made %d calls", i, w[i].calls);
+        }
+        /* cpu-packed's buffers are the contexts' own. */
+        CHECK(c0->host_ws[0] && c1->host_ws[0] && c0->host_ws[0] != c1->host_ws[0],
+              "each context holds its own cpu-packed workspace (%p, %p)", c0->host_ws[0], c1->host_ws[0]);
+        printf("two CPU contexts (3 and 2 threads), %d + %d cpu-packed calls at once: %s\n", w[0].calls, w[1].calls,
+               w[0].failed + w[1].failed ? "WRONG" : "all right");
+    }
+    pl_ctx_destroy(c0);
+    pl_ctx_destroy(c1);
+    for (int i = 0; i < n0; i++) job_free(&jobs0[i]);
+    for (int i = 0; i < n1; i++) job_free(&jobs1[i]);
+    return check_summary("ctx");
+}

@@ -1,0 +1,215 @@
+/* test_ctx_gpu.c: two CUDA contexts run side by side. Two threads, each with its own context
+ * (one per device when the machine has two or more GPUs, both on device 0 otherwise), run
+ * cuda-tuned (split-K among its shapes), cuda-tf32 (split-K and the copy-engine configs, whose
+ * B transpose and A re-pitch use workspaces) and the cuBLAS peers at the same time, on
+ * different shapes, several times; every result against a float64 reference computed here.
+ * A context's workspaces, handles and per-device tables are its own: shared ones show up as
+ * wrong results (or as compute-sanitizer errors). PL_SANITIZER=1 (under compute-sanitizer)
+ * shrinks the shapes and the repeats. Label `gpu`: "skipped: no GPU" (exit 77) without one. */
+#include "check.h"
+#include "core/core.h"
+#include "core/device.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <string.h>
+
+typedef struct job {
+    const char *variant;
+    const int64_t *params; /* NULL: defaults (config and split chosen per shape) */
+    int64_t M, N, K, lda, ldb, ldc;
+    float alpha, beta;
+    double tol; /* per element, times K * |alpha|*|A|*|B| + |beta|*|C0| */
+    float *A, *B, *C0;
+    double *ref, *bound;
+} job;
+
+typedef struct worker {
+    pl_ctx *ctx;
+    job *jobs;
+    int n_jobs, reps;
+    int calls, failed;
+    char first[320];
+} worker;
+
+static void job_init(job *j, uint64_t seed)
+{
+    size_t na = (size_t)(j->M * j->lda), nb = (size_t)(j->K * j->ldb), nc = (size_t)(j->M * j->ldc);
+    j->A = malloc(na * sizeof(float));
+    j->B = malloc(nb * sizeof(float));
+    j->C0 = malloc(nc * sizeof(float));
+    j->ref = malloc((size_t)(j->M * j->N) * sizeof(double));
+    j->bound = malloc((size_t)(j->M * j->N) * sizeof(double));
+    pl_fill_f32(j->A, (int64_t)na, seed);
+    pl_fill_f32(j->B, (int64_t)nb, seed + 1);
+    pl_fill_f32(j->C0, (int64_t)nc, seed + 2);
+    double *brow = malloc((size_t)j->N * sizeof(double)), *arow = malloc((size_t)j->N * sizeof(double));
+    for (int64_t i = 0; i < j->M; i++) {
+        for (int64_t n = 0; n < j->N; n++) brow[n] = arow[n] = 0;
+        for (int64_t k = 0; k < j->K; k++) {
+            double a = j->A[i * j->lda + k];
+            const float *b = j->B + k * j->ldb;
+            for (int64_t n = 0; n < j->N; n++) {
+                brow[n] += a * b[n];
+                arow[n] += fabs(a * b[n]);
+            }
+        }
+        for (int64_t n = 0; n < j->N; n++) {
+            double c = j->C0[i * j->ldc + n];
+            j->ref[i * j->N + n] = j->alpha * brow[n] + (j->beta != 0 ? j->beta * c : 0);
+            j->bound[i * j->N + n] = fabs(j->alpha) * arow[n] + fabs(j->beta) * fabs(c);
+        }
+    }
+    free(brow);
+    free(arow);
+}
+
+static void job_free(job *j)
+{
+    free(j->A);
+    free(j->B);
+    free(j->C0);
+    free(j->ref);
+    free(j->bound);
+}
+
+static void *run_worker(void *arg)
+{
+    worker *w = arg;
+    /* The calling thread must have its context's device current (api.c does not select it). */
+    if (pl_ctx_activate(w->ctx) != PL_OK) {
+        w->failed++;
+        snprintf(w->first, sizeof w->first, "pl_ctx_activate: %s", pl_last_error());
+        return NULL;
+    }
+    for (int r = 0; r < w->reps; r++)
+        for (int q = 0; q < w->n_jobs; q++) {
+            job *j = &w->jobs[(q + r) % w->n_jobs];
+            size_t nc = (size_t)(j->M * j->ldc);
+            float *C = malloc(nc * sizeof(float));
+            if (j->beta != 0) memcpy(C, j->C0, nc * sizeof(float));
+            else for (size_t i = 0; i < nc; i++) C[i] = NAN;
+            pl_status s = pl_sgemm_variant(w->ctx, j->variant, j->params, j->M, j->N, j->K, j->alpha, j->A,
+                                           j->lda, j->B, j->ldb, j->beta, C, j->ldc);
+            w->calls++;
+            int bad = 0;
+            double worst = 0;
+            for (int64_t i = 0; s == PL_OK && i < j->M; i++)
+                for (int64_t n = 0; n < j->N; n++) {
+                    double e = fabs((double)C[i * j->ldc + n] - j->ref[i * j->N + n]);
+                    double tol = j->tol * j->bound[i * j->N + n] + 1e-30;
+                    if (!(e <= tol)) bad++;
+                    if (!(e / tol <= worst)) worst = e / tol;
+                }
+            if (s != PL_OK || bad) {
+                if (!w->failed)
+                    snprintf(w->first, sizeof w->first,
+                             "%s %lldx%lldx%lld params %s (rep %d): %s%d wrong, worst %.3g x the bound", j->variant,
+                             (long long)j->M, (long long)j->N, (long long)j->K, j->params ? "named" : "auto", r,
+                             s != PL_OK ? pl_last_error() : "", bad, worst);
+                w->failed++;
+            }
+            free(C);
+        }
+    return NULL;
+}
+
+/* FP32 on the CUDA cores: a first-order bound K * 2^-24 of |A|*|B|, loose enough for any
+ * order of summation. TF32: inputs rounded (or truncated) to 10 mantissa bits, 2 * 2^-10 of
+ * |A|*|B| per product, plus the FP32 sum. A shared workspace or a wrong per-device table
+ * gives errors of the size of C itself, far outside both. */
+#define TOL_FP32(K) ((double)(K) * 0x1p-24)
+#define TOL_TF32(K) (0x1p-9 + (double)(K) * 0x1p-24)
+
+int main(void)
+{
+    unsigned f = pl_features();
+    if (!(f & PL_FEAT_CUDA_BUILD)) check_skip("no CUDA build");
+    if (!(f & PL_FEAT_GPU)) check_skip("no GPU");
+    const int small = getenv("PL_SANITIZER") != NULL;
+    const int reps = small ? 1 : 3;
+    const int64_t kdeep = small ? 2048 : 8192;
+    const int64_t big = small ? 300 : 1000;
+
+    /* Named params: {config, splitk}; 0 = auto. */
+    static const int64_t split8[] = {0, 8};       /* the shape's config, K cut in 8 */
+    static const int64_t tuned_cfg2_s4[] = {2, 4};
+    static const int64_t tf32_tma_s2[] = {11, 2}; /* copy engine: BT (+ A) workspaces, and split-K */
+    static const int64_t tf32_tma12[] = {12, 1};
+    static const int64_t tf32_cfg6_s4[] = {6, 4};
+    job jobs0[] = {
+        {"cuda-tuned", NULL, 64, 64, kdeep, kdeep, 64, 64, 1.0f, 0.0f, TOL_FP32(kdeep), 0, 0, 0, 0, 0},
+        {"cuda-tuned", split8, 200, 136, 4096, 4096, 136, 136, 0.5f, 1.5f, TOL_FP32(4096), 0, 0, 0, 0, 0},
+        {"cuda-tuned", NULL, big, big - 30, 700, 700, big - 29, big - 30, 1.0f, 0.0f, TOL_FP32(700), 0, 0, 0, 0, 0},
+        {"cuda-tf32", tf32_tma_s2, 520, 264, 1500, 1501, 264, 264, 1.0f, 0.0f, TOL_TF32(1500), 0, 0, 0, 0, 0},
+        {"cuda-tf32", NULL, 64, 64, kdeep, kdeep, 64, 64, 1.0f, 0.0f, TOL_TF32(kdeep), 0, 0, 0, 0, 0},
+        {"peer-cublas", NULL, 300, 200, 100, 100, 200, 200, 1.0f, 0.0f, TOL_FP32(100), 0, 0, 0, 0, 0},
+        {"peer-cublas-tf32", NULL, 257, 129, 513, 513, 129, 129, 1.0f, 1.0f, TOL_TF32(513), 0, 0, 0, 0, 0},
+    };
+    job jobs1[] = {
+        {"cuda-tuned", split8, 96, 80, kdeep - 1000, kdeep - 1000, 80, 80, 1.0f, 0.0f, TOL_FP32(kdeep), 0, 0, 0, 0, 0},
+        {"cuda-tuned", tuned_cfg2_s4, 333, 250, 2100, 2100, 250, 251, 1.0f, -1.0f, TOL_FP32(2100), 0, 0, 0, 0, 0},
+        {"cuda-tuned", NULL, big + 24, big, 600, 600, big + 1, big, 1.0f, 0.0f, TOL_FP32(600), 0, 0, 0, 0, 0},
+        {"cuda-tf32", tf32_tma12, 384, 300, 1100, 1100, 301, 300, 1.0f, 0.0f, TOL_TF32(1100), 0, 0, 0, 0, 0},
+        {"cuda-tf32", tf32_cfg6_s4, 130, 120, 3000, 3000, 120, 120, 2.0f, 0.5f, TOL_TF32(3000), 0, 0, 0, 0, 0},
+        {"peer-cublas", NULL, 180, 330, 250, 250, 330, 330, 1.0f, 0.0f, TOL_FP32(250), 0, 0, 0, 0, 0},
+        {"peer-cublas-tf32", NULL, 100, 400, 700, 700, 400, 400, 1.0f, 0.0f, TOL_TF32(700), 0, 0, 0, 0, 0},
+    };
+    const int n0 = (int)(sizeof jobs0 / sizeof jobs0[0]), n1 = (int)(sizeof jobs1 / sizeof jobs1[0]);
+    for (int i = 0; i < n0; i++) job_init(&jobs0[i], 100 + 10 * i);
+    for (int i = 0; i < n1; i++) job_init(&jobs1[i], 500 + 10 * i);
+
+    /* Two contexts on one device; then, with 2+ GPUs, one context per device. */
+    const int ndev = pl_dev_count();
+    const int rounds = ndev >= 2 ? 2 : 1;
+    for (int round = 0; round < rounds; round++) {
+        const int dev1 = round == 0 ? 0 : 1;
+        pl_ctx *c0 = NULL, *c1 = NULL;
+        CHECK(pl_ctx_create(&c0, PL_BACKEND_CUDA, 0, 0) == PL_OK, "cuda context 0: %s", pl_last_error());
+        CHECK(pl_ctx_create(&c1, PL_BACKEND_CUDA, dev1, 0) == PL_OK, "cuda context on %d: %s", dev1, pl_last_error());
+        if (!c0 || !c1) {
+            pl_ctx_destroy(c0);
+            pl_ctx_destroy(c1);
+            break;
+        }
+        CHECK(c0->sm_count == pl_dev_sm_count(0) && c0->sm_count > 0, "sm_count %d", c0->sm_count);
+        CHECK(c1->sm_count == pl_dev_sm_count(dev1), "sm_count %d on device %d", c1->sm_count, dev1);
+        worker w[2] = {{c0, jobs0, n0, reps, 0, 0, ""}, {c1, jobs1, n1, reps, 0, 0, ""}};
+        pthread_t t[2];
+        for (int i = 0; i < 2; i++) CHECK(pthread_create(&t[i], NULL, run_worker, &w[i]) == 0, "pthread_create");
+        for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
+        for (int i = 0; i < 2; i++) {
+            CHECK(w[i].failed == 0, "devices 0,%d: context %d: %d of %d calls wrong; first: %s", dev1, i, w[i].failed,
+                  w[i].calls, w[i].first);
+            CHECK(w[i].calls == reps * (i ? n1 : n0), "context %d made %d calls", i, w[i].calls);
+        }
+        /* What each context holds is its own. */
+        int shared = 0, held = 0;
+        for (int s = 0; s < PL_CTX_DEV_WS_SLOTS; s++) {
+            held += c0->dev_ws[s] != NULL;
+            shared += c0->dev_ws[s] && c0->dev_ws[s] == c1->dev_ws[s];
+        }
+        CHECK(held >= 2 && shared == 0, "device workspaces: context 0 holds %d, %d shared with context 1", held, shared);
+        CHECK(c0->handle[PL_CTX_HANDLE_CUBLAS].h && c1->handle[PL_CTX_HANDLE_CUBLAS].h &&
+                  c0->handle[PL_CTX_HANDLE_CUBLAS].h != c1->handle[PL_CTX_HANDLE_CUBLAS].h &&
+                  c0->handle[PL_CTX_HANDLE_CUBLAS].destroy,
+              "each context holds its own cuBLAS handle, with its destroy");
+        int states[2] = {0, 0}, same = 0;
+        for (int s = 0; s < PL_CTX_STATE_SLOTS; s++) {
+            states[0] += c0->state[s].key != NULL && c0->state[s].state != NULL;
+            states[1] += c1->state[s].key != NULL && c1->state[s].state != NULL;
+            for (int u = 0; u < PL_CTX_STATE_SLOTS; u++)
+                same += c0->state[s].key && c0->state[s].key == c1->state[u].key && c0->state[s].state == c1->state[u].state;
+        }
+        CHECK(states[0] == 2 && states[1] == 2 && same == 0,
+              "cuda-tuned and cuda-tf32 keep their tables per context (%d and %d states, %d shared)", states[0],
+              states[1], same);
+        printf("devices 0,%d: two CUDA contexts, %d + %d calls at once (cuda-tuned, cuda-tf32, cuBLAS): %s\n", dev1,
+               w[0].calls, w[1].calls, w[0].failed + w[1].failed ? "WRONG" : "all right");
+        pl_ctx_destroy(c0);
+        pl_ctx_destroy(c1);
+    }
+    for (int i = 0; i < n0; i++) job_free(&jobs0[i]);
+    for (int i = 0; i < n1; i++) job_free(&jobs1[i]);
+    return check_summary("ctx_gpu");
+}
