@@ -30,7 +30,7 @@ pl_status pl_run_host(pl_ctx *ctx, const pl_kernel *k, const pl_variant *v, cons
         return v->run(&a);
     }
     void *dev[PL_MAX_OPERANDS] = {NULL};
-    if ((s = pl_dev_select(ctx->device)) != PL_OK) return s;
+    if ((s = pl_ctx_activate(ctx)) != PL_OK) return s;
     for (int i = 0; i < n && s == PL_OK; i++) s = pl_dev_malloc(&dev[i], bytes[i]);
     for (int i = 0; i < n && s == PL_OK; i++)
         if (t[i].role != PL_OUT || t[i].ld != t[i].cols) s = pl_dev_h2d(dev[i], host[i], bytes[i], ctx->stream);

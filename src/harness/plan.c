@@ -115,7 +115,7 @@ pl_status pl_plan_fits(const pl_plan *plan, const pl_ctx *gpu)
                        plan->check == PL_CHECK_FULL ? ", float64 reference" : "", have / 1073741824.0);
     if (gpu && pl_ctx_backend(gpu) == PL_BACKEND_CUDA) {
         size_t free_b = 0, total_b = 0;
-        pl_status s = pl_dev_select(pl_ctx_device(gpu));
+        pl_status s = pl_ctx_activate(gpu);
         if (s == PL_OK && pl_dev_mem_info(&free_b, &total_b) == PL_OK && plan->device_bytes > 0.97 * (double)free_b)
             return pl_fail(PL_ERR_TOO_BIG, "%s needs about %.1f GiB of device memory for its operands; device %d has "
                            "%.1f GiB free (of %.1f GiB)", plan->desc, plan->device_bytes / 1073741824.0,
