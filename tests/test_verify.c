@@ -94,8 +94,20 @@ static pl_variant make(const char *name, pl_status (*run)(const pl_run_args *))
 }
 
 /* Run v on a fresh problem with the given check; returns the result. */
+static pl_result bench_with_beta(pl_ctx *ctx, const pl_variant *v, const char *size, pl_check check, int repeats,
+                                 double beta, double pad);
 static pl_result bench_with(pl_ctx *ctx, const pl_variant *v, const char *size, pl_check check, int repeats)
 {
+    return bench_with_beta(ctx, v, size, check, repeats, 0, 0);
+}
+
+static pl_result bench_with_beta(pl_ctx *ctx, const pl_variant *v, const char *size, pl_check check, int repeats,
+                                 double beta, double pad)
+{
+    pl_pvalues pv;
+    pl_pvalues_default(&pl_gemm_kernel, &pv);
+    pv.num[1] = beta;
+    pv.num[2] = pad;
     pl_problem *p = NULL;
     pl_result r;
     memset(&r, 0, sizeof r);
@@ -104,7 +116,7 @@ static pl_result bench_with(pl_ctx *ctx, const pl_variant *v, const char *size, 
     cfg.repeats = repeats;
     cfg.min_time_s = 0;
     pl_problem_opts o = {7, check, NULL, NULL};
-    pl_status st = pl_problem_create_opts(&p, &pl_gemm_kernel, size, NULL, &o);
+    pl_status st = pl_problem_create_opts(&p, &pl_gemm_kernel, size, &pv, &o);
     if (st == PL_OK) st = pl_bench_variant(ctx, p, v, NULL, &cfg, &r);
     CHECK(st == PL_OK, "%s %s: %s", v->name, size, pl_last_error());
     CHECK(p && pl_problem_check(p) == check, "%s: the check that ran is not the one asked for", v->name);
@@ -172,6 +184,11 @@ int main(void)
                   "worst element reported at [%lld, %lld] of operand %d, want [5, 7] of 2", (long long)r.first.row,
                   (long long)r.first.col, r.first.operand);
         }
+        /* With beta != 0 and padded rows the checks take C0 and the pitch into account. */
+        r = bench_with_beta(ctx, &good, "130x70x90", checks[c], 1, 0.75, 3);
+        CHECK(r.verified == 1, "%s beta=0.75 pad=3: correct variant rejected (elem %g)", cn, r.last.elem_ratio);
+        r = bench_with_beta(ctx, &off, "130x70x90", checks[c], 1, 0.75, 3);
+        CHECK(r.verified == 0, "%s beta=0.75 pad=3: one element off accepted", cn);
         once_calls = 0;
         r = bench_with(ctx, &once, "64", checks[c], 3);
         CHECK(r.first.elem_ratio <= 1 && r.verified == 0 && !(r.last.elem_ratio <= 1),

@@ -255,6 +255,25 @@ static void check_one(pl_check_result *res, double o, double ref, double mag, do
     res->checked++;
 }
 
+/* C[i][j] against alpha * dot + beta * C0[i][j], with its scale |alpha| mag + |beta C0[i][j]|. */
+static void check_element(const pl_gemm_problem *p, const float *C0, const float *C, int64_t i, int64_t j, double dot,
+                          double mag, double eb, pl_check_result *res, double *d2, double *r2)
+{
+    double ref = p->alpha * dot, m = fabs((double)p->alpha) * mag;
+    if (p->beta != 0.0f) ref += (double)p->beta * C0[i * p->ldc + j], m += fabs((double)p->beta * C0[i * p->ldc + j]);
+    check_one(res, C[i * p->ldc + j], ref, m, eb, i, j, d2, r2);
+}
+
+/* A thread's worst element into the whole check's (inside a critical section). */
+static void merge_worst(pl_check_result *res, const pl_check_result *local)
+{
+    res->checked += local->checked;
+    if (local->elem_ratio > res->elem_ratio) {
+        res->elem_ratio = local->elem_ratio;
+        res->operand = 2, res->row = local->row, res->col = local->col;
+    }
+}
+
 pl_status pl_gemm_spec_check_sampled(const void *problem, const pl_tensor *t, int n, const pl_tensor *out,
                                      pl_precision prec, uint64_t seed, pl_check_result *res)
 {
@@ -296,20 +315,10 @@ pl_status pl_gemm_spec_check_sampled(const void *problem, const pl_tensor *t, in
         pl_check_result local;
         memset(&local, 0, sizeof local);
         for (int r = 0; r < nr; r++)
-            for (int64_t j = 0; j < w; j++) {
-                int64_t i = rows[r], jj = j0 + j;
-                double ref = alpha * acc[r][j], m = fabs(alpha) * mag[r][j];
-                if (beta != 0) ref += beta * C0[i * p->ldc + jj], m += fabs(beta * C0[i * p->ldc + jj]);
-                check_one(&local, C[i * p->ldc + jj], ref, m, eb, i, jj, &d2, &r2);
-            }
+            for (int64_t j = 0; j < w; j++)
+                check_element(p, C0, C, rows[r], j0 + j, acc[r][j], mag[r][j], eb, &local, &d2, &r2);
 #pragma omp critical
-        {
-            res->checked += local.checked;
-            if (local.elem_ratio > res->elem_ratio) {
-                res->elem_ratio = local.elem_ratio;
-                res->operand = 2, res->row = local.row, res->col = local.col;
-            }
-        }
+        merge_worst(res, &local);
     }
     /* (1b) whole columns, A streamed once. */
     for (int64_t k = 0; k < p->K; k++)
@@ -326,20 +335,9 @@ pl_status pl_gemm_spec_check_sampled(const void *problem, const pl_tensor *t, in
         }
         pl_check_result local;
         memset(&local, 0, sizeof local);
-        for (int c = 0; c < nc; c++) {
-            int64_t j = cols[c];
-            double ref = alpha * acc[c], m = fabs(alpha) * mag[c];
-            if (beta != 0) ref += beta * C0[i * p->ldc + j], m += fabs(beta * C0[i * p->ldc + j]);
-            check_one(&local, C[i * p->ldc + j], ref, m, eb, i, j, &d2, &r2);
-        }
+        for (int c = 0; c < nc; c++) check_element(p, C0, C, i, cols[c], acc[c], mag[c], eb, &local, &d2, &r2);
 #pragma omp critical
-        {
-            res->checked += local.checked;
-            if (local.elem_ratio > res->elem_ratio) {
-                res->elem_ratio = local.elem_ratio;
-                res->operand = 2, res->row = local.row, res->col = local.col;
-            }
-        }
+        merge_worst(res, &local);
     }
     /* (2) Freivalds. X: random +-1; Bx = B X and |b_k|^2, B streamed once. */
     for (int64_t j = 0; j < p->N * FREIVALDS; j++) {
