@@ -23,6 +23,15 @@ __global__ void splitk_reduce(int M, int N, int S, const float *__restrict__ P, 
 
 } // namespace
 
+pl_status pl_gemm_ctx_device(const pl_ctx *ctx, const char *rung, int *sms)
+{
+    int dev = -1;
+    if (cudaGetDevice(&dev) != cudaSuccess || dev != ctx->device)
+        return pl_fail(PL_ERR_CUDA, "%s: the context's device %d is not current (pl_ctx_activate)", rung, ctx->device);
+    *sms = ctx->sm_count > 0 ? ctx->sm_count : 1;
+    return PL_OK;
+}
+
 pl_status pl_gemm_workspace(pl_ctx *ctx, const char *rung, int slot, size_t bytes, float **ws)
 {
     *ws = nullptr;

@@ -77,6 +77,11 @@ static inline pl_status pl_gemm_cuda_resolve(const char *rung, const pl_gemm_pro
     return PL_OK;
 }
 
+/* What each rung's per-context init_state (pl_ctx_state) does first: check that the context's
+ * device is the calling thread's current one (pl_ctx_activate selects it; fails with
+ * PL_ERR_CUDA naming `rung` otherwise), and give its SM count (at least 1) in *sms. */
+pl_status pl_gemm_ctx_device(const pl_ctx *ctx, const char *rung, int *sms);
+
 /* Device workspaces of the CUDA rungs: the context's device workspace slots (pl_ctx_dev_workspace),
  * grown and kept between calls, shared by the rungs of one context (whose calls come on its one
  * stream), never by two contexts; freed by pl_ctx_destroy. SPLITK holds the

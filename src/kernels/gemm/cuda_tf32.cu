@@ -361,10 +361,7 @@ char state_key; /* its address names this rung's state in a context */
 pl_status init_state(pl_ctx *ctx, void *vst)
 {
     State *g = (State *)vst;
-    int dev = -1;
-    if (cudaGetDevice(&dev) != cudaSuccess || dev != ctx->device)
-        return pl_fail(PL_ERR_CUDA, "cuda-tf32: the context's device %d is not current (pl_ctx_activate)", ctx->device);
-    g->sms = ctx->sm_count > 0 ? ctx->sm_count : 1;
+    if (pl_status s = pl_gemm_ctx_device(ctx, "cuda-tf32", &g->sms); s != PL_OK) return s;
     {
         /* which build of the kernels this device loaded: the sm_90a one has the wgmma path */
         cudaStream_t st = (cudaStream_t)ctx->stream;

@@ -326,10 +326,7 @@ char state_key; /* its address names this rung's state in a context */
 pl_status init_state(pl_ctx *ctx, void *vst)
 {
     State *st = (State *)vst;
-    int dev = -1;
-    if (cudaGetDevice(&dev) != cudaSuccess || dev != ctx->device)
-        return pl_fail(PL_ERR_CUDA, "cuda-tuned: the context's device %d is not current (pl_ctx_activate)", ctx->device);
-    st->sms = ctx->sm_count > 0 ? ctx->sm_count : 1;
+    if (pl_status s = pl_gemm_ctx_device(ctx, "cuda-tuned", &st->sms); s != PL_OK) return s;
     for (int i = 0; i < n_cfgs; i++) {
         size_t sm = cfg_smem(cfgs[i]);
         for (int v = 0; v < 2; v++) {
