@@ -42,6 +42,7 @@ test-asan:
 	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DPARLAB_SANITIZE=ON -DPARLAB_CUDA=OFF $(CMAKE_FLAGS)
 	cmake --build build-asan -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir build-asan --output-on-failure -LE gpu
+	@grep -h "^skipped:" build-asan/Testing/Temporary/LastTest.log 2>/dev/null | sort -u | sed 's/^/ctest (asan): a test was /' || true
 
 # ---------------------------------------------------------------- fuzzing (tests/fuzz/README.md)
 # Built with clang -fsanitize=fuzzer,address,undefined straight from the sources each target
