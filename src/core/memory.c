@@ -1,4 +1,5 @@
-/* memory.c: aligned host memory, checked size arithmetic, the seeded generator, the clock. */
+/* memory.c: aligned host memory, checked size arithmetic, the seeded generators, the clock,
+ * the sizes and names of element types. */
 #include "core/core.h"
 
 #include <stdlib.h>
@@ -120,4 +121,28 @@ double pl_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---------------------------------------------------------------- element types */
+
+size_t pl_dtype_size(pl_dtype t)
+{
+    switch (t) {
+    case PL_F32: return 4;
+    case PL_F64: return 8;
+    case PL_I32: return 4;
+    case PL_U8: return 1;
+    }
+    return 0;
+}
+
+const char *pl_dtype_name(pl_dtype t)
+{
+    switch (t) {
+    case PL_F32: return "float32";
+    case PL_F64: return "float64";
+    case PL_I32: return "int32";
+    case PL_U8: return "uint8";
+    }
+    return "?";
 }

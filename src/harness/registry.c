@@ -126,28 +126,6 @@ pl_status pl_variant_check(const pl_ctx *ctx, const pl_variant *v, char *why, si
     return PL_OK;
 }
 
-size_t pl_dtype_size(pl_dtype t)
-{
-    switch (t) {
-    case PL_F32: return 4;
-    case PL_F64: return 8;
-    case PL_I32: return 4;
-    case PL_U8: return 1;
-    }
-    return 0;
-}
-
-const char *pl_dtype_name(pl_dtype t)
-{
-    switch (t) {
-    case PL_F32: return "float32";
-    case PL_F64: return "float64";
-    case PL_I32: return "int32";
-    case PL_U8: return "uint8";
-    }
-    return "?";
-}
-
 int64_t pl_tensor_span(const pl_tensor *t)
 {
     if (t->rows <= 0 || t->cols <= 0) return 0;

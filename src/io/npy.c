@@ -49,17 +49,6 @@ static const char npy_magic[NPY_MAGIC_LEN] = {'\x93', 'N', 'U', 'M', 'P', 'Y'};
 
 /* ---------------------------------------------------------------- dtypes */
 
-static size_t elem_size(pl_dtype t)
-{
-    switch (t) {
-    case PL_F32: return 4;
-    case PL_F64: return 8;
-    case PL_I32: return 4;
-    case PL_U8: return 1;
-    }
-    return 0;
-}
-
 static const char *dtype_descr(pl_dtype t)
 {
     switch (t) {
@@ -336,7 +325,7 @@ static pl_status read_fd(const char *path, int fd, pl_array *a)
     if (st != PL_OK) return st;
 
     int64_t count = pl_array_count(a), bytes;
-    if (count < 0 || pl_mul_overflow(count, (int64_t)elem_size(a->dtype), &bytes) ||
+    if (count < 0 || pl_mul_overflow(count, (int64_t)pl_dtype_size(a->dtype), &bytes) ||
         (uint64_t)bytes > SIZE_MAX)
         return pl_fail(PL_ERR_FORMAT, "%s: shape overflow: the array has more elements than fit "
                                       "in memory", path);
@@ -448,7 +437,7 @@ pl_status pl_npy_write(const char *path, const pl_array *a)
             return pl_fail(PL_ERR_ARG, "%s: dimension %d is negative (%" PRId64 ")", path, i,
                            a->shape[i]);
     int64_t count = pl_array_count(a), bytes;
-    if (count < 0 || pl_mul_overflow(count, (int64_t)elem_size(a->dtype), &bytes) ||
+    if (count < 0 || pl_mul_overflow(count, (int64_t)pl_dtype_size(a->dtype), &bytes) ||
         (uint64_t)bytes > SIZE_MAX)
         return pl_fail(PL_ERR_OVERFLOW, "%s: the array's size overflows", path);
     if (bytes > 0 && !a->data) return pl_fail(PL_ERR_ARG, "%s: the array has no data", path);

@@ -31,16 +31,6 @@ static void die(const char *what)
     abort(); /* libFuzzer saves the input that got here */
 }
 
-static size_t dsize(pl_dtype t)
-{
-    switch (t) {
-    case PL_F32: return 4;
-    case PL_F64: return 8;
-    case PL_I32: return 4;
-    case PL_U8: return 1;
-    }
-    return 0;
-}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -70,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     if (a.rank < 0 || a.rank > 8) die("rank out of 0..8");
-    size_t es = dsize(a.dtype);
+    size_t es = pl_dtype_size(a.dtype);
     if (es == 0) die("unknown dtype");
     int64_t count = pl_array_count(&a);
     if (count < 0) die("pl_array_count < 0 after a successful read");
