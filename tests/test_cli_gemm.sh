@@ -188,7 +188,7 @@ expect_err "C too big" "C (400000x400000 float32): about 596.05 GiB of host memo
 no_file "C too big" X11.npy
 rm -f Big.npy Col.npy Row.npy
 run 2 "empty output name" gemm A.npy B.npy -o ''
-expect_err "empty output name" "-o: '' is not a file name"
+expect_err "empty output name" "-o: '' is not a value"
 run 2 "empty variant name" gemm A.npy B.npy -o X12.npy --variant ''
 no_file "empty variant name" X12.npy
 

@@ -4,7 +4,7 @@
  * is not a float32 matrix; the device fails); 2 a usage error (bad option or value, shapes
  * that do not multiply, unknown variant). */
 #define _POSIX_C_SOURCE 200809L
-#include "cli.h"
+#include "cli/tool.h"
 #include "core/core.h"
 
 #include <math.h>
@@ -52,162 +52,49 @@ static void usage(FILE *f)
           f);
 }
 
-/* A finite real number, or a usage error naming the option. */
-static int parse_real(const char *opt, const char *text, float *out)
-{
-    char *end;
-    double v = strtod(text, &end);
-    if (end == text || *end != '\0' || !isfinite(v) || fabs(v) > 3.4e38) {
-        cli_error("gemm: %s: '%s' is not a finite number", opt, text);
-        return PL_EXIT_USAGE;
-    }
-    *out = (float)v;
-    return PL_EXIT_OK;
-}
-
-static int parse_backend(const char *text, pl_backend *b)
-{
-    if (strcmp(text, "cpu") == 0) *b = PL_BACKEND_CPU;
-    else if (strcmp(text, "cuda") == 0) *b = PL_BACKEND_CUDA;
-    else if (strcmp(text, "auto") == 0) *b = PL_BACKEND_AUTO;
-    else {
-        cli_error("gemm: --backend: '%s' is not one of cpu, cuda, auto", text);
-        return PL_EXIT_USAGE;
-    }
-    return PL_EXIT_OK;
-}
-
-/* "A.npy is a 3-D array; ..." / "A.npy is float64; ..." : exit 1 (the file is of the wrong
- * type). */
-static int check_matrix(const char *path, const pl_array *a)
-{
-    if (a->dtype != PL_F32) {
-        cli_error("gemm: %s is %s; parlab gemm takes float32 (convert with a.astype(np.float32))",
-                  path, pl_dtype_name(a->dtype));
-        return PL_EXIT_FAIL;
-    }
-    if (a->rank != 2) {
-        cli_error("gemm: %s has rank %d; parlab gemm takes a matrix (rank 2)", path, a->rank);
-        return PL_EXIT_FAIL;
-    }
-    return PL_EXIT_OK;
-}
-
-/* Print the valid variant names after an unknown one. */
-static void unknown_variant(const pl_kernel *k, const char *name)
-{
-    char list[1024] = "";
-    size_t len = 0;
-    for (int i = 0; k && i < k->n_variants && len < sizeof list; i++)
-        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "",
-                                k->ladder[i]->name);
-    cli_error("gemm: unknown variant '%s' (valid: %s)", name, list);
-}
-
-static double gib(double bytes) { return bytes / (1024.0 * 1024.0 * 1024.0); }
-
-/* Host memory: what the command will hold against what this process may still take. */
-static int fits_host(const char *what, double bytes)
-{
-    double avail = pl_host_memory_available();
-    if (avail > 0 && bytes > avail) {
-        cli_error("gemm: %s: about %.2f GiB of host memory, more than the %.2f GiB this process may "
-                  "take (available memory and the cgroup limit)", what, gib(bytes), gib(avail));
-        return PL_EXIT_USAGE;
-    }
-    return PL_EXIT_OK;
-}
-
-static double file_bytes(const char *path)
-{
-    struct stat st;
-    return path && stat(path, &st) == 0 ? (double)st.st_size : 0.0;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 int pl_cmd_gemm(int argc, char **argv)
 {
     const char *pos[2] = {NULL, NULL};
     int n_pos = 0;
     const char *out_path = NULL, *variant_name = NULL, *c0_path = NULL;
     float alpha = 1.0f, beta = 0.0f;
-    int beta_given = 0, backend_given = 0, only_positional = 0;
+    int beta_given = 0, backend_given = 0;
     long threads = 0, device = 0;
     pl_backend backend = PL_BACKEND_AUTO;
     int rc;
 
     /* ---------------------------------------------------------------- options */
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (only_positional || arg[0] != '-' || arg[1] == '\0') {
-            if (n_pos == 2) {
-                cli_error("gemm: unexpected argument '%s' (takes A.npy B.npy; see --help)", arg);
-                return PL_EXIT_USAGE;
-            }
-            pos[n_pos++] = arg;
-            continue;
-        }
-        if (strcmp(arg, "--") == 0) {
-            only_positional = 1;
-            continue;
-        }
-        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+    static const char *const with_value[] = {"-o", "--output", "--variant", "--alpha", "--beta", "--c0",
+                                             "--threads", "--backend", "--device", NULL};
+    tool_args ta = {"gemm", argc, argv, with_value, NULL, 1, 0};
+    char name[32];
+    const char *val;
+    for (int kind; (kind = tool_next(&ta, name, sizeof name, &val)) != TOOL_END;) {
+        if (kind == TOOL_ERROR) return PL_EXIT_USAGE;
+        if (kind == TOOL_HELP) {
             usage(stdout);
             return PL_EXIT_OK;
         }
-
-        /* Every other option takes a value: "--opt value" or "--opt=value". */
-        char name[32];
-        const char *val = NULL, *eq = strchr(arg, '=');
-        size_t nl = (eq && arg[1] == '-') ? (size_t)(eq - arg) : strlen(arg);
-        if (nl >= sizeof name) nl = sizeof name - 1;
-        memcpy(name, arg, nl);
-        name[nl] = '\0';
-        if (eq && arg[1] == '-') val = eq + 1;
-
-        static const char *const with_value[] = {"-o", "--output", "--variant", "--alpha",
-                                                 "--beta", "--c0", "--threads", "--backend",
-                                                 "--device"};
-        int known = 0;
-        for (size_t j = 0; j < sizeof with_value / sizeof with_value[0]; j++)
-            if (strcmp(name, with_value[j]) == 0) known = 1;
-        if (!known) {
-            cli_error("gemm: unknown option '%s' (see parlab gemm --help)", arg);
-            return PL_EXIT_USAGE;
-        }
-        if (!val) {
-            if (i + 1 >= argc) {
-                cli_error("gemm: option %s needs a value", name);
+        if (kind == TOOL_POSITIONAL) {
+            if (n_pos == 2) {
+                cli_error("gemm: unexpected argument '%s' (takes A.npy B.npy; see --help)", val);
                 return PL_EXIT_USAGE;
             }
-            val = argv[++i];
-        }
-
-        if (!*val && (strcmp(name, "-o") == 0 || strcmp(name, "--output") == 0 ||
-                      strcmp(name, "--c0") == 0 || strcmp(name, "--variant") == 0)) {
-            cli_error("gemm: %s: '' is not a %s", name, strcmp(name, "--variant") == 0 ? "variant name" : "file name");
-            return PL_EXIT_USAGE;
-        }
-        if (strcmp(name, "-o") == 0 || strcmp(name, "--output") == 0) out_path = val;
+            pos[n_pos++] = val;
+        } else if (strcmp(name, "-o") == 0 || strcmp(name, "--output") == 0) out_path = val;
         else if (strcmp(name, "--variant") == 0) variant_name = val;
         else if (strcmp(name, "--c0") == 0) c0_path = val;
         else if (strcmp(name, "--alpha") == 0) {
-            if ((rc = parse_real(name, val, &alpha)) != 0) return rc;
+            if ((rc = tool_parse_real("gemm", name, val, &alpha)) != 0) return rc;
         } else if (strcmp(name, "--beta") == 0) {
-            if ((rc = parse_real(name, val, &beta)) != 0) return rc;
+            if ((rc = tool_parse_real("gemm", name, val, &beta)) != 0) return rc;
             beta_given = 1;
         } else if (strcmp(name, "--threads") == 0) {
             if ((rc = cli_parse_int(name, val, 1, 4096, &threads)) != 0) return rc;
         } else if (strcmp(name, "--device") == 0) {
             if ((rc = cli_parse_int(name, val, 0, 1023, &device)) != 0) return rc;
         } else if (strcmp(name, "--backend") == 0) {
-            if ((rc = parse_backend(val, &backend)) != 0) return rc;
+            if ((rc = tool_parse_backend("gemm", val, &backend)) != 0) return rc;
             backend_given = 1;
         }
     }
@@ -230,17 +117,7 @@ int pl_cmd_gemm(int argc, char **argv)
 
     const pl_kernel *kernel = pl_kernel_find("gemm");
     const pl_variant *variant = NULL;
-    if (variant_name) {
-        variant = pl_variant_find(kernel, variant_name);
-        if (!variant) {
-            unknown_variant(kernel, variant_name);
-            return PL_EXIT_USAGE;
-        }
-        /* Can this build and machine run it at all? ("no GPU", "built without OpenBLAS") */
-        pl_status s = pl_variant_check(NULL, variant, NULL, 0);
-        if (s != PL_OK) return cli_fail(s);
-        if (!backend_given) backend = variant->backend;
-    }
+    if ((rc = tool_find_variant("gemm", kernel, variant_name, &variant, &backend, backend_given)) != 0) return rc;
 
     /* ---------------------------------------------------------------- inputs */
     pl_array A = {0}, B = {0}, C = {0};
@@ -249,13 +126,11 @@ int pl_cmd_gemm(int argc, char **argv)
     rc = PL_EXIT_FAIL;
 
     /* The inputs are read whole: their files' sizes must fit first. */
-    if ((rc = fits_host("reading the inputs", file_bytes(pos[0]) + file_bytes(pos[1]) + file_bytes(c0_path))) != 0)
+    if ((rc = tool_fits_host("gemm", "reading the inputs",
+                             tool_file_bytes(pos[0]) + tool_file_bytes(pos[1]) + tool_file_bytes(c0_path))) != 0)
         goto done;
-    if ((s = pl_npy_read(pos[0], &A)) != PL_OK || (s = pl_npy_read(pos[1], &B)) != PL_OK) {
-        rc = cli_fail(s);
+    if ((rc = tool_read_f32("gemm", pos[0], 2, 2, &A)) != 0 || (rc = tool_read_f32("gemm", pos[1], 2, 2, &B)) != 0)
         goto done;
-    }
-    if ((rc = check_matrix(pos[0], &A)) != 0 || (rc = check_matrix(pos[1], &B)) != 0) goto done;
     int64_t M = A.shape[0], K = A.shape[1], N = B.shape[1];
     if (B.shape[0] != K) {
         cli_error("gemm: shapes do not multiply: %s is %lldx%lld, %s is %lldx%lld (A's columns "
@@ -267,11 +142,7 @@ int pl_cmd_gemm(int argc, char **argv)
 
     if (c0_path) {
         /* C starts as C0 and is computed in place. */
-        if ((s = pl_npy_read(c0_path, &C)) != PL_OK) {
-            rc = cli_fail(s);
-            goto done;
-        }
-        if ((rc = check_matrix(c0_path, &C)) != 0) goto done;
+        if ((rc = tool_read_f32("gemm", c0_path, 2, 2, &C)) != 0) goto done;
         if (C.shape[0] != M || C.shape[1] != N) {
             cli_error("gemm: %s is %lldx%lld; C0 must be M x N = %lldx%lld", c0_path,
                       (long long)C.shape[0], (long long)C.shape[1], (long long)M, (long long)N);
@@ -287,7 +158,7 @@ int pl_cmd_gemm(int argc, char **argv)
         }
         char what[96];
         snprintf(what, sizeof what, "C (%lldx%lld float32)", (long long)M, (long long)N);
-        if ((rc = fits_host(what, (double)count * sizeof(float))) != 0) goto done;
+        if ((rc = tool_fits_host("gemm", what, (double)count * sizeof(float))) != 0) goto done;
         rc = PL_EXIT_FAIL;
         C = (pl_array){.dtype = PL_F32, .rank = 2, .shape = {M, N}};
         C.data = pl_alloc((size_t)count * sizeof(float));
@@ -298,31 +169,20 @@ int pl_cmd_gemm(int argc, char **argv)
     }
 
     /* ---------------------------------------------------------------- multiply */
-    if ((s = pl_ctx_create(&ctx, backend, (int)device, (int)threads)) != PL_OK) {
-        rc = cli_fail(s);
-        goto done;
-    }
-    if (variant && (s = pl_variant_check(ctx, variant, NULL, 0)) != PL_OK) {
-        rc = cli_fail(s); /* a CPU variant with --backend cuda, ...: exit 2 */
-        goto done;
-    }
-    /* With CUDA the operands go to the device: they must fit its free memory. */
-    if (pl_ctx_backend(ctx) == PL_BACKEND_CUDA && M > 0 && N > 0 && K > 0) {
+    {
         char size[96];
-        pl_plan plan;
+        pl_pvalues pv;
+        pl_pvalues_default(kernel, &pv);
+        pv.num[1] = beta; /* C0 goes to the device too */
         snprintf(size, sizeof size, "%lldx%lldx%lld", (long long)M, (long long)N, (long long)K);
-        if ((s = pl_problem_plan(kernel, size, NULL, PL_CHECK_AUTO, &plan)) == PL_OK) {
-            plan.host_bytes = 0; /* checked above: here no reference, no working copies */
-            s = pl_plan_fits(&plan, ctx);
-        }
-        if (s != PL_OK) {
-            rc = cli_fail(s);
+        if ((rc = tool_context("gemm", kernel, M > 0 && N > 0 && K > 0 ? size : NULL, &pv, backend, device, threads,
+                               variant, &ctx)) != 0)
             goto done;
-        }
+        rc = PL_EXIT_FAIL;
     }
     const char *ran = variant ? variant->name : pl_gemm_best_variant(ctx);
     float *c = C.data;
-    double t0 = now_s();
+    double t0 = tool_now();
     if (M == 0 || N == 0 || K == 0) {
         /* Nothing to multiply: A*B is all zeros (or empty). */
         for (int64_t i = 0; i < M * N; i++) c[i] = beta != 0.0f ? beta * c[i] : 0.0f;
@@ -334,7 +194,7 @@ int pl_cmd_gemm(int argc, char **argv)
     } else {
         s = pl_sgemm(ctx, M, N, K, alpha, A.data, K, B.data, N, beta, c, N);
     }
-    double ms = (now_s() - t0) * 1e3;
+    double ms = (tool_now() - t0) * 1e3;
     if (s != PL_OK) {
         rc = cli_fail(s);
         goto done;

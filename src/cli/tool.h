@@ -1,0 +1,50 @@
+/* tool.h: what the file tools share (`parlab gemm`, and the next kernels' gemv, transpose,
+ * reduce, dot): the argument loop, options parsed with clear messages, float32 .npy inputs
+ * checked for dtype and rank, the variant by name, and memory checked before anything is
+ * read or allocated. Every function that can fail prints the error (prefixed with the
+ * command's name) and returns the exit status: 0 ok, 1 runtime failure, 2 usage error. */
+#ifndef PL_CLI_TOOL_H
+#define PL_CLI_TOOL_H
+
+#include "cli/cli.h"
+
+/* The argument loop: positionals, "--" (all after are positionals), -h/--help, options with
+ * a value ("--opt V" or "--opt=V", never empty) and flags without one. */
+typedef struct tool_args {
+    const char *cmd;                /* "gemm", for the messages */
+    int argc;
+    char **argv;
+    const char *const *with_value;  /* NULL-terminated: options that take a value */
+    const char *const *flags;       /* NULL-terminated: options that take none; may be NULL */
+    int i;                          /* the next argument (start at 1) */
+    int only_positional;
+} tool_args;
+enum { TOOL_END = 0, TOOL_POSITIONAL, TOOL_OPTION, TOOL_HELP, TOOL_ERROR };
+/* The next argument: TOOL_POSITIONAL (*val), TOOL_OPTION (name; *val, NULL for a flag),
+ * TOOL_HELP, TOOL_END, or TOOL_ERROR (message printed; exit 2). */
+int tool_next(tool_args *t, char *name, size_t name_size, const char **val);
+
+int tool_parse_real(const char *cmd, const char *opt, const char *text, float *out);
+int tool_parse_backend(const char *cmd, const char *text, pl_backend *b);
+
+/* The variant named (name NULL: none, *v = NULL), one this build and machine can run; unless
+ * backend_given, *backend becomes its backend. An unknown name lists the valid ones (exit 2). */
+int tool_find_variant(const char *cmd, const pl_kernel *k, const char *name, const pl_variant **v,
+                      pl_backend *backend, int backend_given);
+
+/* bytes against the host memory this process may take (exit 2 naming both, in GiB). */
+int tool_fits_host(const char *cmd, const char *what, double bytes);
+/* Size of a file in bytes (0 if it cannot be read: pl_npy_read will say why). */
+double tool_file_bytes(const char *path);
+/* Read a float32 .npy of rank min_rank..max_rank (1..2: a vector or a matrix): a file of
+ * another type is a runtime failure (exit 1) naming the file and what it holds. */
+int tool_read_f32(const char *cmd, const char *path, int min_rank, int max_rank, pl_array *a);
+
+/* The context; for CUDA, the device fit of the kernel's problem of this size and problem
+ * parameters (pv NULL: defaults; exit 2 when it does not fit), and a named variant must match the context's backend. */
+int tool_context(const char *cmd, const pl_kernel *k, const char *size, const pl_pvalues *pv, pl_backend backend,
+                 long device, long threads, const pl_variant *v, pl_ctx **ctx);
+
+double tool_now(void);
+
+#endif
