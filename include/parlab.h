@@ -93,6 +93,15 @@ pl_status pl_sgemm_variant(pl_ctx *ctx, const char *variant, const int64_t *para
                            const float *B, int64_t ldb, float beta, float *C, int64_t ldc);
 const char *pl_gemm_best_variant(const pl_ctx *ctx);
 
+/* y = alpha*op(A)*x + beta*y, row-major A (M x N, lda >= N); trans 'n': op(A) = A (x has N
+ * elements, y has M), 't': op(A) = A^T (x has M, y has N). beta == 0: y is not read. Like
+ * pl_sgemm: the best rung (pl_gemv_best_variant), or the one named by pl_sgemv_variant. */
+pl_status pl_sgemv(pl_ctx *ctx, char trans, int64_t M, int64_t N, float alpha, const float *A, int64_t lda,
+                   const float *x, float beta, float *y);
+pl_status pl_sgemv_variant(pl_ctx *ctx, const char *variant, const int64_t *params, char trans, int64_t M,
+                           int64_t N, float alpha, const float *A, int64_t lda, const float *x, float beta, float *y);
+const char *pl_gemv_best_variant(const pl_ctx *ctx);
+
 /* ---------------------------------------------------------------- 3. registry */
 
 typedef enum pl_dtype { PL_F32 = 0, PL_F64, PL_I32, PL_U8 } pl_dtype;
