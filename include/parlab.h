@@ -93,6 +93,12 @@ pl_status pl_sgemm_variant(pl_ctx *ctx, const char *variant, const int64_t *para
                            const float *B, int64_t ldb, float beta, float *C, int64_t ldc);
 const char *pl_gemm_best_variant(const pl_ctx *ctx);
 
+/* r = op over each row (axis 1: r has M elements) or each column (axis 0: N elements) of the
+ * row-major M x N matrix A (lda >= N); op 0..4 = sum, mean, min, max, sumsq (min/max propagate
+ * NaN as NumPy). dot: *result = sum_i x_i y_i. Host pointers, the best rung, as pl_sgemm. */
+pl_status pl_sreduce(pl_ctx *ctx, int op, int axis, int64_t M, int64_t N, const float *A, int64_t lda, float *r);
+pl_status pl_sdot(pl_ctx *ctx, int64_t N, const float *x, const float *y, float *result);
+
 /* y = alpha*op(A)*x + beta*y, row-major A (M x N, lda >= N); trans 'n': op(A) = A (x has N
  * elements, y has M), 't': op(A) = A^T (x has M, y has N). beta == 0: y is not read. Like
  * pl_sgemm: the best rung (pl_gemv_best_variant), or the one named by pl_sgemv_variant. */

@@ -1,0 +1,40 @@
+/* api.c: pl_sreduce and pl_sdot, the BLAS-like calls: check the arguments, pick the best rung
+ * the context can run, and hand the host arrays to the harness (pl_run_host). */
+#include "core/core.h"
+#include "kernels/reduce/reduce.h"
+
+static const char *best(const pl_ctx *ctx, const pl_kernel *k, const char *cpu, const char *cuda)
+{
+    const char *order[] = {pl_ctx_backend(ctx) == PL_BACKEND_CUDA ? cuda : cpu, "cpu-naive"};
+    for (int i = 0; i < 2; i++) {
+        const pl_variant *v = pl_variant_find(k, order[i]);
+        if (v && v->run && pl_variant_check(ctx, v, NULL, 0) == PL_OK) return v->name;
+    }
+    return NULL;
+}
+
+pl_status pl_sreduce(pl_ctx *ctx, int op, int axis, int64_t M, int64_t N, const float *A, int64_t lda, float *r)
+{
+    if (!ctx) return pl_fail(PL_ERR_ARG, "pl_sreduce: NULL context");
+    if (!A || !r) return pl_fail(PL_ERR_ARG, "pl_sreduce: NULL array");
+    pl_reduce_problem p = {M, N, lda, op, axis, lda - N};
+    pl_status s = pl_reduce_check(&p);
+    if (s != PL_OK) return s;
+    const char *name = best(ctx, &pl_reduce_kernel, "cpu-simd", "cuda-tuned");
+    if (!name) return pl_fail(PL_ERR_UNSUPPORTED, "pl_sreduce: no reduce variant can run in this context");
+    void *host[2] = {(void *)A, r};
+    return pl_run_host(ctx, &pl_reduce_kernel, pl_variant_find(&pl_reduce_kernel, name), NULL, &p, host);
+}
+
+pl_status pl_sdot(pl_ctx *ctx, int64_t N, const float *x, const float *y, float *result)
+{
+    if (!ctx) return pl_fail(PL_ERR_ARG, "pl_sdot: NULL context");
+    if (!x || !y || !result) return pl_fail(PL_ERR_ARG, "pl_sdot: NULL array");
+    pl_dot_problem p = {N};
+    pl_status s = pl_dot_check(&p);
+    if (s != PL_OK) return s;
+    const char *name = best(ctx, &pl_dot_kernel, "cpu-simd", "cuda-tuned");
+    if (!name) return pl_fail(PL_ERR_UNSUPPORTED, "pl_sdot: no dot variant can run in this context");
+    void *host[3] = {(void *)x, (void *)y, result};
+    return pl_run_host(ctx, &pl_dot_kernel, pl_variant_find(&pl_dot_kernel, name), NULL, &p, host);
+}

@@ -1,0 +1,146 @@
+/* ladder.c: the reduce and dot ladders, in order. Read top to bottom, each rung is the one
+ * before plus one idea; the peers at the end are what a user could pick instead. */
+#include "kernels/reduce/reduce.h"
+
+#ifdef PL_HAVE_CUDA
+#define CUDA_FN(f) f
+extern const pl_param_def pl_reduce_cuda_block_params[1];
+#define CUDA_PARAMS pl_reduce_cuda_block_params, 1
+#else
+#define CUDA_FN(f) NULL
+#define CUDA_PARAMS NULL, 0
+#endif
+#ifdef PL_HAVE_OPENBLAS
+#define OPENBLAS_FN(f) f
+#else
+#define OPENBLAS_FN(f) NULL
+#endif
+
+extern const pl_param_def pl_reduce_cpu_simd_params[1];
+
+/* cuda-tuned's second pass: at most 1024 partials a row (an upper estimate). */
+static double tuned_workspace(const void *problem)
+{
+    const pl_reduce_problem *p = problem;
+    return p->axis == 1 && p->M < 1024 ? 4.0 * 1024.0 * (double)p->M : 0;
+}
+static double cub_workspace(const void *problem)
+{
+    const pl_reduce_problem *p = problem;
+    return 8.0 * (double)p->M + 4096; /* row offsets + CUB's temporary storage */
+}
+static double dot_workspace(const void *problem) { (void)problem; return 4.0 * 4096; }
+
+static const pl_variant cpu_naive = {
+    "cpu-naive", "one float accumulator per output, terms in order (not accurate: long sums stagnate)",
+    PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, NULL, 0, pl_reduce_cpu_naive, NULL};
+static const pl_variant cpu_simd = {
+    "cpu-simd", "accurate: 4 AVX2/AVX-512 vector accumulators, pairwise blocks of 1024, threads over rows "
+    "(long rows split) or column bands",
+    PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_FP32, pl_reduce_cpu_simd_params, 1, pl_reduce_cpu_simd, NULL};
+static const pl_variant cuda_naive = {
+    "cuda-naive", "one thread per output, terms in order from global memory (rows: uncoalesced)",
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, CUDA_PARAMS, CUDA_FN(pl_reduce_cuda_naive), NULL};
+static const pl_variant cuda_shared_interleaved = {
+    "cuda-shared-interleaved", "accurate: a block per row, shared-memory tree with interleaved addressing "
+    "(tid %% 2s: divergent warps, strided banks)",
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, CUDA_PARAMS, CUDA_FN(pl_reduce_cuda_shared_interleaved), NULL};
+static const pl_variant cuda_shared_sequential = {
+    "cuda-shared-sequential", "accurate: the same tree with sequential addressing (s halves, tid < s): "
+    "no divergence inside warps, conflict-free",
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, CUDA_PARAMS, CUDA_FN(pl_reduce_cuda_shared_sequential), NULL};
+static const pl_variant cuda_warp = {
+    "cuda-warp", "accurate: warp shuffles instead of shared memory, 128-bit loads where the row is aligned",
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, CUDA_PARAMS, CUDA_FN(pl_reduce_cuda_warp), NULL};
+static const pl_variant cuda_tuned = {
+    "cuda-tuned", "accurate: by shape, a warp per row (short rows), a block per row, or split rows and a "
+    "second pass (few long rows); columns: threads across columns, coalesced, rows split over blocks",
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, CUDA_PARAMS, CUDA_FN(pl_reduce_cuda_tuned), tuned_workspace};
+static const pl_variant peer_cub = {
+    "peer-cub", "CUB cub::DeviceSegmentedReduce (row sum, mean, min, max; not columns or sumsq)",
+    PL_BACKEND_CUDA, 1, PL_REQ_CUDA, PL_PREC_FP32, NULL, 0, CUDA_FN(pl_reduce_peer_cub), cub_workspace};
+
+static const pl_variant *const ladder[] = {
+    &cpu_naive, &cuda_naive, &cpu_simd, &cuda_shared_interleaved, &cuda_shared_sequential, &cuda_warp,
+    &cuda_tuned, &peer_cub,
+};
+
+static const pl_named_size named_sizes[] = {{"small", "1000"}, {"medium", "4096"}, {"large", "10000"}};
+
+const pl_kernel pl_reduce_kernel = {
+    .name = "reduce",
+    .summary = "r = sum|mean|min|max|sumsq over each row (axis 1) or column (axis 0) of an FP32 matrix",
+    .size_help = "N (square), MxN, or small|medium|large (1000, 4096, 10000); --set op=, axis=, offset=",
+    .named_sizes = named_sizes,
+    .n_named_sizes = 3,
+    .unit = PL_UNIT_BYTE,
+    .ceiling = PL_CEIL_MEMORY,
+    .problem_params = pl_reduce_problem_params,
+    .n_problem_params = 3,
+    .ladder = ladder,
+    .n_variants = (int)(sizeof ladder / sizeof ladder[0]),
+    .problem_size = sizeof(pl_reduce_problem),
+    .make_problem = pl_reduce_spec_make_problem,
+    .describe = pl_reduce_spec_describe,
+    .operands = pl_reduce_spec_operands,
+    .fill = pl_reduce_spec_fill,
+    .reference = pl_reduce_spec_reference,
+    .reference_ops = pl_reduce_spec_reference_ops,
+    .error_bound = pl_reduce_spec_error_bound,
+    .elem_bound = pl_reduce_spec_elem_bound,
+    .check_sampled = NULL,
+    .work = pl_reduce_spec_bytes,
+    .ops = pl_reduce_spec_ops,
+    .bytes = pl_reduce_spec_bytes,
+};
+
+/* ---------------------------------------------------------------- dot */
+
+static const pl_variant dot_cpu_naive = {
+    "cpu-naive", "one float accumulator, products added in order",
+    PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, NULL, 0, pl_dot_cpu_naive, NULL};
+static const pl_variant dot_cpu_simd = {
+    "cpu-simd", "accurate: FMA into 4 AVX2/AVX-512 vector accumulators, pairwise blocks, a piece per thread",
+    PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_FP32, pl_reduce_cpu_simd_params, 1, pl_dot_cpu_simd, NULL};
+static const pl_variant dot_cuda_tuned = {
+    "cuda-tuned", "accurate: grid-stride 128-bit loads, warp shuffles, one partial per block, a second pass",
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, CUDA_PARAMS, CUDA_FN(pl_dot_cuda_tuned), dot_workspace};
+static const pl_variant dot_peer_openblas = {
+    "peer-openblas", "OpenBLAS cblas_sdot (the CPU peer)",
+    PL_BACKEND_CPU, 1, PL_REQ_OPENBLAS, PL_PREC_FP32, NULL, 0, OPENBLAS_FN(pl_dot_peer_openblas), NULL};
+static const pl_variant dot_peer_cublas = {
+    "peer-cublas", "cuBLAS cublasSdot (the GPU peer)",
+    PL_BACKEND_CUDA, 1, PL_REQ_CUBLAS, PL_PREC_FP32, NULL, 0, CUDA_FN(pl_dot_peer_cublas), NULL};
+
+static const pl_variant *const dot_ladder[] = {
+    &dot_cpu_naive, &dot_cpu_simd, &dot_cuda_tuned, &dot_peer_openblas, &dot_peer_cublas,
+};
+
+static const pl_named_size dot_sizes[] = {{"small", "1000000"}, {"medium", "16000000"}, {"large", "100000000"}};
+
+const pl_kernel pl_dot_kernel = {
+    .name = "dot",
+    .summary = "r = sum_i x_i y_i, two FP32 vectors",
+    .size_help = "N, or small|medium|large (10^6, 1.6*10^7, 10^8)",
+    .named_sizes = dot_sizes,
+    .n_named_sizes = 3,
+    .unit = PL_UNIT_BYTE,
+    .ceiling = PL_CEIL_MEMORY,
+    .problem_params = NULL,
+    .n_problem_params = 0,
+    .ladder = dot_ladder,
+    .n_variants = (int)(sizeof dot_ladder / sizeof dot_ladder[0]),
+    .problem_size = sizeof(pl_dot_problem),
+    .make_problem = pl_dot_spec_make_problem,
+    .describe = pl_dot_spec_describe,
+    .operands = pl_dot_spec_operands,
+    .fill = pl_dot_spec_fill,
+    .reference = pl_dot_spec_reference,
+    .reference_ops = pl_dot_spec_reference_ops,
+    .error_bound = pl_dot_spec_error_bound,
+    .elem_bound = pl_dot_spec_elem_bound,
+    .check_sampled = NULL,
+    .work = pl_dot_spec_bytes,
+    .ops = pl_dot_spec_ops,
+    .bytes = pl_dot_spec_bytes,
+};
