@@ -1,0 +1,58 @@
+/* cpu-blocked: the matrix in tile x tile cache tiles, threads over the tiles. Inside a tile,
+ * 8x8 (AVX2) or 16x16 (AVX-512) blocks are transposed in registers: whole vectors are read
+ * from rows of A and written to rows of B, so every cache line on both sides is used whole
+ * while the tile's lines are still in L1/L2. The ragged right and bottom strips of a tile
+ * (sizes that are not multiples of the width) are copied element by element. */
+#include "core/core.h"
+#include "kernels/transpose/cpu_blocked.h"
+#include "kernels/transpose/transpose.h"
+
+static const int64_t tiles[] = {16, 32, 64, 128, 256};
+static const char *const isa_choices[] = {"auto", "avx2", "avx512", NULL};
+const pl_param_def pl_transpose_cpu_blocked_params[2] = {
+    {"tile", "cache tile edge, in elements", PL_PARAM_LIST, tiles, 5, 0, 0, 0, NULL, 64},
+    {"isa", "vector instructions: auto picks AVX-512 where the CPU has it", PL_PARAM_CHOICE, NULL, 0, 0, 0, 0,
+     isa_choices, 0},
+};
+
+static pl_status pick_isa(int64_t choice, const transpose_simd_isa **isa)
+{
+    unsigned f = pl_cpu_features();
+    if (choice == 2 || (choice == 0 && (f & PL_FEAT_AVX512))) {
+        if (!(f & PL_FEAT_AVX512)) return pl_fail(PL_ERR_UNSUPPORTED, "isa=avx512: this CPU has no AVX-512");
+        *isa = &pl_transpose_simd_avx512;
+        return PL_OK;
+    }
+    if (!(f & PL_FEAT_AVX2)) return pl_fail(PL_ERR_UNSUPPORTED, "this CPU has no AVX2");
+    *isa = &pl_transpose_simd_avx2;
+    return PL_OK;
+}
+
+static void scalar_region(const pl_transpose_problem *p, const float *A, float *B, int64_t i0, int64_t i1,
+                          int64_t j0, int64_t j1)
+{
+    for (int64_t j = j0; j < j1; j++)
+        for (int64_t i = i0; i < i1; i++) B[j * p->ldb + i] = A[i * p->lda + j];
+}
+
+pl_status pl_transpose_cpu_blocked(const pl_run_args *a)
+{
+    const pl_transpose_problem *p = a->problem;
+    const float *A = a->data[0];
+    float *B = a->data[1];
+    const int64_t ts = a->params[0];
+    const transpose_simd_isa *isa;
+    pl_status s = pick_isa(a->params[1], &isa);
+    if (s != PL_OK) return s;
+    const int64_t w = isa->width, ti = (p->M + ts - 1) / ts, tj = (p->N + ts - 1) / ts;
+#pragma omp parallel for num_threads(a->ctx->threads) schedule(static)
+    for (int64_t t = 0; t < ti * tj; t++) {
+        int64_t i0 = (t / tj) * ts, j0 = (t % tj) * ts;
+        int64_t i1 = i0 + ts < p->M ? i0 + ts : p->M, j1 = j0 + ts < p->N ? j0 + ts : p->N;
+        int64_t rows = (i1 - i0) / w * w, cols = (j1 - j0) / w * w;
+        if (rows && cols) isa->full_blocks(A + i0 * p->lda + j0, p->lda, B + j0 * p->ldb + i0, p->ldb, rows, cols);
+        scalar_region(p, A, B, i0, i0 + rows, j0 + cols, j1); /* right strip */
+        scalar_region(p, A, B, i0 + rows, i1, j0, j1);        /* bottom strip */
+    }
+    return PL_OK;
+}

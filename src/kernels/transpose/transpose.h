@@ -1,0 +1,51 @@
+/* transpose.h: the transpose room's face. B = A^T out of place, row-major, any M x N, with
+ * leading dimensions. Every rung is a pl_status run(const pl_run_args *) over operands
+ * data[0] = A (M x N, lda >= N, read only) and data[1] = B (N x M, ldb >= M, write only: the
+ * harness poisons it). Exact: a transpose moves values, so results are compared for equality. */
+#ifndef PL_TRANSPOSE_H
+#define PL_TRANSPOSE_H
+
+#include "parlab.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pl_transpose_problem {
+    int64_t M, N;     /* A is M x N, B is N x M */
+    int64_t lda, ldb; /* lda >= N, ldb >= M */
+} pl_transpose_problem;
+
+extern const pl_kernel pl_transpose_kernel; /* ladder.c */
+
+/* The spec (spec.c). */
+extern const pl_param_def pl_transpose_problem_params[1]; /* pad */
+pl_status pl_transpose_spec_make_problem(void *problem, const char *size, const pl_pvalues *pv);
+void pl_transpose_spec_describe(const void *problem, char *buf, size_t n);
+pl_status pl_transpose_spec_operands(const void *problem, pl_tensor *t, int *n);
+void pl_transpose_spec_fill(const void *problem, pl_tensor *t, int n, uint64_t seed);
+pl_status pl_transpose_spec_reference(const void *problem, const pl_tensor *t, int n, pl_tensor *ref,
+                                      pl_tensor *scale);
+double pl_transpose_spec_elements(const void *problem);
+double pl_transpose_spec_bound(const void *problem, pl_precision prec, const char **why);
+double pl_transpose_spec_ops(const void *problem);
+double pl_transpose_spec_bytes(const void *problem);
+
+/* Validate sizes and leading dimensions, with a message naming the problem. */
+pl_status pl_transpose_check(const pl_transpose_problem *p);
+
+/* The rungs, in ladder order (see ladder.c). CUDA ones exist only in CUDA builds. */
+pl_status pl_transpose_cpu_naive(const pl_run_args *a);
+pl_status pl_transpose_cpu_blocked(const pl_run_args *a);
+pl_status pl_transpose_cuda_naive_read(const pl_run_args *a);
+pl_status pl_transpose_cuda_naive_write(const pl_run_args *a);
+pl_status pl_transpose_cuda_shared(const pl_run_args *a);
+pl_status pl_transpose_cuda_shared_padded(const pl_run_args *a);
+pl_status pl_transpose_cuda_tuned(const pl_run_args *a);
+pl_status pl_transpose_peer_openblas(const pl_run_args *a);
+pl_status pl_transpose_peer_cublas(const pl_run_args *a);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
