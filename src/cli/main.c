@@ -13,6 +13,7 @@ static const struct {
     {"bench", pl_cmd_bench, "verify and time variants against the reference and a peer"},
     {"sweep", pl_cmd_sweep, "time one variant over parameter values and name the best"},
     {"gemm", pl_cmd_gemm, "C = A*B on .npy files"},
+    {"transpose", pl_cmd_transpose, "B = A^T on .npy files"},
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 

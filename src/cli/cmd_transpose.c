@@ -1,0 +1,142 @@
+/* cmd_transpose.c: `parlab transpose A.npy -o B.npy`, B = A^T on .npy files, through
+ * pl_stranspose (the best rung) or pl_stranspose_variant (--variant).
+ * Exit status: 0 ok; 1 a runtime failure (a file cannot be read or written, is malformed, is
+ * not a float32 matrix; the device fails); 2 a usage error (bad option or value, unknown
+ * variant, too big for this machine's memory). */
+#define _POSIX_C_SOURCE 200809L
+#include "cli/tool.h"
+#include "core/core.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fputs("usage: parlab transpose A.npy -o B.npy [options]\n"
+          "\n"
+          "Transpose a float32 matrix stored as a .npy file: B = A^T. A is M x N, a rank-2\n"
+          "float32 array in C order; B is written as float32 N x M (.npy version 1.0), whole\n"
+          "or not at all. The values are moved, never rounded: B equals numpy's A.T exactly.\n"
+          "\n"
+          "options:\n"
+          "  -o, --output B.npy  where to write B (required)\n"
+          "  --variant V         the transpose variant to run (an unknown name lists the\n"
+          "                      valid ones); default: the best one the backend can run\n"
+          "  --threads N         CPU threads (default: OMP_NUM_THREADS, else one per core)\n"
+          "  --backend B         cpu, cuda or auto (default: auto; with --variant, the\n"
+          "                      variant's own backend)\n"
+          "  --device D          CUDA device ordinal (default 0)\n"
+          "  -h, --help          show this help\n"
+          "\n"
+          "Prints one line: B = A^T: NxM (A MxN), variant V, T ms\n"
+          "where T is the time of the transpose call alone (with CUDA, including the copies\n"
+          "to and from the device).\n"
+          "\n"
+          "Before reading A, and again before allocating B (and, with CUDA, before copying to\n"
+          "the device), the memory it takes is compared with what this process may take;\n"
+          "too much is a usage error that names the estimate and the limit.\n"
+          "\n"
+          "exit status: 0 success; 1 runtime failure (a file cannot be read or written, is\n"
+          "not a valid .npy file, or is not a float32 matrix; a device error); 2 usage error\n"
+          "(bad option or value, an empty file name, unknown variant, a problem too big for\n"
+          "this machine's memory).\n",
+          f);
+}
+
+int pl_cmd_transpose(int argc, char **argv)
+{
+    const char *in_path = NULL, *out_path = NULL, *variant_name = NULL;
+    int backend_given = 0, rc;
+    long threads = 0, device = 0;
+    pl_backend backend = PL_BACKEND_AUTO;
+
+    static const char *const with_value[] = {"-o", "--output", "--variant", "--threads", "--backend", "--device",
+                                             NULL};
+    tool_args ta = {"transpose", argc, argv, with_value, NULL, 1, 0};
+    char name[32];
+    const char *val;
+    for (int kind; (kind = tool_next(&ta, name, sizeof name, &val)) != TOOL_END;) {
+        if (kind == TOOL_ERROR) return PL_EXIT_USAGE;
+        if (kind == TOOL_HELP) {
+            usage(stdout);
+            return PL_EXIT_OK;
+        }
+        if (kind == TOOL_POSITIONAL) {
+            if (in_path) {
+                cli_error("transpose: unexpected argument '%s' (takes one input, A.npy; see --help)", val);
+                return PL_EXIT_USAGE;
+            }
+            in_path = val;
+        } else if (strcmp(name, "-o") == 0 || strcmp(name, "--output") == 0) out_path = val;
+        else if (strcmp(name, "--variant") == 0) variant_name = val;
+        else if (strcmp(name, "--threads") == 0) {
+            if ((rc = cli_parse_int(name, val, 1, 4096, &threads)) != 0) return rc;
+        } else if (strcmp(name, "--device") == 0) {
+            if ((rc = cli_parse_int(name, val, 0, 1023, &device)) != 0) return rc;
+        } else if (strcmp(name, "--backend") == 0) {
+            if ((rc = tool_parse_backend("transpose", val, &backend)) != 0) return rc;
+            backend_given = 1;
+        }
+    }
+    if (!in_path) {
+        cli_error("transpose: needs an input file, A.npy (see parlab transpose --help)");
+        return PL_EXIT_USAGE;
+    }
+    if (!out_path) {
+        cli_error("transpose: needs an output file: -o B.npy");
+        return PL_EXIT_USAGE;
+    }
+    const pl_kernel *kernel = pl_kernel_find("transpose");
+    const pl_variant *variant = NULL;
+    if ((rc = tool_find_variant("transpose", kernel, variant_name, &variant, &backend, backend_given)) != 0)
+        return rc;
+
+    pl_array A = {0}, B = {0};
+    pl_ctx *ctx = NULL;
+    pl_status s;
+    if ((rc = tool_fits_host("transpose", "reading the input", tool_file_bytes(in_path))) != 0) goto done;
+    if ((rc = tool_read_f32("transpose", in_path, 2, 2, &A)) != 0) goto done;
+    int64_t M = A.shape[0], N = A.shape[1], count = M * N; /* fits: A was read whole */
+    char what[96];
+    snprintf(what, sizeof what, "B (%lldx%lld float32)", (long long)N, (long long)M);
+    if ((rc = tool_fits_host("transpose", what, (double)count * sizeof(float))) != 0) goto done;
+    rc = PL_EXIT_FAIL;
+    B = (pl_array){.dtype = PL_F32, .rank = 2, .shape = {N, M}};
+    if (count > 0 && !(B.data = pl_alloc((size_t)count * sizeof(float)))) {
+        cli_error("transpose: cannot allocate %s", what);
+        goto done;
+    }
+    {
+        char size[64];
+        snprintf(size, sizeof size, "%lldx%lld", (long long)M, (long long)N);
+        if ((rc = tool_context("transpose", kernel, count > 0 ? size : NULL, NULL, backend, device, threads, variant,
+                               &ctx)) != 0)
+            goto done;
+        rc = PL_EXIT_FAIL;
+    }
+    const char *ran = variant ? variant->name : pl_transpose_best_variant(ctx);
+    double t0 = tool_now();
+    if (count == 0) {
+        ran = "none (empty)";
+        s = PL_OK;
+    } else if (variant) {
+        s = pl_stranspose_variant(ctx, variant->name, NULL, M, N, A.data, N, B.data, M);
+    } else {
+        s = pl_stranspose(ctx, M, N, A.data, N, B.data, M);
+    }
+    double ms = (tool_now() - t0) * 1e3;
+    if (s != PL_OK || (s = pl_npy_write(out_path, &B)) != PL_OK) {
+        rc = cli_fail(s);
+        goto done;
+    }
+    printf("B = A^T: %lldx%lld (A %lldx%lld), variant %s, %.3f ms\n", (long long)N, (long long)M, (long long)M,
+           (long long)N, ran ? ran : "?", ms);
+    rc = PL_EXIT_OK;
+
+done:
+    pl_ctx_destroy(ctx);
+    pl_array_free(&A);
+    pl_array_free(&B);
+    return rc;
+}
