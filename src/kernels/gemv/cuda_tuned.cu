@@ -1,0 +1,230 @@
+// cuda-tuned: the mapping chosen by shape (`map`: auto, rows, split), so that every shape
+// keeps enough 128-bit loads in flight to run at the memory's speed.
+//   y = A*x, rows: G lanes per row, G = 1..32 from the row length: several rows per warp for
+//     short rows (no idle lanes), a warp per row for long ones; float4 loads where aligned,
+//     unrolled, shuffle sums within each group of G lanes.
+//   y = A*x, split (few long rows: fewer rows than the warps the GPU needs in flight): each
+//     row cut into segments, a block of 256 threads per segment; one segment: the block
+//     writes y; several: partial sums go to a workspace and a second kernel adds them in
+//     order (no atomics: the same bits on every run).
+//   y = A^T*x: column-parallel and coalesced: each lane owns 4 adjacent columns (one float4
+//     per row of A), a warp covers 128 columns, the block's warps take alternate rows and meet
+//     in shared memory; the rows are cut among blocks too (split, partials as above) when the
+//     column strips alone leave SMs idle.
+#include "kernels/gemv/cuda_gemv.cuh"
+
+// The device workspace slot of the split partial sums (the GEMM rungs hold slots 0-3).
+enum { GEMV_WS_SPLIT = 4, SPLIT_BLOCK = 256, WARPS_PER_SM = 32 };
+
+static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { v = v < lo ? lo : v; return v > hi ? hi : v; } /* hi wins */
+
+// ---------------------------------------------------------------- y = A*x, G lanes per row
+template <int G, bool VEC>
+static __global__ void gemv_rows_kernel(pl_gemv_problem p, const float *__restrict__ A, const float *__restrict__ x,
+                                        float *__restrict__ y)
+{
+    const int64_t i = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / G;
+    const int l = threadIdx.x % G;
+    float sum = 0.0f;
+    if (i < p.M) { // no early return: every lane takes part in the shuffles
+        const float *a = A + i * p.lda;
+        int64_t k = l;
+        if (VEC) {
+            const float4 *a4 = (const float4 *)a, *x4 = (const float4 *)x;
+            const int64_t n4 = p.N / 4;
+#pragma unroll 4
+            for (int64_t q = l; q < n4; q += G) {
+                float4 u = __ldg(a4 + q), v = __ldg(x4 + q);
+                sum += u.x * v.x + u.y * v.y + u.z * v.z + u.w * v.w;
+            }
+            k = 4 * n4 + l;
+        }
+        for (; k < p.N; k += G) sum += __ldg(a + k) * __ldg(x + k);
+    }
+    sum = gemv_warp_sum(sum, G);
+    if (i < p.M && l == 0) gemv_store(p, y, i, sum);
+}
+
+// ---------------------------------------------------------------- y = A*x, rows cut in segments
+template <bool VEC>
+static __global__ void gemv_split_rows_kernel(pl_gemv_problem p, const float *__restrict__ A,
+                                              const float *__restrict__ x, float *__restrict__ y,
+                                              float *__restrict__ part, int splits, int64_t seg)
+{
+    __shared__ float red[SPLIT_BLOCK / 32];
+    const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+    const int64_t k0 = (int64_t)blockIdx.x * seg, k1 = k0 + seg < p.N ? k0 + seg : p.N;
+    for (int64_t i = blockIdx.y; i < p.M; i += gridDim.y) {
+        const float *a = A + i * p.lda;
+        float sum = 0.0f;
+        int64_t k = k0 + tid;
+        if (VEC) { // seg is a multiple of 4: k0 is float4-aligned
+            const float4 *a4 = (const float4 *)a, *x4 = (const float4 *)x;
+#pragma unroll 4
+            for (int64_t q = k0 / 4 + tid; q < k1 / 4; q += SPLIT_BLOCK) {
+                float4 u = __ldg(a4 + q), v = __ldg(x4 + q);
+                sum += u.x * v.x + u.y * v.y + u.z * v.z + u.w * v.w;
+            }
+            k = k1 / 4 * 4 + tid;
+        }
+        for (; k < k1; k += SPLIT_BLOCK) sum += __ldg(a + k) * __ldg(x + k);
+        sum = gemv_warp_sum(sum);
+        if (lane == 0) red[warp] = sum;
+        __syncthreads();
+        if (warp == 0) {
+            sum = gemv_warp_sum(lane < SPLIT_BLOCK / 32 ? red[lane] : 0.0f);
+            if (lane == 0) {
+                if (splits == 1) gemv_store(p, y, i, sum);
+                else part[(int64_t)blockIdx.x * p.M + i] = sum;
+            }
+        }
+        __syncthreads(); // red is reused by the next row
+    }
+}
+
+// ---------------------------------------------------------------- y = A^T*x, column strips
+template <bool VEC>
+static __global__ void gemv_cols_kernel(pl_gemv_problem p, const float *__restrict__ A, const float *__restrict__ x,
+                                        float *__restrict__ y, float *__restrict__ part, int splits, int64_t rows_per)
+{
+    extern __shared__ float red[]; // warps x (32 * VW) partial sums
+    constexpr int VW = VEC ? 4 : 1, CW = 32 * VW;
+    const int lane = threadIdx.x % 32, w = threadIdx.x / 32, W = blockDim.x / 32;
+    const int64_t j = ((int64_t)blockIdx.x * 32 + lane) * VW;
+    const int64_t r0 = (int64_t)blockIdx.y * rows_per, r1 = r0 + rows_per < p.M ? r0 + rows_per : p.M;
+    float acc[VW];
+#pragma unroll
+    for (int c = 0; c < VW; c++) acc[c] = 0.0f;
+    if (j < p.N) {
+        const bool whole = j + VW <= p.N;
+#pragma unroll 4
+        for (int64_t r = r0 + w; r < r1; r += W) {
+            const float xr = __ldg(x + r);
+            const float *a = A + r * p.lda + j;
+            if (VEC && whole) {
+                float4 u = __ldg((const float4 *)a);
+                acc[0] += u.x * xr, acc[1] += u.y * xr, acc[2] += u.z * xr, acc[3] += u.w * xr;
+            } else {
+#pragma unroll
+                for (int c = 0; c < VW; c++)
+                    if (j + c < p.N) acc[c] += __ldg(a + c) * xr;
+            }
+        }
+    }
+#pragma unroll
+    for (int c = 0; c < VW; c++) red[w * CW + lane * VW + c] = acc[c];
+    __syncthreads();
+    for (int t = threadIdx.x; t < CW; t += blockDim.x) {
+        float s = 0.0f;
+        for (int u = 0; u < W; u++) s += red[u * CW + t];
+        const int64_t jj = (int64_t)blockIdx.x * CW + t;
+        if (jj < p.N) {
+            if (splits == 1) gemv_store(p, y, jj, s);
+            else part[(int64_t)blockIdx.y * p.N + jj] = s;
+        }
+    }
+}
+
+// ---------------------------------------------------------------- the partial sums, in order
+static __global__ void gemv_finish_kernel(pl_gemv_problem p, const float *__restrict__ part, float *__restrict__ y,
+                                          int64_t ny, int splits)
+{
+    const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= ny) return;
+    float s = 0.0f;
+    for (int u = 0; u < splits; u++) s += part[(int64_t)u * ny + i];
+    gemv_store(p, y, i, s);
+}
+
+// ---------------------------------------------------------------- the choice
+typedef struct plan {
+    int split;       // 0: rows (y = A*x) or one pass over the rows (A^T); 1: cut with partials
+    int G;           // y = A*x rows: lanes per row
+    int splits;      // blocks along each output's terms
+    int64_t seg;     // y = A*x split: terms per segment; A^T: rows per split
+} plan;
+
+// map: 0 auto, 1 rows, 2 split. `warps` = warps the GPU wants in flight.
+static plan choose(const pl_gemv_problem *p, int vec, int block, int map, int64_t warps)
+{
+    plan c = {0, 32, 1, 0};
+    if (!p->trans) {
+        const int64_t loads = p->N / (vec ? 4 : 1);
+        int G = 1;
+        while (G < 32 && (int64_t)G * 4 < loads) G *= 2; // about 4 loads or more per lane
+        c.G = G;
+        const int few_long = G == 32 && p->M < warps / 2 && p->N >= 4096;
+        if (map == 2 || (map == 0 && few_long)) {
+            c.split = 1;
+            int64_t s = cdiv(warps, p->M * (SPLIT_BLOCK / 32));
+            s = map == 2 ? clamp64(s, 2, cdiv(p->N, 4)) : clamp64(s, 1, cdiv(p->N, 4096));
+            s = clamp64(s, 1, 65535);
+            c.seg = cdiv(cdiv(p->N, s), 4) * 4;
+            c.splits = (int)cdiv(p->N, c.seg);
+        }
+        return c;
+    }
+    const int64_t strips = cdiv(p->N, 32 * (vec ? 4 : 1)), W = block / 32;
+    int64_t s = 1;
+    if (map == 2) s = clamp64(cdiv(warps, strips * W), 2, p->M);
+    else if (map == 0) s = clamp64(cdiv(warps, strips * W), 1, cdiv(p->M, 16 * W));
+    s = clamp64(s, 1, 65535);
+    c.seg = cdiv(p->M, s);
+    c.splits = (int)cdiv(p->M, c.seg);
+    c.split = c.splits > 1;
+    return c;
+}
+
+template <int G>
+static void launch_rows(const pl_gemv_problem *p, bool vec, int block, const float *A, const float *x, float *y,
+                        cudaStream_t st)
+{
+    const unsigned grid = gemv_blocks(p->M * G, block);
+    if (vec) gemv_rows_kernel<G, true><<<grid, block, 0, st>>>(*p, A, x, y);
+    else gemv_rows_kernel<G, false><<<grid, block, 0, st>>>(*p, A, x, y);
+}
+
+extern "C" pl_status pl_gemv_cuda_tuned(const pl_run_args *a)
+{
+    const pl_gemv_problem *p = (const pl_gemv_problem *)a->problem;
+    const int block = (int)a->params[0], map = (int)a->params[1];
+    const float *A = (const float *)a->data[0], *x = (const float *)a->data[1];
+    float *y = (float *)a->data[2];
+    cudaStream_t st = (cudaStream_t)a->stream;
+    const int64_t sms = a->ctx->sm_count > 0 ? a->ctx->sm_count : 132;
+    const bool vec = p->trans ? ((uintptr_t)A % 16 == 0 && p->lda % 4 == 0) : gemv_vec4(p, A, x);
+    const plan c = choose(p, vec, block, map, WARPS_PER_SM * sms);
+    const int64_t ny = pl_gemv_ylen(p);
+    float *part = NULL;
+    if (c.splits > 1) {
+        void *ws;
+        pl_status s = pl_ctx_dev_workspace(a->ctx, GEMV_WS_SPLIT, sizeof(float) * (size_t)c.splits * (size_t)ny, &ws);
+        if (s != PL_OK) return s;
+        part = (float *)ws;
+    }
+    if (!p->trans && !c.split) {
+        switch (c.G) {
+        case 1: launch_rows<1>(p, vec, block, A, x, y, st); break;
+        case 2: launch_rows<2>(p, vec, block, A, x, y, st); break;
+        case 4: launch_rows<4>(p, vec, block, A, x, y, st); break;
+        case 8: launch_rows<8>(p, vec, block, A, x, y, st); break;
+        case 16: launch_rows<16>(p, vec, block, A, x, y, st); break;
+        default: launch_rows<32>(p, vec, block, A, x, y, st); break;
+        }
+    } else if (!p->trans) {
+        dim3 grid((unsigned)c.splits, (unsigned)clamp64(p->M, 1, 65535));
+        if (vec) gemv_split_rows_kernel<true><<<grid, SPLIT_BLOCK, 0, st>>>(*p, A, x, y, part, c.splits, c.seg);
+        else gemv_split_rows_kernel<false><<<grid, SPLIT_BLOCK, 0, st>>>(*p, A, x, y, part, c.splits, c.seg);
+    } else {
+        const int vw = vec ? 4 : 1;
+        dim3 grid((unsigned)cdiv(p->N, 32 * vw), (unsigned)c.splits);
+        const size_t shared = sizeof(float) * (size_t)(block / 32) * 32 * vw;
+        if (vec) gemv_cols_kernel<true><<<grid, block, shared, st>>>(*p, A, x, y, part, c.splits, c.seg);
+        else gemv_cols_kernel<false><<<grid, block, shared, st>>>(*p, A, x, y, part, c.splits, c.seg);
+    }
+    pl_status s = gemv_launched("cuda-tuned");
+    if (s != PL_OK || c.splits == 1) return s;
+    gemv_finish_kernel<<<gemv_blocks(ny, 256), 256, 0, st>>>(*p, part, y, ny, c.splits);
+    return gemv_launched("cuda-tuned (partial sums)");
+}
