@@ -18,16 +18,18 @@ extern const pl_param_def pl_reduce_cuda_block_params[1];
 
 extern const pl_param_def pl_reduce_cpu_simd_params[1];
 
-/* cuda-tuned's second pass: at most 1024 partials a row (an upper estimate). */
+/* cuda-tuned's second pass (an upper estimate): at most 1024 partials a row for few long
+ * rows, at most 64 a column. */
 static double tuned_workspace(const void *problem)
 {
     const pl_reduce_problem *p = problem;
-    return p->axis == 1 && p->M < 1024 ? 4.0 * 1024.0 * (double)p->M : 0;
+    if (p->axis == 0) return 4.0 * 64.0 * (double)p->N;
+    return p->M < 1024 && p->N > 512 ? 4.0 * 1024.0 * (double)p->M : 0;
 }
 static double cub_workspace(const void *problem)
 {
     const pl_reduce_problem *p = problem;
-    return 8.0 * (double)p->M + 4096; /* row offsets + CUB's temporary storage */
+    return 8.0 * (double)p->M + 65536; /* row offsets + CUB's temporary storage (small) */
 }
 static double dot_workspace(const void *problem) { (void)problem; return 4.0 * 4096; }
 
@@ -43,7 +45,7 @@ static const pl_variant cuda_naive = {
     PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, CUDA_PARAMS, CUDA_FN(pl_reduce_cuda_naive), NULL};
 static const pl_variant cuda_shared_interleaved = {
     "cuda-shared-interleaved", "accurate: a block per row, shared-memory tree with interleaved addressing "
-    "(tid %% 2s: divergent warps, strided banks)",
+    "(tid % 2s: divergent warps, strided banks)",
     PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, CUDA_PARAMS, CUDA_FN(pl_reduce_cuda_shared_interleaved), NULL};
 static const pl_variant cuda_shared_sequential = {
     "cuda-shared-sequential", "accurate: the same tree with sequential addressing (s halves, tid < s): "
@@ -61,7 +63,7 @@ static const pl_variant peer_cub = {
     PL_BACKEND_CUDA, 1, PL_REQ_CUDA, PL_PREC_FP32, NULL, 0, CUDA_FN(pl_reduce_peer_cub), cub_workspace};
 
 static const pl_variant *const ladder[] = {
-    &cpu_naive, &cuda_naive, &cpu_simd, &cuda_shared_interleaved, &cuda_shared_sequential, &cuda_warp,
+    &cpu_naive, &cpu_simd, &cuda_naive, &cuda_shared_interleaved, &cuda_shared_sequential, &cuda_warp,
     &cuda_tuned, &peer_cub,
 };
 

@@ -14,6 +14,12 @@
 extern "C" {
 #endif
 
+#ifdef __CUDACC__
+#define PL_REDUCE_HD __host__ __device__
+#else
+#define PL_REDUCE_HD
+#endif
+
 typedef enum pl_reduce_op {
     PL_REDUCE_SUM = 0, PL_REDUCE_MEAN, PL_REDUCE_MIN, PL_REDUCE_MAX, PL_REDUCE_SUMSQ, PL_REDUCE_N_OPS
 } pl_reduce_op;
@@ -36,8 +42,8 @@ extern const char *const pl_reduce_op_names[];          /* "sum", "mean", ... NU
 pl_status pl_reduce_check(const pl_reduce_problem *p);
 pl_status pl_dot_check(const pl_dot_problem *p);
 /* Terms per output and the number of outputs. */
-static inline int64_t pl_reduce_terms(const pl_reduce_problem *p) { return p->axis ? p->N : p->M; }
-static inline int64_t pl_reduce_outputs(const pl_reduce_problem *p) { return p->axis ? p->M : p->N; }
+static inline PL_REDUCE_HD int64_t pl_reduce_terms(const pl_reduce_problem *p) { return p->axis ? p->N : p->M; }
+static inline PL_REDUCE_HD int64_t pl_reduce_outputs(const pl_reduce_problem *p) { return p->axis ? p->M : p->N; }
 
 /* The spec (spec.c). */
 pl_status pl_reduce_spec_make_problem(void *problem, const char *size, const pl_pvalues *pv);
@@ -82,11 +88,6 @@ pl_status pl_dot_peer_cublas(const pl_run_args *a);
 enum { PL_REDUCE_WS_PARTIALS = 6, PL_REDUCE_WS_CUB = 7 };
 
 /* min and max as NumPy has them: a NaN in either operand gives NaN. */
-#ifdef __CUDACC__
-#define PL_REDUCE_HD __host__ __device__
-#else
-#define PL_REDUCE_HD
-#endif
 static inline PL_REDUCE_HD float pl_reduce_min2(float a, float b) { return (a < b || a != a) ? a : b; }
 static inline PL_REDUCE_HD float pl_reduce_max2(float a, float b) { return (a > b || a != a) ? a : b; }
 
