@@ -1,0 +1,155 @@
+# test_cli_reduce.sh: `parlab reduce` and `parlab dot` end to end, on .npy files written here
+# with printf (no numpy). Run as `bash test_cli_reduce.sh` with PARLAB (the parlab executable) and PL_TESTDIR
+# (a scratch directory) set.
+#
+# The fixtures (npy, values, run, expect_err, no_file) are test_cli_gemm.sh's.
+#
+# Exit codes checked (see src/cli/cmd_reduce.c): 0 success; 1 runtime failure (missing file,
+# wrong dtype or rank); 2 usage error (unknown op or axis, lengths that differ, unknown variant,
+# min of an empty axis, missing output).
+set -u
+
+: "${PARLAB:?set PARLAB to the parlab executable}"
+: "${PL_TESTDIR:=${TMPDIR:-/tmp}}"
+mkdir -p "$PL_TESTDIR"
+dir=$(mktemp -d "$PL_TESTDIR/cli_reduce.XXXXXX") || exit 1
+trap 'rm -rf "$dir"' EXIT
+cd "$dir" || exit 1
+
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+# ---------------------------------------------------------------- fixtures
+
+# npy FILE DESCR SHAPE HEXDATA: a version 1.0 .npy file. DESCR like '<f4', SHAPE like '(2, 3)',
+# HEXDATA the data as hex digits ("0000803f..."), written as bytes.
+npy() {
+    local file=$1 descr=$2 shape=$3 hex=$4
+    local dict="{'descr': '$descr', 'fortran_order': False, 'shape': $shape, }"
+    local total=$(( (10 + ${#dict} + 1 + 63) / 64 * 64 ))
+    local hl=$((total - 10)) pad
+    pad=$(printf '%*s' $((hl - ${#dict} - 1)) '')
+    {
+        printf '\x93NUMPY\x01\x00'
+        printf "\\x$(printf %02x $((hl & 255)))\\x$(printf %02x $((hl >> 8)))"
+        printf '%s%s\n' "$dict" "$pad"
+        printf "$(echo "$hex" | sed 's/../\\x&/g')"
+    } >"$file"
+}
+
+# float32 little-endian bytes, as hex
+f0=00000000 f1=0000803f f2=00000040 f3=00004040 f4=00008040
+f5=0000a040 f6=0000c040 f7=0000e040 f8=00000041
+
+fnan=0000c07f fm1=000080bf
+npy A.npy '<f4' '(2, 3)' "$f1$f2$f3$f4$f5$f6"      # [[1, 2, 3], [4, 5, 6]]
+npy N.npy '<f4' '(2, 3)' "$f1$fnan$f3$f4$f5$f6"    # [[1, NaN, 3], [4, 5, 6]]
+npy E.npy '<f4' '(2, 0)' ""                        # two empty rows
+npy X.npy '<f4' '(3,)' "$f1$f2$f3"
+npy Y.npy '<f4' '(3,)' "$f4$fm1$f2"                # x.y = 4 - 2 + 6 = 8
+npy Y2.npy '<f4' '(2,)' "$f4$f5"
+npy A64.npy '<f8' '(1, 1)' "000000000000f03f"
+# values FILE: the float32 data of a 2-D .npy file whose header is 128 bytes, one per line.
+values() { od -An -v -t f4 -j 128 "$1" | tr -s ' \n' '\n\n' | sed '/^$/d'; }
+
+# same_values FILE "v1 v2 ...": exact comparison (the values are small integers).
+same_values() {
+    local got
+    got=$(values "$1" | awk '{printf "%s%g", (NR > 1 ? " " : ""), $1}')
+    [ "$got" = "$2" ] || { echo "  $1 holds: $got; expected: $2"; return 1; }
+}
+
+# run EXPECTED_EXIT NAME ARGS...: run parlab, check the exit status; output in out.txt, err.txt.
+run() {
+    local want=$1 name=$2
+    shift 2
+    "$PARLAB" "$@" >out.txt 2>err.txt
+    local rc=$?
+    if [ "$rc" -eq "$want" ]; then
+        ok
+        return 0
+    fi
+    bad "$name: exit $rc, expected $want ($*)"
+    sed 's/^/  stdout: /' out.txt
+    sed 's/^/  stderr: /' err.txt
+    return 1
+}
+
+# expect_err NAME TEXT: stderr holds TEXT.
+expect_err() {
+    if grep -qF -- "$2" err.txt; then ok; else bad "$1: stderr lacks '$2': $(cat err.txt)"; fi
+}
+
+# no_file NAME FILE: FILE does not exist, nor any temporary file next to it.
+no_file() {
+    if [ ! -e "$2" ] && ! ls "$2".tmp.* >/dev/null 2>&1; then ok; else bad "$1: $2 was created"; fi
+}
+
+# raw FILE: the data as 32-bit hex words (NaN checks).
+raw() { od -An -v -t x4 -j 128 "$1" | tr -s ' \n' '\n\n' | sed '/^$/d' | tr '\n' ' ' | sed 's/ $//'; }
+
+# ---------------------------------------------------------------- working runs
+
+for v in "" "--variant cpu-naive" "--variant cpu-simd"; do
+    run 0 "sum rows $v" reduce A.npy --op sum --axis 1 -o r.npy --backend cpu $v &&
+        { if same_values r.npy "6 15"; then ok; else bad "sum rows $v: wrong values"; fi; }
+    run 0 "sum columns $v" reduce A.npy --op sum --axis 0 -o c.npy --backend cpu $v &&
+        { if same_values c.npy "5 7 9"; then ok; else bad "sum columns $v: wrong values"; fi; }
+    run 0 "mean rows $v" reduce A.npy --op mean --axis 1 -o m.npy --backend cpu $v &&
+        { if same_values m.npy "2 5"; then ok; else bad "mean rows $v: wrong values"; fi; }
+    run 0 "min columns $v" reduce A.npy --op min --axis 0 -o mn.npy --backend cpu $v &&
+        { if same_values mn.npy "1 2 3"; then ok; else bad "min columns $v: wrong values"; fi; }
+    run 0 "max rows $v" reduce A.npy --op max --axis 1 -o mx.npy --backend cpu $v &&
+        { if same_values mx.npy "3 6"; then ok; else bad "max rows $v: wrong values"; fi; }
+    run 0 "sumsq rows $v" reduce A.npy --op sumsq --axis 1 -o s.npy --backend cpu $v &&
+        { if same_values s.npy "14 77"; then ok; else bad "sumsq rows $v: wrong values"; fi; }
+    # NumPy: a NaN in a row makes its min NaN; the other row is untouched.
+    run 0 "NaN min rows $v" reduce N.npy --op min --axis 1 -o n.npy --backend cpu $v &&
+        { if [ "$(raw n.npy)" = "7fc00000 40800000" ]; then ok; else bad "NaN min rows $v: $(raw n.npy)"; fi; }
+    run 0 "dot $v" dot X.npy Y.npy --backend cpu $v &&
+        { if [ "$(cat out.txt)" = "8" ]; then ok; else bad "dot $v: printed $(cat out.txt)"; fi; }
+done
+if head -c 128 r.npy | grep -qF "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }"; then ok
+else bad "r.npy header: $(head -c 128 r.npy)"; fi
+if grep -qE '^r = sum\(A, axis=1\): 2 values from 2x3, variant [a-z0-9-]+, [0-9.]+ ms$' <(
+    "$PARLAB" reduce A.npy -o r2.npy --backend cpu); then ok; else bad "stdout line (defaults sum, axis 1)"; fi
+run 0 "sum of empty rows" reduce E.npy --op sum -o e.npy --backend cpu &&
+    { if same_values e.npy "0 0"; then ok; else bad "sum of empty rows: wrong values"; fi; }
+run 0 "mean of empty rows" reduce E.npy --op mean -o em.npy --backend cpu &&
+    { if [ "$(raw em.npy)" = "7fc00000 7fc00000" ]; then ok; else bad "mean of empty rows: $(raw em.npy)"; fi; }
+run 0 "--help" reduce --help && { if grep -q '^usage: parlab reduce' out.txt; then ok; else bad "reduce --help"; fi; }
+run 0 "dot --help" dot --help && { if grep -q '^usage: parlab dot' out.txt; then ok; else bad "dot --help"; fi; }
+
+# ---------------------------------------------------------------- runtime failures: exit 1
+
+run 1 "missing file" reduce nope.npy -o X1.npy --backend cpu
+expect_err "missing file" "nope.npy"
+no_file "missing file" X1.npy
+run 1 "float64 input" reduce A64.npy -o X2.npy --backend cpu
+expect_err "float64 input" "float64"
+no_file "float64 input" X2.npy
+run 1 "rank 1 to reduce" reduce X.npy -o X3.npy --backend cpu
+no_file "rank 1 to reduce" X3.npy
+run 1 "rank 2 to dot" dot A.npy X.npy --backend cpu
+
+# ---------------------------------------------------------------- usage errors: exit 2
+
+run 2 "unknown op" reduce A.npy --op median -o X4.npy
+expect_err "unknown op" "expected sum, mean, min, max or sumsq"
+run 2 "bad axis" reduce A.npy --axis 2 -o X5.npy
+expect_err "bad axis" "expected 1 (per row) or 0 (per column)"
+run 2 "no output" reduce A.npy
+expect_err "no output" "-o r.npy"
+run 2 "unknown variant" reduce A.npy -o X6.npy --variant cpu-fast
+expect_err "unknown variant" "cpu-fast"
+run 2 "min of empty" reduce E.npy --op min -o X7.npy --backend cpu
+expect_err "min of empty" "empty axis"
+no_file "min of empty" X7.npy
+run 2 "dot lengths" dot X.npy Y2.npy --backend cpu
+expect_err "dot lengths" "X.npy has 3 elements, Y2.npy has 2"
+run 2 "dot one file" dot X.npy
+
+echo "test_cli_reduce: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
