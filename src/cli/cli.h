@@ -26,6 +26,7 @@ int pl_cmd_peaks(int argc, char **argv);
 int pl_cmd_bench(int argc, char **argv);
 int pl_cmd_sweep(int argc, char **argv);
 int pl_cmd_gemm(int argc, char **argv);
+int pl_cmd_gemv(int argc, char **argv);
 int pl_cmd_reduce(int argc, char **argv);
 int pl_cmd_dot(int argc, char **argv);
 int pl_cmd_transpose(int argc, char **argv);

@@ -13,6 +13,7 @@ static const struct {
     {"bench", pl_cmd_bench, "verify and time variants against the reference and a peer"},
     {"sweep", pl_cmd_sweep, "time one variant over parameter values and name the best"},
     {"gemm", pl_cmd_gemm, "C = A*B on .npy files"},
+    {"gemv", pl_cmd_gemv, "y = A*x or A^T*x on .npy files"},
     {"reduce", pl_cmd_reduce, "row or column sum|mean|min|max|sumsq of an .npy matrix"},
     {"dot", pl_cmd_dot, "the dot product of two .npy vectors"},
     {"transpose", pl_cmd_transpose, "B = A^T on .npy files"},
