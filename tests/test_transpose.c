@@ -1,6 +1,6 @@
 /* test_transpose.c: every CPU transpose rung (and the CPU peer) against the reference, for
  * equality, on odd and degenerate shapes with and without padding, at every parameter value,
- * with 1 and 2 threads; the in-register blocks element by element; pl_stranspose's argument
+ * with 1 and 2 threads; the in-register blocks (plain and streaming stores) element by element; pl_stranspose's argument
  * checks and padding; the size text. Whatever cannot run here prints "skipped: <why>". */
 #include "transpose_cases.h"
 #include "kernels/transpose/cpu_blocked.h"
@@ -37,25 +37,29 @@ static void test_blocks(void)
     const transpose_simd_isa *isas[2] = {&pl_transpose_simd_avx2, &pl_transpose_simd_avx512};
     const unsigned need[2] = {PL_FEAT_AVX2, PL_FEAT_AVX512};
     enum { LDA = 37, LDB = 35 };
-    static float A[32 * LDA], B[32 * LDB];
+    static float A[32 * LDA], B[32 * LDB] __attribute__((aligned(64)));
     for (int k = 0; k < 2; k++) {
         if (!(pl_features() & need[k])) {
             printf("skipped: %dx%d register block: this CPU lacks it\n", isas[k]->width, isas[k]->width);
             continue;
         }
-        int w = isas[k]->width, bad = 0;
-        for (int i = 0; i < 32 * LDA; i++) A[i] = (float)i;
-        for (int i = 0; i < 32 * LDB; i++) B[i] = -1.0f;
-        isas[k]->full_blocks(A, LDA, B, LDB, 2 * w, w); /* two blocks down A */
-        for (int i = 0; i < 2 * w; i++)
+        for (int stream = 0; stream < 2; stream++) {
+            int w = isas[k]->width, bad = 0;
+            for (int i = 0; i < 32 * LDA; i++) A[i] = (float)i;
+            for (int i = 0; i < 32 * LDB; i++) B[i] = -1.0f;
+            if (stream) isas[k]->full_blocks_stream(A, LDA, B, 32, 2 * w, w); /* aligned rows */
+            else isas[k]->full_blocks(A, LDA, B, LDB, 2 * w, w); /* two blocks down A */
+            const int ldb = stream ? 32 : LDB;
+            for (int i = 0; i < 2 * w; i++)
+                for (int j = 0; j < w; j++)
+                    if (B[j * ldb + i] != A[i * LDA + j]) {
+                        if (!bad) printf("  width %d: B[%d][%d] = %g, want %g\n", w, j, i, B[j * ldb + i], A[i * LDA + j]);
+                        bad++;
+                    }
             for (int j = 0; j < w; j++)
-                if (B[j * LDB + i] != A[i * LDA + j]) {
-                    if (!bad) printf("  width %d: B[%d][%d] = %g, want %g\n", w, j, i, B[j * LDB + i], A[i * LDA + j]);
-                    bad++;
-                }
-        for (int j = 0; j < w; j++)
-            for (int i = 2 * w; i < LDB; i++) bad += B[j * LDB + i] != -1.0f; /* nothing past the region */
-        CHECK(bad == 0, "%dx%d register transpose: %d elements wrong", w, w, bad);
+                for (int i = 2 * w; i < ldb; i++) bad += B[j * ldb + i] != -1.0f; /* nothing past the region */
+            CHECK(bad == 0, "%dx%d register transpose%s: %d elements wrong", w, w, stream ? " (streaming)" : "", bad);
+        }
     }
 }
 

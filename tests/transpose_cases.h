@@ -11,7 +11,7 @@
 #include <string.h>
 
 static const char *const transpose_shapes[] = {
-    "1x1", "1x1000", "1000x1", "33x65", "1000x1000", "4097x31", "1000x3", "36x68", "17x16", "4097x4095",
+    "1x1", "1x1000", "1000x1", "33x65", "1000x1000", "4097x31", "1000x3", "36x68", "17x16", "48x33", "4097x4095",
 };
 enum { N_TRANSPOSE_SHAPES = sizeof transpose_shapes / sizeof transpose_shapes[0] };
 static const double transpose_pads[] = {0, 3};

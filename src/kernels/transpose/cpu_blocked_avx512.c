@@ -5,7 +5,13 @@
 
 #include <immintrin.h>
 
-static inline void block16(const float *A, int64_t lda, float *B, int64_t ldb)
+static inline void put(float *p, __m512 v, int stream)
+{
+    if (stream) _mm512_stream_ps(p, v);
+    else _mm512_storeu_ps(p, v);
+}
+
+static inline void block16(const float *A, int64_t lda, float *B, int64_t ldb, int stream)
 {
     __m512 r[16], t[16];
     for (int k = 0; k < 16; k++) r[k] = _mm512_loadu_ps(A + k * lda);
@@ -25,17 +31,28 @@ static inline void block16(const float *A, int64_t lda, float *B, int64_t ldb)
     for (int c = 0; c < 4; c++) {
         __m512 e01 = _mm512_shuffle_f32x4(r[c], r[4 + c], 0x88), e23 = _mm512_shuffle_f32x4(r[8 + c], r[12 + c], 0x88);
         __m512 o01 = _mm512_shuffle_f32x4(r[c], r[4 + c], 0xdd), o23 = _mm512_shuffle_f32x4(r[8 + c], r[12 + c], 0xdd);
-        _mm512_storeu_ps(B + c * ldb, _mm512_shuffle_f32x4(e01, e23, 0x88));
-        _mm512_storeu_ps(B + (8 + c) * ldb, _mm512_shuffle_f32x4(e01, e23, 0xdd));
-        _mm512_storeu_ps(B + (4 + c) * ldb, _mm512_shuffle_f32x4(o01, o23, 0x88));
-        _mm512_storeu_ps(B + (12 + c) * ldb, _mm512_shuffle_f32x4(o01, o23, 0xdd));
+        put(B + c * ldb, _mm512_shuffle_f32x4(e01, e23, 0x88), stream);
+        put(B + (8 + c) * ldb, _mm512_shuffle_f32x4(e01, e23, 0xdd), stream);
+        put(B + (4 + c) * ldb, _mm512_shuffle_f32x4(o01, o23, 0x88), stream);
+        put(B + (12 + c) * ldb, _mm512_shuffle_f32x4(o01, o23, 0xdd), stream);
     }
+}
+
+static inline void blocks(const float *A, int64_t lda, float *B, int64_t ldb, int64_t rows, int64_t cols, int stream)
+{
+    for (int64_t i = 0; i < rows; i += 16)
+        for (int64_t j = 0; j < cols; j += 16) block16(A + i * lda + j, lda, B + j * ldb + i, ldb, stream);
 }
 
 static void full_blocks(const float *A, int64_t lda, float *B, int64_t ldb, int64_t rows, int64_t cols)
 {
-    for (int64_t i = 0; i < rows; i += 16)
-        for (int64_t j = 0; j < cols; j += 16) block16(A + i * lda + j, lda, B + j * ldb + i, ldb);
+    blocks(A, lda, B, ldb, rows, cols, 0);
 }
 
-const transpose_simd_isa pl_transpose_simd_avx512 = {16, full_blocks};
+static void full_blocks_stream(const float *A, int64_t lda, float *B, int64_t ldb, int64_t rows, int64_t cols)
+{
+    blocks(A, lda, B, ldb, rows, cols, 1);
+    _mm_sfence(); /* the streamed lines are visible before the tile is counted done */
+}
+
+const transpose_simd_isa pl_transpose_simd_avx512 = {16, full_blocks, full_blocks_stream};

@@ -15,7 +15,7 @@
 #define OPENBLAS_FN(f) NULL
 #endif
 
-extern const pl_param_def pl_transpose_cpu_blocked_params[2];
+extern const pl_param_def pl_transpose_cpu_blocked_params[3];
 #ifdef PL_HAVE_CUDA
 extern const pl_param_def pl_transpose_cuda_naive_params[1], pl_transpose_cuda_shared_params[1];
 extern const pl_param_def pl_transpose_cuda_tuned_params[2];
@@ -26,8 +26,8 @@ static const pl_variant cpu_naive = {
     PL_BACKEND_CPU, 0, 0, PL_PREC_EXACT, NULL, 0, pl_transpose_cpu_naive, NULL};
 static const pl_variant cpu_blocked = {
     "cpu-blocked", "cache tiles over threads; 8x8 (AVX2) / 16x16 (AVX-512) blocks transposed in "
-    "registers, whole vectors read and written",
-    PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_EXACT, pl_transpose_cpu_blocked_params, 2,
+    "registers, whole vectors read and written; streaming stores for large B",
+    PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_EXACT, pl_transpose_cpu_blocked_params, 3,
     pl_transpose_cpu_blocked, NULL};
 static const pl_variant cuda_naive_read = {
     "cuda-naive-read", "one element per thread, warps read rows of A (coalesced) and write "
