@@ -57,8 +57,11 @@ pl_status pl_transpose_cpu_blocked(const pl_run_args *a)
     void (*blocks)(const float *, int64_t, float *, int64_t, int64_t, int64_t) =
         stream ? isa->full_blocks_stream : isa->full_blocks;
     /* Tiles handed out a few at a time: a thread held up (a busy core) does not hold the
-     * others at the end as a static split would. */
-#pragma omp parallel for num_threads(a->ctx->threads) schedule(dynamic, 4)
+     * others at the end as a static split would. Below 4 MiB one thread: waking the others
+     * (and, on a busy machine, waiting at the join for one that was not scheduled) costs more
+     * than the copy. */
+    const int par = (double)p->M * (double)p->N > 1048576.0;
+#pragma omp parallel for num_threads(a->ctx->threads) schedule(dynamic, 4) if (par)
     for (int64_t t = 0; t < ti * tj; t++) {
         int64_t i0 = (t / tj) * ts, j0 = (t % tj) * ts;
         int64_t i1 = i0 + ts < p->M ? i0 + ts : p->M, j1 = j0 + ts < p->N ? j0 + ts : p->N;
