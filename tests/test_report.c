@@ -144,6 +144,15 @@ int main(void)
     CHECK(strstr(text, "bound-why-tf32") && strstr(text, "elem-why-tf32"), "footer lacks the TF32 bounds:\n%s", text);
     CHECK(strstr(text, "GFLOP/s") != NULL, "the rate column is not named by the unit:\n%s", text);
     CHECK(!strstr(text, "!:"), "a flag without a row above its ceiling:\n%s", text);
+    /* A kernel counted in bytes shows its rate once (GB/s), not twice. */
+    pl_result bytes[1] = {make(&rung, "64", 1.0e-3)};
+    bytes[0].unit = PL_UNIT_BYTE;
+    table(bytes, 1, text, sizeof text);
+    {
+        int n_gbps = 0;
+        for (const char *q = text; (q = strstr(q, "GB/s")) != NULL && q < text + strcspn(text, "\n"); q++) n_gbps++;
+        CHECK(n_gbps == 1, "a bytes kernel's header shows GB/s %d times:\n%s", n_gbps, text);
+    }
     /* A row above its ceiling is flagged in the row and explained under the table. */
     pl_result over[1] = {make(&rung, "64", 1.0e-3)};
     over[0].ceiling_pct = 250.0;

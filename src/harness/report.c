@@ -111,9 +111,12 @@ void pl_report_table(FILE *f, const pl_result *r, int n)
         if ((int)strlen(ratio) > peer_w) peer_w = (int)strlen(ratio);
     }
     const char *rate_name = one_unit ? pl_unit_rate_name(r[0].unit) : "rate";
-    fprintf(f, "%-18s %-*s %-14s %3s %10s %10s %10s %10s %8s %7s %9s %9s %7s %-7s %-5s %*s",
-            "variant", params_w, "params", "size", "thr", "median ms", "min ms", "max ms", rate_name, "GB/s",
-            "%peak", "error", "bound", "elem", "check", "ok", peer_w, "vs peer");
+    /* GB/s beside the kernel's own rate, unless that rate is GB/s already. */
+    int show_gbps = !(one_unit && r[0].unit == PL_UNIT_BYTE);
+    fprintf(f, "%-18s %-*s %-14s %3s %10s %10s %10s %10s ", "variant", params_w, "params", "size", "thr", "median ms",
+            "min ms", "max ms", rate_name);
+    if (show_gbps) fprintf(f, "%8s ", "GB/s");
+    fprintf(f, "%7s %9s %9s %7s %-7s %-5s %*s", "%peak", "error", "bound", "elem", "check", "ok", peer_w, "vs peer");
     if (any_gpu) fprintf(f, " %9s %9s %9s", "alloc ms", "h2d ms", "d2h ms");
     fputc('\n', f);
     for (int i = 0; i < n; i++) {
@@ -133,9 +136,11 @@ void pl_report_table(FILE *f, const pl_result *r, int n)
         fmt_peers(ratio, sizeof ratio, x, named);
         if (x->threads > 0) snprintf(thr, sizeof thr, "%d", x->threads);
         else snprintf(thr, sizeof thr, "gpu");
-        fprintf(f, "%-18s %-*s %-14s %3s %10s %10s %10s %10s %8.1f %7s %9.2e %9.2e %7s %-7s %-5s %*s",
-                x->variant->name, params_w, params, x->size, thr, med, mn, mx, rate, x->gbps, pct, x->error,
-                x->bound, elem, check_word(x), verdict(x), peer_w, ratio);
+        fprintf(f, "%-18s %-*s %-14s %3s %10s %10s %10s %10s ", x->variant->name, params_w, params, x->size, thr, med,
+                mn, mx, rate);
+        if (show_gbps) fprintf(f, "%8.1f ", x->gbps);
+        fprintf(f, "%7s %9.2e %9.2e %7s %-7s %-5s %*s", pct, x->error, x->bound, elem, check_word(x), verdict(x),
+                peer_w, ratio);
         if (any_gpu) {
             char a[32], h[32], d[32];
             fmt_ms(a, sizeof a, x->phase_s[PL_PHASE_ALLOC]);
