@@ -80,6 +80,15 @@ static void check_accuracy(pl_ctx *ctx)
         printf("%s over 10^8 in [0,1): cpu-simd %.2e (target 1e-6), cpu-naive %.2e relative\n", op ? "sumsq" : "sum",
                rel, fabs(r - want) / want);
     }
+    /* Columns: the same 10^8 values as a 5*10^7 x 2 matrix, summed down its columns. */
+    double col[2] = {0, 0};
+    for (int64_t i = 0; i < n; i++) col[i & 1] += x[i];
+    float rc[2] = {0, 0};
+    pl_reduce_problem pc = {n / 2, 2, 2, PL_REDUCE_SUM, 0, 0};
+    CHECK(run_direct(ctx, pl_reduce_cpu_simd, &pc, x, rc) == PL_OK, "cpu-simd columns 1e8: %s", pl_last_error());
+    for (int j = 0; j < 2; j++)
+        CHECK(fabs(rc[j] - col[j]) / col[j] <= 1e-7, "cpu-simd column %d over 5*10^7 rows: relative error %.3e > 1e-7", j,
+              fabs(rc[j] - col[j]) / col[j]);
     /* dot over 10^8 of x . x = sumsq: the cpu-simd dot is accurate too. */
     float d = 0;
     CHECK(pl_sdot(ctx, n, x, x, &d) == PL_OK, "pl_sdot 1e8: %s", pl_last_error());
