@@ -5,41 +5,10 @@
 # Exit codes checked (see src/cli/cmd_gemm.c): 0 success; 1 runtime failure (missing file,
 # malformed .npy, wrong dtype or rank, unwritable output); 2 usage error (unknown option,
 # missing argument, bad number, shapes that do not multiply, unknown variant).
-set -u
-
-: "${PARLAB:?set PARLAB to the parlab executable}"
-: "${PL_TESTDIR:=${TMPDIR:-/tmp}}"
-mkdir -p "$PL_TESTDIR"
-dir=$(mktemp -d "$PL_TESTDIR/cli_gemm.XXXXXX") || exit 1
-trap 'rm -rf "$dir"' EXIT
-cd "$dir" || exit 1
-
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/cli_lib.sh"
+cli_setup cli_gemm
 
 # ---------------------------------------------------------------- fixtures
-
-# npy FILE DESCR SHAPE HEXDATA: a version 1.0 .npy file. DESCR like '<f4', SHAPE like '(2, 3)',
-# HEXDATA the data as hex digits ("0000803f..."), written as bytes.
-npy() {
-    local file=$1 descr=$2 shape=$3 hex=$4
-    local dict="{'descr': '$descr', 'fortran_order': False, 'shape': $shape, }"
-    local total=$(( (10 + ${#dict} + 1 + 63) / 64 * 64 ))
-    local hl=$((total - 10)) pad
-    pad=$(printf '%*s' $((hl - ${#dict} - 1)) '')
-    {
-        printf '\x93NUMPY\x01\x00'
-        printf "\\x$(printf %02x $((hl & 255)))\\x$(printf %02x $((hl >> 8)))"
-        printf '%s%s\n' "$dict" "$pad"
-        printf "$(echo "$hex" | sed 's/../\\x&/g')"
-    } >"$file"
-}
-
-# float32 little-endian bytes, as hex
-f0=00000000 f1=0000803f f2=00000040 f3=00004040 f4=00008040
-f5=0000a040 f6=0000c040 f7=0000e040 f8=00000041
 
 npy A.npy '<f4' '(2, 2)' "$f1$f2$f3$f4"            # [[1, 2], [3, 4]]
 npy B.npy '<f4' '(2, 3)' "$f5$f6$f7$f8$f0$f1"      # [[5, 6, 7], [8, 0, 1]]
@@ -50,41 +19,6 @@ npy B32.npy '<f4' '(3, 2)' "$f1$f2$f3$f4$f5$f6"    # 3x2: does not multiply with
 npy V.npy '<f4' '(4,)' "$f1$f2$f3$f4"              # rank 1
 head -c 136 A.npy >T.npy
 
-# values FILE: the float32 data of a 2-D .npy file whose header is 128 bytes, one per line.
-values() { od -An -v -t f4 -j 128 "$1" | tr -s ' \n' '\n\n' | sed '/^$/d'; }
-
-# same_values FILE "v1 v2 ...": exact comparison (the values are small integers).
-same_values() {
-    local got
-    got=$(values "$1" | awk '{printf "%s%g", (NR > 1 ? " " : ""), $1}')
-    [ "$got" = "$2" ] || { echo "  $1 holds: $got; expected: $2"; return 1; }
-}
-
-# run EXPECTED_EXIT NAME ARGS...: run parlab, check the exit status; output in out.txt, err.txt.
-run() {
-    local want=$1 name=$2
-    shift 2
-    "$PARLAB" "$@" >out.txt 2>err.txt
-    local rc=$?
-    if [ "$rc" -eq "$want" ]; then
-        ok
-        return 0
-    fi
-    bad "$name: exit $rc, expected $want ($*)"
-    sed 's/^/  stdout: /' out.txt
-    sed 's/^/  stderr: /' err.txt
-    return 1
-}
-
-# expect_err NAME TEXT: stderr holds TEXT.
-expect_err() {
-    if grep -qF -- "$2" err.txt; then ok; else bad "$1: stderr lacks '$2': $(cat err.txt)"; fi
-}
-
-# no_file NAME FILE: FILE does not exist, nor any temporary file next to it.
-no_file() {
-    if [ ! -e "$2" ] && ! ls "$2".tmp.* >/dev/null 2>&1; then ok; else bad "$1: $2 was created"; fi
-}
 
 # ---------------------------------------------------------------- working runs
 
@@ -176,7 +110,6 @@ no_file "usage errors" X9.npy
 # ---------------------------------------------------------------- issue 9: memory, empty names
 # Beyond what this process may take (available memory and the cgroup limit): exit 2 at once,
 # the estimate and the limit in GiB, nothing written. Sparse files: zeros that take no disk.
-big() { npy "$1" '<f4' "$2" ""; truncate -s $(( $(stat -c %s "$1") + $3 )) "$1"; }
 big Big.npy '(400000, 400000)' 640000000000
 run 2 "inputs too big" gemm Big.npy Big.npy -o X10.npy --backend cpu
 expect_err "inputs too big" "GiB of host memory, more than the"
@@ -192,7 +125,5 @@ expect_err "empty output name" "-o: '' is not a value"
 run 2 "empty variant name" gemm A.npy B.npy -o X12.npy --variant ''
 no_file "empty variant name" X12.npy
 
-if ls ./*.tmp.* >/dev/null 2>&1; then bad "temporary files left: $(ls ./*.tmp.*)"; else ok; fi
-
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+no_tmp_files
+summary

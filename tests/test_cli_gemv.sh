@@ -5,20 +5,8 @@
 # Exit codes checked (see src/cli/cmd_gemv.c): 0 success; 1 runtime failure (missing file,
 # malformed .npy, wrong dtype or rank, unwritable output); 2 usage error (unknown option,
 # missing argument, bad number, shapes that do not fit, unknown variant, too big for memory).
-set -u
-
-: "${PARLAB:?set PARLAB to the parlab executable}"
-: "${PL_TESTDIR:=${TMPDIR:-/tmp}}"
-command -v python3 >/dev/null || { echo "skipped: no python3 to write the .npy fixtures"; exit 77; }
-mkdir -p "$PL_TESTDIR"
-dir=$(mktemp -d "$PL_TESTDIR/cli_gemv.XXXXXX") || exit 1
-trap 'rm -rf "$dir"' EXIT
-cd "$dir" || exit 1
-
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/cli_lib.sh"
+cli_setup cli_gemv python3
 
 # npy.py write FILE DESCR SHAPE [SEED]: seeded values in [-1, 1) (SHAPE "(3, 4)" or "(5,)");
 # npy.py check A x y ALPHA TRANS: exits 0 when y is alpha*A*x (A^T with TRANS=t) within
@@ -74,20 +62,6 @@ w x7.npy '<f4' '(7,)' 7
 w x1.npy '<f4' '(1,)' 8
 head -c 200 A.npy >T.npy
 
-# run EXPECTED_EXIT NAME ARGS...: run parlab, check the exit status; output in out.txt, err.txt.
-run() {
-    local want=$1 name=$2
-    shift 2
-    "$PARLAB" "$@" >out.txt 2>err.txt
-    local rc=$?
-    if [ "$rc" -eq "$want" ]; then ok; return 0; fi
-    bad "$name: exit $rc, expected $want ($*)"
-    sed 's/^/  stdout: /' out.txt
-    sed 's/^/  stderr: /' err.txt
-    return 1
-}
-expect_err() { if grep -qF -- "$2" err.txt; then ok; else bad "$1: stderr lacks '$2': $(cat err.txt)"; fi; }
-no_file() { if [ ! -e "$2" ] && ! ls "$2".tmp.* >/dev/null 2>&1; then ok; else bad "$1: $2 was created"; fi; }
 # product NAME A x y ALPHA TRANS: y holds the product.
 product() { if msg=$(python3 npy.py check "$2" "$3" "$4" "$5" "$6" 2>&1); then ok; else bad "$1: $msg"; fi; }
 
@@ -154,17 +128,11 @@ run 2 "--trans takes no value" gemv A.npy x33.npy -o X9.npy --trans=1
 run 2 "empty output name" gemv A.npy x65.npy -o ''
 no_file "usage errors" X9.npy
 # Beyond what this process may take: exit 2 at once, nothing written (a sparse file).
-python3 -c "
-import struct
-d = \"{'descr': '<f4', 'fortran_order': False, 'shape': (400000, 400000), }\"
-t = (10 + len(d) + 1 + 63) // 64 * 64
-open('Big.npy', 'wb').write(b'\x93NUMPY\x01\x00' + struct.pack('<H', t - 10) + (d + ' ' * (t - 11 - len(d)) + '\n').encode())"
-truncate -s $(( $(stat -c %s Big.npy) + 640000000000 )) Big.npy
+big Big.npy '(400000, 400000)' 640000000000
 run 2 "too big" gemv Big.npy x65.npy -o X10.npy --backend cpu
 expect_err "too big" "GiB"
 no_file "too big" X10.npy
 rm -f Big.npy
 
-if ls ./*.tmp.* >/dev/null 2>&1; then bad "temporary files left: $(ls ./*.tmp.*)"; else ok; fi
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+no_tmp_files
+summary

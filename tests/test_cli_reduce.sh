@@ -2,46 +2,15 @@
 # with printf (no numpy). Run as `bash test_cli_reduce.sh` with PARLAB (the parlab executable) and PL_TESTDIR
 # (a scratch directory) set.
 #
-# The fixtures (npy, values, run, expect_err, no_file) are test_cli_gemm.sh's.
+# The fixtures (npy, values, run, expect_err, no_file) are cli_lib.sh's.
 #
 # Exit codes checked (see src/cli/cmd_reduce.c): 0 success; 1 runtime failure (missing file,
 # wrong dtype or rank); 2 usage error (unknown op or axis, lengths that differ, unknown variant,
 # min of an empty axis, missing output).
-set -u
-
-: "${PARLAB:?set PARLAB to the parlab executable}"
-: "${PL_TESTDIR:=${TMPDIR:-/tmp}}"
-mkdir -p "$PL_TESTDIR"
-dir=$(mktemp -d "$PL_TESTDIR/cli_reduce.XXXXXX") || exit 1
-trap 'rm -rf "$dir"' EXIT
-cd "$dir" || exit 1
-
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/cli_lib.sh"
+cli_setup cli_reduce
 
 # ---------------------------------------------------------------- fixtures
-
-# npy FILE DESCR SHAPE HEXDATA: a version 1.0 .npy file. DESCR like '<f4', SHAPE like '(2, 3)',
-# HEXDATA the data as hex digits ("0000803f..."), written as bytes.
-npy() {
-    local file=$1 descr=$2 shape=$3 hex=$4
-    local dict="{'descr': '$descr', 'fortran_order': False, 'shape': $shape, }"
-    local total=$(( (10 + ${#dict} + 1 + 63) / 64 * 64 ))
-    local hl=$((total - 10)) pad
-    pad=$(printf '%*s' $((hl - ${#dict} - 1)) '')
-    {
-        printf '\x93NUMPY\x01\x00'
-        printf "\\x$(printf %02x $((hl & 255)))\\x$(printf %02x $((hl >> 8)))"
-        printf '%s%s\n' "$dict" "$pad"
-        printf "$(echo "$hex" | sed 's/../\\x&/g')"
-    } >"$file"
-}
-
-# float32 little-endian bytes, as hex
-f0=00000000 f1=0000803f f2=00000040 f3=00004040 f4=00008040
-f5=0000a040 f6=0000c040 f7=0000e040 f8=00000041
 
 fnan=0000c07f fm1=000080bf
 npy A.npy '<f4' '(2, 3)' "$f1$f2$f3$f4$f5$f6"      # [[1, 2, 3], [4, 5, 6]]
@@ -51,42 +20,6 @@ npy X.npy '<f4' '(3,)' "$f1$f2$f3"
 npy Y.npy '<f4' '(3,)' "$f4$fm1$f2"                # x.y = 4 - 2 + 6 = 8
 npy Y2.npy '<f4' '(2,)' "$f4$f5"
 npy A64.npy '<f8' '(1, 1)' "000000000000f03f"
-# values FILE: the float32 data of a 2-D .npy file whose header is 128 bytes, one per line.
-values() { od -An -v -t f4 -j 128 "$1" | tr -s ' \n' '\n\n' | sed '/^$/d'; }
-
-# same_values FILE "v1 v2 ...": exact comparison (the values are small integers).
-same_values() {
-    local got
-    got=$(values "$1" | awk '{printf "%s%g", (NR > 1 ? " " : ""), $1}')
-    [ "$got" = "$2" ] || { echo "  $1 holds: $got; expected: $2"; return 1; }
-}
-
-# run EXPECTED_EXIT NAME ARGS...: run parlab, check the exit status; output in out.txt, err.txt.
-run() {
-    local want=$1 name=$2
-    shift 2
-    "$PARLAB" "$@" >out.txt 2>err.txt
-    local rc=$?
-    if [ "$rc" -eq "$want" ]; then
-        ok
-        return 0
-    fi
-    bad "$name: exit $rc, expected $want ($*)"
-    sed 's/^/  stdout: /' out.txt
-    sed 's/^/  stderr: /' err.txt
-    return 1
-}
-
-# expect_err NAME TEXT: stderr holds TEXT.
-expect_err() {
-    if grep -qF -- "$2" err.txt; then ok; else bad "$1: stderr lacks '$2': $(cat err.txt)"; fi
-}
-
-# no_file NAME FILE: FILE does not exist, nor any temporary file next to it.
-no_file() {
-    if [ ! -e "$2" ] && ! ls "$2".tmp.* >/dev/null 2>&1; then ok; else bad "$1: $2 was created"; fi
-}
-
 # raw FILE: the data as 32-bit hex words (NaN checks).
 raw() { od -An -v -t x4 -j 128 "$1" | tr -s ' \n' '\n\n' | sed '/^$/d' | tr '\n' ' ' | sed 's/ $//'; }
 
@@ -151,5 +84,4 @@ run 2 "dot lengths" dot X.npy Y2.npy --backend cpu
 expect_err "dot lengths" "X.npy has 3 elements, Y2.npy has 2"
 run 2 "dot one file" dot X.npy
 
-echo "test_cli_reduce: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary test_cli_reduce

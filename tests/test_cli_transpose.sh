@@ -5,20 +5,8 @@
 # Exit codes checked (see src/cli/cmd_transpose.c): 0 success; 1 runtime failure (missing file,
 # malformed .npy, wrong dtype or rank, unwritable output); 2 usage error (unknown option,
 # missing argument, unknown variant, too big for memory).
-set -u
-
-: "${PARLAB:?set PARLAB to the parlab executable}"
-: "${PL_TESTDIR:=${TMPDIR:-/tmp}}"
-command -v python3 >/dev/null || { echo "skipped: no python3 to write the .npy fixtures"; exit 77; }
-mkdir -p "$PL_TESTDIR"
-dir=$(mktemp -d "$PL_TESTDIR/cli_transpose.XXXXXX") || exit 1
-trap 'rm -rf "$dir"' EXIT
-cd "$dir" || exit 1
-
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/cli_lib.sh"
+cli_setup cli_transpose python3
 
 # py_npy: write.py FILE DESCR ROWS COLS [SEED] writes a C-order .npy of seeded values;
 # check.py A B exits 0 when B is exactly A.T (shape and every bit), else prints the first
@@ -66,23 +54,6 @@ PY
 write() { python3 npy.py write "$@"; }
 is_transpose() { python3 npy.py check "$1" "$2"; }
 
-# run EXPECTED_EXIT NAME ARGS...: run parlab, check the exit status; output in out.txt, err.txt.
-run() {
-    local want=$1 name=$2
-    shift 2
-    "$PARLAB" "$@" >out.txt 2>err.txt
-    local rc=$?
-    if [ "$rc" -eq "$want" ]; then
-        ok
-        return 0
-    fi
-    bad "$name: exit $rc, expected $want ($*)"
-    sed 's/^/  stdout: /' out.txt
-    sed 's/^/  stderr: /' err.txt
-    return 1
-}
-expect_err() { if grep -qF -- "$2" err.txt; then ok; else bad "$1: stderr lacks '$2'"; sed 's/^/  stderr: /' err.txt; fi; }
-no_file() { if [ -e "$2" ]; then bad "$1: $2 was written"; else ok; fi; }
 
 # ---------------------------------------------------------------- results
 write A.npy '<f4' 33 65 1
@@ -144,13 +115,11 @@ run 2 "bad backend" transpose A.npy -o X6.npy --backend gpu
 run 2 "empty output name" transpose A.npy -o ''
 no_file "usage errors" X6.npy
 # Beyond what this process may take: exit 2 at once, in GiB, nothing written (a sparse file).
-python3 npy.py header Big.npy '(400000, 400000)'
-truncate -s +640000000000 Big.npy
+big Big.npy '(400000, 400000)' 640000000000
 run 2 "input too big" transpose Big.npy -o X7.npy --backend cpu
 expect_err "input too big" "GiB of host memory, more than the"
 no_file "input too big" X7.npy
 rm -f Big.npy
 
-if ls ./*.tmp.* >/dev/null 2>&1; then bad "temporary files left: $(ls ./*.tmp.*)"; else ok; fi
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+no_tmp_files
+summary
