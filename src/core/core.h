@@ -60,6 +60,9 @@ pl_status pl_ctx_activate(const pl_ctx *ctx);
  * kept, with `destroy`, until pl_ctx_destroy. */
 pl_status pl_ctx_handle(pl_ctx *ctx, int slot, pl_status (*create)(pl_ctx *ctx, void **h),
                         void (*destroy)(void *h), void **h);
+/* The context's cuBLAS handle (the PL_CTX_HANDLE_CUBLAS slot, made on first use), bound to
+ * stream: every room's cuBLAS peer takes it here (src/core/cublas.cu, CUDA builds only). */
+pl_status pl_ctx_cublas(pl_ctx *ctx, void *stream, void **handle);
 
 /* Device workspace `slot` (< PL_CTX_DEV_WS_SLOTS) of at least `bytes` on ctx's device, grown
  * (old contents lost) when too small and kept for the next call; for use on ctx->stream. */

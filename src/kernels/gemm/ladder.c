@@ -1,27 +1,14 @@
 /* ladder.c: the GEMM ladder, in order. Read top to bottom, each rung is the one before plus
  * one idea; the peers at the end are the libraries a user could pick instead. This list is
  * what the registry, `parlab list` and `parlab bench --variant all` read. */
+#include "kernels/ladder.h"
 #include "kernels/gemm/gemm.h"
-
-#ifdef PL_HAVE_CUDA
-#define CUDA_FN(f) f
-#else
-#define CUDA_FN(f) NULL
-#endif
-#ifdef PL_HAVE_OPENBLAS
-#define OPENBLAS_FN(f) f
-#else
-#define OPENBLAS_FN(f) NULL
-#endif
 
 extern const pl_param_def pl_gemm_cpu_simd_params[1], pl_gemm_cpu_simd_blocked_params[2];
 extern const pl_param_def pl_gemm_cpu_packed_params[4];
 #ifdef PL_HAVE_CUDA
 extern const pl_param_def pl_gemm_cuda_naive_params[1], pl_gemm_cuda_shared_params[1];
 extern const pl_param_def pl_gemm_cuda_tuned_params[2], pl_gemm_cuda_tf32_params[2];
-#define CUDA_PARAMS(p, n) p, n
-#else
-#define CUDA_PARAMS(p, n) NULL, 0
 #endif
 
 /* Device workspaces the top CUDA rungs may take (an upper estimate, checked against free
@@ -59,35 +46,35 @@ static const pl_variant cpu_packed = {
     pl_gemm_cpu_packed, NULL};
 static const pl_variant cuda_naive = {
     "cuda-naive", "one thread per output, everything from global memory",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, CUDA_PARAMS(pl_gemm_cuda_naive_params, 1),
-    CUDA_FN(pl_gemm_cuda_naive), NULL};
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_gemm_cuda_naive_params, 1),
+    PL_CUDA_FN(pl_gemm_cuda_naive), NULL};
 static const pl_variant cuda_shared = {
     "cuda-shared", "A and B tiles staged in shared memory, one output per thread",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, CUDA_PARAMS(pl_gemm_cuda_shared_params, 1),
-    CUDA_FN(pl_gemm_cuda_shared), NULL};
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_gemm_cuda_shared_params, 1),
+    PL_CUDA_FN(pl_gemm_cuda_shared), NULL};
 static const pl_variant cuda_tuned = {
     "cuda-tuned", "register tiles per thread, 128-bit loads, cp.async multi-stage pipeline, "
     "warp tiling; tile config chosen per shape, split-K for deep K",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, CUDA_PARAMS(pl_gemm_cuda_tuned_params, 2),
-    CUDA_FN(pl_gemm_cuda_tuned), tuned_workspace};
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_gemm_cuda_tuned_params, 2),
+    PL_CUDA_FN(pl_gemm_cuda_tuned), tuned_workspace};
 static const pl_variant cuda_tf32 = {
     "cuda-tf32", "tensor cores in TF32, FP32 accumulate: wgmma from shared memory on Hopper "
     "(sm_90a), mma.sync m16n8k8 elsewhere",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_TF32, CUDA_PARAMS(pl_gemm_cuda_tf32_params, 2),
-    CUDA_FN(pl_gemm_cuda_tf32), tf32_workspace};
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_TF32, PL_CUDA_PARAMS(pl_gemm_cuda_tf32_params, 2),
+    PL_CUDA_FN(pl_gemm_cuda_tf32), tf32_workspace};
 static const pl_variant peer_openblas = {
     "peer-openblas", "OpenBLAS cblas_sgemm (the CPU peer)",
-    PL_BACKEND_CPU, 1, PL_REQ_OPENBLAS, PL_PREC_FP32, NULL, 0, OPENBLAS_FN(pl_gemm_peer_openblas), NULL};
+    PL_BACKEND_CPU, 1, PL_REQ_OPENBLAS, PL_PREC_FP32, NULL, 0, PL_OPENBLAS_FN(pl_gemm_peer_openblas), NULL};
 static const pl_variant peer_openblas_skx = {
     "peer-openblas-skx", "OpenBLAS cblas_sgemm with OPENBLAS_CORETYPE=SkylakeX (its AVX-512 kernels)",
     PL_BACKEND_CPU, 1, PL_REQ_OPENBLAS | PL_REQ_AVX512, PL_PREC_FP32, NULL, 0,
-    OPENBLAS_FN(pl_gemm_peer_openblas_skx), NULL};
+    PL_OPENBLAS_FN(pl_gemm_peer_openblas_skx), NULL};
 static const pl_variant peer_cublas = {
     "peer-cublas", "cuBLAS cublasSgemm, FP32 pedantic math, no tensor cores (the GPU peer)",
-    PL_BACKEND_CUDA, 1, PL_REQ_CUBLAS, PL_PREC_FP32, NULL, 0, CUDA_FN(pl_gemm_peer_cublas), NULL};
+    PL_BACKEND_CUDA, 1, PL_REQ_CUBLAS, PL_PREC_FP32, NULL, 0, PL_CUDA_FN(pl_gemm_peer_cublas), NULL};
 static const pl_variant peer_cublas_tf32 = {
     "peer-cublas-tf32", "cuBLAS cublasSgemm, TF32 tensor-op math (the tensor-core peer)",
-    PL_BACKEND_CUDA, 1, PL_REQ_CUBLAS, PL_PREC_TF32, NULL, 0, CUDA_FN(pl_gemm_peer_cublas_tf32), NULL};
+    PL_BACKEND_CUDA, 1, PL_REQ_CUBLAS, PL_PREC_TF32, NULL, 0, PL_CUDA_FN(pl_gemm_peer_cublas_tf32), NULL};
 
 static const pl_variant *const ladder[] = {
     &cpu_naive, &cpu_simd, &cpu_simd_blocked, &cpu_packed,

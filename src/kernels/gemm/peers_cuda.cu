@@ -10,19 +10,6 @@
 #include <cuda_runtime.h>
 #include <limits.h>
 
-static void destroy_handle(void *h) { cublasDestroy((cublasHandle_t)h); }
-
-static pl_status create_handle(pl_ctx *ctx, void **out)
-{
-    (void)ctx;
-    cublasHandle_t h;
-    cublasStatus_t st = cublasCreate(&h);
-    if (st != CUBLAS_STATUS_SUCCESS)
-        return pl_fail(PL_ERR_CUDA, "cuBLAS peers: cublasCreate failed (%s)", cublasGetStatusString(st));
-    *out = (void *)h;
-    return PL_OK;
-}
-
 static pl_status run_cublas(const pl_run_args *a, cublasMath_t mode, const char *name)
 {
     const pl_gemm_problem *p = (const pl_gemm_problem *)a->problem;
@@ -30,10 +17,9 @@ static pl_status run_cublas(const pl_run_args *a, cublasMath_t mode, const char 
         p->ldc > INT_MAX)
         return pl_fail(PL_ERR_ARG, "%s: sizes above 2^31 do not fit cuBLAS's int", name);
     void *hv = nullptr;
-    pl_status s = pl_ctx_handle(a->ctx, PL_CTX_HANDLE_CUBLAS, create_handle, destroy_handle, &hv);
+    pl_status s = pl_ctx_cublas(a->ctx, a->stream, &hv);
     if (s != PL_OK) return s;
     cublasHandle_t h = (cublasHandle_t)hv;
-    cublasSetStream(h, (cudaStream_t)a->stream);
     if (cublasSetMathMode(h, mode) != CUBLAS_STATUS_SUCCESS)
         return pl_fail(PL_ERR_CUDA, "%s: cublasSetMathMode failed", name);
     cublasStatus_t st = cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, (int)p->N, (int)p->M, (int)p->K,

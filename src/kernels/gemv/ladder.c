@@ -2,18 +2,8 @@
  * one idea; the peers at the end are the libraries a user could pick instead. GEMV reads
  * every element of A once for one multiply-add: every rung is a lesson in moving A at the
  * memory's speed, and the rate is GB/s against the copy bandwidth. */
+#include "kernels/ladder.h"
 #include "kernels/gemv/gemv.h"
-
-#ifdef PL_HAVE_CUDA
-#define CUDA_FN(f) f
-#else
-#define CUDA_FN(f) NULL
-#endif
-#ifdef PL_HAVE_OPENBLAS
-#define OPENBLAS_FN(f) f
-#else
-#define OPENBLAS_FN(f) NULL
-#endif
 
 extern const pl_param_def pl_gemv_cpu_simd_params[1];
 
@@ -43,28 +33,28 @@ static const pl_variant cuda_naive = {
     .name = "cuda-naive", .idea = "one thread per output, all from global memory (uncoalesced rows of A; "
     "A^T: neighbours read neighbouring columns)",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
-    .params = block_param, .n_params = 1, .run = CUDA_FN(pl_gemv_cuda_naive)};
+    .params = block_param, .n_params = 1, .run = PL_CUDA_FN(pl_gemv_cuda_naive)};
 static const pl_variant cuda_shared = {
     .name = "cuda-shared", .idea = "x staged in shared memory a tile at a time, loaded by every thread of "
     "the block (also those past the last output)",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
-    .params = block_param, .n_params = 1, .run = CUDA_FN(pl_gemv_cuda_shared)};
+    .params = block_param, .n_params = 1, .run = PL_CUDA_FN(pl_gemv_cuda_shared)};
 static const pl_variant cuda_warp = {
     .name = "cuda-warp", .idea = "one warp per output: lanes read the row together (128-bit loads where "
     "aligned), shuffle reduction",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
-    .params = block_param, .n_params = 1, .run = CUDA_FN(pl_gemv_cuda_warp)};
+    .params = block_param, .n_params = 1, .run = PL_CUDA_FN(pl_gemv_cuda_warp)};
 static const pl_variant cuda_tuned = {
     .name = "cuda-tuned", .idea = "mapping by shape: 1-32 lanes per row (several rows per warp for short rows), "
     "rows split among blocks when few and long; A^T: coalesced column-parallel, rows split among blocks",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
-    .params = tuned_params, .n_params = 2, .run = CUDA_FN(pl_gemv_cuda_tuned)};
+    .params = tuned_params, .n_params = 2, .run = PL_CUDA_FN(pl_gemv_cuda_tuned)};
 static const pl_variant peer_openblas = {
     .name = "peer-openblas", .idea = "OpenBLAS cblas_sgemv (the CPU peer)", .backend = PL_BACKEND_CPU,
-    .is_peer = 1, .requires = PL_REQ_OPENBLAS, .precision = PL_PREC_FP32, .run = OPENBLAS_FN(pl_gemv_peer_openblas)};
+    .is_peer = 1, .requires = PL_REQ_OPENBLAS, .precision = PL_PREC_FP32, .run = PL_OPENBLAS_FN(pl_gemv_peer_openblas)};
 static const pl_variant peer_cublas = {
     .name = "peer-cublas", .idea = "cuBLAS cublasSgemv (the GPU peer)", .backend = PL_BACKEND_CUDA, .is_peer = 1,
-    .requires = PL_REQ_CUBLAS, .precision = PL_PREC_FP32, .run = CUDA_FN(pl_gemv_peer_cublas)};
+    .requires = PL_REQ_CUBLAS, .precision = PL_PREC_FP32, .run = PL_CUDA_FN(pl_gemv_peer_cublas)};
 
 static const pl_variant *const ladder[] = {
     &cpu_naive, &cpu_simd, &cuda_naive, &cuda_shared, &cuda_warp, &cuda_tuned, &peer_openblas, &peer_cublas,

@@ -9,29 +9,15 @@
 #include <cuda_runtime.h>
 #include <limits.h>
 
-static void destroy_handle(void *h) { cublasDestroy((cublasHandle_t)h); }
-
-static pl_status create_handle(pl_ctx *ctx, void **out)
-{
-    (void)ctx;
-    cublasHandle_t h;
-    cublasStatus_t st = cublasCreate(&h);
-    if (st != CUBLAS_STATUS_SUCCESS)
-        return pl_fail(PL_ERR_CUDA, "peer-cublas: cublasCreate failed (%s)", cublasGetStatusString(st));
-    *out = (void *)h;
-    return PL_OK;
-}
-
 extern "C" pl_status pl_gemv_peer_cublas(const pl_run_args *a)
 {
     const pl_gemv_problem *p = (const pl_gemv_problem *)a->problem;
     if (p->M > INT_MAX || p->N > INT_MAX || p->lda > INT_MAX)
         return pl_fail(PL_ERR_ARG, "peer-cublas: sizes above 2^31 do not fit cuBLAS's int");
     void *hv = nullptr;
-    pl_status s = pl_ctx_handle(a->ctx, PL_CTX_HANDLE_CUBLAS, create_handle, destroy_handle, &hv);
+    pl_status s = pl_ctx_cublas(a->ctx, a->stream, &hv);
     if (s != PL_OK) return s;
     cublasHandle_t h = (cublasHandle_t)hv;
-    cublasSetStream(h, (cudaStream_t)a->stream);
     if (cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH) != CUBLAS_STATUS_SUCCESS)
         return pl_fail(PL_ERR_CUDA, "peer-cublas: cublasSetMathMode failed");
     cublasStatus_t st = cublasSgemv(h, p->trans ? CUBLAS_OP_N : CUBLAS_OP_T, (int)p->N, (int)p->M, &p->alpha,

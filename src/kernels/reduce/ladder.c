@@ -1,19 +1,10 @@
 /* ladder.c: the reduce and dot ladders, in order. Read top to bottom, each rung is the one
  * before plus one idea; the peers at the end are what a user could pick instead. */
+#include "kernels/ladder.h"
 #include "kernels/reduce/reduce.h"
 
 #ifdef PL_HAVE_CUDA
-#define CUDA_FN(f) f
 extern const pl_param_def pl_reduce_cuda_block_params[1];
-#define CUDA_PARAMS pl_reduce_cuda_block_params, 1
-#else
-#define CUDA_FN(f) NULL
-#define CUDA_PARAMS NULL, 0
-#endif
-#ifdef PL_HAVE_OPENBLAS
-#define OPENBLAS_FN(f) f
-#else
-#define OPENBLAS_FN(f) NULL
 #endif
 
 extern const pl_param_def pl_reduce_cpu_simd_params[1];
@@ -42,25 +33,25 @@ static const pl_variant cpu_simd = {
     PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_FP32, pl_reduce_cpu_simd_params, 1, pl_reduce_cpu_simd, NULL};
 static const pl_variant cuda_naive = {
     "cuda-naive", "one thread per output, terms in order from global memory (rows: uncoalesced)",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, CUDA_PARAMS, CUDA_FN(pl_reduce_cuda_naive), NULL};
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_reduce_cuda_block_params, 1), PL_CUDA_FN(pl_reduce_cuda_naive), NULL};
 static const pl_variant cuda_shared_interleaved = {
     "cuda-shared-interleaved", "accurate: a block per row, shared-memory tree with interleaved addressing "
     "(tid % 2s: divergent warps, strided banks)",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, CUDA_PARAMS, CUDA_FN(pl_reduce_cuda_shared_interleaved), NULL};
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_reduce_cuda_block_params, 1), PL_CUDA_FN(pl_reduce_cuda_shared_interleaved), NULL};
 static const pl_variant cuda_shared_sequential = {
     "cuda-shared-sequential", "accurate: the same tree with sequential addressing (s halves, tid < s): "
     "no divergence inside warps, conflict-free",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, CUDA_PARAMS, CUDA_FN(pl_reduce_cuda_shared_sequential), NULL};
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_reduce_cuda_block_params, 1), PL_CUDA_FN(pl_reduce_cuda_shared_sequential), NULL};
 static const pl_variant cuda_warp = {
     "cuda-warp", "accurate: warp shuffles instead of shared memory, 128-bit loads where the row is aligned",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, CUDA_PARAMS, CUDA_FN(pl_reduce_cuda_warp), NULL};
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_reduce_cuda_block_params, 1), PL_CUDA_FN(pl_reduce_cuda_warp), NULL};
 static const pl_variant cuda_tuned = {
     "cuda-tuned", "accurate: by shape, a warp per row (short rows), a block per row, or split rows and a "
     "second pass (few long rows); columns: threads across columns, coalesced, rows split over blocks",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, CUDA_PARAMS, CUDA_FN(pl_reduce_cuda_tuned), tuned_workspace};
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_reduce_cuda_block_params, 1), PL_CUDA_FN(pl_reduce_cuda_tuned), tuned_workspace};
 static const pl_variant peer_cub = {
     "peer-cub", "CUB cub::DeviceSegmentedReduce (row sum, mean, min, max; not columns or sumsq)",
-    PL_BACKEND_CUDA, 1, PL_REQ_CUDA, PL_PREC_FP32, NULL, 0, CUDA_FN(pl_reduce_peer_cub), cub_workspace};
+    PL_BACKEND_CUDA, 1, PL_REQ_CUDA, PL_PREC_FP32, NULL, 0, PL_CUDA_FN(pl_reduce_peer_cub), cub_workspace};
 
 static const pl_variant *const ladder[] = {
     &cpu_naive, &cpu_simd, &cuda_naive, &cuda_shared_interleaved, &cuda_shared_sequential, &cuda_warp,
@@ -106,13 +97,13 @@ static const pl_variant dot_cpu_simd = {
     PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_FP32, pl_reduce_cpu_simd_params, 1, pl_dot_cpu_simd, NULL};
 static const pl_variant dot_cuda_tuned = {
     "cuda-tuned", "accurate: grid-stride 128-bit loads, warp shuffles, one partial per block, a second pass",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, CUDA_PARAMS, CUDA_FN(pl_dot_cuda_tuned), dot_workspace};
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_reduce_cuda_block_params, 1), PL_CUDA_FN(pl_dot_cuda_tuned), dot_workspace};
 static const pl_variant dot_peer_openblas = {
     "peer-openblas", "OpenBLAS cblas_sdot (the CPU peer)",
-    PL_BACKEND_CPU, 1, PL_REQ_OPENBLAS, PL_PREC_FP32, NULL, 0, OPENBLAS_FN(pl_dot_peer_openblas), NULL};
+    PL_BACKEND_CPU, 1, PL_REQ_OPENBLAS, PL_PREC_FP32, NULL, 0, PL_OPENBLAS_FN(pl_dot_peer_openblas), NULL};
 static const pl_variant dot_peer_cublas = {
     "peer-cublas", "cuBLAS cublasSdot (the GPU peer)",
-    PL_BACKEND_CUDA, 1, PL_REQ_CUBLAS, PL_PREC_FP32, NULL, 0, CUDA_FN(pl_dot_peer_cublas), NULL};
+    PL_BACKEND_CUDA, 1, PL_REQ_CUBLAS, PL_PREC_FP32, NULL, 0, PL_CUDA_FN(pl_dot_peer_cublas), NULL};
 
 static const pl_variant *const dot_ladder[] = {
     &dot_cpu_naive, &dot_cpu_simd, &dot_cuda_tuned, &dot_peer_openblas, &dot_peer_cublas,

@@ -60,28 +60,14 @@ extern "C" pl_status pl_reduce_peer_cub(const pl_run_args *a)
     return pl_reduce_launched("peer-cub");
 }
 
-static void destroy_handle(void *h) { cublasDestroy((cublasHandle_t)h); }
-
-static pl_status create_handle(pl_ctx *ctx, void **out)
-{
-    (void)ctx;
-    cublasHandle_t h;
-    cublasStatus_t st = cublasCreate(&h);
-    if (st != CUBLAS_STATUS_SUCCESS)
-        return pl_fail(PL_ERR_CUDA, "peer-cublas: cublasCreate failed (%s)", cublasGetStatusString(st));
-    *out = (void *)h;
-    return PL_OK;
-}
-
 extern "C" pl_status pl_dot_peer_cublas(const pl_run_args *a)
 {
     const pl_dot_problem *p = (const pl_dot_problem *)a->problem;
     if (p->N > INT_MAX) return pl_fail(PL_ERR_ARG, "peer-cublas: N = %lld does not fit cuBLAS's int", (long long)p->N);
     void *hv = nullptr;
-    pl_status s = pl_ctx_handle(a->ctx, PL_CTX_HANDLE_CUBLAS, create_handle, destroy_handle, &hv);
+    pl_status s = pl_ctx_cublas(a->ctx, a->stream, &hv);
     if (s != PL_OK) return s;
     cublasHandle_t h = (cublasHandle_t)hv;
-    cublasSetStream(h, (cudaStream_t)a->stream);
     cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE);
     cublasStatus_t st = cublasSdot(h, (int)p->N, (const float *)a->data[0], 1, (const float *)a->data[1], 1,
                                    (float *)a->data[2]);

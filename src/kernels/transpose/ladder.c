@@ -1,19 +1,7 @@
 /* ladder.c: the transpose ladder, in order. Each rung is the one before plus one idea; the
  * peers at the end are the libraries a user could pick instead. */
+#include "kernels/ladder.h"
 #include "kernels/transpose/transpose.h"
-
-#ifdef PL_HAVE_CUDA
-#define CUDA_FN(f) f
-#define CUDA_PARAMS(p, n) p, n
-#else
-#define CUDA_FN(f) NULL
-#define CUDA_PARAMS(p, n) NULL, 0
-#endif
-#ifdef PL_HAVE_OPENBLAS
-#define OPENBLAS_FN(f) f
-#else
-#define OPENBLAS_FN(f) NULL
-#endif
 
 extern const pl_param_def pl_transpose_cpu_blocked_params[3];
 #ifdef PL_HAVE_CUDA
@@ -32,34 +20,34 @@ static const pl_variant cpu_blocked = {
 static const pl_variant cuda_naive_read = {
     "cuda-naive-read", "one element per thread, warps read rows of A (coalesced) and write "
     "columns of B (one 32-byte sector per element)",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_EXACT, CUDA_PARAMS(pl_transpose_cuda_naive_params, 1),
-    CUDA_FN(pl_transpose_cuda_naive_read), NULL};
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_EXACT, PL_CUDA_PARAMS(pl_transpose_cuda_naive_params, 1),
+    PL_CUDA_FN(pl_transpose_cuda_naive_read), NULL};
 static const pl_variant cuda_naive_write = {
     "cuda-naive-write", "one element per thread, warps write rows of B (coalesced) and read "
     "columns of A (strided loads, helped by L1/L2)",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_EXACT, CUDA_PARAMS(pl_transpose_cuda_naive_params, 1),
-    CUDA_FN(pl_transpose_cuda_naive_write), NULL};
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_EXACT, PL_CUDA_PARAMS(pl_transpose_cuda_naive_params, 1),
+    PL_CUDA_FN(pl_transpose_cuda_naive_write), NULL};
 static const pl_variant cuda_shared = {
     "cuda-shared", "a tile through shared memory: coalesced reads and writes, but the column "
     "reads of the tile hit one bank (32-way conflicts at block=32)",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_EXACT, CUDA_PARAMS(pl_transpose_cuda_shared_params, 1),
-    CUDA_FN(pl_transpose_cuda_shared), NULL};
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_EXACT, PL_CUDA_PARAMS(pl_transpose_cuda_shared_params, 1),
+    PL_CUDA_FN(pl_transpose_cuda_shared), NULL};
 static const pl_variant cuda_shared_padded = {
     "cuda-shared-padded", "the same tile with one padding column: a column of the tile spans "
     "all 32 banks, no conflicts",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_EXACT, CUDA_PARAMS(pl_transpose_cuda_shared_params, 1),
-    CUDA_FN(pl_transpose_cuda_shared_padded), NULL};
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_EXACT, PL_CUDA_PARAMS(pl_transpose_cuda_shared_params, 1),
+    PL_CUDA_FN(pl_transpose_cuda_shared_padded), NULL};
 static const pl_variant cuda_tuned = {
     "cuda-tuned", "64x64 padded tiles, 32xR threads with several elements each; 128-bit loads "
     "and stores where rows are 16-byte aligned",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_EXACT, CUDA_PARAMS(pl_transpose_cuda_tuned_params, 2),
-    CUDA_FN(pl_transpose_cuda_tuned), NULL};
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_EXACT, PL_CUDA_PARAMS(pl_transpose_cuda_tuned_params, 2),
+    PL_CUDA_FN(pl_transpose_cuda_tuned), NULL};
 static const pl_variant peer_openblas = {
     "peer-openblas", "OpenBLAS cblas_somatcopy, row-major, transposed (the CPU peer)",
-    PL_BACKEND_CPU, 1, PL_REQ_OPENBLAS, PL_PREC_EXACT, NULL, 0, OPENBLAS_FN(pl_transpose_peer_openblas), NULL};
+    PL_BACKEND_CPU, 1, PL_REQ_OPENBLAS, PL_PREC_EXACT, NULL, 0, PL_OPENBLAS_FN(pl_transpose_peer_openblas), NULL};
 static const pl_variant peer_cublas = {
     "peer-cublas", "cuBLAS cublasSgeam with the first operand transposed, beta = 0 (the GPU peer)",
-    PL_BACKEND_CUDA, 1, PL_REQ_CUBLAS, PL_PREC_EXACT, NULL, 0, CUDA_FN(pl_transpose_peer_cublas), NULL};
+    PL_BACKEND_CUDA, 1, PL_REQ_CUBLAS, PL_PREC_EXACT, NULL, 0, PL_CUDA_FN(pl_transpose_peer_cublas), NULL};
 
 static const pl_variant *const ladder[] = {
     &cpu_naive, &cpu_blocked,
