@@ -108,6 +108,11 @@ double pl_now(void);
 /* CPU: PL_FEAT_AVX2 | PL_FEAT_AVX512 as this CPU and OS support them. */
 unsigned pl_cpu_features(void);
 int pl_cpu_cores(void);
+/* The SIMD rungs' `isa` parameter: its names, and the pick of a value (0 auto: AVX-512 where
+ * the CPU has it, 1 avx2, 2 avx512): *avx512 = 1 or 0; an ISA this CPU lacks is
+ * PL_ERR_UNSUPPORTED with the reason. */
+extern const char *const pl_isa_choices[4]; /* "auto", "avx2", "avx512", NULL */
+pl_status pl_isa_pick(int64_t choice, int *avx512);
 
 #ifdef __cplusplus
 }

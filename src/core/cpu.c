@@ -116,3 +116,14 @@ const char *pl_cpu_name(void)
     fclose(f);
     return name;
 }
+
+const char *const pl_isa_choices[4] = {"auto", "avx2", "avx512", NULL};
+
+pl_status pl_isa_pick(int64_t choice, int *avx512)
+{
+    unsigned f = pl_cpu_features();
+    *avx512 = choice == 2 || (choice == 0 && (f & PL_FEAT_AVX512));
+    if (*avx512 && !(f & PL_FEAT_AVX512)) return pl_fail(PL_ERR_UNSUPPORTED, "isa=avx512: this CPU has no AVX-512");
+    if (!*avx512 && !(f & PL_FEAT_AVX2)) return pl_fail(PL_ERR_UNSUPPORTED, "this CPU has no AVX2");
+    return PL_OK;
+}

@@ -10,28 +10,22 @@
 #include "core/core.h"
 #include "kernels/gemm/cpu_simd.h"
 
-static const char *const isa_choices[] = {"auto", "avx2", "avx512", NULL};
 const pl_param_def pl_gemm_cpu_simd_params[1] = {
     {"isa", "vector instructions: auto picks AVX-512 where the CPU has it", PL_PARAM_CHOICE, NULL,
-     0, 0, 0, 0, isa_choices, 0},
+     0, 0, 0, 0, pl_isa_choices, 0},
 };
 const pl_param_def pl_gemm_cpu_simd_blocked_params[2] = {
     {"block", "i/j/k cache block, in elements", PL_PARAM_RANGE, NULL, 0, 8, 1024, 8, NULL, 64},
     {"isa", "vector instructions: auto picks AVX-512 where the CPU has it", PL_PARAM_CHOICE, NULL,
-     0, 0, 0, 0, isa_choices, 0},
+     0, 0, 0, 0, pl_isa_choices, 0},
 };
 
 static pl_status pick_isa(int64_t choice, const gemm_simd_isa **isa)
 {
-    unsigned f = pl_cpu_features();
-    if (choice == 2 || (choice == 0 && (f & PL_FEAT_AVX512))) {
-        if (!(f & PL_FEAT_AVX512)) return pl_fail(PL_ERR_UNSUPPORTED, "isa=avx512: this CPU has no AVX-512");
-        *isa = &pl_gemm_simd_avx512;
-        return PL_OK;
-    }
-    if (!(f & PL_FEAT_AVX2)) return pl_fail(PL_ERR_UNSUPPORTED, "this CPU has no AVX2");
-    *isa = &pl_gemm_simd_avx2;
-    return PL_OK;
+    int wide;
+    pl_status s = pl_isa_pick(choice, &wide);
+    *isa = wide ? &pl_gemm_simd_avx512 : &pl_gemm_simd_avx2;
+    return s;
 }
 
 pl_status pl_gemm_cpu_simd(const pl_run_args *a)

@@ -11,10 +11,9 @@
 #include <omp.h>
 #include <string.h>
 
-static const char *const isa_choices[] = {"auto", "avx2", "avx512", NULL};
 const pl_param_def pl_gemv_cpu_simd_params[1] = {
     {"isa", "vector instructions: auto picks AVX-512 where the CPU has it", PL_PARAM_CHOICE, NULL, 0, 0, 0, 0,
-     isa_choices, 0},
+     pl_isa_choices, 0},
 };
 
 /* The context's host workspace slot of the per-thread partial y (GEMM's cpu-packed has 0). */
@@ -22,15 +21,10 @@ enum { GEMV_HOST_WS = 1, ROW_BAND = 16, COL_BAND = 4096 };
 
 static pl_status pick_isa(int64_t choice, const gemv_simd_isa **isa)
 {
-    unsigned f = pl_cpu_features();
-    if (choice == 2 || (choice == 0 && (f & PL_FEAT_AVX512))) {
-        if (!(f & PL_FEAT_AVX512)) return pl_fail(PL_ERR_UNSUPPORTED, "isa=avx512: this CPU has no AVX-512");
-        *isa = &pl_gemv_simd_avx512;
-        return PL_OK;
-    }
-    if (!(f & PL_FEAT_AVX2)) return pl_fail(PL_ERR_UNSUPPORTED, "this CPU has no AVX2");
-    *isa = &pl_gemv_simd_avx2;
-    return PL_OK;
+    int wide;
+    pl_status s = pl_isa_pick(choice, &wide);
+    *isa = wide ? &pl_gemv_simd_avx512 : &pl_gemv_simd_avx2;
+    return s;
 }
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }

@@ -8,23 +8,17 @@
 
 #include <math.h>
 
-static const char *const isa_choices[] = {"auto", "avx2", "avx512", NULL};
 const pl_param_def pl_reduce_cpu_simd_params[1] = {
     {"isa", "vector instructions: auto picks AVX-512 where the CPU has it", PL_PARAM_CHOICE, NULL, 0, 0, 0, 0,
-     isa_choices, 0},
+     pl_isa_choices, 0},
 };
 
 static pl_status pick_isa(int64_t choice, const reduce_simd_isa **isa)
 {
-    unsigned f = pl_cpu_features();
-    if (choice == 2 || (choice == 0 && (f & PL_FEAT_AVX512))) {
-        if (!(f & PL_FEAT_AVX512)) return pl_fail(PL_ERR_UNSUPPORTED, "isa=avx512: this CPU has no AVX-512");
-        *isa = &pl_reduce_simd_avx512;
-        return PL_OK;
-    }
-    if (!(f & PL_FEAT_AVX2)) return pl_fail(PL_ERR_UNSUPPORTED, "this CPU has no AVX2");
-    *isa = &pl_reduce_simd_avx2;
-    return PL_OK;
+    int wide;
+    pl_status s = pl_isa_pick(choice, &wide);
+    *isa = wide ? &pl_reduce_simd_avx512 : &pl_reduce_simd_avx2;
+    return s;
 }
 
 static float fold2(int op, float a, float b)

@@ -10,12 +10,11 @@
 #include "kernels/transpose/transpose.h"
 
 static const int64_t tiles[] = {16, 32, 64, 128, 256};
-static const char *const isa_choices[] = {"auto", "avx2", "avx512", NULL};
 static const char *const store_choices[] = {"auto", "cached", "stream", NULL};
 const pl_param_def pl_transpose_cpu_blocked_params[3] = {
     {"tile", "cache tile edge, in elements", PL_PARAM_LIST, tiles, 5, 0, 0, 0, NULL, 64},
     {"isa", "vector instructions: auto picks AVX-512 where the CPU has it", PL_PARAM_CHOICE, NULL, 0, 0, 0, 0,
-     isa_choices, 0},
+     pl_isa_choices, 0},
     {"store", "auto: streaming stores when B is over 32 MiB; cached: plain stores; stream: streaming "
      "stores (both where B's rows are vector-aligned, else plain)", PL_PARAM_CHOICE, NULL, 0, 0, 0, 0,
      store_choices, 0},
@@ -23,15 +22,10 @@ const pl_param_def pl_transpose_cpu_blocked_params[3] = {
 
 static pl_status pick_isa(int64_t choice, const transpose_simd_isa **isa)
 {
-    unsigned f = pl_cpu_features();
-    if (choice == 2 || (choice == 0 && (f & PL_FEAT_AVX512))) {
-        if (!(f & PL_FEAT_AVX512)) return pl_fail(PL_ERR_UNSUPPORTED, "isa=avx512: this CPU has no AVX-512");
-        *isa = &pl_transpose_simd_avx512;
-        return PL_OK;
-    }
-    if (!(f & PL_FEAT_AVX2)) return pl_fail(PL_ERR_UNSUPPORTED, "this CPU has no AVX2");
-    *isa = &pl_transpose_simd_avx2;
-    return PL_OK;
+    int wide;
+    pl_status s = pl_isa_pick(choice, &wide);
+    *isa = wide ? &pl_transpose_simd_avx512 : &pl_transpose_simd_avx2;
+    return s;
 }
 
 static void scalar_region(const pl_transpose_problem *p, const float *A, float *B, int64_t i0, int64_t i1,
