@@ -7,6 +7,7 @@
  * wrong results (or as compute-sanitizer errors). PL_SANITIZER=1 (under compute-sanitizer)
  * shrinks the shapes and the repeats. Label `gpu`: "skipped: no GPU" (exit 77) without one. */
 #include "check.h"
+#include "gpu_check.h"
 #include "core/core.h"
 #include "core/device.h"
 #include "ctx_jobs.h"
@@ -24,10 +25,8 @@
 
 int main(void)
 {
-    unsigned f = pl_features();
-    if (!(f & PL_FEAT_CUDA_BUILD)) check_skip("no CUDA build");
-    if (!(f & PL_FEAT_GPU)) check_skip("no GPU");
-    const int small = getenv("PL_SANITIZER") != NULL;
+    gpu_check_require();
+    const int small = gpu_check_sanitizer();
     const int reps = small ? 1 : 3;
     const int64_t kdeep = small ? 2048 : 8192;
     const int64_t big = small ? 300 : 1000;

@@ -2,6 +2,7 @@
  * on the shapes of the CPU tests, at every parameter value; pl_sgemm on a CUDA context.
  * Label `gpu`: on a machine without a GPU it reports "skipped: no GPU" (exit 77). */
 #include "gemm_cases.h"
+#include "gpu_check.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -32,20 +33,11 @@ static void check_configs_split(pl_ctx *ctx, const pl_variant *v)
 
 int main(void)
 {
-    unsigned f = pl_features();
-    if (!(f & PL_FEAT_CUDA_BUILD)) check_skip("no CUDA build");
-    if (!(f & PL_FEAT_GPU)) check_skip("no GPU");
-    pl_ctx *ctx = NULL;
-    CHECK(pl_ctx_create(&ctx, PL_BACKEND_CUDA, 0, 0) == PL_OK, "cuda context: %s", pl_last_error());
+    pl_ctx *ctx = gpu_check_ctx();
     if (!ctx) return check_summary("gemm_gpu");
     for (int i = 0; i < pl_gemm_kernel.n_variants; i++) {
         const pl_variant *v = pl_gemm_kernel.ladder[i];
-        if (v->backend != PL_BACKEND_CUDA) continue;
-        char why[128];
-        if (pl_variant_check(ctx, v, why, sizeof why) != PL_OK) {
-            CHECK(0, "%s cannot run on this GPU machine: %s", v->name, why);
-            continue;
-        }
+        if (!gpu_check_rung(ctx, v)) continue;
         check_variant_all_params(ctx, v);
         check_configs_split(ctx, v);
         printf("%s: checked\n", v->name);
@@ -53,7 +45,7 @@ int main(void)
     /* Larger odd sizes, default parameters (each tile configuration's edges, split-K on the
      * deep one). PL_SANITIZER=1 (under compute-sanitizer) keeps to the first two. */
     const char *big[] = {"1023", "1025x511x769", "4097", "4095", "129x131x20000"};
-    const int n_big = getenv("PL_SANITIZER") ? 2 : 5;
+    const int n_big = gpu_check_sanitizer() ? 2 : 5;
     pl_bench_config cfg;
     pl_bench_config_default(&cfg);
     cfg.repeats = 1;

@@ -5,6 +5,7 @@
  * Label `gpu`: on a machine without a GPU it reports "skipped: no GPU" (exit 77).
  * PL_SANITIZER=1 (under compute-sanitizer) keeps to the smaller shapes. */
 #include "gemv_cases.h"
+#include "gpu_check.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -12,21 +13,12 @@
 
 int main(void)
 {
-    unsigned f = pl_features();
-    if (!(f & PL_FEAT_CUDA_BUILD)) check_skip("no CUDA build");
-    if (!(f & PL_FEAT_GPU)) check_skip("no GPU");
-    const int sanitizer = getenv("PL_SANITIZER") != NULL;
-    pl_ctx *ctx = NULL;
-    CHECK(pl_ctx_create(&ctx, PL_BACKEND_CUDA, 0, 0) == PL_OK, "cuda context: %s", pl_last_error());
+    const int sanitizer = gpu_check_sanitizer();
+    pl_ctx *ctx = gpu_check_ctx();
     if (!ctx) return check_summary("gemv_gpu");
     for (int i = 0; i < pl_gemv_kernel.n_variants; i++) {
         const pl_variant *v = pl_gemv_kernel.ladder[i];
-        if (v->backend != PL_BACKEND_CUDA) continue;
-        char why[128];
-        if (pl_variant_check(ctx, v, why, sizeof why) != PL_OK) {
-            CHECK(0, "%s cannot run on this GPU machine: %s", v->name, why);
-            continue;
-        }
+        if (!gpu_check_rung(ctx, v)) continue;
         check_gemv_all_params(ctx, v, sanitizer ? 6 : N_GEMV_SHAPES);
         printf("%s: checked\n", v->name);
     }

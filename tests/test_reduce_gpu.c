@@ -5,6 +5,7 @@
  * Label `gpu`: without a GPU it reports "skipped: no GPU" (exit 77). PL_SANITIZER=1 (under
  * compute-sanitizer) keeps to the small shapes and the default block size. */
 #include "reduce_cases.h"
+#include "gpu_check.h"
 #include "core/core.h"
 #include "core/device.h"
 
@@ -45,23 +46,14 @@ static void check_nan(pl_ctx *ctx, const pl_variant *v)
 
 int main(void)
 {
-    unsigned f = pl_features();
-    if (!(f & PL_FEAT_CUDA_BUILD)) check_skip("no CUDA build");
-    if (!(f & PL_FEAT_GPU)) check_skip("no GPU");
-    const int sanitizer = getenv("PL_SANITIZER") != NULL;
-    pl_ctx *ctx = NULL;
-    CHECK(pl_ctx_create(&ctx, PL_BACKEND_CUDA, 0, 0) == PL_OK, "cuda context: %s", pl_last_error());
+    const int sanitizer = gpu_check_sanitizer();
+    pl_ctx *ctx = gpu_check_ctx();
     if (!ctx) return check_summary("reduce_gpu");
     /* Under the sanitizer: the first 6 shapes (to 4097x31), default parameters only. */
     const int n_small = sanitizer ? 6 : N_REDUCE_SHAPES;
     for (int i = 0; i < pl_reduce_kernel.n_variants; i++) {
         const pl_variant *v = pl_reduce_kernel.ladder[i];
-        if (v->backend != PL_BACKEND_CUDA) continue;
-        char why[128];
-        if (pl_variant_check(ctx, v, why, sizeof why) != PL_OK) {
-            CHECK(0, "%s cannot run on this GPU machine: %s", v->name, why);
-            continue;
-        }
+        if (!gpu_check_rung(ctx, v)) continue;
         if (sanitizer) check_reduce_cases(ctx, v, NULL, v->name, reduce_shapes, n_small);
         else check_reduce_all_params(ctx, v, 6);
         check_nan(ctx, v);

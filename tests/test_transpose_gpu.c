@@ -5,6 +5,7 @@
  * CUDA context. Label `gpu`: without a GPU it reports "skipped: no GPU" (exit 77).
  * PL_SANITIZER=1 (under compute-sanitizer) leaves out 4097x4095 and the large sizes. */
 #include "transpose_cases.h"
+#include "gpu_check.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -12,22 +13,13 @@
 
 int main(void)
 {
-    unsigned f = pl_features();
-    if (!(f & PL_FEAT_CUDA_BUILD)) check_skip("no CUDA build");
-    if (!(f & PL_FEAT_GPU)) check_skip("no GPU");
-    const int sanitizer = getenv("PL_SANITIZER") != NULL;
-    pl_ctx *ctx = NULL;
-    CHECK(pl_ctx_create(&ctx, PL_BACKEND_CUDA, 0, 0) == PL_OK, "cuda context: %s", pl_last_error());
+    const int sanitizer = gpu_check_sanitizer();
+    pl_ctx *ctx = gpu_check_ctx();
     if (!ctx) return check_summary("transpose_gpu");
     const int n_shapes = sanitizer ? N_TRANSPOSE_SHAPES - 1 : N_TRANSPOSE_SHAPES;
     for (int i = 0; i < pl_transpose_kernel.n_variants; i++) {
         const pl_variant *v = pl_transpose_kernel.ladder[i];
-        if (v->backend != PL_BACKEND_CUDA) continue;
-        char why[128];
-        if (pl_variant_check(ctx, v, why, sizeof why) != PL_OK) {
-            CHECK(0, "%s cannot run on this GPU machine: %s", v->name, why);
-            continue;
-        }
+        if (!gpu_check_rung(ctx, v)) continue;
         check_transpose_all_params(ctx, v, n_shapes);
         printf("%s: checked\n", v->name);
     }

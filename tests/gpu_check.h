@@ -1,0 +1,46 @@
+/* gpu_check.h: what the GPU tests (test_*_gpu.c) share around check.h: skip where there is no
+ * CUDA build or no GPU ("skipped: no GPU", exit 77), the PL_SANITIZER switch (under
+ * compute-sanitizer the tests shrink their shapes), the CUDA context, and the test of each
+ * CUDA rung before it is run. */
+#ifndef PL_TEST_GPU_CHECK_H
+#define PL_TEST_GPU_CHECK_H
+
+#include "check.h"
+#include "parlab.h"
+
+#include <stdlib.h>
+
+/* gpu_check_require: returns only where this is a CUDA build on a machine with a GPU. */
+static inline void gpu_check_require(void)
+{
+    unsigned f = pl_features();
+    if (!(f & PL_FEAT_CUDA_BUILD)) check_skip("no CUDA build");
+    if (!(f & PL_FEAT_GPU)) check_skip("no GPU");
+}
+
+/* gpu_check_sanitizer: nonzero under compute-sanitizer (PL_SANITIZER set): smaller shapes. */
+static inline int gpu_check_sanitizer(void) { return getenv("PL_SANITIZER") != NULL; }
+
+/* gpu_check_ctx: gpu_check_require, then a CUDA context; NULL (a failure recorded) if none. */
+static inline pl_ctx *gpu_check_ctx(void)
+{
+    gpu_check_require();
+    pl_ctx *ctx = NULL;
+    CHECK(pl_ctx_create(&ctx, PL_BACKEND_CUDA, 0, 0) == PL_OK, "cuda context: %s", pl_last_error());
+    return ctx;
+}
+
+/* gpu_check_rung: nonzero when v is a CUDA variant that can run on ctx; a CUDA variant that
+ * cannot is a failure on a GPU machine (recorded). CPU variants: 0, nothing recorded. */
+static inline int gpu_check_rung(pl_ctx *ctx, const pl_variant *v)
+{
+    if (v->backend != PL_BACKEND_CUDA) return 0;
+    char why[128];
+    if (pl_variant_check(ctx, v, why, sizeof why) != PL_OK) {
+        CHECK(0, "%s cannot run on this GPU machine: %s", v->name, why);
+        return 0;
+    }
+    return 1;
+}
+
+#endif
