@@ -4,6 +4,7 @@
 #define PL_TEST_GEMM_CASES_H
 
 #include "check.h"
+#include "param_cases.h"
 #include "harness/harness.h"
 #include "kernels/gemm/gemm.h"
 
@@ -44,38 +45,19 @@ static void check_variant_on_cases(pl_ctx *ctx, const pl_variant *v, const int64
     }
 }
 
+/* check_variant_on_cases with the parameter loop's signature (GEMM checks every shape). */
+static void check_variant_on_cases_n(pl_ctx *ctx, const pl_variant *v, const int64_t *params, const char *label,
+                                     int n_shapes)
+{
+    (void)n_shapes;
+    check_variant_on_cases(ctx, v, params, label);
+}
+
 /* Every legal value of every LIST/CHOICE parameter, one parameter at a time (the others at
  * their defaults); RANGE parameters at min, default and max. */
 static void check_variant_all_params(pl_ctx *ctx, const pl_variant *v)
 {
-    char label[128];
-    check_variant_on_cases(ctx, v, NULL, v->name);
-    for (int i = 0; i < v->n_params; i++) {
-        const pl_param_def *p = &v->params[i];
-        int64_t vals[64];
-        int n = 0;
-        if (p->kind == PL_PARAM_LIST) for (int j = 0; j < p->n_values; j++) vals[n++] = p->values[j];
-        else if (p->kind == PL_PARAM_CHOICE) for (int j = 0; p->choices[j]; j++) vals[n++] = j;
-        else if (p->kind == PL_PARAM_RANGE) { vals[n++] = p->min; vals[n++] = p->max; }
-        for (int j = 0; j < n; j++) {
-            int64_t params[PL_MAX_PARAMS];
-            for (int k = 0; k < v->n_params; k++) params[k] = (int64_t)v->params[k].def;
-            params[i] = vals[j];
-            /* A choice this CPU cannot run (isa=avx512 without AVX-512) must fail cleanly. */
-            if (p->kind == PL_PARAM_CHOICE && !strcmp(p->choices[vals[j]], "avx512") &&
-                !(pl_features() & PL_FEAT_AVX512)) {
-                pl_problem *pr = NULL;
-                pl_status st = pl_problem_create(&pr, &pl_gemm_kernel, "8", NULL, 1);
-                pl_result r;
-                if (st == PL_OK) st = pl_bench_variant(ctx, pr, v, params, NULL, &r);
-                CHECK(st == PL_ERR_UNSUPPORTED, "%s isa=avx512 without AVX-512 should be refused", v->name);
-                pl_problem_destroy(pr);
-                continue;
-            }
-            snprintf(label, sizeof label, "%s %s=%lld", v->name, p->name, (long long)vals[j]);
-            check_variant_on_cases(ctx, v, params, label);
-        }
-    }
+    for_each_param_value(ctx, v, PARAM_RANGES, &pl_gemm_kernel, NULL, check_variant_on_cases_n, 0);
 }
 
 #endif

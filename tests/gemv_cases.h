@@ -5,6 +5,7 @@
 #define PL_TEST_GEMV_CASES_H
 
 #include "check.h"
+#include "param_cases.h"
 #include "harness/harness.h"
 #include "kernels/gemv/gemv.h"
 
@@ -52,33 +53,7 @@ static void check_gemv_cases(pl_ctx *ctx, const pl_variant *v, const int64_t *pa
  * defaults); a choice this CPU cannot run (isa=avx512 without AVX-512) must be refused. */
 static void check_gemv_all_params(pl_ctx *ctx, const pl_variant *v, int n_shapes)
 {
-    char label[128];
-    check_gemv_cases(ctx, v, NULL, v->name, n_shapes);
-    for (int i = 0; i < v->n_params; i++) {
-        const pl_param_def *p = &v->params[i];
-        int64_t vals[64];
-        int n = 0;
-        if (p->kind == PL_PARAM_LIST) for (int j = 0; j < p->n_values; j++) vals[n++] = p->values[j];
-        else if (p->kind == PL_PARAM_CHOICE) for (int j = 0; p->choices[j]; j++) vals[n++] = j;
-        for (int j = 0; j < n; j++) {
-            int64_t params[PL_MAX_PARAMS];
-            for (int k = 0; k < v->n_params; k++) params[k] = (int64_t)v->params[k].def;
-            params[i] = vals[j];
-            if (vals[j] == (int64_t)p->def) continue; /* ran above */
-            if (p->kind == PL_PARAM_CHOICE && !strcmp(p->choices[vals[j]], "avx512") &&
-                !(pl_features() & PL_FEAT_AVX512)) {
-                pl_problem *pr = NULL;
-                pl_status st = pl_problem_create(&pr, &pl_gemv_kernel, "8", NULL, 1);
-                pl_result r;
-                if (st == PL_OK) st = pl_bench_variant(ctx, pr, v, params, NULL, &r);
-                CHECK(st == PL_ERR_UNSUPPORTED, "%s isa=avx512 without AVX-512 should be refused", v->name);
-                pl_problem_destroy(pr);
-                continue;
-            }
-            snprintf(label, sizeof label, "%s %s=%lld", v->name, p->name, (long long)vals[j]);
-            check_gemv_cases(ctx, v, params, label, n_shapes);
-        }
-    }
+    for_each_param_value(ctx, v, PARAM_SKIP_DEFAULT, &pl_gemv_kernel, NULL, check_gemv_cases, n_shapes);
 }
 
 #endif

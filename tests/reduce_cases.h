@@ -4,6 +4,7 @@
 #define PL_TEST_REDUCE_CASES_H
 
 #include "check.h"
+#include "param_cases.h"
 #include "harness/harness.h"
 #include "kernels/reduce/reduce.h"
 
@@ -67,31 +68,19 @@ static void check_dot_cases(pl_ctx *ctx, const pl_variant *v, const int64_t *par
     }
 }
 
+/* The defaults on every shape, a parameter set on the first n_shapes. */
+static void check_reduce_cases_n(pl_ctx *ctx, const pl_variant *v, const int64_t *params, const char *label,
+                                 int n_shapes)
+{
+    check_reduce_cases(ctx, v, params, label, reduce_shapes, params ? n_shapes : N_REDUCE_SHAPES);
+}
+
 /* Every value of the variant's LIST/CHOICE parameters, one at a time (the others at defaults),
  * on the first n_shapes shapes; the defaults on all of them. */
 static void check_reduce_all_params(pl_ctx *ctx, const pl_variant *v, int n_shapes)
 {
-    check_reduce_cases(ctx, v, NULL, v->name, reduce_shapes, N_REDUCE_SHAPES);
-    for (int i = 0; i < v->n_params; i++) {
-        const pl_param_def *d = &v->params[i];
-        int64_t vals[64];
-        int n = 0;
-        if (d->kind == PL_PARAM_LIST) for (int j = 0; j < d->n_values; j++) vals[n++] = d->values[j];
-        else if (d->kind == PL_PARAM_CHOICE) for (int j = 0; d->choices[j]; j++) vals[n++] = j;
-        for (int j = 0; j < n; j++) {
-            int64_t params[PL_MAX_PARAMS];
-            for (int k = 0; k < v->n_params; k++) params[k] = (int64_t)v->params[k].def;
-            params[i] = vals[j];
-            char label[128];
-            if (d->kind == PL_PARAM_CHOICE && !strcmp(d->choices[vals[j]], "avx512") &&
-                !(pl_features() & PL_FEAT_AVX512)) {
-                printf("skipped: %s isa=avx512: no AVX-512 on this CPU\n", v->name);
-                continue;
-            }
-            snprintf(label, sizeof label, "%s %s=%lld", v->name, d->name, (long long)vals[j]);
-            check_reduce_cases(ctx, v, params, label, reduce_shapes, n_shapes);
-        }
-    }
+    for_each_param_value(ctx, v, 0, NULL, "skipped: %s isa=avx512: no AVX-512 on this CPU\n", check_reduce_cases_n,
+                         n_shapes);
 }
 
 #endif

@@ -5,6 +5,7 @@
 #define PL_TEST_TRANSPOSE_CASES_H
 
 #include "check.h"
+#include "param_cases.h"
 #include "harness/harness.h"
 #include "kernels/transpose/transpose.h"
 
@@ -48,33 +49,9 @@ static void check_transpose_cases(pl_ctx *ctx, const pl_variant *v, const int64_
  * others at their defaults). A choice the CPU lacks (isa=avx512) must be refused cleanly. */
 static void check_transpose_all_params(pl_ctx *ctx, const pl_variant *v, int n_shapes)
 {
-    char label[128];
-    check_transpose_cases(ctx, v, NULL, v->name, n_shapes);
-    for (int i = 0; i < v->n_params; i++) {
-        const pl_param_def *d = &v->params[i];
-        int64_t vals[64];
-        int n = 0;
-        if (d->kind == PL_PARAM_LIST) for (int j = 0; j < d->n_values; j++) vals[n++] = d->values[j];
-        else if (d->kind == PL_PARAM_CHOICE) for (int j = 0; d->choices[j]; j++) vals[n++] = j;
-        for (int j = 0; j < n; j++) {
-            int64_t params[PL_MAX_PARAMS];
-            for (int k = 0; k < v->n_params; k++) params[k] = (int64_t)v->params[k].def;
-            params[i] = vals[j];
-            if (d->kind == PL_PARAM_CHOICE && !strcmp(d->choices[vals[j]], "avx512") &&
-                !(pl_features() & PL_FEAT_AVX512)) {
-                pl_problem *pr = NULL;
-                pl_status st = pl_problem_create(&pr, &pl_transpose_kernel, "8", NULL, 1);
-                pl_result r;
-                if (st == PL_OK) st = pl_bench_variant(ctx, pr, v, params, NULL, &r);
-                CHECK(st == PL_ERR_UNSUPPORTED, "%s isa=avx512 without AVX-512 should be refused", v->name);
-                printf("skipped: %s isa=avx512 runs: no AVX-512 here (refusal checked)\n", v->name);
-                pl_problem_destroy(pr);
-                continue;
-            }
-            snprintf(label, sizeof label, "%s %s=%lld", v->name, d->name, (long long)vals[j]);
-            check_transpose_cases(ctx, v, params, label, n_shapes);
-        }
-    }
+    for_each_param_value(ctx, v, 0, &pl_transpose_kernel,
+                         "skipped: %s isa=avx512 runs: no AVX-512 here (refusal checked)\n", check_transpose_cases,
+                         n_shapes);
 }
 
 #endif
