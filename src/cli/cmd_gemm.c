@@ -56,12 +56,11 @@ int pl_cmd_gemm(int argc, char **argv)
 {
     const char *pos[2] = {NULL, NULL};
     int n_pos = 0;
-    const char *out_path = NULL, *variant_name = NULL, *c0_path = NULL;
+    const char *c0_path = NULL;
     float alpha = 1.0f, beta = 0.0f;
-    int beta_given = 0, backend_given = 0;
-    long threads = 0, device = 0;
-    pl_backend backend = PL_BACKEND_AUTO;
-    int rc;
+    int beta_given = 0;
+    tool_common co = TOOL_COMMON_INIT;
+    int rc, handled;
 
     /* ---------------------------------------------------------------- options */
     static const char *const with_value[] = {"-o", "--output", "--variant", "--alpha", "--beta", "--c0",
@@ -81,31 +80,23 @@ int pl_cmd_gemm(int argc, char **argv)
                 return PL_EXIT_USAGE;
             }
             pos[n_pos++] = val;
-        } else if (strcmp(name, "-o") == 0 || strcmp(name, "--output") == 0) out_path = val;
-        else if (strcmp(name, "--variant") == 0) variant_name = val;
-        else if (strcmp(name, "--c0") == 0) c0_path = val;
+            continue;
+        }
+        if ((rc = tool_common_option("gemm", &co, name, val, &handled)) != 0) return rc;
+        if (handled) continue;
+        if (strcmp(name, "--c0") == 0) c0_path = val;
         else if (strcmp(name, "--alpha") == 0) {
             if ((rc = tool_parse_real("gemm", name, val, &alpha)) != 0) return rc;
         } else if (strcmp(name, "--beta") == 0) {
             if ((rc = tool_parse_real("gemm", name, val, &beta)) != 0) return rc;
             beta_given = 1;
-        } else if (strcmp(name, "--threads") == 0) {
-            if ((rc = cli_parse_int(name, val, 1, 4096, &threads)) != 0) return rc;
-        } else if (strcmp(name, "--device") == 0) {
-            if ((rc = cli_parse_int(name, val, 0, 1023, &device)) != 0) return rc;
-        } else if (strcmp(name, "--backend") == 0) {
-            if ((rc = tool_parse_backend("gemm", val, &backend)) != 0) return rc;
-            backend_given = 1;
         }
     }
     if (n_pos != 2) {
         cli_error("gemm: needs two input files, A.npy and B.npy (see parlab gemm --help)");
         return PL_EXIT_USAGE;
     }
-    if (!out_path) {
-        cli_error("gemm: needs an output file: -o C.npy");
-        return PL_EXIT_USAGE;
-    }
+    if ((rc = tool_need_output("gemm", &co, "C.npy")) != 0) return rc;
     if (beta != 0.0f && !c0_path) {
         cli_error("gemm: --beta %g needs --c0 C0.npy (the initial C)", (double)beta);
         return PL_EXIT_USAGE;
@@ -117,7 +108,8 @@ int pl_cmd_gemm(int argc, char **argv)
 
     const pl_kernel *kernel = pl_kernel_find("gemm");
     const pl_variant *variant = NULL;
-    if ((rc = tool_find_variant("gemm", kernel, variant_name, &variant, &backend, backend_given)) != 0) return rc;
+    if ((rc = tool_find_variant("gemm", kernel, co.variant_name, &variant, &co.backend,
+                                co.backend_given)) != 0) return rc;
 
     /* ---------------------------------------------------------------- inputs */
     pl_array A = {0}, B = {0}, C = {0};
@@ -175,8 +167,8 @@ int pl_cmd_gemm(int argc, char **argv)
         pl_pvalues_default(kernel, &pv);
         pv.num[1] = beta; /* C0 goes to the device too */
         snprintf(size, sizeof size, "%lldx%lldx%lld", (long long)M, (long long)N, (long long)K);
-        if ((rc = tool_context("gemm", kernel, M > 0 && N > 0 && K > 0 ? size : NULL, &pv, backend, device, threads,
-                               variant, &ctx)) != 0)
+        if ((rc = tool_context("gemm", kernel, M > 0 && N > 0 && K > 0 ? size : NULL, &pv, co.backend, co.device,
+                               co.threads, variant, &ctx)) != 0)
             goto done;
         rc = PL_EXIT_FAIL;
     }
@@ -200,7 +192,7 @@ int pl_cmd_gemm(int argc, char **argv)
         goto done;
     }
 
-    if ((s = pl_npy_write(out_path, &C)) != PL_OK) {
+    if ((s = pl_npy_write(co.out_path, &C)) != PL_OK) {
         rc = cli_fail(s);
         goto done;
     }

@@ -44,11 +44,9 @@ static void usage(FILE *f)
 int pl_cmd_gemv(int argc, char **argv)
 {
     const char *pos[2] = {NULL, NULL};
-    int n_pos = 0, trans = 0, backend_given = 0, rc;
-    const char *out_path = NULL, *variant_name = NULL;
+    int n_pos = 0, trans = 0, rc, handled;
+    tool_common co = TOOL_COMMON_INIT;
     float alpha = 1.0f;
-    long threads = 0, device = 0;
-    pl_backend backend = PL_BACKEND_AUTO;
 
     static const char *const with_value[] = {"-o", "--output", "--variant", "--alpha", "--threads", "--backend",
                                              "--device", NULL};
@@ -68,31 +66,24 @@ int pl_cmd_gemv(int argc, char **argv)
                 return PL_EXIT_USAGE;
             }
             pos[n_pos++] = val;
-        } else if (strcmp(name, "--trans") == 0) trans = 1;
-        else if (strcmp(name, "-o") == 0 || strcmp(name, "--output") == 0) out_path = val;
-        else if (strcmp(name, "--variant") == 0) variant_name = val;
+            continue;
+        }
+        if ((rc = tool_common_option("gemv", &co, name, val, &handled)) != 0) return rc;
+        if (handled) continue;
+        if (strcmp(name, "--trans") == 0) trans = 1;
         else if (strcmp(name, "--alpha") == 0) {
             if ((rc = tool_parse_real("gemv", name, val, &alpha)) != 0) return rc;
-        } else if (strcmp(name, "--threads") == 0) {
-            if ((rc = cli_parse_int(name, val, 1, 4096, &threads)) != 0) return rc;
-        } else if (strcmp(name, "--device") == 0) {
-            if ((rc = cli_parse_int(name, val, 0, 1023, &device)) != 0) return rc;
-        } else if (strcmp(name, "--backend") == 0) {
-            if ((rc = tool_parse_backend("gemv", val, &backend)) != 0) return rc;
-            backend_given = 1;
         }
     }
     if (n_pos != 2) {
         cli_error("gemv: needs two input files, A.npy and x.npy (see parlab gemv --help)");
         return PL_EXIT_USAGE;
     }
-    if (!out_path) {
-        cli_error("gemv: needs an output file: -o y.npy");
-        return PL_EXIT_USAGE;
-    }
+    if ((rc = tool_need_output("gemv", &co, "y.npy")) != 0) return rc;
     const pl_kernel *kernel = pl_kernel_find("gemv");
     const pl_variant *variant = NULL;
-    if ((rc = tool_find_variant("gemv", kernel, variant_name, &variant, &backend, backend_given)) != 0) return rc;
+    if ((rc = tool_find_variant("gemv", kernel, co.variant_name, &variant, &co.backend,
+                                co.backend_given)) != 0) return rc;
 
     pl_array A = {0}, x = {0}, y = {0};
     pl_ctx *ctx = NULL;
@@ -123,7 +114,8 @@ int pl_cmd_gemv(int argc, char **argv)
         pl_pvalues_default(kernel, &pv);
         pv.num[2] = trans;
         snprintf(size, sizeof size, "%lldx%lld", (long long)M, (long long)N);
-        if ((rc = tool_context("gemv", kernel, M > 0 && N > 0 ? size : NULL, &pv, backend, device, threads, variant,
+        if ((rc = tool_context("gemv", kernel, M > 0 && N > 0 ? size : NULL, &pv, co.backend, co.device, co.threads,
+                               variant,
                                &ctx)) != 0)
             goto done;
     }
@@ -137,7 +129,7 @@ int pl_cmd_gemv(int argc, char **argv)
         s = pl_sgemv_variant(ctx, ran, NULL, trans ? 't' : 'n', M, N, alpha, A.data, N, x.data, 0.0f, y.data);
     }
     double ms = (tool_now() - t0) * 1e3;
-    if (s != PL_OK || (s = pl_npy_write(out_path, &y)) != PL_OK) {
+    if (s != PL_OK || (s = pl_npy_write(co.out_path, &y)) != PL_OK) {
         rc = cli_fail(s);
         goto done;
     }

@@ -58,27 +58,11 @@ static void usage_dot(FILE *f)
           f);
 }
 
-/* The options both commands share; *handled = 0 for another option. */
-static int common_option(const char *cmd, const char *name, const char *val, const char **variant, long *threads,
-                         long *device, pl_backend *backend, int *backend_given, int *handled)
-{
-    *handled = 1;
-    if (!strcmp(name, "--variant")) *variant = val;
-    else if (!strcmp(name, "--threads")) return cli_parse_int(name, val, 1, 4096, threads);
-    else if (!strcmp(name, "--device")) return cli_parse_int(name, val, 0, 1023, device);
-    else if (!strcmp(name, "--backend")) {
-        *backend_given = 1;
-        return tool_parse_backend(cmd, val, backend);
-    } else *handled = 0;
-    return 0;
-}
-
 int pl_cmd_reduce(int argc, char **argv)
 {
-    const char *in_path = NULL, *out_path = NULL, *variant_name = NULL;
-    int op = PL_REDUCE_SUM, axis = 1, backend_given = 0, rc, handled;
-    long threads = 0, device = 0;
-    pl_backend backend = PL_BACKEND_AUTO;
+    const char *in_path = NULL;
+    int op = PL_REDUCE_SUM, axis = 1, rc, handled;
+    tool_common co = TOOL_COMMON_INIT;
     static const char *const with_value[] = {"-o", "--output", "--op", "--axis", "--variant", "--threads",
                                              "--backend", "--device", NULL};
     tool_args ta = {"reduce", argc, argv, with_value, NULL, 1, 0};
@@ -98,12 +82,9 @@ int pl_cmd_reduce(int argc, char **argv)
             in_path = val;
             continue;
         }
-        if ((rc = common_option("reduce", name, val, &variant_name, &threads, &device, &backend, &backend_given,
-                                &handled)) != 0)
-            return rc;
+        if ((rc = tool_common_option("reduce", &co, name, val, &handled)) != 0) return rc;
         if (handled) continue;
-        if (!strcmp(name, "-o") || !strcmp(name, "--output")) out_path = val;
-        else if (!strcmp(name, "--op")) {
+        if (!strcmp(name, "--op")) {
             for (op = 0; pl_reduce_op_names[op] && strcmp(pl_reduce_op_names[op], val); op++) {}
             if (!pl_reduce_op_names[op]) {
                 cli_error("reduce: --op '%s': expected sum, mean, min, max or sumsq", val);
@@ -121,13 +102,11 @@ int pl_cmd_reduce(int argc, char **argv)
         cli_error("reduce: needs an input file, A.npy (see parlab reduce --help)");
         return PL_EXIT_USAGE;
     }
-    if (!out_path) {
-        cli_error("reduce: needs an output file: -o r.npy");
-        return PL_EXIT_USAGE;
-    }
+    if ((rc = tool_need_output("reduce", &co, "r.npy")) != 0) return rc;
     const pl_kernel *kernel = &pl_reduce_kernel;
     const pl_variant *variant = NULL;
-    if ((rc = tool_find_variant("reduce", kernel, variant_name, &variant, &backend, backend_given)) != 0) return rc;
+    if ((rc = tool_find_variant("reduce", kernel, co.variant_name, &variant, &co.backend,
+                                co.backend_given)) != 0) return rc;
 
     pl_array A = {0}, r = {0};
     pl_ctx *ctx = NULL;
@@ -158,7 +137,8 @@ int pl_cmd_reduce(int argc, char **argv)
         pl_pvalues_default(kernel, &pv);
         pv.num[0] = op, pv.num[1] = axis;
         snprintf(size, sizeof size, "%lldx%lld", (long long)M, (long long)N);
-        if ((rc = tool_context("reduce", kernel, size, &pv, backend, device, threads, variant, &ctx)) != 0) goto done;
+        if ((rc = tool_context("reduce", kernel, size, &pv, co.backend, co.device, co.threads, variant,
+                               &ctx)) != 0) goto done;
         rc = PL_EXIT_FAIL;
         t0 = tool_now();
         pl_status s;
@@ -179,7 +159,7 @@ int pl_cmd_reduce(int argc, char **argv)
         }
     }
     double ms = (tool_now() - t0) * 1e3;
-    pl_status s = pl_npy_write(out_path, &r);
+    pl_status s = pl_npy_write(co.out_path, &r);
     if (s != PL_OK) {
         rc = cli_fail(s);
         goto done;
@@ -196,10 +176,9 @@ done:
 
 int pl_cmd_dot(int argc, char **argv)
 {
-    const char *pos[2] = {NULL, NULL}, *variant_name = NULL;
-    int n_pos = 0, backend_given = 0, rc, handled;
-    long threads = 0, device = 0;
-    pl_backend backend = PL_BACKEND_AUTO;
+    const char *pos[2] = {NULL, NULL};
+    int n_pos = 0, rc, handled;
+    tool_common co = TOOL_COMMON_INIT;
     static const char *const with_value[] = {"--variant", "--threads", "--backend", "--device", NULL};
     tool_args ta = {"dot", argc, argv, with_value, NULL, 1, 0};
     char name[32];
@@ -218,9 +197,7 @@ int pl_cmd_dot(int argc, char **argv)
             pos[n_pos++] = val;
             continue;
         }
-        if ((rc = common_option("dot", name, val, &variant_name, &threads, &device, &backend, &backend_given,
-                                &handled)) != 0)
-            return rc;
+        if ((rc = tool_common_option("dot", &co, name, val, &handled)) != 0) return rc;
     }
     if (n_pos != 2) {
         cli_error("dot: needs two input files, x.npy and y.npy (see parlab dot --help)");
@@ -228,7 +205,8 @@ int pl_cmd_dot(int argc, char **argv)
     }
     const pl_kernel *kernel = &pl_dot_kernel;
     const pl_variant *variant = NULL;
-    if ((rc = tool_find_variant("dot", kernel, variant_name, &variant, &backend, backend_given)) != 0) return rc;
+    if ((rc = tool_find_variant("dot", kernel, co.variant_name, &variant, &co.backend,
+                                co.backend_given)) != 0) return rc;
     pl_array x = {0}, y = {0};
     pl_ctx *ctx = NULL;
     float result = 0.0f;
@@ -245,7 +223,8 @@ int pl_cmd_dot(int argc, char **argv)
     if (x.shape[0] > 0) {
         char size[32];
         snprintf(size, sizeof size, "%lld", (long long)x.shape[0]);
-        if ((rc = tool_context("dot", kernel, size, NULL, backend, device, threads, variant, &ctx)) != 0) goto done;
+        if ((rc = tool_context("dot", kernel, size, NULL, co.backend, co.device, co.threads, variant,
+                               &ctx)) != 0) goto done;
         pl_status s;
         if (variant) {
             pl_dot_problem p = {x.shape[0]};

@@ -46,10 +46,9 @@ static void usage(FILE *f)
 
 int pl_cmd_transpose(int argc, char **argv)
 {
-    const char *in_path = NULL, *out_path = NULL, *variant_name = NULL;
-    int backend_given = 0, rc;
-    long threads = 0, device = 0;
-    pl_backend backend = PL_BACKEND_AUTO;
+    const char *in_path = NULL;
+    int rc, handled;
+    tool_common co = TOOL_COMMON_INIT;
 
     static const char *const with_value[] = {"-o", "--output", "--variant", "--threads", "--backend", "--device",
                                              NULL};
@@ -68,28 +67,18 @@ int pl_cmd_transpose(int argc, char **argv)
                 return PL_EXIT_USAGE;
             }
             in_path = val;
-        } else if (strcmp(name, "-o") == 0 || strcmp(name, "--output") == 0) out_path = val;
-        else if (strcmp(name, "--variant") == 0) variant_name = val;
-        else if (strcmp(name, "--threads") == 0) {
-            if ((rc = cli_parse_int(name, val, 1, 4096, &threads)) != 0) return rc;
-        } else if (strcmp(name, "--device") == 0) {
-            if ((rc = cli_parse_int(name, val, 0, 1023, &device)) != 0) return rc;
-        } else if (strcmp(name, "--backend") == 0) {
-            if ((rc = tool_parse_backend("transpose", val, &backend)) != 0) return rc;
-            backend_given = 1;
+            continue;
         }
+        if ((rc = tool_common_option("transpose", &co, name, val, &handled)) != 0) return rc;
     }
     if (!in_path) {
         cli_error("transpose: needs an input file, A.npy (see parlab transpose --help)");
         return PL_EXIT_USAGE;
     }
-    if (!out_path) {
-        cli_error("transpose: needs an output file: -o B.npy");
-        return PL_EXIT_USAGE;
-    }
+    if ((rc = tool_need_output("transpose", &co, "B.npy")) != 0) return rc;
     const pl_kernel *kernel = pl_kernel_find("transpose");
     const pl_variant *variant = NULL;
-    if ((rc = tool_find_variant("transpose", kernel, variant_name, &variant, &backend, backend_given)) != 0)
+    if ((rc = tool_find_variant("transpose", kernel, co.variant_name, &variant, &co.backend, co.backend_given)) != 0)
         return rc;
 
     pl_array A = {0}, B = {0};
@@ -110,7 +99,8 @@ int pl_cmd_transpose(int argc, char **argv)
     {
         char size[64];
         snprintf(size, sizeof size, "%lldx%lld", (long long)M, (long long)N);
-        if ((rc = tool_context("transpose", kernel, count > 0 ? size : NULL, NULL, backend, device, threads, variant,
+        if ((rc = tool_context("transpose", kernel, count > 0 ? size : NULL, NULL, co.backend, co.device, co.threads,
+                               variant,
                                &ctx)) != 0)
             goto done;
         rc = PL_EXIT_FAIL;
@@ -126,7 +116,7 @@ int pl_cmd_transpose(int argc, char **argv)
         s = pl_stranspose(ctx, M, N, A.data, N, B.data, M);
     }
     double ms = (tool_now() - t0) * 1e3;
-    if (s != PL_OK || (s = pl_npy_write(out_path, &B)) != PL_OK) {
+    if (s != PL_OK || (s = pl_npy_write(co.out_path, &B)) != PL_OK) {
         rc = cli_fail(s);
         goto done;
     }

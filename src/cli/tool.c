@@ -63,6 +63,27 @@ int tool_next(tool_args *t, char *name, size_t name_size, const char **val)
     return TOOL_OPTION;
 }
 
+int tool_common_option(const char *cmd, tool_common *c, const char *name, const char *val, int *handled)
+{
+    *handled = 1;
+    if (!strcmp(name, "-o") || !strcmp(name, "--output")) c->out_path = val;
+    else if (!strcmp(name, "--variant")) c->variant_name = val;
+    else if (!strcmp(name, "--threads")) return cli_parse_int(name, val, 1, 4096, &c->threads);
+    else if (!strcmp(name, "--device")) return cli_parse_int(name, val, 0, 1023, &c->device);
+    else if (!strcmp(name, "--backend")) {
+        c->backend_given = 1;
+        return tool_parse_backend(cmd, val, &c->backend);
+    } else *handled = 0;
+    return 0;
+}
+
+int tool_need_output(const char *cmd, const tool_common *c, const char *example)
+{
+    if (c->out_path) return PL_EXIT_OK;
+    cli_error("%s: needs an output file: -o %s", cmd, example);
+    return PL_EXIT_USAGE;
+}
+
 int tool_parse_real(const char *cmd, const char *opt, const char *text, float *out)
 {
     char *end;

@@ -24,6 +24,22 @@ enum { TOOL_END = 0, TOOL_POSITIONAL, TOOL_OPTION, TOOL_HELP, TOOL_ERROR };
  * TOOL_HELP, TOOL_END, or TOOL_ERROR (message printed; exit 2). */
 int tool_next(tool_args *t, char *name, size_t name_size, const char **val);
 
+/* The options every file tool takes, as tool_common_option fills them: -o/--output, --variant,
+ * --threads, --device, --backend. Start from TOOL_COMMON_INIT. */
+typedef struct tool_common {
+    const char *out_path, *variant_name; /* NULL: not given */
+    long threads, device;                /* 0: the defaults */
+    pl_backend backend;
+    int backend_given;
+} tool_common;
+#define TOOL_COMMON_INIT {NULL, NULL, 0, 0, PL_BACKEND_AUTO, 0}
+/* An option from tool_next: one of the common ones is parsed into c (*handled = 1; returns 0,
+ * or the exit status of a bad value with the message printed); another, *handled = 0. A tool
+ * without -o leaves it out of its tool_args list (tool_next refuses it there). */
+int tool_common_option(const char *cmd, tool_common *c, const char *name, const char *val, int *handled);
+/* Exit 2 with "CMD: needs an output file: -o EXAMPLE" where c has none. */
+int tool_need_output(const char *cmd, const tool_common *c, const char *example);
+
 int tool_parse_real(const char *cmd, const char *opt, const char *text, float *out);
 int tool_parse_backend(const char *cmd, const char *text, pl_backend *b);
 
