@@ -75,11 +75,7 @@ int pl_cmd_gemm(int argc, char **argv)
             return PL_EXIT_OK;
         }
         if (kind == TOOL_POSITIONAL) {
-            if (n_pos == 2) {
-                cli_error("gemm: unexpected argument '%s' (takes A.npy B.npy; see --help)", val);
-                return PL_EXIT_USAGE;
-            }
-            pos[n_pos++] = val;
+            if ((rc = tool_positional("gemm", val, pos, &n_pos, 2, "A.npy B.npy")) != 0) return rc;
             continue;
         }
         if ((rc = tool_common_option("gemm", &co, name, val, &handled)) != 0) return rc;

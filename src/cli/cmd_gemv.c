@@ -61,11 +61,7 @@ int pl_cmd_gemv(int argc, char **argv)
             return PL_EXIT_OK;
         }
         if (kind == TOOL_POSITIONAL) {
-            if (n_pos == 2) {
-                cli_error("gemv: unexpected argument '%s' (takes A.npy x.npy; see --help)", val);
-                return PL_EXIT_USAGE;
-            }
-            pos[n_pos++] = val;
+            if ((rc = tool_positional("gemv", val, pos, &n_pos, 2, "A.npy x.npy")) != 0) return rc;
             continue;
         }
         if ((rc = tool_common_option("gemv", &co, name, val, &handled)) != 0) return rc;

@@ -61,7 +61,7 @@ static void usage_dot(FILE *f)
 int pl_cmd_reduce(int argc, char **argv)
 {
     const char *in_path = NULL;
-    int op = PL_REDUCE_SUM, axis = 1, rc, handled;
+    int n_in = 0, op = PL_REDUCE_SUM, axis = 1, rc, handled;
     tool_common co = TOOL_COMMON_INIT;
     static const char *const with_value[] = {"-o", "--output", "--op", "--axis", "--variant", "--threads",
                                              "--backend", "--device", NULL};
@@ -75,11 +75,7 @@ int pl_cmd_reduce(int argc, char **argv)
             return PL_EXIT_OK;
         }
         if (kind == TOOL_POSITIONAL) {
-            if (in_path) {
-                cli_error("reduce: unexpected argument '%s' (takes one input, A.npy; see --help)", val);
-                return PL_EXIT_USAGE;
-            }
-            in_path = val;
+            if ((rc = tool_positional("reduce", val, &in_path, &n_in, 1, "one input, A.npy")) != 0) return rc;
             continue;
         }
         if ((rc = tool_common_option("reduce", &co, name, val, &handled)) != 0) return rc;
@@ -190,11 +186,7 @@ int pl_cmd_dot(int argc, char **argv)
             return PL_EXIT_OK;
         }
         if (kind == TOOL_POSITIONAL) {
-            if (n_pos == 2) {
-                cli_error("dot: unexpected argument '%s' (takes x.npy y.npy; see --help)", val);
-                return PL_EXIT_USAGE;
-            }
-            pos[n_pos++] = val;
+            if ((rc = tool_positional("dot", val, pos, &n_pos, 2, "x.npy y.npy")) != 0) return rc;
             continue;
         }
         if ((rc = tool_common_option("dot", &co, name, val, &handled)) != 0) return rc;

@@ -47,7 +47,7 @@ static void usage(FILE *f)
 int pl_cmd_transpose(int argc, char **argv)
 {
     const char *in_path = NULL;
-    int rc, handled;
+    int n_in = 0, rc, handled;
     tool_common co = TOOL_COMMON_INIT;
 
     static const char *const with_value[] = {"-o", "--output", "--variant", "--threads", "--backend", "--device",
@@ -62,11 +62,7 @@ int pl_cmd_transpose(int argc, char **argv)
             return PL_EXIT_OK;
         }
         if (kind == TOOL_POSITIONAL) {
-            if (in_path) {
-                cli_error("transpose: unexpected argument '%s' (takes one input, A.npy; see --help)", val);
-                return PL_EXIT_USAGE;
-            }
-            in_path = val;
+            if ((rc = tool_positional("transpose", val, &in_path, &n_in, 1, "one input, A.npy")) != 0) return rc;
             continue;
         }
         if ((rc = tool_common_option("transpose", &co, name, val, &handled)) != 0) return rc;

@@ -77,6 +77,16 @@ int tool_common_option(const char *cmd, tool_common *c, const char *name, const 
     return 0;
 }
 
+int tool_positional(const char *cmd, const char *val, const char **pos, int *n_pos, int max, const char *takes)
+{
+    if (*n_pos == max) {
+        cli_error("%s: unexpected argument '%s' (takes %s; see --help)", cmd, val, takes);
+        return PL_EXIT_USAGE;
+    }
+    pos[(*n_pos)++] = val;
+    return PL_EXIT_OK;
+}
+
 int tool_need_output(const char *cmd, const tool_common *c, const char *example)
 {
     if (c->out_path) return PL_EXIT_OK;

@@ -37,6 +37,9 @@ typedef struct tool_common {
  * or the exit status of a bad value with the message printed); another, *handled = 0. A tool
  * without -o leaves it out of its tool_args list (tool_next refuses it there). */
 int tool_common_option(const char *cmd, tool_common *c, const char *name, const char *val, int *handled);
+/* A positional argument into pos[*n_pos] (pos has room for max); one too many is a usage
+ * error, "CMD: unexpected argument 'VAL' (takes TAKES; see --help)" (exit 2). */
+int tool_positional(const char *cmd, const char *val, const char **pos, int *n_pos, int max, const char *takes);
 /* Exit 2 with "CMD: needs an output file: -o EXAMPLE" where c has none. */
 int tool_need_output(const char *cmd, const tool_common *c, const char *example);
 
