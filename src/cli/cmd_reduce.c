@@ -69,11 +69,7 @@ int pl_cmd_reduce(int argc, char **argv)
     char name[32];
     const char *val;
     for (int kind; (kind = tool_next(&ta, name, sizeof name, &val)) != TOOL_END;) {
-        if (kind == TOOL_ERROR) return PL_EXIT_USAGE;
-        if (kind == TOOL_HELP) {
-            usage_reduce(stdout);
-            return PL_EXIT_OK;
-        }
+        if (kind == TOOL_HELP || kind == TOOL_ERROR) return tool_stop(kind, usage_reduce);
         if (kind == TOOL_POSITIONAL) {
             if ((rc = tool_positional("reduce", val, &in_path, &n_in, 1, "one input, A.npy")) != 0) return rc;
             continue;
@@ -180,11 +176,7 @@ int pl_cmd_dot(int argc, char **argv)
     char name[32];
     const char *val;
     for (int kind; (kind = tool_next(&ta, name, sizeof name, &val)) != TOOL_END;) {
-        if (kind == TOOL_ERROR) return PL_EXIT_USAGE;
-        if (kind == TOOL_HELP) {
-            usage_dot(stdout);
-            return PL_EXIT_OK;
-        }
+        if (kind == TOOL_HELP || kind == TOOL_ERROR) return tool_stop(kind, usage_dot);
         if (kind == TOOL_POSITIONAL) {
             if ((rc = tool_positional("dot", val, pos, &n_pos, 2, "x.npy y.npy")) != 0) return rc;
             continue;

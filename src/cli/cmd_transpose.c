@@ -56,11 +56,7 @@ int pl_cmd_transpose(int argc, char **argv)
     char name[32];
     const char *val;
     for (int kind; (kind = tool_next(&ta, name, sizeof name, &val)) != TOOL_END;) {
-        if (kind == TOOL_ERROR) return PL_EXIT_USAGE;
-        if (kind == TOOL_HELP) {
-            usage(stdout);
-            return PL_EXIT_OK;
-        }
+        if (kind == TOOL_HELP || kind == TOOL_ERROR) return tool_stop(kind, usage);
         if (kind == TOOL_POSITIONAL) {
             if ((rc = tool_positional("transpose", val, &in_path, &n_in, 1, "one input, A.npy")) != 0) return rc;
             continue;

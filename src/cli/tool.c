@@ -77,6 +77,13 @@ int tool_common_option(const char *cmd, tool_common *c, const char *name, const 
     return 0;
 }
 
+int tool_stop(int kind, void (*usage)(FILE *))
+{
+    if (kind == TOOL_ERROR) return PL_EXIT_USAGE;
+    usage(stdout);
+    return PL_EXIT_OK;
+}
+
 int tool_positional(const char *cmd, const char *val, const char **pos, int *n_pos, int max, const char *takes)
 {
     if (*n_pos == max) {

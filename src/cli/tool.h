@@ -43,6 +43,10 @@ int tool_positional(const char *cmd, const char *val, const char **pos, int *n_p
 /* Exit 2 with "CMD: needs an output file: -o EXAMPLE" where c has none. */
 int tool_need_output(const char *cmd, const tool_common *c, const char *example);
 
+/* The end of a tool for a TOOL_HELP (usage on stdout, exit 0) or TOOL_ERROR (exit 2; the
+ * message is printed): `if (kind == TOOL_HELP || kind == TOOL_ERROR) return tool_stop(kind, usage);` */
+int tool_stop(int kind, void (*usage)(FILE *));
+
 int tool_parse_real(const char *cmd, const char *opt, const char *text, float *out);
 int tool_parse_backend(const char *cmd, const char *text, pl_backend *b);
 
