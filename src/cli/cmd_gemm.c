@@ -30,11 +30,7 @@ static void usage(FILE *f)
           "  --alpha X           scale of A*B (default 1)\n"
           "  --beta Y            scale of C0 (default 0); needs --c0\n"
           "  --c0 C0.npy         the initial C, float32 M x N; needs --beta\n"
-          "  --threads N         CPU threads (default: OMP_NUM_THREADS, else one per core)\n"
-          "  --backend B         cpu, cuda or auto (default: auto; with --variant, the\n"
-          "                      variant's own backend)\n"
-          "  --device D          CUDA device ordinal (default 0)\n"
-          "  -h, --help          show this help\n"
+          TOOL_USAGE_OPTIONS
           "\n"
           "Prints one line: C = A*B: MxN (K=k), variant V, T ms\n"
           "where T is the time of the multiplication call alone (with CUDA, including the\n"

@@ -25,11 +25,7 @@ static void usage(FILE *f)
           "  --alpha X           scale of the product (default 1)\n"
           "  --variant V         the GEMV variant to run (an unknown name lists the valid\n"
           "                      ones); default: the best one the backend can run\n"
-          "  --threads N         CPU threads (default: OMP_NUM_THREADS, else one per core)\n"
-          "  --backend B         cpu, cuda or auto (default: auto; with --variant, the\n"
-          "                      variant's own backend)\n"
-          "  --device D          CUDA device ordinal (default 0)\n"
-          "  -h, --help          show this help\n"
+          TOOL_USAGE_OPTIONS
           "\n"
           "Prints one line: y = A*x: MxN, variant V, T ms\n"
           "where T is the time of the call alone (with CUDA, including the copies).\n"

@@ -23,11 +23,7 @@ static void usage(FILE *f)
           "  -o, --output B.npy  where to write B (required)\n"
           "  --variant V         the transpose variant to run (an unknown name lists the\n"
           "                      valid ones); default: the best one the backend can run\n"
-          "  --threads N         CPU threads (default: OMP_NUM_THREADS, else one per core)\n"
-          "  --backend B         cpu, cuda or auto (default: auto; with --variant, the\n"
-          "                      variant's own backend)\n"
-          "  --device D          CUDA device ordinal (default 0)\n"
-          "  -h, --help          show this help\n"
+          TOOL_USAGE_OPTIONS
           "\n"
           "Prints one line: B = A^T: NxM (A MxN), variant V, T ms\n"
           "where T is the time of the transpose call alone (with CUDA, including the copies\n"

@@ -8,6 +8,15 @@
 
 #include "cli/cli.h"
 
+/* The help lines of the options every file tool takes but -o and --variant (whose text
+ * names the tool's own file and kernel), for the tools' usage strings. */
+#define TOOL_USAGE_OPTIONS                                                                         \
+    "  --threads N         CPU threads (default: OMP_NUM_THREADS, else one per core)\n"             \
+    "  --backend B         cpu, cuda or auto (default: auto; with --variant, the\n"                 \
+    "                      variant's own backend)\n"                                                \
+    "  --device D          CUDA device ordinal (default 0)\n"                                       \
+    "  -h, --help          show this help\n"
+
 /* The argument loop: positionals, "--" (all after are positionals), -h/--help, options with
  * a value ("--opt V" or "--opt=V", never empty) and flags without one. */
 typedef struct tool_args {
