@@ -93,14 +93,6 @@ pl_status pl_sgemm_variant(pl_ctx *ctx, const char *variant, const int64_t *para
                            const float *B, int64_t ldb, float beta, float *C, int64_t ldc);
 const char *pl_gemm_best_variant(const pl_ctx *ctx);
 
-/* B = A^T, out of place, row-major. A is M x N (lda >= N), B is N x M (ldb >= M); B's
- * padding (columns M..ldb) is not written. Host pointers, as pl_sgemm; the _variant form
- * names the rung (params may be NULL: its defaults). */
-pl_status pl_stranspose(pl_ctx *ctx, int64_t M, int64_t N, const float *A, int64_t lda, float *B, int64_t ldb);
-pl_status pl_stranspose_variant(pl_ctx *ctx, const char *variant, const int64_t *params, int64_t M, int64_t N,
-                                const float *A, int64_t lda, float *B, int64_t ldb);
-const char *pl_transpose_best_variant(const pl_ctx *ctx);
-
 /* r = op over each row (axis 1: r has M elements) or each column (axis 0: N elements) of the
  * row-major M x N matrix A (lda >= N); op 0..4 = sum, mean, min, max, sumsq (min/max propagate
  * NaN as NumPy). dot: *result = sum_i x_i y_i. Host pointers, the best rung, as pl_sgemm. */
@@ -115,6 +107,14 @@ pl_status pl_sgemv(pl_ctx *ctx, char trans, int64_t M, int64_t N, float alpha, c
 pl_status pl_sgemv_variant(pl_ctx *ctx, const char *variant, const int64_t *params, char trans, int64_t M,
                            int64_t N, float alpha, const float *A, int64_t lda, const float *x, float beta, float *y);
 const char *pl_gemv_best_variant(const pl_ctx *ctx);
+
+/* B = A^T, out of place, row-major. A is M x N (lda >= N), B is N x M (ldb >= M); B's
+ * padding (columns M..ldb) is not written. Host pointers, as pl_sgemm; the _variant form
+ * names the rung (params may be NULL: its defaults). */
+pl_status pl_stranspose(pl_ctx *ctx, int64_t M, int64_t N, const float *A, int64_t lda, float *B, int64_t ldb);
+pl_status pl_stranspose_variant(pl_ctx *ctx, const char *variant, const int64_t *params, int64_t M, int64_t N,
+                                const float *A, int64_t lda, float *B, int64_t ldb);
+const char *pl_transpose_best_variant(const pl_ctx *ctx);
 
 /* ---------------------------------------------------------------- 3. registry */
 

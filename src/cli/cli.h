@@ -27,8 +27,8 @@ int pl_cmd_bench(int argc, char **argv);
 int pl_cmd_sweep(int argc, char **argv);
 int pl_cmd_gemm(int argc, char **argv);
 int pl_cmd_gemv(int argc, char **argv);
+int pl_cmd_transpose(int argc, char **argv);
 int pl_cmd_reduce(int argc, char **argv);
 int pl_cmd_dot(int argc, char **argv);
-int pl_cmd_transpose(int argc, char **argv);
 
 #endif

@@ -14,9 +14,9 @@ static const struct {
     {"sweep", pl_cmd_sweep, "time one variant over parameter values and name the best"},
     {"gemm", pl_cmd_gemm, "C = A*B on .npy files"},
     {"gemv", pl_cmd_gemv, "y = A*x or A^T*x on .npy files"},
+    {"transpose", pl_cmd_transpose, "B = A^T on .npy files"},
     {"reduce", pl_cmd_reduce, "row or column sum|mean|min|max|sumsq of an .npy matrix"},
     {"dot", pl_cmd_dot, "the dot product of two .npy vectors"},
-    {"transpose", pl_cmd_transpose, "B = A^T on .npy files"},
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 
