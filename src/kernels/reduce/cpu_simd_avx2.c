@@ -1,24 +1,11 @@
 /* cpu_simd_avx2.c: the cpu-simd primitives with 8-lane AVX2 vectors (cpu_simd_body.h). */
 #include "kernels/reduce/cpu_simd.h"
 
+#include "core/simd_avx2.h"
+
 #include <immintrin.h>
 
-typedef __m256 vec;
 typedef __m256 nanvec;
-#define VW 8
-#define VZERO _mm256_setzero_ps
-#define VSET1 _mm256_set1_ps
-#define VLOAD _mm256_loadu_ps
-#define VSTORE _mm256_storeu_ps
-#define VADD _mm256_add_ps
-#define VMUL _mm256_mul_ps
-#define VFMA _mm256_fmadd_ps
-#define VMIN _mm256_min_ps
-#define VMAX _mm256_max_ps
-static inline __m256i tail_mask(int64_t n)
-{
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-}
 static inline __m256 load_fill(const float *p, int64_t n, float fill)
 {
     __m256i m = tail_mask(n);
