@@ -129,18 +129,19 @@ static pl_status problem_create(pl_problem **out, const pl_kernel *k, const char
                                 const pl_problem_opts *o, int probe)
 {
     *out = NULL;
-    pl_plan plan;
-    pl_status s = pl_problem_plan(k, size, pv, probe ? PL_CHECK_FULL : o->check, &plan);
-    if (s != PL_OK) return s;
-    if (probe) plan.check = PL_CHECK_AUTO; /* neither */
-    if ((s = pl_plan_fits(&plan, NULL)) != PL_OK) return s;
     pl_problem *p = calloc(1, sizeof *p);
     if (!p) return pl_fail(PL_ERR_NOMEM, "out of host memory");
     p->kernel = k;
     p->seed = o->seed;
     p->id = next_problem_id();
+    /* The problem struct is made once; the plan (counts, check, memory) is read from it. */
+    pl_plan plan;
+    memset(&plan, 0, sizeof plan);
+    pl_status s = pl_spec_make(k, size, pv, &p->spec);
+    if (s == PL_OK) s = pl_plan_spec(k, p->spec, probe ? PL_CHECK_FULL : o->check, &plan);
+    if (probe) plan.check = PL_CHECK_AUTO; /* neither */
+    if (s == PL_OK) s = pl_plan_fits(&plan, NULL);
     p->check = plan.check;
-    s = pl_spec_make(k, size, pv, &p->spec);
     if (s == PL_OK) s = k->operands(p->spec, p->t, &p->n);
     if (s != PL_OK) {
         pl_problem_destroy(p);

@@ -57,6 +57,8 @@ uint64_t pl_tensor_checksum(const pl_tensor *t);
  * destroy with pl_spec_free. */
 pl_status pl_spec_make(const pl_kernel *k, const char *size, const pl_pvalues *pv, void **spec);
 void pl_spec_free(const pl_kernel *k, void *spec);
+/* pl_problem_plan of a problem struct already made (the problem is made once). */
+pl_status pl_plan_spec(const pl_kernel *k, const void *spec, pl_check check, pl_plan *plan);
 
 /* Estimated rate of the full float64 reference here (ops per second), for the AUTO check. */
 double pl_reference_rate(void);

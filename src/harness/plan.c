@@ -23,23 +23,25 @@ pl_status pl_problem_plan(const pl_kernel *k, const char *size, const pl_pvalues
     memset(plan, 0, sizeof *plan);
     void *spec = NULL;
     pl_status s = pl_spec_make(k, size, pv, &spec);
-    if (s != PL_OK) return s;
+    if (s == PL_OK) s = pl_plan_spec(k, spec, check, plan);
+    pl_spec_free(k, spec);
+    return s;
+}
+
+pl_status pl_plan_spec(const pl_kernel *k, const void *spec, pl_check check, pl_plan *plan)
+{
+    memset(plan, 0, sizeof *plan);
     pl_tensor t[PL_MAX_OPERANDS];
     int n = 0;
-    s = k->operands(spec, t, &n);
-    if (s != PL_OK) {
-        pl_spec_free(k, spec);
-        return s;
-    }
+    pl_status s = k->operands(spec, t, &n);
+    if (s != PL_OK) return s;
     k->describe(spec, plan->desc, sizeof plan->desc);
     plan->work = k->work(spec);
     plan->ops = k->ops(spec);
     plan->bytes = k->bytes(spec);
     plan->ref_seconds = k->reference_ops ? k->reference_ops(spec) / pl_reference_rate() : 0;
-    if (check == PL_CHECK_SAMPLE && !k->check_sampled) {
-        pl_spec_free(k, spec);
+    if (check == PL_CHECK_SAMPLE && !k->check_sampled)
         return pl_fail(PL_ERR_ARG, "%s has no sampled check: --verify full", k->name);
-    }
     if (check == PL_CHECK_AUTO)
         check = (k->check_sampled && plan->ref_seconds > PL_FULL_CHECK_MAX_S) ? PL_CHECK_SAMPLE : PL_CHECK_FULL;
     plan->check = check;
@@ -57,7 +59,6 @@ pl_status pl_problem_plan(const pl_kernel *k, const char *size, const pl_pvalues
         if (check == PL_CHECK_FULL)
             plan->host_bytes += is_float(t[i].dtype) ? 16.0 * dense : dense * (double)pl_dtype_size(t[i].dtype);
     }
-    pl_spec_free(k, spec);
     return s;
 }
 
