@@ -174,23 +174,23 @@ void pl_report_footer(FILE *f, const pl_result *r, int n)
                 x->kernel->name, prec, x->last.how[0] ? x->last.how : check_word(x), x->bound_why ? x->bound_why : "",
                 x->elem_why ? x->elem_why : "");
     }
-    int any_over = 0, any_noisy_cold = 0;
+    int any_over = 0, any_cold = 0;
     for (int i = 0; i < n; i++) {
         const pl_result *x = &r[i];
         any_over |= x->over_ceiling;
-        any_noisy_cold |= x->cold;
+        any_cold |= x->cold;
         if (!x->verified) {
             const pl_check_result *c = (x->first.elem_ratio > 1 || !(x->first.error <= x->bound)) ? &x->first : &x->last;
-            fprintf(f, "FAILED %s %s: %s%s%sworst element [%lld, %lld] of operand %d at %.3g x its bound (%s run)\n",
+            fprintf(f, "FAILED %s %s: %s%sworst element [%lld, %lld] of operand %d at %.3g x its bound (%s run)\n",
                     x->variant->name, x->size, x->inputs_ok ? "" : "changed an input; ",
-                    x->padding_ok ? "" : "wrote into the row padding; ", "", (long long)c->row, (long long)c->col,
+                    x->padding_ok ? "" : "wrote into the row padding; ", (long long)c->row, (long long)c->col,
                     c->operand, c->elem_ratio, c == &x->first ? "first" : "last timed");
         }
     }
     if (any_over)
         fprintf(f, "!: above 100%% of its ceiling, which cannot be true: the peak is too low (a quick figure, or "
                    "measured on a busy machine: run `parlab peaks`), or the count of work is wrong\n");
-    if (any_noisy_cold) fprintf(f, "caches: cold (flushed before each timed run)\n");
+    if (any_cold) fprintf(f, "caches: cold (flushed before each timed run)\n");
     if (peers_named(r, n))
         fprintf(f, "vs peer: each peer's median time / this variant's, for every peer on the same problem, "
                    "backend and precision (above 1: faster than that peer)\n");
