@@ -70,7 +70,8 @@ enum {
     PL_FEAT_CUDA_BUILD = 1u << 2,
     PL_FEAT_GPU = 1u << 3,      /* a CUDA device is usable */
     PL_FEAT_OPENBLAS = 1u << 4, /* built with OpenBLAS (CPU peer) */
-    PL_FEAT_CUBLAS = 1u << 5    /* built with cuBLAS (GPU peer) */
+    PL_FEAT_CUBLAS = 1u << 5,   /* built with cuBLAS (GPU peer) */
+    PL_FEAT_CUDNN = 1u << 6     /* built with cuDNN (the conv2d GPU peer) */
 };
 unsigned pl_features(void);
 /* One line: "x86-64 AVX2 AVX-512, 2 cores; CUDA build; GPU: NVIDIA H100 80GB HBM3 (sm_90)". */
@@ -79,6 +80,9 @@ const char *pl_cpu_name(void);
 const char *pl_gpu_name(void); /* "" when none */
 
 /* ---------------------------------------------------------------- 2. BLAS-like calls */
+
+/* Element types of arrays and operands (pl_dtype_size, pl_dtype_name in part 3). */
+typedef enum pl_dtype { PL_F32 = 0, PL_F64, PL_I32, PL_U8, PL_U16 } pl_dtype;
 
 /* C = alpha*A*B + beta*C, row-major. A is M x K (lda >= K), B is K x N (ldb >= N),
  * C is M x N (ldc >= N). Host pointers; with a CUDA context the data travels to the device
@@ -116,9 +120,39 @@ pl_status pl_stranspose_variant(pl_ctx *ctx, const char *variant, const int64_t 
                                 const float *A, int64_t lda, float *B, int64_t ldb);
 const char *pl_transpose_best_variant(const pl_ctx *ctx);
 
+/* 2-D convolution of one channel: out = image (*) filter, a K x K filter (K odd, 1..15) over
+ * an H x W row-major image (ld_img >= W); dtype PL_F32 or PL_I32 for image, filter and out.
+ * opts NULL: mode valid (out is (H-K+1) x (W-K+1)), cross-correlation. mode same: out is
+ * H x W, the image extended by border (zero, clamp = replicate, reflect = mirror without
+ * repeating the edge, as numpy's 'reflect'); flip = 1: true convolution. ld_out >= out's width.
+ * int32: a filter and image whose sums could leave int32 are refused (PL_ERR_ARG). Host
+ * pointers, the best rung, as pl_sgemm. */
+typedef struct pl_conv2d_opts {
+    int mode;   /* 0 valid, 1 same */
+    int border; /* 0 zero, 1 clamp, 2 reflect */
+    int flip;   /* 1: convolution (filter rotated 180 degrees); 0: cross-correlation */
+} pl_conv2d_opts;
+pl_status pl_conv2d(pl_ctx *ctx, pl_dtype dtype, int64_t H, int64_t W, const void *image, int64_t ld_img, int K,
+                    const void *filter, const pl_conv2d_opts *opts, void *out, int64_t ld_out);
+pl_status pl_conv2d_variant(pl_ctx *ctx, const char *variant, const int64_t *params, pl_dtype dtype, int64_t H,
+                            int64_t W, const void *image, int64_t ld_img, int K, const void *filter,
+                            const pl_conv2d_opts *opts, void *out, int64_t ld_out);
+const char *pl_conv2d_best_variant(const pl_ctx *ctx);
+
+/* Local entropy: for each pixel of an H x W uint8 image of values in [0, bins) (bins 2..256),
+ * the Shannon entropy of the k x k window around it (k odd), the window clipped to the image
+ * at the borders; natural log, or base 2 with base2 = 1. out is H x W float32 (ld_out >= W).
+ * A value >= bins is an error naming the first such pixel (PL_ERR_ARG). Host pointers, as
+ * pl_sgemm. */
+pl_status pl_entropy(pl_ctx *ctx, int64_t H, int64_t W, const uint8_t *values, int64_t ld, int k, int bins,
+                     int base2, float *out, int64_t ld_out);
+pl_status pl_entropy_variant(pl_ctx *ctx, const char *variant, const int64_t *params, int64_t H, int64_t W,
+                             const uint8_t *values, int64_t ld, int k, int bins, int base2, float *out,
+                             int64_t ld_out);
+const char *pl_entropy_best_variant(const pl_ctx *ctx);
+
 /* ---------------------------------------------------------------- 3. registry */
 
-typedef enum pl_dtype { PL_F32 = 0, PL_F64, PL_I32, PL_U8 } pl_dtype;
 size_t pl_dtype_size(pl_dtype t);
 const char *pl_dtype_name(pl_dtype t);
 
@@ -153,7 +187,8 @@ enum {
     PL_REQ_AVX512 = PL_FEAT_AVX512,
     PL_REQ_CUDA = PL_FEAT_CUDA_BUILD | PL_FEAT_GPU,
     PL_REQ_OPENBLAS = PL_FEAT_OPENBLAS,
-    PL_REQ_CUBLAS = PL_FEAT_CUBLAS | PL_FEAT_CUDA_BUILD | PL_FEAT_GPU
+    PL_REQ_CUBLAS = PL_FEAT_CUBLAS | PL_FEAT_CUDA_BUILD | PL_FEAT_GPU,
+    PL_REQ_CUDNN = PL_FEAT_CUDNN | PL_FEAT_CUDA_BUILD | PL_FEAT_GPU
 };
 
 /* Arithmetic a variant uses; the kernel's error bound and the compute ceiling depend on it:
@@ -515,6 +550,37 @@ pl_status pl_npy_read(const char *path, pl_array *a);
 pl_status pl_npy_write(const char *path, const pl_array *a);
 void pl_array_free(pl_array *a);
 int64_t pl_array_count(const pl_array *a);
+
+/* ---------------------------------------------------------------- images, many arrays in a file */
+
+/* PGM (netpbm graymap): P2 (text) and P5 (binary), maxval 1..65535: maxval < 256 reads as a
+ * rank-2 PL_U8 array H x W, else PL_U16 (P5 16-bit samples are big-endian). Malformed
+ * headers, truncated data, samples above maxval and sizes beyond this process's memory are
+ * PL_ERR_FORMAT / PL_ERR_TOO_BIG with the file name and what is wrong. */
+pl_status pl_pgm_read(const char *path, pl_array *a);
+/* a: rank 2, PL_U8 (maxval 255) or PL_U16 (maxval 65535); P5 (binary). Temporary + rename. */
+pl_status pl_pgm_write(const char *path, const pl_array *a);
+/* 8- or 16-bit grayscale PNG (other colour types are refused, naming them); PL_ERR_UNSUPPORTED
+ * in a build without libpng (pl_png_available() == 0). */
+int pl_png_available(void);
+pl_status pl_png_read(const char *path, pl_array *a);
+pl_status pl_png_write(const char *path, const pl_array *a);
+/* An image or array by its content: .npy, PGM (P2/P5) or PNG. */
+pl_status pl_image_read(const char *path, pl_array *a);
+/* By the name's extension: .pgm, .png (PL_U8 or PL_U16, rank 2), anything else .npy. */
+pl_status pl_image_write(const char *path, const pl_array *a);
+
+/* Many named arrays in one file: a .npz (NumPy's zip of .npy members, stored, or deflated
+ * where zlib was found) or parlab's batch file (.npy records back to back; names "0", "1", ...;
+ * docs/output.md). pl_arrays_read tells them apart by content. */
+typedef struct pl_named_array {
+    char name[64];
+    pl_array a;
+} pl_named_array;
+pl_status pl_arrays_read(const char *path, pl_named_array **arrays, int *count);
+/* Writes parlab's batch file (or, for a name ending in .npz, a stored .npz). Temporary + rename. */
+pl_status pl_arrays_write(const char *path, const pl_named_array *arrays, int count);
+void pl_arrays_free(pl_named_array *arrays, int count);
 
 #ifdef __cplusplus
 }

@@ -94,6 +94,7 @@ static void fill_pattern(pl_array *a, int64_t count)
         case PL_F64: ((double *)p)[i] = (double)i * 1e-3 - 1e10; break;
         case PL_I32: ((int32_t *)p)[i] = (int32_t)(i * 7919) - 100000; break;
         case PL_U8: p[i] = (unsigned char)(i * 37 + 1); break;
+        case PL_U16: ((uint16_t *)p)[i] = (uint16_t)(i * 4099 + 1); break;
         }
     }
 }
@@ -153,8 +154,8 @@ static void test_round_trips(void)
 {
     static const int64_t shapes[][3] = {{7}, {3, 5}, {2, 3, 4}, {0}, {4, 0}, {2, 0, 3}, {1, 1, 1}};
     static const int ranks[] = {1, 2, 3, 1, 2, 3, 3};
-    const pl_dtype types[] = {PL_F32, PL_F64, PL_I32, PL_U8};
-    for (int t = 0; t < 4; t++) {
+    const pl_dtype types[] = {PL_F32, PL_F64, PL_I32, PL_U8, PL_U16};
+    for (int t = 0; t < 5; t++) {
         for (size_t i = 0; i < sizeof ranks / sizeof ranks[0]; i++)
             round_trip(types[t], ranks[i], shapes[i]);
         round_trip(types[t], 0, shapes[0]); /* a scalar: shape (), one element */
@@ -162,6 +163,7 @@ static void test_round_trips(void)
     /* A first dimension with many digits changes the header's padding. */
     static const int64_t wide[] = {1234567, 0};
     round_trip(PL_U8, 2, wide);
+    round_trip(PL_U16, 2, wide);
 }
 
 /* ---------------------------------------------------------------- numpy's bytes */

@@ -22,6 +22,9 @@ unsigned pl_features(void)
 #ifdef PL_HAVE_CUBLAS
     f |= PL_FEAT_CUBLAS;
 #endif
+#ifdef PL_HAVE_CUDNN
+    f |= PL_FEAT_CUDNN;
+#endif
     return f;
 }
 

@@ -132,6 +132,7 @@ size_t pl_dtype_size(pl_dtype t)
     case PL_F64: return 8;
     case PL_I32: return 4;
     case PL_U8: return 1;
+    case PL_U16: return 2;
     }
     return 0;
 }
@@ -143,6 +144,7 @@ const char *pl_dtype_name(pl_dtype t)
     case PL_F64: return "float64";
     case PL_I32: return "int32";
     case PL_U8: return "uint8";
+    case PL_U16: return "uint16";
     }
     return "?";
 }

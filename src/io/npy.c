@@ -6,7 +6,7 @@
  * with spaces and ended by '\n', then the raw data in the order the header states.
  *
  * What parlab takes:
- *   dtypes '<f4' (PL_F32), '<f8' (PL_F64), '<i4' (PL_I32), '|u1' or '<u1' (PL_U8);
+ *   dtypes '<f4' (PL_F32), '<f8' (PL_F64), '<i4' (PL_I32), '|u1' or '<u1' (PL_U8), '<u2' (PL_U16);
  *   C order only; rank 0 to 8. Rank 0 (shape ()) is a scalar: rank 0, one element.
  *   Dimensions of length 0 are allowed (an empty array; data is still a valid allocation).
  *   Bytes after the data are ignored, as numpy ignores them.
@@ -56,6 +56,7 @@ static const char *dtype_descr(pl_dtype t)
     case PL_F64: return "<f8";
     case PL_I32: return "<i4";
     case PL_U8: return "|u1";
+    case PL_U16: return "<u2";
     }
     return NULL;
 }
@@ -64,7 +65,7 @@ static const char *dtype_descr(pl_dtype t)
 static pl_status parse_descr(const char *path, const char *d, pl_dtype *t)
 {
     static const struct { const char *descr; pl_dtype t; } known[] = {
-        {"<f4", PL_F32}, {"<f8", PL_F64}, {"<i4", PL_I32}, {"|u1", PL_U8}, {"<u1", PL_U8},
+        {"<f4", PL_F32}, {"<f8", PL_F64}, {"<i4", PL_I32}, {"|u1", PL_U8}, {"<u1", PL_U8}, {"<u2", PL_U16},
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
         if (strcmp(d, known[i].descr) == 0) {

@@ -1,0 +1,87 @@
+/* conv2d.h: the conv2d room's face. out = image (*) filter, a K x K filter (K odd, 1..15) over
+ * an H x W single-channel image, int32 or float32 (image, filter and output of one dtype).
+ *   valid: out is (H-K+1) x (W-K+1), out[y][x] = sum_{i,j} w[i][j] * img[y+i][x+j]
+ *   same:  out is H x W, out[y][x] = sum_{i,j} w[i][j] * img'[y+i-r][x+j-r], r = K/2, where
+ *          img' extends the image by the border rule: zero (0 outside), clamp (the nearest
+ *          edge pixel, "replicate"), reflect (mirror without repeating the edge pixel:
+ *          index -1 reads 1, as numpy's 'reflect' and OpenCV's BORDER_REFLECT_101).
+ * Cross-correlation by default (as cuDNN's CROSS_CORRELATION, OpenCV's filter2D); flip = 1 is
+ * true convolution: w[i][j] is read as w[K-1-i][K-1-j] (pl_conv2d_tap). int32 results are
+ * exact (the spec keeps every sum inside int32); float32 ones are checked against float64.
+ *
+ * Every rung is a pl_status run(const pl_run_args *) over operands
+ *   data[0] = image  (H x W, row pitch ld_img >= W, IN)
+ *   data[1] = filter (K x K, pitch K, IN)
+ *   data[2] = out    (OH x OW, row pitch ld_out >= OW, OUT: the harness poisons it)
+ * of dtype p->dtype (PL_F32 or PL_I32). */
+#ifndef PL_CONV2D_H
+#define PL_CONV2D_H
+
+#include "parlab.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifdef __CUDACC__
+#define PL_CONV2D_HD __host__ __device__
+#else
+#define PL_CONV2D_HD
+#endif
+
+enum { PL_CONV2D_MAX_K = 15 };
+typedef enum pl_conv2d_mode { PL_CONV2D_VALID = 0, PL_CONV2D_SAME } pl_conv2d_mode;
+typedef enum pl_conv2d_border { PL_CONV2D_ZERO = 0, PL_CONV2D_CLAMP, PL_CONV2D_REFLECT } pl_conv2d_border;
+
+typedef struct pl_conv2d_problem {
+    int64_t H, W;          /* the image */
+    int K;                 /* the filter is K x K, K odd in 1..15 */
+    pl_dtype dtype;        /* PL_F32 or PL_I32 */
+    int mode;              /* pl_conv2d_mode */
+    int border;            /* pl_conv2d_border (same mode only) */
+    int flip;              /* 1: true convolution */
+    int64_t OH, OW;        /* the output: valid (H-K+1) x (W-K+1), same H x W */
+    int64_t ld_img, ld_out;/* row pitches in elements */
+    /* A filter given as a problem parameter (--set filter=1,2,1,... or a .npy file): K*K values
+     * in the problem's dtype, owned (destroy_problem frees); NULL: fill() makes a seeded one. */
+    void *filter;
+} pl_conv2d_problem;
+
+extern const pl_kernel pl_conv2d_kernel; /* ladder.c */
+
+/* Validate sizes, K, mode, border and pitches, with a message naming the problem. */
+pl_status pl_conv2d_check(const pl_conv2d_problem *p);
+
+/* The filter index a rung reads for tap (i, j): flipped for true convolution. */
+static inline PL_CONV2D_HD int pl_conv2d_tap(int K, int flip, int i, int j)
+{
+    return flip ? (K - 1 - i) * K + (K - 1 - j) : i * K + j;
+}
+/* Where the border rule sends index v of an axis of n pixels (same mode): -1 for zero outside
+ * the image; the clamped or reflected index otherwise (reflect with period 2(n-1); n = 1 -> 0). */
+static inline PL_CONV2D_HD int64_t pl_conv2d_border_index(int border, int64_t v, int64_t n)
+{
+    if (v >= 0 && v < n) return v;
+    if (border == PL_CONV2D_ZERO) return -1;
+    if (border == PL_CONV2D_CLAMP) return v < 0 ? 0 : n - 1;
+    if (n == 1) return 0;
+    int64_t period = 2 * (n - 1), m = v % period;
+    if (m < 0) m += period;
+    return m < n ? m : period - m;
+}
+
+/* The rungs, in ladder order (ladder.c). CUDA ones exist only in CUDA builds; the cuDNN peer
+ * only where cuDNN was found at configure time (PL_HAVE_CUDNN). */
+pl_status pl_conv2d_cpu_naive(const pl_run_args *a);
+pl_status pl_conv2d_cpu_blocked(const pl_run_args *a);
+pl_status pl_conv2d_cuda_naive(const pl_run_args *a);
+pl_status pl_conv2d_cuda_shared_filter(const pl_run_args *a);
+pl_status pl_conv2d_cuda_constant_filter(const pl_run_args *a);
+pl_status pl_conv2d_cuda_tiled(const pl_run_args *a);
+pl_status pl_conv2d_cuda_tuned(const pl_run_args *a);
+pl_status pl_conv2d_peer_cudnn(const pl_run_args *a);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,49 @@
+/* entropy.h: the entropy room's face. For each pixel of an H x W image of integer values in
+ * [0, bins), the Shannon entropy of the values in the k x k window centred on it (k odd). At
+ * the borders the window is clipped to the image: a corner pixel with k = 3 counts the 4
+ * values inside, an interior one 9 (the classic lab's definition). With n values in the window
+ * and c_b of them equal to b:
+ *     E = -sum_b (c_b/n) log(c_b/n) = log n - (1/n) sum_b c_b log c_b
+ * natural log by default, base 2 (bits) with base2 = 1.
+ *
+ * Every rung is a pl_status run(const pl_run_args *) over operands
+ *   data[0] = values (H x W uint8, row pitch ld_in >= W, IN; every value < bins)
+ *   data[1] = out    (H x W float32, row pitch ld_out >= W, OUT: the harness poisons it) */
+#ifndef PL_ENTROPY_H
+#define PL_ENTROPY_H
+
+#include "parlab.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { PL_ENTROPY_MAX_BINS = 256, PL_ENTROPY_MAX_K = 63 };
+
+typedef struct pl_entropy_problem {
+    int64_t H, W;
+    int k;                  /* window side, odd, 1..PL_ENTROPY_MAX_K */
+    int bins;               /* values are in [0, bins), 2..256 */
+    int base2;              /* 1: log base 2 (bits); 0: natural log */
+    int64_t ld_in, ld_out;  /* row pitches in elements */
+} pl_entropy_problem;
+
+extern const pl_kernel pl_entropy_kernel; /* ladder.c */
+
+/* Validate sizes, k, bins and pitches, with a message naming the problem. */
+pl_status pl_entropy_check(const pl_entropy_problem *p);
+
+/* The rungs, in ladder order (ladder.c). CUDA ones exist only in CUDA builds. */
+pl_status pl_entropy_cpu_naive(const pl_run_args *a);
+pl_status pl_entropy_cpu_histogram(const pl_run_args *a);
+pl_status pl_entropy_cpu_histogram_log_table(const pl_run_args *a);
+pl_status pl_entropy_cpu_sliding(const pl_run_args *a);
+pl_status pl_entropy_cuda_naive(const pl_run_args *a);
+pl_status pl_entropy_cuda_log_table(const pl_run_args *a);
+pl_status pl_entropy_cuda_shared(const pl_run_args *a);
+pl_status pl_entropy_cuda_tuned(const pl_run_args *a);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
