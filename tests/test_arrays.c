@@ -170,6 +170,13 @@ static void test_npz_round_trip(void)
     unsigned char *file = read_all(path, &n);
     CHECK(file && n > 22 && memcmp(file, "PK\3\4", 4) == 0 && memcmp(file + n - 22, "PK\5\6", 4) == 0,
           "not a zip: starts and ends wrong");
+    /* The local header carries the same CRC-32 and sizes as the directory (unzip checks them;
+     * parlab's reader reads only the directory's). */
+    if (file && n > 22) {
+        uint32_t cd = get32(file + n - 22 + 16);
+        CHECK(cd + 46 <= n && memcmp(file + 14, file + cd + 16, 12) == 0,
+              "the first local header's CRC and sizes differ from the directory's");
+    }
     free(file);
     pl_named_array *got = NULL;
     int count = -1;
@@ -387,6 +394,19 @@ static void test_batch_corrupt(void)
     memcpy(b + n, "junk", 4);
     expect_bad("junk after the records", b, n + 4, PL_ERR_FORMAT, "record 3", "bad magic");
     expect_bad("a half-written prefix after the records", b, n + 2, PL_ERR_FORMAT, "record 3", NULL);
+    /* A record claiming 10^11 bytes: refused from the file's size before allocating (a
+     * PL_ERR_NOMEM would mean it tried). The shape (1,) grows to (99999999999,) inside the
+     * header's padding, so the header length stays right. */
+    CHECK(pl_arrays_write(path, set + 5, 1) == PL_OK, "write one");
+    free(good);
+    good = read_all(path, &n);
+    char *shape = good ? memmem(good, n, "(1,), }", 7) : NULL;
+    CHECK(shape && memcmp(shape + 7, "          ", 10) == 0, "no room to grow the shape");
+    if (shape) {
+        memmove(shape + 12, shape + 2, (size_t)(good + n - (unsigned char *)shape - 12));
+        memset(shape + 1, '9', 11);
+        expect_bad("a record claiming 10^11 bytes", good, n, PL_ERR_FORMAT, "record 0", "truncated data");
+    }
     expect_bad("not a batch or npz", (const unsigned char *)"hello world", 11, PL_ERR_FORMAT, "bad magic", NULL);
     expect_bad("empty", (const unsigned char *)"", 0, PL_ERR_FORMAT, "0 bytes", NULL);
     free(b);

@@ -47,6 +47,9 @@ files = {
     "ok_npz_stored": good_npz,
     "ok_npz_zip64_extra": npz([("a.npy", A), ("b.npy", B)], force_zip64=True),
     "ok_npz_empty": npz([]),
+    # Bytes after a member's .npy data: numpy ignores them, and so does parlab, but they are
+    # part of the member's CRC-32.
+    "ok_npz_trailing_bytes": npz([("a.npy", A + b"xyz"), ("b.npy", B)]),
     "z_npz_deflated": npz([("a.npy", A), ("c.npy", C)], method=zipfile.ZIP_DEFLATED),
     "bad_batch_cut": (A + B)[:-2],
     "bad_batch_junk_after": A + b"junk",
