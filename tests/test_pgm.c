@@ -283,6 +283,9 @@ static void test_pgm_malformed(void)
     pl_array a;
     CHECK(pl_pgm_read(in_dir("no-such.pgm"), &a) == PL_ERR_IO && strstr(pl_last_error(), "no-such.pgm"),
           "a missing file is not PL_ERR_IO: %s", pl_last_error());
+    CHECK(pl_pgm_read(dir, &a) == PL_ERR_IO && strstr(pl_last_error(), "cannot read"), "a directory: %s",
+          pl_last_error());
+    CHECK(pl_image_read(dir, &a) == PL_ERR_IO, "pl_image_read of a directory: %s", pl_last_error());
     CHECK(pl_pgm_read(NULL, &a) == PL_ERR_ARG, "NULL path");
     CHECK(pl_pgm_read(path, NULL) == PL_ERR_ARG, "NULL array");
 }
@@ -388,6 +391,7 @@ static void test_png(void)
     write_bytes(path, buf, n);
     st = pl_png_read(path, &a);
     CHECK(st == PL_ERR_FORMAT && a.data == NULL, "corrupted png: %s: %s", pl_status_name(st), pl_last_error());
+    CHECK(pl_png_read(dir, &a) == PL_ERR_IO, "png read of a directory: %s", pl_last_error());
     write_bytes(path, "\x89PNG\r\n", 6);
     CHECK(pl_png_read(path, &a) == PL_ERR_FORMAT && strstr(pl_last_error(), "not a PNG"), "short signature: %s",
           pl_last_error());

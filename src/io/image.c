@@ -16,7 +16,9 @@ pl_status pl_image_read(const char *path, pl_array *a)
     if (!f) return pl_fail(PL_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     unsigned char head[8];
     size_t n = fread(head, 1, sizeof head, f);
+    int read_error = ferror(f) ? errno : 0;
     fclose(f);
+    if (read_error) return pl_fail(PL_ERR_IO, "%s: cannot read: %s", path, strerror(read_error));
 
     static const unsigned char png_signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     if (n >= 6 && memcmp(head, "\x93NUMPY", 6) == 0) return pl_npy_read(path, a);

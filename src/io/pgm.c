@@ -206,6 +206,7 @@ static pl_status read_file(pgm_in *in, pl_array *a)
     magic[0] = (unsigned char)c0;
     magic[1] = (unsigned char)c1;
     int after = next_char(in);
+    if (ferror(in->f)) return pl_fail(PL_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
     if (c0 != 'P' || (c1 != '2' && c1 != '5') || (after != EOF && !is_space(after) && after != '#')) {
         char shown[16];
         if (c0 == EOF) snprintf(shown, sizeof shown, "an empty file");

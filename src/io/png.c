@@ -137,7 +137,9 @@ pl_status pl_png_read(const char *path, pl_array *a)
     unsigned char sig[8];
     size_t n = fread(sig, 1, sizeof sig, f);
     pl_status st;
-    if (n < sizeof sig || png_sig_cmp(sig, 0, sizeof sig) != 0)
+    if (ferror(f))
+        st = pl_fail(PL_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
+    else if (n < sizeof sig || png_sig_cmp(sig, 0, sizeof sig) != 0)
         st = pl_fail(PL_ERR_FORMAT, "%s: not a PNG file (bad signature)", path);
     else
         st = read_png(path, f, a);
