@@ -3,8 +3,8 @@
  * with comments and odd whitespace then P5 out, values kept as they are for any maxval, every
  * kind of malformed header and truncated or out-of-range data with the status and a word of
  * the message, a header claiming 1000000 x 1000000 refused as too big, writes refused and
- * failing without leaving a file. PNG (where libpng was built in): round trips, the 4- and
- * 16-bit fixtures of tests/data/, RGB, palette and gray+alpha refused by name, a truncated
+ * failing without leaving a file. PNG (where libpng was built in): round trips, the 4-bit,
+ * 16-bit and interlaced fixtures of tests/data/, RGB, palette and gray+alpha refused by name, a truncated
  * file refused; without libpng, the "built without libpng" error. pl_image_read/write pick the
  * format by content / by name. Then the fuzz corpus tests/fuzz/corpus/pgm/ is replayed. */
 #define _POSIX_C_SOURCE 200809L
@@ -361,6 +361,13 @@ static void test_png(void)
     static const uint8_t want4[6] = {0, 5, 15, 7, 1, 9};
     CHECK(st == PL_OK && a.dtype == PL_U8 && a.shape[0] == 2 && a.shape[1] == 3 && memcmp(a.data, want4, 6) == 0,
           "4-bit gray fixture (values kept, not scaled): %s", pl_last_error());
+    pl_array_free(&a);
+
+    st = pl_png_read(in_tests("data/gray8_interlaced_5x3.png"), &a);
+    int interlaced_ok = st == PL_OK && a.dtype == PL_U8 && a.shape[0] == 3 && a.shape[1] == 5;
+    for (int i = 0; interlaced_ok && i < 15; i++)
+        if (((uint8_t *)a.data)[i] != 10 * (i / 5) + i % 5) interlaced_ok = 0;
+    CHECK(interlaced_ok, "Adam7-interlaced fixture: %s", pl_last_error());
     pl_array_free(&a);
 
     static const struct { const char *file, *word; } refused[] = {

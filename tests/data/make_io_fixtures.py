@@ -2,19 +2,19 @@
 """make_io_fixtures.py: the tiny image and array files tests/test_pgm.c and tests/test_arrays.c
 read (run once, here in tests/data/; the files are committed, so the tests need no Python).
 
-PNGs are written by hand (zlib + the chunk layout), so no imaging library is needed: 4-bit and
-16-bit gray that parlab reads, and RGB, palette and gray+alpha images it must refuse, naming
+PNGs are written by hand (zlib + the chunk layout), so no imaging library is needed: 4-bit,
+16-bit and Adam7-interlaced 8-bit gray that parlab reads, and RGB, palette and gray+alpha images it must refuse, naming
 the colour type. The .npz/.npy files need numpy: np.savez (stored members), np.savez_compressed
 (deflated members) and np.save of a uint16 array. The values are the ones the tests expect."""
 import struct
 import zlib
 
 
-def png(name, width, height, depth, colour, rows, extra=b""):
+def png(name, width, height, depth, colour, rows, extra=b"", interlace=0):
     def chunk(kind, data):
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
     raw = b"".join(b"\0" + r for r in rows)  # filter type 0 (none) on every row
-    ihdr = struct.pack(">IIBBBBB", width, height, depth, colour, 0, 0, 0)
+    ihdr = struct.pack(">IIBBBBB", width, height, depth, colour, 0, 0, interlace)
     body = chunk(b"IHDR", ihdr) + extra + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
     with open(name, "wb") as f:
         f.write(b"\x89PNG\r\n\x1a\n" + body)
@@ -26,6 +26,23 @@ png("gray4_3x2.png", 3, 2, 4, 0, [bytes([0x05, 0xF0]), bytes([0x71, 0x90])])
 png("gray16_2x3.png", 2, 3, 16, 0,
     [struct.pack(">HH", 0, 1), struct.pack(">HH", 256, 4660), struct.pack(">HH", 65535, 1000)])
 png("rgb_2x2.png", 2, 2, 8, 2, [bytes(6), bytes(6)])
+
+
+def adam7_rows(image):
+    """The rows of the seven Adam7 passes of an 8-bit gray image, in file order."""
+    passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+    rows = []
+    for x0, y0, dx, dy in passes:
+        for y in range(y0, len(image), dy):
+            row = bytes(image[y][x] for x in range(x0, len(image[0]), dx))
+            if row:
+                rows.append(row)
+    return rows
+
+
+# 8-bit gray 5 x 3 (w x h), Adam7-interlaced: value 10 * row + column.
+interlaced = [[10 * r + c for c in range(5)] for r in range(3)]
+png("gray8_interlaced_5x3.png", 5, 3, 8, 0, adam7_rows(interlaced), interlace=1)
 png("gray_alpha_2x2.png", 2, 2, 8, 4, [bytes(4), bytes(4)])
 plte = struct.pack(">I", 6) + b"PLTE" + bytes(6)
 plte += struct.pack(">I", zlib.crc32(b"PLTE" + bytes(6)))
