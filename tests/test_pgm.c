@@ -462,12 +462,15 @@ static void test_image_dispatch(void)
 
 /* ---------------------------------------------------------------- the fuzz corpus */
 
-/* tests/fuzz/corpus/pgm/: ok_* must read, bad_* must fail with PL_ERR_FORMAT (or TOO_BIG for
- * bad_too_big*) naming the file, leaving the array empty; other names (fuzzer findings) may
- * do either but never crash or leak (the ASan build runs this too). */
-static void test_fuzz_corpus(void)
+/* tests/fuzz/corpus/<format>/ read with read(): ok_* must read, bad_* must fail with
+ * PL_ERR_FORMAT (or TOO_BIG for bad_too_big*) naming the file, leaving the array empty; other
+ * names (fuzzer findings) may do either but never crash or leak (the ASan build runs this
+ * too). */
+static void replay_corpus(const char *format, pl_status (*read)(const char *, pl_array *), int min_ok, int min_bad)
 {
-    const char *cdir = in_tests("fuzz/corpus/pgm");
+    char rel[64];
+    snprintf(rel, sizeof rel, "fuzz/corpus/%s", format);
+    const char *cdir = in_tests(rel);
     DIR *d = opendir(cdir);
     CHECK(d != NULL, "cannot open the fuzz corpus %s", cdir);
     if (!d) return;
@@ -480,7 +483,7 @@ static void test_fuzz_corpus(void)
         snprintf(path, sizeof path, "%s/%s", cdir_copy, e->d_name);
         pl_array a;
         memset(&a, 0xAB, sizeof a);
-        pl_status st = pl_pgm_read(path, &a);
+        pl_status st = read(path, &a);
         if (strncmp(e->d_name, "ok_", 3) == 0) {
             n_ok++;
             CHECK(st == PL_OK, "corpus %s: %s", e->d_name, pl_last_error());
@@ -498,8 +501,16 @@ static void test_fuzz_corpus(void)
         pl_array_free(&a);
     }
     closedir(d);
-    CHECK(n_ok >= 5 && n_bad >= 10, "fuzz corpus: %d ok_, %d bad_ files, want >= 5 and >= 10", n_ok, n_bad);
-    printf("pgm: fuzz corpus: %d valid, %d malformed, %d fuzzer findings read\n", n_ok, n_bad, n_other);
+    CHECK(n_ok >= min_ok && n_bad >= min_bad, "fuzz corpus %s: %d ok_, %d bad_ files, want >= %d and >= %d", format,
+          n_ok, n_bad, min_ok, min_bad);
+    printf("pgm: fuzz corpus %s: %d valid, %d malformed, %d fuzzer findings read\n", format, n_ok, n_bad, n_other);
+}
+
+static void test_fuzz_corpus(void)
+{
+    replay_corpus("pgm", pl_pgm_read, 5, 10);
+    if (pl_png_available()) replay_corpus("png", pl_png_read, 3, 4);
+    else printf("pgm: fuzz corpus png not replayed: this build has no libpng\n");
 }
 
 static void remove_dir(void)
