@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "parlab.h"
 #include "check.h"
+#include "io/io.h" /* pl_crc32 */
 
 #include <dirent.h>
 #include <stdint.h>
@@ -492,6 +493,14 @@ static void remove_dir(void)
     rmdir(dir);
 }
 
+/* The CRC-32 of zip and PNG: the standard check value, and continuing across pieces. */
+static void test_crc32(void)
+{
+    CHECK(pl_crc32(0, "123456789", 9) == 0xCBF43926u, "CRC-32 of '123456789' is 0x%08x", pl_crc32(0, "123456789", 9));
+    CHECK(pl_crc32(pl_crc32(0, "1234", 4), "56789", 5) == 0xCBF43926u, "CRC-32 in two pieces");
+    CHECK(pl_crc32(0, "", 0) == 0, "CRC-32 of nothing");
+}
+
 int main(void)
 {
     const char *tmp = getenv("TMPDIR");
@@ -501,6 +510,7 @@ int main(void)
         return 1;
     }
     make_set();
+    test_crc32();
     test_batch_round_trip();
     test_npz_round_trip();
     test_numpy_files();

@@ -192,6 +192,13 @@ static void test_pgm_plain_and_maxval(void)
     CHECK(st == PL_OK && a.dtype == PL_U16 && ((uint16_t *)a.data)[0] == 1000 && ((uint16_t *)a.data)[1] == 0 &&
               ((uint16_t *)a.data)[2] == 999 && ((uint16_t *)a.data)[3] == 256,
           "P2 maxval 1000: %s", pl_last_error());
+    /* 16-bit P2 in, P5 out (maxval 65535, big-endian), the same values back. */
+    CHECK(st == PL_OK && pl_pgm_write(out, &a) == PL_OK, "16-bit P2 -> P5: %s", pl_last_error());
+    static const char p5_16[] = "P5\n2 2\n65535\n\x03\xe8\x00\x00\x03\xe7\x01\x00";
+    CHECK(read_head(out, bytes, sizeof bytes) == sizeof p5_16 - 1 && memcmp(bytes, p5_16, sizeof p5_16 - 1) == 0,
+          "P5 bytes of the 16-bit P2 image");
+    CHECK(st == PL_OK && pl_pgm_read(out, &b) == PL_OK && same_array(&a, &b), "16-bit P2 -> P5 -> read changed it");
+    pl_array_free(&b);
     pl_array_free(&a);
     /* maxval 256 is the first 16-bit one; P5 samples big-endian. */
     const unsigned char be[] = "P5 1 2 256\n\x01\x00\x00\xff";

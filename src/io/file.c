@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,21 +46,23 @@ int pl_write_full(int fd, const void *buf, size_t n)
 
 /* ---------------------------------------------------------------- CRC-32 */
 
-/* The reflected polynomial 0xEDB88320, a byte at a time through a 256-entry table made on
- * first use (the table is the same whichever thread makes it, so a race only repeats work). */
+/* The reflected polynomial 0xEDB88320, a byte at a time through a 256-entry table made once
+ * (pthread_once: readers on several threads may be the first). */
 static uint32_t crc_table[256];
-static volatile int crc_table_ready;
+static pthread_once_t crc_table_once = PTHREAD_ONCE_INIT;
+
+static void make_crc_table(void)
+{
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        crc_table[i] = c;
+    }
+}
 
 uint32_t pl_crc32(uint32_t crc, const void *buf, size_t n)
 {
-    if (!crc_table_ready) {
-        for (uint32_t i = 0; i < 256; i++) {
-            uint32_t c = i;
-            for (int k = 0; k < 8; k++) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-            crc_table[i] = c;
-        }
-        crc_table_ready = 1;
-    }
+    pthread_once(&crc_table_once, make_crc_table);
     const unsigned char *p = buf;
     crc = ~crc;
     for (size_t i = 0; i < n; i++) crc = crc_table[(crc ^ p[i]) & 0xff] ^ (crc >> 8);
