@@ -1,0 +1,95 @@
+/* cpu_blocked_body.h: the register-blocked inner kernel for one ISA and one element type
+ * (see cpu_blocked.h for what it computes). The including file defines T (float or int32_t),
+ * V (the vector), VW (lanes), VZ() (zeros), VB(s) (s in every lane), VL(p) / VS(p, v) (unaligned
+ * load, store), VLM(p, n) / VSM(p, v, n) (the first n lanes only), VMA(acc, w, x) (acc + w*x)
+ * UB (vectors across a register block: R*UB accumulators plus UB inputs must fit the
+ * register file) and FN(name) (the names of this copy).
+ *
+ * The idea: a block of R output rows x U vectors of columns lives in R*U accumulator
+ * registers. The input rows under the block are walked once: each input vector loaded (row
+ * yy, tap column j) serves every output row o of the block whose filter row yy - o exists,
+ * with that tap's weight broadcast. So a load feeds up to min(R, K) x U FMAs, not one: at K = 3
+ * there are 0.5 loads per FMA instead of 1, and the FMA units, not the loads, set the pace.
+ * K, R and U are constants in each copy (a switch on K below), so every loop over taps unrolls
+ * and the accumulators stay in registers. */
+
+#define INLINE static inline __attribute__((always_inline))
+
+/* The R x U block at column x. masked > 0: one vector (U = 1) holding only `masked` lanes. */
+INLINE void FN(block)(const int K, const int R, const int U, const T *wf, const T *const *in, T *const *out,
+                      int64_t x, int masked)
+{
+    V acc[CONV2D_BLOCK_ROWS][UB];
+#pragma GCC unroll 8
+    for (int o = 0; o < R; o++)
+#pragma GCC unroll 8
+        for (int u = 0; u < U; u++) acc[o][u] = VZ();
+    /* Input row yy feeds output rows o = yy - i for filter rows i in 0..K-1. Small blocks
+     * unroll completely (the row test folds away); large K keeps the row loop. */
+#define CONV2D_TAP_ROW(yy)                                                                       \
+    do {                                                                                         \
+        const T *row = in[yy] + x;                                                               \
+        _Pragma("GCC unroll 16") for (int j = 0; j < K; j++)                                     \
+        {                                                                                        \
+            V v[UB];                                                                       \
+            _Pragma("GCC unroll 8") for (int u = 0; u < U; u++) v[u] =                           \
+                masked ? VLM(row + j, masked) : VL(row + j + u * VW);                            \
+            _Pragma("GCC unroll 8") for (int o = 0; o < R; o++)                                  \
+            {                                                                                    \
+                const int i = (yy) - o;                                                          \
+                if (i < 0 || i >= K) continue;                                                   \
+                const V w = VB(wf[i * K + j]);                                                   \
+                _Pragma("GCC unroll 8") for (int u = 0; u < U; u++) acc[o][u] = VMA(acc[o][u], w, v[u]); \
+            }                                                                                    \
+        }                                                                                        \
+    } while (0)
+    if (R + K - 1 <= 8) {
+#pragma GCC unroll 8
+        for (int yy = 0; yy < R + K - 1; yy++) CONV2D_TAP_ROW(yy);
+    } else {
+        for (int yy = 0; yy < R + K - 1; yy++) CONV2D_TAP_ROW(yy);
+    }
+#undef CONV2D_TAP_ROW
+#pragma GCC unroll 8
+    for (int o = 0; o < R; o++)
+#pragma GCC unroll 8
+        for (int u = 0; u < U; u++) {
+            if (masked) VSM(out[o] + x, acc[o][u], masked);
+            else VS(out[o] + x + u * VW, acc[o][u]);
+        }
+}
+
+/* R rows, n outputs each: U vectors at a time, then single vectors, then a masked one. */
+INLINE void FN(rows)(const int K, const int R, const int U, const T *wf, const T *const *in, T *const *out, int64_t n)
+{
+    int64_t x = 0;
+    for (; x + U * VW <= n; x += U * VW) FN(block)(K, R, U, wf, in, out, x, 0);
+    for (; x + VW <= n; x += VW) FN(block)(K, R, 1, wf, in, out, x, 0);
+    if (x < n) FN(block)(K, R, 1, wf, in, out, x, (int)(n - x));
+}
+
+/* A full group of CONV2D_BLOCK_ROWS rows, or fewer one row at a time. */
+INLINE void FN(group)(const int K, const T *wf, const T *const *in, T *const *out, int rows, int64_t n)
+{
+    if (rows == CONV2D_BLOCK_ROWS) {
+        FN(rows)(K, CONV2D_BLOCK_ROWS, UB, wf, in, out, n);
+    } else {
+        for (int o = 0; o < rows; o++) FN(rows)(K, 1, UB, wf, in + o, out + o, n);
+    }
+}
+
+static void FN(any_k)(int K, const T *wf, const T *const *in, T *const *out, int rows, int64_t n)
+{
+    switch (K) {
+    case 1: FN(group)(1, wf, in, out, rows, n); break;
+    case 3: FN(group)(3, wf, in, out, rows, n); break;
+    case 5: FN(group)(5, wf, in, out, rows, n); break;
+    case 7: FN(group)(7, wf, in, out, rows, n); break;
+    case 9: FN(group)(9, wf, in, out, rows, n); break;
+    case 11: FN(group)(11, wf, in, out, rows, n); break;
+    case 13: FN(group)(13, wf, in, out, rows, n); break;
+    default: FN(group)(15, wf, in, out, rows, n); break;
+    }
+}
+
+#undef INLINE
