@@ -39,6 +39,7 @@ static const struct conv2d_shape {
     {"17x15", {15, 7, 0}, 1}, /* K = 15 wider than the image in same mode */
     {"1000x1", {1, 5, 0}, 1},
     {"40x77", {9, 11, 13, 15, 0}, 0},
+    {"37x80", {3, 5, 15, 0}, 0}, /* same-mode rows of 320 bytes: cpu-blocked's streaming stores */
     {"33x1000", {3, 5, 7, 15, 0}, 0},
     {"1023x1025", {3, 7, 15, 0}, 0},
 };

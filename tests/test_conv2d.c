@@ -38,17 +38,17 @@ static void test_rungs(void)
                 if (i == 0) printf("skipped: %s: %s\n", v->name, why);
                 continue;
             }
-            /* Threads alternate over the cases; the blocked rung also at each isa and at
-             * the smallest and largest band. */
+            /* Threads alternate over the cases; the blocked rung also at each isa, at the
+             * smallest and largest band, with streaming stores forced on and off. */
             pl_ctx *c = ctx[i & 1];
             check_conv2d_run(c, p, v, NULL, v->name, what);
             if (strcmp(v->name, "cpu-blocked") == 0) {
-                int64_t params[2][2] = {{8, 1}, {512, 2}};
+                int64_t params[2][3] = {{8, 1, 2}, {512, 2, 1}};
                 for (int q = 0; q < 2; q++) {
                     if (params[q][1] == 2 && !(pl_features() & PL_FEAT_AVX512)) continue;
                     char label[64];
-                    snprintf(label, sizeof label, "cpu-blocked rows=%lld isa=%s", (long long)params[q][0],
-                             params[q][1] == 1 ? "avx2" : "avx512");
+                    snprintf(label, sizeof label, "cpu-blocked rows=%lld isa=%s stream=%s", (long long)params[q][0],
+                             params[q][1] == 1 ? "avx2" : "avx512", params[q][2] == 2 ? "on" : "off");
                     check_conv2d_run(ctx[(i + 1) & 1], p, v, params[q], label, what);
                 }
             }

@@ -12,18 +12,26 @@
 #include "core/core.h"
 #include "kernels/conv2d/cpu_blocked.h"
 
+#include <immintrin.h>
 #include <string.h>
 
-const pl_param_def pl_conv2d_cpu_blocked_params[2] = {
+static const char *const stream_choices[] = {"auto", "off", "on", NULL};
+
+const pl_param_def pl_conv2d_cpu_blocked_params[3] = {
     {"rows", "output rows per band (a thread takes bands in turn)", PL_PARAM_RANGE, NULL, 0, 8, 512, 8, NULL, 64},
     {"isa", "vector instructions: auto picks AVX-512 where the CPU has it", PL_PARAM_CHOICE, NULL, 0, 0, 0, 0,
      pl_isa_choices, 0},
+    {"stream", "streaming stores for the output (no read for ownership, past the caches): auto uses them "
+     "when the output is over STREAM_MIN_BYTES and rows are 64-byte multiples", PL_PARAM_CHOICE, NULL, 0, 0, 0, 0,
+     stream_choices, 0},
 };
 
 enum {
     MAX_IN_ROWS = CONV2D_BLOCK_ROWS + PL_CONV2D_MAX_K - 1,
     EDGE_WIDTH = 32 /* >= r + 2r: the edge outputs (at most r) and their 2r halo */
 };
+/* An output this large does not stay in the caches for whoever reads it next: stream it. */
+#define STREAM_MIN_BYTES (64.0 * 1024 * 1024)
 
 /* What every band needs, set up once per call. */
 typedef struct blocked_plan {
@@ -33,16 +41,18 @@ typedef struct blocked_plan {
     uint32_t *out;
     const void *wf;                 /* the filter as read: flip applied */
     int r;                          /* halo: K/2 in same mode, 0 in valid mode */
+    int stream;                     /* the interior's outputs by streaming stores */
     int64_t xl, xr;                 /* outputs [0, xl) left edge, [xl, xr) interior, [xr, OW) right edge */
     int64_t left_cols[EDGE_WIDTH], right_cols[EDGE_WIDTH]; /* edge buffer column -> image column (-1: 0) */
 } blocked_plan;
 
-static void run_kernel(const blocked_plan *b, const uint32_t *const *in, uint32_t *const *out, int rows, int64_t n)
+static void run_kernel(const blocked_plan *b, const uint32_t *const *in, uint32_t *const *out, int rows, int64_t n,
+                       int stream)
 {
     if (b->p->dtype == PL_I32)
-        b->isa->i32(b->p->K, b->wf, (const int32_t *const *)in, (int32_t *const *)out, rows, n);
+        b->isa->i32(b->p->K, b->wf, (const int32_t *const *)in, (int32_t *const *)out, rows, n, stream);
     else
-        b->isa->f32(b->p->K, b->wf, (const float *const *)in, (float *const *)out, rows, n);
+        b->isa->f32(b->p->K, b->wf, (const float *const *)in, (float *const *)out, rows, n, stream);
 }
 
 /* Copy the edge columns of the group's input rows, extended by the border rule, into buf and
@@ -59,7 +69,7 @@ static void run_edge(const blocked_plan *b, const uint32_t *const *src, int in_r
         in[yy] = buf[yy];
     }
     for (int o = 0; o < rows; o++) edge_out[o] = out[o] + x0;
-    run_kernel(b, in, edge_out, rows, n);
+    run_kernel(b, in, edge_out, rows, n, 0);
 }
 
 /* Output rows y .. y + rows - 1 (rows <= CONV2D_BLOCK_ROWS). */
@@ -78,7 +88,7 @@ static void run_group(const blocked_plan *b, int64_t y, int rows)
         uint32_t *mid[CONV2D_BLOCK_ROWS];
         for (int yy = 0; yy < in_rows; yy++) in[yy] = src[yy] + (b->xl - b->r); /* column xl - r >= 0 */
         for (int o = 0; o < rows; o++) mid[o] = out[o] + b->xl;
-        run_kernel(b, in, mid, rows, b->xr - b->xl);
+        run_kernel(b, in, mid, rows, b->xr - b->xl, b->stream);
     }
     if (b->xl > 0) run_edge(b, src, in_rows, b->left_cols, 0, b->xl, out, rows);
     if (b->xr < p->OW) run_edge(b, src, in_rows, b->right_cols, b->xr, p->OW - b->xr, out, rows);
@@ -117,12 +127,17 @@ pl_status pl_conv2d_cpu_blocked(const pl_run_args *a)
         b.r = 0, b.xl = 0, b.xr = p->OW;
     }
     b.zero_row = zero_row;
+    /* Streaming stores need every row of a group equally aligned: a row pitch of 64 bytes. */
+    const int64_t stream = a->params[2];
+    b.stream = stream != 1 && (p->ld_out * 4) % 64 == 0 &&
+               (stream == 2 || 4.0 * (double)p->OH * (double)p->ld_out >= STREAM_MIN_BYTES);
     const int64_t n_bands = (p->OH + band - 1) / band;
 #pragma omp parallel for num_threads(a->ctx->threads) schedule(dynamic, 1)
     for (int64_t t = 0; t < n_bands; t++) {
         const int64_t y0 = t * band, y1 = y0 + band < p->OH ? y0 + band : p->OH;
         for (int64_t y = y0; y < y1; y += CONV2D_BLOCK_ROWS)
             run_group(&b, y, (int)(y1 - y < CONV2D_BLOCK_ROWS ? y1 - y : CONV2D_BLOCK_ROWS));
+        if (b.stream) _mm_sfence(); /* streamed outputs visible before the band counts as done */
     }
     pl_free(zero_row);
     return PL_OK;

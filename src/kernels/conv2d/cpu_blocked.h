@@ -8,7 +8,10 @@
  * tap j of output x (the driver makes border rows point at a zero row or at the clamped or
  * reflected row, and builds small padded copies for the edge columns); wf is the filter as
  * the rung reads it (flip already applied). Every in[yy][0 .. n + K - 2] must be readable;
- * nothing outside it is read (tails use masked loads), nothing outside out[o][0 .. n) is written. */
+ * nothing outside it is read (tails use masked loads), nothing outside out[o][0 .. n) is written.
+ * stream = 1: the outputs are written with streaming stores (past the caches, no read for
+ * ownership) where aligned; every out[o] must then share one alignment modulo 64 bytes, and the
+ * caller fences (_mm_sfence) before the outputs are read. */
 #ifndef PL_CONV2D_CPU_BLOCKED_H
 #define PL_CONV2D_CPU_BLOCKED_H
 
@@ -18,8 +21,9 @@
 enum { CONV2D_BLOCK_ROWS = 4 };
 
 typedef struct conv2d_simd_isa {
-    void (*f32)(int K, const float *wf, const float *const *in, float *const *out, int rows, int64_t n);
-    void (*i32)(int K, const int32_t *wf, const int32_t *const *in, int32_t *const *out, int rows, int64_t n);
+    void (*f32)(int K, const float *wf, const float *const *in, float *const *out, int rows, int64_t n, int stream);
+    void (*i32)(int K, const int32_t *wf, const int32_t *const *in, int32_t *const *out, int rows, int64_t n,
+                int stream);
 } conv2d_simd_isa;
 
 extern const conv2d_simd_isa pl_conv2d_simd_avx2, pl_conv2d_simd_avx512;

@@ -15,6 +15,7 @@
 #define VLM(p, n) _mm256_maskload_ps((p), tail_mask(n))
 #define VSM(p, v, n) _mm256_maskstore_ps((p), tail_mask(n), (v))
 #define VMA(acc, w, x) _mm256_fmadd_ps((w), (x), (acc))
+#define VNT(p, v) _mm256_stream_ps((p), (v))
 #define FN(name) f32_##name
 #include "kernels/conv2d/cpu_blocked_body.h"
 #undef T
@@ -26,6 +27,7 @@
 #undef VLM
 #undef VSM
 #undef VMA
+#undef VNT
 #undef FN
 
 #define T int32_t
@@ -37,6 +39,7 @@
 #define VLM(p, n) _mm256_maskload_epi32((const int *)(p), tail_mask(n))
 #define VSM(p, v, n) _mm256_maskstore_epi32((int *)(p), tail_mask(n), (v))
 #define VMA(acc, w, x) _mm256_add_epi32((acc), _mm256_mullo_epi32((w), (x)))
+#define VNT(p, v) _mm256_stream_si256((__m256i *)(p), (v))
 #define FN(name) i32_##name
 #include "kernels/conv2d/cpu_blocked_body.h"
 

@@ -15,6 +15,7 @@
 #define VLM(p, n) _mm512_maskz_loadu_ps(TAIL_MASK(n), (p))
 #define VSM(p, v, n) _mm512_mask_storeu_ps((p), TAIL_MASK(n), (v))
 #define VMA(acc, w, x) _mm512_fmadd_ps((w), (x), (acc))
+#define VNT(p, v) _mm512_stream_ps((p), (v))
 #define FN(name) f32_##name
 #include "kernels/conv2d/cpu_blocked_body.h"
 #undef T
@@ -26,6 +27,7 @@
 #undef VLM
 #undef VSM
 #undef VMA
+#undef VNT
 #undef FN
 
 #define T int32_t
@@ -37,6 +39,7 @@
 #define VLM(p, n) _mm512_maskz_loadu_epi32(TAIL_MASK(n), (p))
 #define VSM(p, v, n) _mm512_mask_storeu_epi32((p), TAIL_MASK(n), (v))
 #define VMA(acc, w, x) _mm512_add_epi32((acc), _mm512_mullo_epi32((w), (x)))
+#define VNT(p, v) _mm512_stream_si512((void *)(p), (v))
 #define FN(name) i32_##name
 #include "kernels/conv2d/cpu_blocked_body.h"
 

@@ -14,10 +14,14 @@
  * and the accumulators stay in registers. */
 
 #define INLINE static inline __attribute__((always_inline))
+#ifndef PF_AHEAD
+#define PF_AHEAD 1024
+#endif
 
-/* The R x U block at column x. masked > 0: one vector (U = 1) holding only `masked` lanes. */
+/* The R x U block at column x. masked > 0: one vector (U = 1) holding only `masked` lanes.
+ * stream: the outputs go to memory by streaming stores (out[o] + x aligned to a vector). */
 INLINE void FN(block)(const int K, const int R, const int U, const T *wf, const T *const *in, T *const *out,
-                      int64_t x, int masked)
+                      int64_t x, int masked, int stream)
 {
     V acc[CONV2D_BLOCK_ROWS][UB];
 #pragma GCC unroll 8
@@ -43,6 +47,12 @@ INLINE void FN(block)(const int K, const int R, const int U, const T *wf, const 
             }                                                                                    \
         }                                                                                        \
     } while (0)
+    /* The rows no earlier group has read come from memory: ask for them ahead. */
+    if (!masked)
+#pragma GCC unroll 8
+        for (int yy = K - 1; yy < R + K - 1; yy++)
+#pragma GCC unroll 8
+            for (int u = 0; u < U; u++) _mm_prefetch((const char *)(in[yy] + x + PF_AHEAD + u * VW), _MM_HINT_T0);
     if (R + K - 1 <= 8) {
 #pragma GCC unroll 8
         for (int yy = 0; yy < R + K - 1; yy++) CONV2D_TAP_ROW(yy);
@@ -55,40 +65,49 @@ INLINE void FN(block)(const int K, const int R, const int U, const T *wf, const 
 #pragma GCC unroll 8
         for (int u = 0; u < U; u++) {
             if (masked) VSM(out[o] + x, acc[o][u], masked);
+            else if (stream) VNT(out[o] + x + u * VW, acc[o][u]);
             else VS(out[o] + x + u * VW, acc[o][u]);
         }
 }
 
-/* R rows, n outputs each: U vectors at a time, then single vectors, then a masked one. */
-INLINE void FN(rows)(const int K, const int R, const int U, const T *wf, const T *const *in, T *const *out, int64_t n)
+/* R rows, n outputs each: U vectors at a time, then single vectors, then a masked one. With
+ * stream (every out[o] equally aligned), a masked head first so the rest store aligned. */
+INLINE void FN(rows)(const int K, const int R, const int U, const T *wf, const T *const *in, T *const *out, int64_t n,
+                     int stream)
 {
     int64_t x = 0;
-    for (; x + U * VW <= n; x += U * VW) FN(block)(K, R, U, wf, in, out, x, 0);
-    for (; x + VW <= n; x += VW) FN(block)(K, R, 1, wf, in, out, x, 0);
-    if (x < n) FN(block)(K, R, 1, wf, in, out, x, (int)(n - x));
+    if (stream) {
+        const int64_t head = (int64_t)((VW * sizeof(T) - ((uintptr_t)out[0] % (VW * sizeof(T)))) % (VW * sizeof(T))) /
+                             (int64_t)sizeof(T);
+        if (head >= n) stream = 0;
+        else if (head > 0) FN(block)(K, R, 1, wf, in, out, 0, (int)head, 0), x = head;
+    }
+    for (; x + U * VW <= n; x += U * VW) FN(block)(K, R, U, wf, in, out, x, 0, stream);
+    for (; x + VW <= n; x += VW) FN(block)(K, R, 1, wf, in, out, x, 0, stream);
+    if (x < n) FN(block)(K, R, 1, wf, in, out, x, (int)(n - x), 0);
 }
 
 /* A full group of CONV2D_BLOCK_ROWS rows, or fewer one row at a time. */
-INLINE void FN(group)(const int K, const T *wf, const T *const *in, T *const *out, int rows, int64_t n)
+INLINE void FN(group)(const int K, const T *wf, const T *const *in, T *const *out, int rows, int64_t n, int stream)
 {
     if (rows == CONV2D_BLOCK_ROWS) {
-        FN(rows)(K, CONV2D_BLOCK_ROWS, UB, wf, in, out, n);
+        FN(rows)(K, CONV2D_BLOCK_ROWS, UB, wf, in, out, n, stream);
     } else {
-        for (int o = 0; o < rows; o++) FN(rows)(K, 1, UB, wf, in + o, out + o, n);
+        for (int o = 0; o < rows; o++) FN(rows)(K, 1, UB, wf, in + o, out + o, n, stream);
     }
 }
 
-static void FN(any_k)(int K, const T *wf, const T *const *in, T *const *out, int rows, int64_t n)
+static void FN(any_k)(int K, const T *wf, const T *const *in, T *const *out, int rows, int64_t n, int stream)
 {
     switch (K) {
-    case 1: FN(group)(1, wf, in, out, rows, n); break;
-    case 3: FN(group)(3, wf, in, out, rows, n); break;
-    case 5: FN(group)(5, wf, in, out, rows, n); break;
-    case 7: FN(group)(7, wf, in, out, rows, n); break;
-    case 9: FN(group)(9, wf, in, out, rows, n); break;
-    case 11: FN(group)(11, wf, in, out, rows, n); break;
-    case 13: FN(group)(13, wf, in, out, rows, n); break;
-    default: FN(group)(15, wf, in, out, rows, n); break;
+    case 1: FN(group)(1, wf, in, out, rows, n, stream); break;
+    case 3: FN(group)(3, wf, in, out, rows, n, stream); break;
+    case 5: FN(group)(5, wf, in, out, rows, n, stream); break;
+    case 7: FN(group)(7, wf, in, out, rows, n, stream); break;
+    case 9: FN(group)(9, wf, in, out, rows, n, stream); break;
+    case 11: FN(group)(11, wf, in, out, rows, n, stream); break;
+    case 13: FN(group)(13, wf, in, out, rows, n, stream); break;
+    default: FN(group)(15, wf, in, out, rows, n, stream); break;
     }
 }
 
