@@ -10,8 +10,8 @@
 //     aligned (ld_img a multiple of 4, aligned base): the tile starts at the 4-aligned column at
 //     or left of its first input column, and a quad that crosses an edge of the image is read
 //     element by element through the border rule.
-//   - Separable filters: a filter of rank 1 (w = col row^T) costs 2K instead of K^2 FMAs per
-//     output: a horizontal pass writes the row-filtered tile back into shared memory, a vertical
+//   - Separable filters (K >= 5): a filter of rank 1 (w = col row^T) costs 2K instead of K^2
+//     FMAs per output: a horizontal pass writes the row-filtered tile back into shared memory, a vertical
 //     pass filters its columns. The filter lives in device memory, so the decision is made on
 //     the device, with no copy back to the host inside the timed run: a one-block kernel first
 //     orients the filter (flip), tests rank 1 exactly (float32: w_ij*w_pq == w_iq*w_pj in
@@ -26,6 +26,9 @@
 #include <type_traits>
 
 enum { TW = 64, TBX = 32, TBY = 8, NT = TBX * TBY };
+// The separable path from K = 5 up; below, a K = 3 filter's 9 FMAs per output are not what
+// bounds the run (memory is), and the kernel orients the filter itself: one launch, not two.
+enum { SEP_MIN_K = 5 };
 
 // The prepared filter: [0] 1 if separable, [1, 1+K) row factors, [1+K, 1+2K) column factors,
 // [1+2K, 1+2K+K*K) the filter in tap order (flip resolved).
@@ -70,7 +73,7 @@ static __global__ void conv2d_prep_kernel(const T *__restrict__ w, int K, int fl
     }
     __syncthreads();
     const int pv = pivot;
-    int rank1 = allow_sep && K >= 3 && pv >= 0;
+    int rank1 = allow_sep && K >= SEP_MIN_K && pv >= 0;
     if (rank1) {
         const int pr = pv / K, pc = pv % K;
         for (int k = t; k < taps; k += blockDim.x) {
@@ -124,14 +127,19 @@ template <int K, int RY> struct TileShape {
 
 template <typename T, int K, int RY>
 static __global__ void __launch_bounds__(NT) conv2d_tuned_kernel(pl_conv2d_problem p, const T *__restrict__ img,
-                                                                 const T *__restrict__ prep, T *__restrict__ out,
-                                                                 int vec)
+                                                                 const T *__restrict__ filt, const T *__restrict__ prep,
+                                                                 T *__restrict__ out, int vec)
 {
     typedef TileShape<K, RY> S;
     extern __shared__ __align__(16) unsigned char smem[];
     T *s_img = (T *)smem, *s_f = s_img + S::RS * S::SW;
     const int tx = threadIdx.x, ty = threadIdx.y, t = ty * TBX + tx;
-    for (int k = t; k < prep_words(K); k += NT) s_f[k] = prep[k];
+    if (K >= SEP_MIN_K) {
+        for (int k = t; k < prep_words(K); k += NT) s_f[k] = prep[k];
+    } else { // no separable path: orient the filter here, no preparation kernel
+        if (t == 0) s_f[0] = T(0);
+        for (int k = t; k < K * K; k += NT) s_f[1 + 2 * K + k] = filt[pl_conv2d_tap(K, p.flip, k / K, k % K)];
+    }
 
     // The input tile: rows iy0 .., columns ax0 .. (ax0 4-aligned, shift = ix0 - ax0 in 0..3).
     const int off = conv2d_offset(p);
@@ -139,23 +147,43 @@ static __global__ void __launch_bounds__(NT) conv2d_tuned_kernel(pl_conv2d_probl
     const int64_t iy0 = y0 - off, ix0 = x0 - off, ax0 = ix0 & ~(int64_t)3;
     const int shift = (int)(ix0 - ax0);
     const int border = p.mode == PL_CONV2D_SAME ? p.border : PL_CONV2D_ZERO;
-    for (int idx = t; idx < S::RS * S::NQ; idx += NT) {
-        const int r = idx / S::NQ, q = idx % S::NQ;
-        const int64_t gy = pl_conv2d_border_index(border, iy0 + r, p.H), gx = ax0 + 4 * q;
-        T v[4];
-        if (gy < 0) {
-            v[0] = v[1] = v[2] = v[3] = T(0);
-        } else if (vec && gx >= 0 && gx + 3 < p.W) {
-            Quad<T>::load(img + gy * p.ld_img + gx, v);
-        } else {
+    // All of a thread's quads are loaded into registers before any is stored, so NL loads are
+    // in flight at once (a load-store loop would wait for each load in turn). A tile wholly
+    // inside the image with aligned rows (most tiles) skips the border rule.
+    typedef typename Quad<T>::type Q;
+    constexpr int NQT = S::RS * S::NQ, NL = (NQT + NT - 1) / NT;
+    T v[NL][4];
+    const bool interior = vec && iy0 >= 0 && iy0 + S::RS <= p.H && ax0 >= 0 && ax0 + S::SW <= p.W;
+    if (interior) {
+        const T *base = img + iy0 * p.ld_img + ax0;
 #pragma unroll
-            for (int e = 0; e < 4; e++) {
-                const int64_t gxe = pl_conv2d_border_index(border, gx + e, p.W);
-                v[e] = gxe < 0 ? T(0) : img[gy * p.ld_img + gxe];
+        for (int l = 0; l < NL; l++) {
+            const int idx = l * NT + t, r = idx / S::NQ, q = idx % S::NQ;
+            if (NQT % NT == 0 || idx < NQT) Quad<T>::load(base + r * p.ld_img + 4 * q, v[l]);
+        }
+    } else {
+#pragma unroll
+        for (int l = 0; l < NL; l++) {
+            const int idx = l * NT + t, r = idx / S::NQ, q = idx % S::NQ;
+            if (!(NQT % NT == 0 || idx < NQT)) continue;
+            const int64_t gy = pl_conv2d_border_index(border, iy0 + r, p.H), gx = ax0 + 4 * q;
+            if (gy < 0) {
+                v[l][0] = v[l][1] = v[l][2] = v[l][3] = T(0);
+            } else if (vec && gx >= 0 && gx + 3 < p.W) {
+                Quad<T>::load(img + gy * p.ld_img + gx, v[l]);
+            } else {
+#pragma unroll
+                for (int e = 0; e < 4; e++) {
+                    const int64_t gxe = pl_conv2d_border_index(border, gx + e, p.W);
+                    v[l][e] = gxe < 0 ? T(0) : img[gy * p.ld_img + gxe];
+                }
             }
         }
-        typedef typename Quad<T>::type Q;
-        *(Q *)(s_img + r * S::SW + 4 * q) = Q{v[0], v[1], v[2], v[3]};
+    }
+#pragma unroll
+    for (int l = 0; l < NL; l++) {
+        const int idx = l * NT + t, r = idx / S::NQ, q = idx % S::NQ;
+        if (NQT % NT == 0 || idx < NQT) *(Q *)(s_img + r * S::SW + 4 * q) = Q{v[l][0], v[l][1], v[l][2], v[l][3]};
     }
     __syncthreads();
 
@@ -240,7 +268,7 @@ static const char *const sep_choices[] = {"auto", "off", NULL};
 extern "C" const pl_param_def pl_conv2d_cuda_tuned_params[2] = {
     {"rows", "outputs per thread down a column (two columns each): a block computes 64 x (8*rows) outputs",
      PL_PARAM_LIST, rows_values, 3, 0, 0, 0, NULL, 8},
-    {"sep", "auto: the separable path when the filter has rank 1 (K >= 3); off: always the 2-D path",
+    {"sep", "auto: the separable path when the filter has rank 1 (K >= 5); off: always the 2-D path",
      PL_PARAM_CHOICE, NULL, 0, 0, 0, 0, sep_choices, 0},
 };
 
@@ -255,7 +283,7 @@ static pl_status launch_rows(const pl_run_args *a, const T *prep, int vec)
     static_assert(S::smem_bytes <= 48 * 1024, "the tile fits the default shared-memory limit");
     dim3 block(TBX, TBY), grid((unsigned)gx, (unsigned)gy);
     conv2d_tuned_kernel<T, K, RY><<<grid, block, S::smem_bytes, (cudaStream_t)a->stream>>>(
-        *p, (const T *)a->data[0], prep, (T *)a->data[2], vec);
+        *p, (const T *)a->data[0], (const T *)a->data[1], prep, (T *)a->data[2], vec);
     return conv2d_launched("cuda-tuned");
 }
 
@@ -275,13 +303,17 @@ static pl_status launch(const pl_run_args *a)
 {
     const pl_conv2d_problem *p = (const pl_conv2d_problem *)a->problem;
     if (p->OH <= 0 || p->OW <= 0) return PL_OK;
-    void *ws = nullptr;
-    pl_status s = pl_ctx_dev_workspace(a->ctx, PL_CONV2D_WS, sizeof(T) * (size_t)prep_words(p->K), &ws);
-    if (s != PL_OK) return s;
-    T *prep = (T *)ws;
-    cudaStream_t st = (cudaStream_t)a->stream;
-    conv2d_prep_kernel<T><<<1, 256, 0, st>>>((const T *)a->data[1], p->K, p->flip, a->params[1] == 0, prep);
-    if ((s = conv2d_launched("cuda-tuned (filter preparation)")) != PL_OK) return s;
+    T *prep = nullptr;
+    pl_status s;
+    if (p->K >= SEP_MIN_K) {
+        void *ws = nullptr;
+        if ((s = pl_ctx_dev_workspace(a->ctx, PL_CONV2D_WS, sizeof(T) * (size_t)prep_words(p->K), &ws)) != PL_OK)
+            return s;
+        prep = (T *)ws;
+        conv2d_prep_kernel<T><<<1, 256, 0, (cudaStream_t)a->stream>>>((const T *)a->data[1], p->K, p->flip,
+                                                                       a->params[1] == 0, prep);
+        if ((s = conv2d_launched("cuda-tuned (filter preparation)")) != PL_OK) return s;
+    }
     const int vec = p->ld_img % 4 == 0 && (uintptr_t)a->data[0] % 16 == 0;
     switch (p->K) {
     case 1: return launch_k<T, 1>(a, prep, vec);
