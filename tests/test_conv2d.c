@@ -43,12 +43,13 @@ static void test_rungs(void)
             pl_ctx *c = ctx[i & 1];
             check_conv2d_run(c, p, v, NULL, v->name, what);
             if (strcmp(v->name, "cpu-blocked") == 0) {
-                int64_t params[2][3] = {{8, 1, 2}, {512, 2, 1}};
+                int64_t params[2][4] = {{8, 1, 2, 1}, {512, 2, 1, 0}};
                 for (int q = 0; q < 2; q++) {
                     if (params[q][1] == 2 && !(pl_features() & PL_FEAT_AVX512)) continue;
                     char label[64];
-                    snprintf(label, sizeof label, "cpu-blocked rows=%lld isa=%s stream=%s", (long long)params[q][0],
-                             params[q][1] == 1 ? "avx2" : "avx512", params[q][2] == 2 ? "on" : "off");
+                    snprintf(label, sizeof label, "cpu-blocked rows=%lld isa=%s stream=%s prefetch=%s",
+                             (long long)params[q][0], params[q][1] == 1 ? "avx2" : "avx512",
+                             params[q][2] == 2 ? "on" : "off", params[q][3] ? "off" : "on");
                     check_conv2d_run(ctx[(i + 1) & 1], p, v, params[q], label, what);
                 }
             }

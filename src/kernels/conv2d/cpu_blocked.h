@@ -11,7 +11,8 @@
  * nothing outside it is read (tails use masked loads), nothing outside out[o][0 .. n) is written.
  * stream = 1: the outputs are written with streaming stores (past the caches, no read for
  * ownership) where aligned; every out[o] must then share one alignment modulo 64 bytes, and the
- * caller fences (_mm_sfence) before the outputs are read. */
+ * caller fences (_mm_sfence) before the outputs are read. prefetch = 1: the rows new to the
+ * group (in[K-1 ..]) are prefetched ahead of the columns being computed. */
 #ifndef PL_CONV2D_CPU_BLOCKED_H
 #define PL_CONV2D_CPU_BLOCKED_H
 
@@ -21,9 +22,10 @@
 enum { CONV2D_BLOCK_ROWS = 4 };
 
 typedef struct conv2d_simd_isa {
-    void (*f32)(int K, const float *wf, const float *const *in, float *const *out, int rows, int64_t n, int stream);
+    void (*f32)(int K, const float *wf, const float *const *in, float *const *out, int rows, int64_t n, int stream,
+                int prefetch);
     void (*i32)(int K, const int32_t *wf, const int32_t *const *in, int32_t *const *out, int rows, int64_t n,
-                int stream);
+                int stream, int prefetch);
 } conv2d_simd_isa;
 
 extern const conv2d_simd_isa pl_conv2d_simd_avx2, pl_conv2d_simd_avx512;

@@ -22,9 +22,10 @@
 #endif
 
 /* The R x U block at column x. masked > 0: one vector (U = 1) holding only `masked` lanes.
- * stream: the outputs go to memory by streaming stores (out[o] + x aligned to a vector). */
+ * stream: the outputs go to memory by streaming stores (out[o] + x aligned to a vector).
+ * prefetch: ask for the rows new to this group PF_AHEAD elements ahead. */
 INLINE void FN(block)(const int K, const int R, const int U, const T *wf, const T *const *in, T *const *out,
-                      int64_t x, int masked, int stream)
+                      int64_t x, int masked, int stream, int prefetch)
 {
     V acc[CONV2D_BLOCK_ROWS][UB];
 #pragma GCC unroll 8
@@ -51,7 +52,7 @@ INLINE void FN(block)(const int K, const int R, const int U, const T *wf, const 
         }                                                                                        \
     } while (0)
     /* The rows no earlier group has read come from memory: ask for them ahead. */
-    if (!masked)
+    if (!masked && prefetch)
 #pragma GCC unroll 8
         for (int yy = K - 1; yy < R + K - 1; yy++)
 #pragma GCC unroll 8
@@ -76,41 +77,43 @@ INLINE void FN(block)(const int K, const int R, const int U, const T *wf, const 
 /* R rows, n outputs each: U vectors at a time, then single vectors, then a masked one. With
  * stream (every out[o] equally aligned), a masked head first so the rest store aligned. */
 INLINE void FN(rows)(const int K, const int R, const int U, const T *wf, const T *const *in, T *const *out, int64_t n,
-                     int stream)
+                     int stream, int prefetch)
 {
     int64_t x = 0;
     if (stream) {
         const int64_t head = (int64_t)((VW * sizeof(T) - ((uintptr_t)out[0] % (VW * sizeof(T)))) % (VW * sizeof(T))) /
                              (int64_t)sizeof(T);
         if (head >= n) stream = 0;
-        else if (head > 0) FN(block)(K, R, 1, wf, in, out, 0, (int)head, 0), x = head;
+        else if (head > 0) FN(block)(K, R, 1, wf, in, out, 0, (int)head, 0, prefetch), x = head;
     }
-    for (; x + U * VW <= n; x += U * VW) FN(block)(K, R, U, wf, in, out, x, 0, stream);
-    for (; x + VW <= n; x += VW) FN(block)(K, R, 1, wf, in, out, x, 0, stream);
-    if (x < n) FN(block)(K, R, 1, wf, in, out, x, (int)(n - x), 0);
+    for (; x + U * VW <= n; x += U * VW) FN(block)(K, R, U, wf, in, out, x, 0, stream, prefetch);
+    for (; x + VW <= n; x += VW) FN(block)(K, R, 1, wf, in, out, x, 0, stream, prefetch);
+    if (x < n) FN(block)(K, R, 1, wf, in, out, x, (int)(n - x), 0, 0);
 }
 
 /* A full group of CONV2D_BLOCK_ROWS rows, or fewer one row at a time. */
-INLINE void FN(group)(const int K, const T *wf, const T *const *in, T *const *out, int rows, int64_t n, int stream)
+INLINE void FN(group)(const int K, const T *wf, const T *const *in, T *const *out, int rows, int64_t n, int stream,
+                      int prefetch)
 {
     if (rows == CONV2D_BLOCK_ROWS) {
-        FN(rows)(K, CONV2D_BLOCK_ROWS, UB, wf, in, out, n, stream);
+        FN(rows)(K, CONV2D_BLOCK_ROWS, UB, wf, in, out, n, stream, prefetch);
     } else {
-        for (int o = 0; o < rows; o++) FN(rows)(K, 1, UB, wf, in + o, out + o, n, stream);
+        for (int o = 0; o < rows; o++) FN(rows)(K, 1, UB, wf, in + o, out + o, n, stream, prefetch);
     }
 }
 
-static void FN(any_k)(int K, const T *wf, const T *const *in, T *const *out, int rows, int64_t n, int stream)
+static void FN(any_k)(int K, const T *wf, const T *const *in, T *const *out, int rows, int64_t n, int stream,
+                      int prefetch)
 {
     switch (K) {
-    case 1: FN(group)(1, wf, in, out, rows, n, stream); break;
-    case 3: FN(group)(3, wf, in, out, rows, n, stream); break;
-    case 5: FN(group)(5, wf, in, out, rows, n, stream); break;
-    case 7: FN(group)(7, wf, in, out, rows, n, stream); break;
-    case 9: FN(group)(9, wf, in, out, rows, n, stream); break;
-    case 11: FN(group)(11, wf, in, out, rows, n, stream); break;
-    case 13: FN(group)(13, wf, in, out, rows, n, stream); break;
-    default: FN(group)(15, wf, in, out, rows, n, stream); break;
+    case 1: FN(group)(1, wf, in, out, rows, n, stream, prefetch); break;
+    case 3: FN(group)(3, wf, in, out, rows, n, stream, prefetch); break;
+    case 5: FN(group)(5, wf, in, out, rows, n, stream, prefetch); break;
+    case 7: FN(group)(7, wf, in, out, rows, n, stream, prefetch); break;
+    case 9: FN(group)(9, wf, in, out, rows, n, stream, prefetch); break;
+    case 11: FN(group)(11, wf, in, out, rows, n, stream, prefetch); break;
+    case 13: FN(group)(13, wf, in, out, rows, n, stream, prefetch); break;
+    default: FN(group)(15, wf, in, out, rows, n, stream, prefetch); break;
     }
 }
 

@@ -5,7 +5,7 @@
 #include "kernels/ladder.h"
 #include "kernels/conv2d/conv2d.h"
 
-extern const pl_param_def pl_conv2d_cpu_blocked_params[3];
+extern const pl_param_def pl_conv2d_cpu_blocked_params[4];
 #ifdef PL_HAVE_CUDA
 extern const pl_param_def pl_conv2d_cuda_naive_params[1], pl_conv2d_cuda_block_params[1];
 extern const pl_param_def pl_conv2d_cuda_tiled_params[1], pl_conv2d_cuda_tuned_params[2];
@@ -17,7 +17,7 @@ static const pl_variant cpu_naive = {
 static const pl_variant cpu_blocked = {
     "cpu-blocked", "output blocks, the filter loops outside and unrolled, SIMD across columns (AVX2/AVX-512), "
     "threads over row bands; borders built once per band into a padded buffer",
-    PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_FP32, pl_conv2d_cpu_blocked_params, 3, pl_conv2d_cpu_blocked, NULL};
+    PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_FP32, pl_conv2d_cpu_blocked_params, 4, pl_conv2d_cpu_blocked, NULL};
 static const pl_variant cuda_naive = {
     "cuda-naive", "one thread per output, image and filter from global memory; block x block threads",
     PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_conv2d_cuda_naive_params, 1),
