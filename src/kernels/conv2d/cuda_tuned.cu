@@ -263,11 +263,12 @@ static __global__ void __launch_bounds__(NT) conv2d_tuned_kernel(pl_conv2d_probl
     }
 }
 
-static const int64_t rows_values[] = {4, 8, 16};
+static const int64_t rows_values[] = {0, 4, 8, 16};
 static const char *const sep_choices[] = {"auto", "off", NULL};
 extern "C" const pl_param_def pl_conv2d_cuda_tuned_params[2] = {
-    {"rows", "outputs per thread down a column (two columns each): a block computes 64 x (8*rows) outputs",
-     PL_PARAM_LIST, rows_values, 3, 0, 0, 0, NULL, 8},
+    {"rows", "outputs per thread down a column (two columns each): a block computes 64 x (8*rows) outputs; "
+     "0 auto: the best of the H100 sweep for the filter size (docs/notes/conv2d-cuda.md)",
+     PL_PARAM_LIST, rows_values, 4, 0, 0, 0, NULL, 0},
     {"sep", "auto: the separable path when the filter has rank 1 (K >= 5); off: always the 2-D path",
      PL_PARAM_CHOICE, NULL, 0, 0, 0, 0, sep_choices, 0},
 };
@@ -287,14 +288,19 @@ static pl_status launch_rows(const pl_run_args *a, const T *prep, int vec)
     return conv2d_launched("cuda-tuned");
 }
 
+// rows = 0 (auto): memory-bound small filters take short strips (more blocks, fewer registers,
+// more loads in flight); large filters long ones (fewer shared loads per FMA). Measured on the
+// H100 at 10000^2 (docs/notes/conv2d-cuda.md).
+static int auto_rows(int K) { return K <= 5 ? 4 : K <= 11 ? 8 : 16; }
+
 template <typename T, int K>
 static pl_status launch_k(const pl_run_args *a, const T *prep, int vec)
 {
-    switch (a->params[0]) {
+    switch (a->params[0] ? a->params[0] : auto_rows(K)) {
     case 4: return launch_rows<T, K, 4>(a, prep, vec);
     case 8: return launch_rows<T, K, 8>(a, prep, vec);
     case 16: return launch_rows<T, K, 16>(a, prep, vec);
-    default: return pl_fail(PL_ERR_ARG, "cuda-tuned: rows=%lld (legal: 4, 8, 16)", (long long)a->params[0]);
+    default: return pl_fail(PL_ERR_ARG, "cuda-tuned: rows=%lld (legal: 0 auto, 4, 8, 16)", (long long)a->params[0]);
     }
 }
 
