@@ -35,6 +35,8 @@ enum {
 };
 /* An output this large does not stay in the caches for whoever reads it next: stream it. */
 #define STREAM_MIN_BYTES (64.0 * 1024 * 1024)
+/* Below this many flops (about 0.3 ms of one core) one thread does it all. */
+#define SMALL_FLOPS 3.2e7
 
 /* What every band needs, set up once per call. */
 typedef struct blocked_plan {
@@ -137,7 +139,10 @@ pl_status pl_conv2d_cpu_blocked(const pl_run_args *a)
     b.stream = stream != 1 && (p->ld_out * 4) % 64 == 0 &&
                (stream == 2 || 4.0 * (double)p->OH * (double)p->ld_out >= STREAM_MIN_BYTES);
     const int64_t n_bands = (p->OH + band - 1) / band;
-#pragma omp parallel for num_threads(a->ctx->threads) schedule(dynamic, 1)
+    /* A small problem runs on one thread: a fraction of a millisecond of work, against an
+     * OpenMP team that on a busy machine can wait milliseconds for its second core. */
+    const int threads = 2.0 * p->K * p->K * (double)p->OH * (double)p->OW < SMALL_FLOPS ? 1 : a->ctx->threads;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
     for (int64_t t = 0; t < n_bands; t++) {
         const int64_t y0 = t * band, y1 = y0 + band < p->OH ? y0 + band : p->OH;
         for (int64_t y = y0; y < y1; y += CONV2D_BLOCK_ROWS)

@@ -15,8 +15,8 @@
 
 #define INLINE static inline __attribute__((always_inline))
 /* How far ahead (elements) the rows new to a group are prefetched: 16 KiB. Measured at 10000^2
- * (docs/conv2d.md): 2 KiB and 8 KiB ahead were slower or no better; without it K = 7 ran
- * at a third of the in-cache rate (the hardware prefetchers lose the 4 new row streams). */
+ * (docs/conv2d.md): 2 and 8 KiB ahead were slower, 32 KiB no better; without it K = 7 ran at
+ * a quarter of the in-cache rate (the hardware prefetchers lose the 4 new row streams). */
 #ifndef PF_AHEAD
 #define PF_AHEAD 4096
 #endif
