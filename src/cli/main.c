@@ -17,6 +17,7 @@ static const struct {
     {"transpose", pl_cmd_transpose, "B = A^T on .npy files"},
     {"reduce", pl_cmd_reduce, "row or column sum|mean|min|max|sumsq of an .npy matrix"},
     {"dot", pl_cmd_dot, "the dot product of two .npy vectors"},
+    {"conv2d", pl_cmd_conv2d, "a K x K filter over an image (.npy, PGM, PNG)"},
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 

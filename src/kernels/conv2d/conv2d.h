@@ -70,6 +70,41 @@ static inline PL_CONV2D_HD int64_t pl_conv2d_border_index(int border, int64_t v,
     return m < n ? m : period - m;
 }
 
+/* ---- added by the room (spec.c, api.c): what the ladder, the API and the tool share. */
+
+/* The output's shape from mode, H, W and K (valid: (H-K+1) x (W-K+1), same: H x W). */
+static inline void pl_conv2d_set_shape(pl_conv2d_problem *p)
+{
+    p->OH = p->mode == PL_CONV2D_SAME ? p->H : p->H - p->K + 1;
+    p->OW = p->mode == PL_CONV2D_SAME ? p->W : p->W - p->K + 1;
+}
+
+/* int32: PL_ERR_ARG, naming the bound, when sum |w| * max |x| (the largest magnitude any
+ * output can reach) could leave int32; PL_OK for float32 problems. */
+pl_status pl_conv2d_check_i32_range(const pl_conv2d_problem *p, const void *image, const void *filter);
+
+/* A filter from text: a comma list of K*K numbers ("1,2,1,2,4,2,1,2,1"), or the path of a
+ * .npy holding a K x K (or K*K) array. *values (malloc'd, K*K in dtype: float32, or int32
+ * where every value must be an integer) and *K on success; a count that is not an odd square
+ * up to 15*15, a bad number or a bad file is PL_ERR_ARG / PL_ERR_IO / PL_ERR_FORMAT naming it. */
+pl_status pl_conv2d_filter_parse(const char *text, pl_dtype dtype, void **values, int *K);
+
+/* The spec (spec.c), for the kernel table in ladder.c. */
+extern const pl_param_def pl_conv2d_problem_params[7]; /* k dtype mode border flip filter pad */
+pl_status pl_conv2d_spec_make_problem(void *problem, const char *size, const pl_pvalues *pv);
+void pl_conv2d_spec_destroy_problem(void *problem);
+void pl_conv2d_spec_describe(const void *problem, char *buf, size_t n);
+pl_status pl_conv2d_spec_operands(const void *problem, pl_tensor *t, int *n);
+void pl_conv2d_spec_fill(const void *problem, pl_tensor *t, int n, uint64_t seed);
+pl_status pl_conv2d_spec_reference(const void *problem, const pl_tensor *t, int n, pl_tensor *ref, pl_tensor *scale);
+double pl_conv2d_spec_reference_ops(const void *problem);
+double pl_conv2d_spec_error_bound(const void *problem, pl_precision prec, const char **why);
+double pl_conv2d_spec_elem_bound(const void *problem, pl_precision prec, const char **why);
+pl_status pl_conv2d_spec_check_sampled(const void *problem, const pl_tensor *t, int n, const pl_tensor *out,
+                                       pl_precision prec, uint64_t seed, pl_check_result *res);
+double pl_conv2d_spec_ops(const void *problem);
+double pl_conv2d_spec_bytes(const void *problem);
+
 /* The rungs, in ladder order (ladder.c). CUDA ones exist only in CUDA builds; the cuDNN peer
  * only where cuDNN was found at configure time (PL_HAVE_CUDNN). */
 pl_status pl_conv2d_cpu_naive(const pl_run_args *a);

@@ -1,0 +1,49 @@
+/* api.c: pl_conv2d, the BLAS-like call: it checks the arguments (and, for int32, that no sum
+ * can leave int32), picks the best rung the context can run (or the one named), and hands the
+ * host arrays to the harness (pl_run_host), which moves them to the device and back for a
+ * CUDA context. */
+#include "core/core.h"
+#include "kernels/conv2d/conv2d.h"
+
+/* Best first: the first of these that this build and context can run. */
+static const char *const cpu_order[] = {"cpu-blocked", "cpu-naive"};
+static const char *const cuda_order[] = {"cuda-tuned", "cuda-tiled"};
+
+const char *pl_conv2d_best_variant(const pl_ctx *ctx)
+{
+    const char *const *order = pl_ctx_backend(ctx) == PL_BACKEND_CUDA ? cuda_order : cpu_order;
+    for (int i = 0; i < 2; i++) {
+        const pl_variant *v = pl_variant_find(&pl_conv2d_kernel, order[i]);
+        if (v && pl_variant_check(ctx, v, NULL, 0) == PL_OK) return v->name;
+    }
+    return NULL;
+}
+
+pl_status pl_conv2d_variant(pl_ctx *ctx, const char *variant, const int64_t *params, pl_dtype dtype, int64_t H,
+                            int64_t W, const void *image, int64_t ld_img, int K, const void *filter,
+                            const pl_conv2d_opts *opts, void *out, int64_t ld_out)
+{
+    if (!ctx) return pl_fail(PL_ERR_ARG, "pl_conv2d: NULL context");
+    const pl_variant *v = pl_variant_find(&pl_conv2d_kernel, variant);
+    if (!v) return pl_fail(PL_ERR_ARG, "conv2d: unknown variant '%s'", variant ? variant : "(null)");
+    pl_conv2d_opts o = {PL_CONV2D_VALID, PL_CONV2D_ZERO, 0};
+    if (opts) o = *opts;
+    pl_conv2d_problem p = {H, W, K, dtype, o.mode, o.border, o.flip, 0, 0, ld_img, ld_out, NULL};
+    pl_conv2d_set_shape(&p);
+    pl_status s = pl_conv2d_check(&p);
+    if (s != PL_OK) return s;
+    if (!image || !filter || !out) return pl_fail(PL_ERR_ARG, "pl_conv2d: NULL array");
+    s = pl_conv2d_check_i32_range(&p, image, filter);
+    if (s != PL_OK) return s;
+    void *host[3] = {(void *)image, (void *)filter, out};
+    return pl_run_host(ctx, &pl_conv2d_kernel, v, params, &p, host);
+}
+
+pl_status pl_conv2d(pl_ctx *ctx, pl_dtype dtype, int64_t H, int64_t W, const void *image, int64_t ld_img, int K,
+                    const void *filter, const pl_conv2d_opts *opts, void *out, int64_t ld_out)
+{
+    if (!ctx) return pl_fail(PL_ERR_ARG, "pl_conv2d: NULL context");
+    const char *best = pl_conv2d_best_variant(ctx);
+    if (!best) return pl_fail(PL_ERR_UNSUPPORTED, "pl_conv2d: no conv2d variant can run in this context");
+    return pl_conv2d_variant(ctx, best, NULL, dtype, H, W, image, ld_img, K, filter, opts, out, ld_out);
+}

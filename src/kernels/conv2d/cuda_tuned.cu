@@ -1,0 +1,343 @@
+// cuda-tuned: cuda-tiled's shared-memory tile, made to keep the FMA units or the memory busy.
+//   - A block of 32 x 8 threads computes a 64-wide, 8*rows-tall output tile: each thread a
+//     column strip of `rows` outputs at two columns (tx and tx + 32), accumulated in registers.
+//     Walking its strip down, a thread reads each input value of the strip from shared memory
+//     once per filter column and applies it to every output row it touches: (rows+K-1)*K
+//     shared loads per rows*K*K FMAs (8*15^2 FMAs per 22*15 loads at K = 15, rows = 8), where
+//     cuda-tiled paid one load per FMA. K is a template parameter: the loops over the strip and
+//     the filter rows unroll and the accumulators stay in registers.
+//   - The tile (plus halo) is loaded 128 bits at a time where the image rows are 16-byte
+//     aligned (ld_img a multiple of 4, aligned base): the tile starts at the 4-aligned column at
+//     or left of its first input column, and a quad that crosses an edge of the image is read
+//     element by element through the border rule.
+//   - Separable filters (K >= 5): a filter of rank 1 (w = col row^T) costs 2K instead of K^2
+//     FMAs per output: a horizontal pass writes the row-filtered tile back into shared memory, a vertical
+//     pass filters its columns. The filter lives in device memory, so the decision is made on
+//     the device, with no copy back to the host inside the timed run: a one-block kernel first
+//     orients the filter (flip), tests rank 1 exactly (float32: w_ij*w_pq == w_iq*w_pj in
+//     double, exact for float products, around the largest entry w_pq; int32: the same in
+//     int64) and writes the factors (float32: col_i = w_iq, row_j = w_pj / w_pq rounded once,
+//     so col_i*row_j is w_ij within 2 units of rounding, inside the spec's gamma(K*K+4); int32:
+//     row = row p divided by its gcd, col_i = w_iq / row_q, exact for a rank-1 integer matrix)
+//     and a flag into a workspace; the main kernel reads the flag and takes one path for the
+//     whole block. Parameter sep=off forces the 2-D path (to compare the two).
+#include "kernels/conv2d/cuda_common.cuh"
+
+#include <type_traits>
+
+enum { TW = 64, TBX = 32, TBY = 8, NT = TBX * TBY };
+// The separable path from K = 5 up; below, a K = 3 filter's 9 FMAs per output are not what
+// bounds the run (memory is), and the kernel orients the filter itself: one launch, not two.
+enum { SEP_MIN_K = 5 };
+
+// The prepared filter: [0] 1 if separable, [1, 1+K) row factors, [1+K, 1+2K) column factors,
+// [1+2K, 1+2K+K*K) the filter in tap order (flip resolved).
+static __host__ __device__ constexpr int prep_words(int K) { return 1 + 2 * K + K * K; }
+
+template <typename T> struct Wide;
+template <> struct Wide<float> { typedef double type; };
+template <> struct Wide<int> { typedef long long type; };
+
+static __device__ long long gcd_ll(long long a, long long b)
+{
+    a = a < 0 ? -a : a, b = b < 0 ? -b : b;
+    while (b) {
+        long long t = a % b;
+        a = b, b = t;
+    }
+    return a;
+}
+
+template <typename T>
+static __global__ void conv2d_prep_kernel(const T *__restrict__ w, int K, int flip, int allow_sep, T *__restrict__ prep)
+{
+    typedef typename Wide<T>::type W;
+    __shared__ W sw[PL_CONV2D_MAX_K * PL_CONV2D_MAX_K];
+    __shared__ int pivot;
+    const int t = threadIdx.x, taps = K * K;
+    T *ow = prep + 1 + 2 * K;
+    for (int k = t; k < taps; k += blockDim.x) {
+        T v = w[pl_conv2d_tap(K, flip, k / K, k % K)];
+        ow[k] = v;
+        sw[k] = (W)v;
+    }
+    __syncthreads();
+    if (t == 0) {
+        int best = -1;
+        W big = 0;
+        for (int k = 0; k < taps; k++) {
+            W m = sw[k] < 0 ? -sw[k] : sw[k];
+            if (m > big) big = m, best = k;
+        }
+        pivot = best;
+    }
+    __syncthreads();
+    const int pv = pivot;
+    int rank1 = allow_sep && K >= SEP_MIN_K && pv >= 0;
+    if (rank1) {
+        const int pr = pv / K, pc = pv % K;
+        for (int k = t; k < taps; k += blockDim.x) {
+            const int i = k / K, j = k % K;
+            if (sw[k] * sw[pv] != sw[i * K + pc] * sw[pr * K + j]) rank1 = 0;
+        }
+    }
+    rank1 = __syncthreads_and(rank1);
+    if (t != 0) return;
+    prep[0] = T(rank1);
+    if (!rank1) return;
+    const int pr = pv / K, pc = pv % K;
+    T *row = prep + 1, *col = prep + 1 + K;
+    if constexpr (std::is_same<T, float>::value) {
+        for (int j = 0; j < K; j++) row[j] = (T)((float)ow[pr * K + j] / (float)ow[pv]);
+        for (int i = 0; i < K; i++) col[i] = ow[i * K + pc];
+    } else { // int32: row p over its gcd, then col_i = w_iq / row_q (exact for rank 1)
+        long long g = 0;
+        for (int j = 0; j < K; j++) g = gcd_ll(g, (long long)ow[pr * K + j]);
+        for (int j = 0; j < K; j++) row[j] = (T)((long long)ow[pr * K + j] / g);
+        for (int i = 0; i < K; i++) col[i] = (T)((long long)ow[i * K + pc] / (long long)row[pc]);
+    }
+}
+
+// 16 bytes of T from global memory (the caller checked the alignment).
+template <typename T> struct Quad;
+template <> struct Quad<float> {
+    typedef float4 type;
+    static __device__ __forceinline__ void load(const float *p, float v[4])
+    {
+        float4 q = __ldg((const float4 *)p);
+        v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+    }
+};
+template <> struct Quad<int> {
+    typedef int4 type;
+    static __device__ __forceinline__ void load(const int *p, int v[4])
+    {
+        int4 q = __ldg((const int4 *)p);
+        v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+    }
+};
+
+template <int K, int RY> struct TileShape {
+    static constexpr int TH = TBY * RY;                  // output rows per block
+    static constexpr int RS = TH + K - 1;                // input tile rows
+    static constexpr int SW = (TW + K - 1 + 3 + 3) / 4 * 4; // input tile row (4-aligned start, up to 3 before)
+    static constexpr int NQ = SW / 4;                     // quads per tile row
+    static constexpr size_t smem_bytes = sizeof(float) * (size_t)(RS * SW + prep_words(K));
+};
+
+template <typename T, int K, int RY>
+static __global__ void __launch_bounds__(NT) conv2d_tuned_kernel(pl_conv2d_problem p, const T *__restrict__ img,
+                                                                 const T *__restrict__ filt, const T *__restrict__ prep,
+                                                                 T *__restrict__ out, int vec)
+{
+    typedef TileShape<K, RY> S;
+    extern __shared__ __align__(16) unsigned char smem[];
+    T *s_img = (T *)smem, *s_f = s_img + S::RS * S::SW;
+    const int tx = threadIdx.x, ty = threadIdx.y, t = ty * TBX + tx;
+    if (K >= SEP_MIN_K) {
+        for (int k = t; k < prep_words(K); k += NT) s_f[k] = prep[k];
+    } else { // no separable path: orient the filter here, no preparation kernel
+        if (t == 0) s_f[0] = T(0);
+        for (int k = t; k < K * K; k += NT) s_f[1 + 2 * K + k] = filt[pl_conv2d_tap(K, p.flip, k / K, k % K)];
+    }
+
+    // The input tile: rows iy0 .., columns ax0 .. (ax0 4-aligned, shift = ix0 - ax0 in 0..3).
+    const int off = conv2d_offset(p);
+    const int64_t x0 = (int64_t)blockIdx.x * TW, y0 = (int64_t)blockIdx.y * S::TH;
+    const int64_t iy0 = y0 - off, ix0 = x0 - off, ax0 = ix0 & ~(int64_t)3;
+    const int shift = (int)(ix0 - ax0);
+    const int border = p.mode == PL_CONV2D_SAME ? p.border : PL_CONV2D_ZERO;
+    // All of a thread's quads are loaded into registers before any is stored, so NL loads are
+    // in flight at once (a load-store loop would wait for each load in turn). A tile wholly
+    // inside the image with aligned rows (most tiles) skips the border rule.
+    typedef typename Quad<T>::type Q;
+    constexpr int NQT = S::RS * S::NQ, NL = (NQT + NT - 1) / NT;
+    T v[NL][4];
+    const bool interior = vec && iy0 >= 0 && iy0 + S::RS <= p.H && ax0 >= 0 && ax0 + S::SW <= p.W;
+    if (interior) {
+        const T *base = img + iy0 * p.ld_img + ax0;
+#pragma unroll
+        for (int l = 0; l < NL; l++) {
+            const int idx = l * NT + t, r = idx / S::NQ, q = idx % S::NQ;
+            if (NQT % NT == 0 || idx < NQT) Quad<T>::load(base + r * p.ld_img + 4 * q, v[l]);
+        }
+    } else {
+#pragma unroll
+        for (int l = 0; l < NL; l++) {
+            const int idx = l * NT + t, r = idx / S::NQ, q = idx % S::NQ;
+            if (!(NQT % NT == 0 || idx < NQT)) continue;
+            const int64_t gy = pl_conv2d_border_index(border, iy0 + r, p.H), gx = ax0 + 4 * q;
+            if (gy < 0) {
+                v[l][0] = v[l][1] = v[l][2] = v[l][3] = T(0);
+            } else if (vec && gx >= 0 && gx + 3 < p.W) {
+                Quad<T>::load(img + gy * p.ld_img + gx, v[l]);
+            } else {
+#pragma unroll
+                for (int e = 0; e < 4; e++) {
+                    const int64_t gxe = pl_conv2d_border_index(border, gx + e, p.W);
+                    v[l][e] = gxe < 0 ? T(0) : img[gy * p.ld_img + gxe];
+                }
+            }
+        }
+    }
+#pragma unroll
+    for (int l = 0; l < NL; l++) {
+        const int idx = l * NT + t, r = idx / S::NQ, q = idx % S::NQ;
+        if (NQT % NT == 0 || idx < NQT) *(Q *)(s_img + r * S::SW + 4 * q) = Q{v[l][0], v[l][1], v[l][2], v[l][3]};
+    }
+    __syncthreads();
+
+    T acc[RY][2];
+#pragma unroll
+    for (int ry = 0; ry < RY; ry++) acc[ry][0] = acc[ry][1] = T(0);
+
+    if (s_f[0] != T(0)) {
+        // Separable: row filter every tile row in place (all reads before any write), then
+        // column filter the strips.
+        const T *row = s_f + 1, *col = s_f + 1 + K;
+        constexpr int NH = S::RS * TW, NE = (NH + NT - 1) / NT;
+        T h[NE];
+#pragma unroll
+        for (int e = 0; e < NE; e++) {
+            const int idx = e * NT + t, r = idx / TW, c = idx % TW;
+            h[e] = T(0);
+            if (idx < NH) {
+                const T *src = s_img + r * S::SW + shift + c;
+#pragma unroll
+                for (int j = 0; j < K; j++) h[e] = conv2d_fma(row[j], src[j], h[e]);
+            }
+        }
+        __syncthreads();
+#pragma unroll
+        for (int e = 0; e < NE; e++) {
+            const int idx = e * NT + t;
+            if (idx < NH) s_img[(idx / TW) * S::SW + idx % TW] = h[e];
+        }
+        __syncthreads();
+        const T *strip = s_img + ty * RY * S::SW + tx;
+#pragma unroll
+        for (int rr = 0; rr < RY + K - 1; rr++) {
+            const T v0 = strip[rr * S::SW], v1 = strip[rr * S::SW + 32];
+#pragma unroll
+            for (int ry = 0; ry < RY; ry++) {
+                const int i = rr - ry;
+                if (i >= 0 && i < K) {
+                    acc[ry][0] = conv2d_fma(col[i], v0, acc[ry][0]);
+                    acc[ry][1] = conv2d_fma(col[i], v1, acc[ry][1]);
+                }
+            }
+        }
+    } else {
+        // 2-D: for each filter column j, the K taps of that column in registers, then down the
+        // strip: each value read once, applied to every output row whose window holds it.
+        const T *wt = s_f + 1 + 2 * K;
+        const T *strip = s_img + ty * RY * S::SW + shift + tx;
+        constexpr int UJ = K <= 5 ? K : 1;
+#pragma unroll UJ
+        for (int j = 0; j < K; j++) {
+            T wc[K];
+#pragma unroll
+            for (int i = 0; i < K; i++) wc[i] = wt[i * K + j];
+#pragma unroll
+            for (int rr = 0; rr < RY + K - 1; rr++) {
+                const T v0 = strip[rr * S::SW + j], v1 = strip[rr * S::SW + j + 32];
+#pragma unroll
+                for (int ry = 0; ry < RY; ry++) {
+                    const int i = rr - ry;
+                    if (i >= 0 && i < K) {
+                        acc[ry][0] = conv2d_fma(wc[i], v0, acc[ry][0]);
+                        acc[ry][1] = conv2d_fma(wc[i], v1, acc[ry][1]);
+                    }
+                }
+            }
+        }
+    }
+
+    const int64_t x = x0 + tx, y = y0 + (int64_t)ty * RY;
+#pragma unroll
+    for (int ry = 0; ry < RY; ry++) {
+        if (y + ry >= p.OH) break;
+        T *o = out + (y + ry) * p.ld_out + x;
+        if (x < p.OW) o[0] = acc[ry][0];
+        if (x + 32 < p.OW) o[32] = acc[ry][1];
+    }
+}
+
+static const int64_t rows_values[] = {0, 4, 8, 16};
+static const char *const sep_choices[] = {"auto", "off", NULL};
+extern "C" const pl_param_def pl_conv2d_cuda_tuned_params[2] = {
+    {"rows", "outputs per thread down a column (two columns each): a block computes 64 x (8*rows) outputs; "
+     "0 auto: the best of the H100 sweep for the filter size (docs/notes/conv2d-cuda.md)",
+     PL_PARAM_LIST, rows_values, 4, 0, 0, 0, NULL, 0},
+    {"sep", "auto: the separable path when the filter has rank 1 (K >= 5); off: always the 2-D path",
+     PL_PARAM_CHOICE, NULL, 0, 0, 0, 0, sep_choices, 0},
+};
+
+template <typename T, int K, int RY>
+static pl_status launch_rows(const pl_run_args *a, const T *prep, int vec)
+{
+    typedef TileShape<K, RY> S;
+    const pl_conv2d_problem *p = (const pl_conv2d_problem *)a->problem;
+    const int64_t gx = (p->OW + TW - 1) / TW, gy = (p->OH + S::TH - 1) / S::TH;
+    pl_status s = conv2d_grid_fits("cuda-tuned", p, gx, gy);
+    if (s != PL_OK) return s;
+    static_assert(S::smem_bytes <= 48 * 1024, "the tile fits the default shared-memory limit");
+    dim3 block(TBX, TBY), grid((unsigned)gx, (unsigned)gy);
+    conv2d_tuned_kernel<T, K, RY><<<grid, block, S::smem_bytes, (cudaStream_t)a->stream>>>(
+        *p, (const T *)a->data[0], (const T *)a->data[1], prep, (T *)a->data[2], vec);
+    return conv2d_launched("cuda-tuned");
+}
+
+// rows = 0 (auto): memory-bound small filters take short strips (more blocks, fewer registers,
+// more loads in flight); large filters long ones (fewer shared loads per FMA). Measured on the
+// H100 at 10000^2 (docs/notes/conv2d-cuda.md).
+static int auto_rows(int K) { return K <= 5 ? 4 : K <= 11 ? 8 : 16; }
+
+template <typename T, int K>
+static pl_status launch_k(const pl_run_args *a, const T *prep, int vec)
+{
+    switch (a->params[0] ? a->params[0] : auto_rows(K)) {
+    case 4: return launch_rows<T, K, 4>(a, prep, vec);
+    case 8: return launch_rows<T, K, 8>(a, prep, vec);
+    case 16: return launch_rows<T, K, 16>(a, prep, vec);
+    default: return pl_fail(PL_ERR_ARG, "cuda-tuned: rows=%lld (legal: 0 auto, 4, 8, 16)", (long long)a->params[0]);
+    }
+}
+
+template <typename T>
+static pl_status launch(const pl_run_args *a)
+{
+    const pl_conv2d_problem *p = (const pl_conv2d_problem *)a->problem;
+    if (p->OH <= 0 || p->OW <= 0) return PL_OK;
+    T *prep = nullptr;
+    pl_status s;
+    if (p->K >= SEP_MIN_K) {
+        void *ws = nullptr;
+        if ((s = pl_ctx_dev_workspace(a->ctx, PL_CONV2D_WS, sizeof(T) * (size_t)prep_words(p->K), &ws)) != PL_OK)
+            return s;
+        prep = (T *)ws;
+        conv2d_prep_kernel<T><<<1, 256, 0, (cudaStream_t)a->stream>>>((const T *)a->data[1], p->K, p->flip,
+                                                                       a->params[1] == 0, prep);
+        if ((s = conv2d_launched("cuda-tuned (filter preparation)")) != PL_OK) return s;
+    }
+    const int vec = p->ld_img % 4 == 0 && (uintptr_t)a->data[0] % 16 == 0;
+    switch (p->K) {
+    case 1: return launch_k<T, 1>(a, prep, vec);
+    case 3: return launch_k<T, 3>(a, prep, vec);
+    case 5: return launch_k<T, 5>(a, prep, vec);
+    case 7: return launch_k<T, 7>(a, prep, vec);
+    case 9: return launch_k<T, 9>(a, prep, vec);
+    case 11: return launch_k<T, 11>(a, prep, vec);
+    case 13: return launch_k<T, 13>(a, prep, vec);
+    case 15: return launch_k<T, 15>(a, prep, vec);
+    default: return pl_fail(PL_ERR_ARG, "cuda-tuned: K=%d (odd, 1..15)", p->K);
+    }
+}
+
+extern "C" pl_status pl_conv2d_cuda_tuned(const pl_run_args *a)
+{
+    const pl_conv2d_problem *p = (const pl_conv2d_problem *)a->problem;
+    pl_status s = conv2d_dtype_ok("cuda-tuned", p);
+    if (s != PL_OK) return s;
+    return p->dtype == PL_F32 ? launch<float>(a) : launch<int>(a);
+}

@@ -1,0 +1,79 @@
+/* ladder.c: the conv2d ladder, in order. Each rung is the one before plus one idea; the peer
+ * at the end is the library a user could pick instead. Every rung computes in FP32 (an int32
+ * problem is checked for equality by the spec's bounds; the ceiling is then still the FP32
+ * FMA peak, see docs/conv2d.md). */
+#include "kernels/ladder.h"
+#include "kernels/conv2d/conv2d.h"
+
+extern const pl_param_def pl_conv2d_cpu_blocked_params[4];
+#ifdef PL_HAVE_CUDA
+extern const pl_param_def pl_conv2d_cuda_naive_params[1], pl_conv2d_cuda_block_params[1];
+extern const pl_param_def pl_conv2d_cuda_tiled_params[1], pl_conv2d_cuda_tuned_params[2];
+#endif
+
+static const pl_variant cpu_naive = {
+    "cpu-naive", "four loops, one output at a time, one thread: the border rule looked up per tap",
+    PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, NULL, 0, pl_conv2d_cpu_naive, NULL};
+static const pl_variant cpu_blocked = {
+    "cpu-blocked", "output blocks, the filter loops outside and unrolled, SIMD across columns (AVX2/AVX-512), "
+    "threads over row bands; borders built once per band into a padded buffer",
+    PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_FP32, pl_conv2d_cpu_blocked_params, 4, pl_conv2d_cpu_blocked, NULL};
+static const pl_variant cuda_naive = {
+    "cuda-naive", "one thread per output, image and filter from global memory; block x block threads",
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_conv2d_cuda_naive_params, 1),
+    PL_CUDA_FN(pl_conv2d_cuda_naive), NULL};
+static const pl_variant cuda_shared_filter = {
+    "cuda-shared-filter", "the filter staged in shared memory by each block",
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_conv2d_cuda_block_params, 1),
+    PL_CUDA_FN(pl_conv2d_cuda_shared_filter), NULL};
+static const pl_variant cuda_constant_filter = {
+    "cuda-constant-filter", "the filter in constant memory (one broadcast read per tap for a warp)",
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_conv2d_cuda_block_params, 1),
+    PL_CUDA_FN(pl_conv2d_cuda_constant_filter), NULL};
+static const pl_variant cuda_tiled = {
+    "cuda-tiled", "an input tile plus its halo in shared memory: each input read once from global memory",
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_conv2d_cuda_tiled_params, 1),
+    PL_CUDA_FN(pl_conv2d_cuda_tiled), NULL};
+static const pl_variant cuda_tuned = {
+    "cuda-tuned", "several outputs per thread in registers, 128-bit loads, a separable path for a rank-1 filter",
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_conv2d_cuda_tuned_params, 2),
+    PL_CUDA_FN(pl_conv2d_cuda_tuned), NULL};
+static const pl_variant peer_cudnn = {
+    "peer-cudnn", "cuDNN cudnnConvolutionForward, one channel, the same data type (the GPU peer)",
+    PL_BACKEND_CUDA, 1, PL_REQ_CUDNN, PL_PREC_FP32, NULL, 0, PL_CUDNN_FN(pl_conv2d_peer_cudnn), NULL};
+
+static const pl_variant *const ladder[] = {
+    &cpu_naive, &cpu_blocked, &cuda_naive, &cuda_shared_filter, &cuda_constant_filter, &cuda_tiled, &cuda_tuned,
+    &peer_cudnn,
+};
+
+static const pl_named_size named_sizes[] = {{"small", "1000"}, {"medium", "4000"}, {"large", "10000"}};
+
+const pl_kernel pl_conv2d_kernel = {
+    .name = "conv2d",
+    .summary = "out = image (*) filter: a K x K filter (K odd, 1..15) over an H x W image, f32 or i32, "
+               "valid or same (zero|clamp|reflect borders)",
+    .size_help = "N (square), HxW, or small|medium|large (1000, 4000, 10000)",
+    .named_sizes = named_sizes,
+    .n_named_sizes = 3,
+    .problem_params = pl_conv2d_problem_params,
+    .n_problem_params = 7,
+    .ladder = ladder,
+    .n_variants = (int)(sizeof ladder / sizeof ladder[0]),
+    .unit = PL_UNIT_FLOP,
+    .ceiling = PL_CEIL_ROOFLINE,
+    .problem_size = sizeof(pl_conv2d_problem),
+    .make_problem = pl_conv2d_spec_make_problem,
+    .destroy_problem = pl_conv2d_spec_destroy_problem,
+    .describe = pl_conv2d_spec_describe,
+    .operands = pl_conv2d_spec_operands,
+    .fill = pl_conv2d_spec_fill,
+    .reference = pl_conv2d_spec_reference,
+    .reference_ops = pl_conv2d_spec_reference_ops,
+    .error_bound = pl_conv2d_spec_error_bound,
+    .elem_bound = pl_conv2d_spec_elem_bound,
+    .check_sampled = pl_conv2d_spec_check_sampled,
+    .work = pl_conv2d_spec_ops,
+    .ops = pl_conv2d_spec_ops,
+    .bytes = pl_conv2d_spec_bytes,
+};
