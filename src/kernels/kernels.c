@@ -5,6 +5,7 @@
 #include "kernels/reduce/reduce.h"
 #include "kernels/gemv/gemv.h"
 #include "kernels/transpose/transpose.h"
+#include "kernels/entropy/entropy.h"
 
 const pl_kernel *const pl_kernel_table[] = {
     &pl_gemm_kernel,
@@ -12,5 +13,6 @@ const pl_kernel *const pl_kernel_table[] = {
     &pl_transpose_kernel,
     &pl_reduce_kernel,
     &pl_dot_kernel,
+    &pl_entropy_kernel,
     NULL,
 };
