@@ -1,0 +1,58 @@
+/* test_entropy.c: every CPU entropy rung against the float64 reference on the odd shapes and
+ * the parameter grid (entropy_cases.h), the hand-worked cases through pl_entropy_variant, the
+ * best variant through pl_entropy, and the argument checks. */
+#include "entropy_cases.h"
+
+int main(void)
+{
+    pl_ctx *ctx = NULL;
+    if (pl_ctx_create(&ctx, PL_BACKEND_CPU, 0, 0) != PL_OK) {
+        fprintf(stderr, "context: %s\n", pl_last_error());
+        return 1;
+    }
+    const pl_kernel *k = &pl_entropy_kernel;
+    for (int i = 0; i < k->n_variants; i++) {
+        const pl_variant *v = k->ladder[i];
+        if (v->backend != PL_BACKEND_CPU) continue;
+        check_entropy_all_params(ctx, v, N_ENTROPY_SHAPES);
+        check_entropy_hand_cases(ctx, v->name, NULL);
+    }
+
+    /* pl_entropy picks the best rung and gives the same answer as the reference. */
+    CHECK(pl_entropy_best_variant(ctx) && !strcmp(pl_entropy_best_variant(ctx), "cpu-sliding"),
+          "best CPU variant: %s", pl_entropy_best_variant(ctx) ? pl_entropy_best_variant(ctx) : "(none)");
+    enum { H = 45, W = 77 };
+    static uint8_t img[H * W];
+    static float out[H * (W + 2)];
+    for (int i = 0; i < H * W; i++) img[i] = (uint8_t)((i * 2654435761u) >> 13) % 16;
+    pl_status st = pl_entropy(ctx, H, W, img, W, 5, 16, 1, out, W + 2);
+    CHECK(st == PL_OK, "pl_entropy: %s", pl_last_error());
+    pl_entropy_problem p = {H, W, 5, 16, 1, W, W + 2};
+    double worst = 0;
+    for (int i = 0; i < H; i++)
+        for (int j = 0; j < W; j++) {
+            double d = fabs(out[i * (W + 2) + j] - pl_entropy_reference_at(&p, img, i, j, NULL));
+            worst = d > worst ? d : worst;
+        }
+    CHECK(worst <= 1e-5, "pl_entropy: worst difference from the reference %g", worst);
+
+    /* Arguments: each refused with a message naming it. */
+    struct { int64_t H, W, ld; int k, bins, base2; int64_t ld_out; const char *says; } bad[] = {
+        {0, 5, 5, 5, 16, 0, 5, "sizes"},  {5, 5, 5, 4, 16, 0, 5, "k = 4"},  {5, 5, 5, 65, 16, 0, 5, "k = 65"},
+        {5, 5, 5, 5, 1, 0, 5, "bins = 1"}, {5, 5, 5, 5, 257, 0, 5, "bins = 257"}, {5, 5, 4, 5, 16, 0, 5, "ld_in"},
+        {5, 5, 5, 5, 16, 0, 4, "ld_out"}, {5, 5, 5, 5, 16, 2, 5, "base2"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        st = pl_entropy(ctx, bad[i].H, bad[i].W, img, bad[i].ld, bad[i].k, bad[i].bins, bad[i].base2, out,
+                        bad[i].ld_out);
+        CHECK(st == PL_ERR_ARG && strstr(pl_last_error(), bad[i].says), "bad argument %zu: %s, '%s' (want '%s')", i,
+              pl_status_name(st), pl_last_error(), bad[i].says);
+    }
+    st = pl_entropy_variant(ctx, "cpu-nope", NULL, 5, 5, img, 5, 5, 16, 0, out, 5);
+    CHECK(st == PL_ERR_ARG && strstr(pl_last_error(), "cpu-nope"), "unknown variant: '%s'", pl_last_error());
+    st = pl_entropy(ctx, 5, 5, NULL, 5, 5, 16, 0, out, 5);
+    CHECK(st == PL_ERR_ARG, "NULL values: %s", pl_status_name(st));
+
+    pl_ctx_destroy(ctx);
+    return check_summary("test_entropy");
+}
