@@ -82,5 +82,9 @@ static pl_status sliding_scalar(const pl_run_args *a)
 
 pl_status pl_entropy_cpu_sliding(const pl_run_args *a)
 {
+    const pl_entropy_problem *p = a->problem;
+    if (a->params[0] == 0 && p->k <= 5 && p->bins <= 64 && (pl_cpu_features() & PL_FEAT_AVX512) &&
+        __builtin_cpu_supports("avx512bw"))
+        return pl_entropy_sliding_avx512(a);
     return sliding_scalar(a);
 }
