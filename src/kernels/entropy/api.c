@@ -34,20 +34,29 @@ pl_status pl_entropy_check_values(const uint8_t *values, int64_t H, int64_t W, i
     return PL_OK;
 }
 
+pl_status pl_entropy_variant_phases(pl_ctx *ctx, const char *variant, const int64_t *params,
+                                   const pl_entropy_problem *p, const uint8_t *values, float *out,
+                                   double phase_s[PL_N_PHASES])
+{
+    if (phase_s)
+        for (int i = 0; i < PL_N_PHASES; i++) phase_s[i] = -1;
+    if (!ctx) return pl_fail(PL_ERR_ARG, "pl_entropy: NULL context");
+    const pl_variant *v = pl_variant_find(&pl_entropy_kernel, variant);
+    if (!v) return pl_fail(PL_ERR_ARG, "entropy: unknown variant '%s'", variant ? variant : "(null)");
+    pl_status s = pl_entropy_check(p);
+    if (s != PL_OK) return s;
+    if (!values || !out) return pl_fail(PL_ERR_ARG, "pl_entropy: NULL array");
+    if ((s = pl_entropy_check_values(values, p->H, p->W, p->ld_in, p->bins)) != PL_OK) return s;
+    void *host[2] = {(void *)values, out};
+    return pl_run_host_phases(ctx, &pl_entropy_kernel, v, params, p, host, phase_s);
+}
+
 pl_status pl_entropy_variant(pl_ctx *ctx, const char *variant, const int64_t *params, int64_t H, int64_t W,
                              const uint8_t *values, int64_t ld, int k, int bins, int base2, float *out,
                              int64_t ld_out)
 {
-    if (!ctx) return pl_fail(PL_ERR_ARG, "pl_entropy: NULL context");
-    const pl_variant *v = pl_variant_find(&pl_entropy_kernel, variant);
-    if (!v) return pl_fail(PL_ERR_ARG, "entropy: unknown variant '%s'", variant ? variant : "(null)");
     pl_entropy_problem p = {H, W, k, bins, base2, ld, ld_out};
-    pl_status s = pl_entropy_check(&p);
-    if (s != PL_OK) return s;
-    if (!values || !out) return pl_fail(PL_ERR_ARG, "pl_entropy: NULL array");
-    if ((s = pl_entropy_check_values(values, H, W, ld, bins)) != PL_OK) return s;
-    void *host[2] = {(void *)values, out};
-    return pl_run_host(ctx, &pl_entropy_kernel, v, params, &p, host);
+    return pl_entropy_variant_phases(ctx, variant, params, &p, values, out, NULL);
 }
 
 pl_status pl_entropy(pl_ctx *ctx, int64_t H, int64_t W, const uint8_t *values, int64_t ld, int k, int bins,

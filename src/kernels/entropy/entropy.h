@@ -57,6 +57,12 @@ double pl_entropy_reference_at(const pl_entropy_problem *p, const uint8_t *v, in
 /* The first value >= bins in row-major order: PL_OK, or PL_ERR_ARG naming its row and column. */
 pl_status pl_entropy_check_values(const uint8_t *values, int64_t H, int64_t W, int64_t ld, int bins);
 
+/* pl_entropy_variant on a problem struct, with the phase times of pl_run_host_phases
+ * (phase_s may be NULL): the values are checked first (pl_entropy_check_values). */
+pl_status pl_entropy_variant_phases(pl_ctx *ctx, const char *variant, const int64_t *params,
+                                   const pl_entropy_problem *p, const uint8_t *values, float *out,
+                                   double phase_s[PL_N_PHASES]);
+
 /* The rungs, in ladder order (ladder.c). CUDA ones exist only in CUDA builds. */
 pl_status pl_entropy_cpu_naive(const pl_run_args *a);
 pl_status pl_entropy_cpu_histogram(const pl_run_args *a);
