@@ -52,7 +52,7 @@ test-asan:
 FUZZ_CC ?= clang
 FUZZ_DIR ?= build-fuzz
 FUZZ_TARGETS = npy
-FUZZ_SRC_npy = src/io/npy.c src/core/error.c src/core/memory.c
+FUZZ_SRC_npy = src/io/npy.c src/io/file.c src/core/error.c src/core/memory.c
 ifeq ($(origin FUZZ_SECONDS),undefined)
 FUZZ_SECONDS = 60
 FUZZ_TEST_SECONDS = 10

@@ -18,9 +18,12 @@
  * "<path>.tmp.<pid>" and renames it over path, removing the temporary file on any failure,
  * so a failed write never leaves a partial file at path.
  *
+ * The reader works on a byte source (io.h: a whole file, a slice of one, or memory):
+ * pl_npy_read_src is how the batch files and .npz members of arrays.c are read.
+ *
  * The data is copied as is: this assumes a little-endian host (x86-64, AArch64). */
 #define _POSIX_C_SOURCE 200809L /* O_CLOEXEC, fstat */
-#include "core/core.h"
+#include "io/io.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -256,27 +259,11 @@ static pl_status parse_header(const char *path, const char *text, size_t len, pl
 
 /* ---------------------------------------------------------------- reading */
 
-/* Read up to n bytes; returns the count read (< n only at end of file), or -1 (errno set). */
-static int64_t read_full(int fd, void *buf, size_t n)
-{
-    size_t got = 0;
-    while (got < n) {
-        size_t chunk = n - got > (1u << 30) ? (1u << 30) : n - got;
-        ssize_t r = read(fd, (char *)buf + got, chunk);
-        if (r < 0) {
-            if (errno == EINTR) continue;
-            return -1;
-        }
-        if (r == 0) break;
-        got += (size_t)r;
-    }
-    return (int64_t)got;
-}
-
-static pl_status read_fd(const char *path, int fd, pl_array *a)
+/* Read the header and data from s (the whole file, a batch record or a .npz member). */
+static pl_status read_src(const char *path, pl_src *s, pl_array *a)
 {
     unsigned char prefix[NPY_PREFIX_V2];
-    int64_t got = read_full(fd, prefix, NPY_PREFIX_V1);
+    int64_t got = pl_src_read(s, prefix, NPY_PREFIX_V1);
     if (got < 0) return pl_fail(PL_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
     if (got < NPY_MAGIC_LEN || memcmp(prefix, npy_magic, NPY_MAGIC_LEN) != 0)
         return pl_fail(PL_ERR_FORMAT, "%s: not a .npy file (bad magic; expected \\x93NUMPY)", path);
@@ -285,13 +272,11 @@ static pl_status read_fd(const char *path, int fd, pl_array *a)
                        path, got);
 
     int major = prefix[6], minor = prefix[7];
-    size_t header_len, prefix_len;
+    size_t header_len;
     if (major == 1 && minor == 0) {
-        prefix_len = NPY_PREFIX_V1;
         header_len = (size_t)prefix[8] | (size_t)prefix[9] << 8;
     } else if ((major == 2 || major == 3) && minor == 0) {
-        prefix_len = NPY_PREFIX_V2;
-        got = read_full(fd, prefix + NPY_PREFIX_V1, 2);
+        got = pl_src_read(s, prefix + NPY_PREFIX_V1, 2);
         if (got < 0) return pl_fail(PL_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
         if (got < 2)
             return pl_fail(PL_ERR_FORMAT, "%s: truncated header: file ends after %" PRId64 " bytes",
@@ -308,7 +293,7 @@ static pl_status read_fd(const char *path, int fd, pl_array *a)
 
     char *header = malloc(header_len + 1);
     if (!header) return pl_fail(PL_ERR_NOMEM, "%s: cannot allocate the header", path);
-    got = read_full(fd, header, header_len);
+    got = pl_src_read(s, header, header_len);
     if (got < 0) {
         int e = errno;
         free(header);
@@ -331,27 +316,29 @@ static pl_status read_fd(const char *path, int fd, pl_array *a)
         return pl_fail(PL_ERR_FORMAT, "%s: shape overflow: the array has more elements than fit "
                                       "in memory", path);
 
-    /* For a regular file, check the size before allocating (a corrupt shape could ask for
-     * terabytes). */
-    int64_t data_start = (int64_t)(prefix_len + header_len);
-    struct stat sb;
-    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
-        int64_t avail = (int64_t)sb.st_size - data_start;
-        if (avail < 0) avail = 0;
-        if (avail < bytes)
-            return pl_fail(PL_ERR_FORMAT, "%s: truncated data: expected %" PRId64
-                           " bytes of data, found %" PRId64, path, bytes, avail);
-    }
+    /* Where the source's size is known (a regular file, a record, a member), check it before
+     * allocating: a corrupt shape could ask for terabytes. */
+    if (s->left >= 0 && s->left < bytes)
+        return pl_fail(PL_ERR_FORMAT, "%s: truncated data: expected %" PRId64
+                       " bytes of data, found %" PRId64, path, bytes, s->left);
 
     a->data = pl_alloc((size_t)bytes);
     if (!a->data)
         return pl_fail(PL_ERR_NOMEM, "%s: cannot allocate %" PRId64 " bytes of data", path, bytes);
-    got = read_full(fd, a->data, (size_t)bytes);
+    got = pl_src_read(s, a->data, (size_t)bytes);
     if (got < 0) return pl_fail(PL_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
     if (got < bytes)
         return pl_fail(PL_ERR_FORMAT, "%s: truncated data: expected %" PRId64
                        " bytes of data, found %" PRId64, path, bytes, got);
     return PL_OK;
+}
+
+pl_status pl_npy_read_src(const char *name, pl_src *s, pl_array *a)
+{
+    memset(a, 0, sizeof *a);
+    pl_status st = read_src(name, s, a);
+    if (st != PL_OK) pl_array_free(a); /* leave *a empty on failure */
+    return st;
 }
 
 pl_status pl_npy_read(const char *path, pl_array *a)
@@ -362,16 +349,18 @@ pl_status pl_npy_read(const char *path, pl_array *a)
 
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return pl_fail(PL_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    pl_status st = read_fd(path, fd, a);
+    struct stat sb;
+    int64_t size = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? (int64_t)sb.st_size : -1;
+    pl_src s = pl_src_fd(fd, size);
+    pl_status st = pl_npy_read_src(path, &s, a);
     close(fd);
-    if (st != PL_OK) pl_array_free(a); /* leave *a empty on failure */
     return st;
 }
 
 /* ---------------------------------------------------------------- writing */
 
 /* Build the version 1.0 prefix + header in buf; returns its length (a multiple of 64), or 0. */
-static size_t make_header(const pl_array *a, char *buf, size_t n)
+size_t pl_npy_header(const pl_array *a, char *buf, size_t n)
 {
     char shape[NPY_MAX_RANK * 24 + 8];
     size_t len = 0;
@@ -410,24 +399,8 @@ static size_t make_header(const pl_array *a, char *buf, size_t n)
     return NPY_PREFIX_V1 + hl;
 }
 
-static int write_full(int fd, const void *buf, size_t n)
+pl_status pl_npy_check(const char *path, const pl_array *a, int64_t *bytes)
 {
-    size_t done = 0;
-    while (done < n) {
-        size_t chunk = n - done > (1u << 30) ? (1u << 30) : n - done;
-        ssize_t w = write(fd, (const char *)buf + done, chunk);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            return -1;
-        }
-        done += (size_t)w;
-    }
-    return 0;
-}
-
-pl_status pl_npy_write(const char *path, const pl_array *a)
-{
-    if (!path || !a) return pl_fail(PL_ERR_ARG, "pl_npy_write: NULL %s", path ? "array" : "path");
     if (!dtype_descr(a->dtype))
         return pl_fail(PL_ERR_ARG, "%s: cannot write dtype %d", path, (int)a->dtype);
     if (a->rank < 0 || a->rank > NPY_MAX_RANK)
@@ -437,36 +410,29 @@ pl_status pl_npy_write(const char *path, const pl_array *a)
         if (a->shape[i] < 0)
             return pl_fail(PL_ERR_ARG, "%s: dimension %d is negative (%" PRId64 ")", path, i,
                            a->shape[i]);
-    int64_t count = pl_array_count(a), bytes;
-    if (count < 0 || pl_mul_overflow(count, (int64_t)pl_dtype_size(a->dtype), &bytes) ||
-        (uint64_t)bytes > SIZE_MAX)
+    int64_t count = pl_array_count(a);
+    if (count < 0 || pl_mul_overflow(count, (int64_t)pl_dtype_size(a->dtype), bytes) ||
+        (uint64_t)*bytes > SIZE_MAX)
         return pl_fail(PL_ERR_OVERFLOW, "%s: the array's size overflows", path);
-    if (bytes > 0 && !a->data) return pl_fail(PL_ERR_ARG, "%s: the array has no data", path);
+    if (*bytes > 0 && !a->data) return pl_fail(PL_ERR_ARG, "%s: the array has no data", path);
+    return PL_OK;
+}
+
+pl_status pl_npy_write(const char *path, const pl_array *a)
+{
+    if (!path || !a) return pl_fail(PL_ERR_ARG, "pl_npy_write: NULL %s", path ? "array" : "path");
+    int64_t bytes;
+    pl_status st = pl_npy_check(path, a, &bytes);
+    if (st != PL_OK) return st;
 
     char header[1024];
-    size_t header_len = make_header(a, header, sizeof header);
+    size_t header_len = pl_npy_header(a, header, sizeof header);
     if (header_len == 0) return pl_fail(PL_ERR_INTERNAL, "%s: header does not fit", path);
 
-    size_t tmp_n = strlen(path) + 32;
-    char *tmp = malloc(tmp_n);
-    if (!tmp) return pl_fail(PL_ERR_NOMEM, "%s: out of memory", path);
-    snprintf(tmp, tmp_n, "%s.tmp.%ld", path, (long)getpid());
-
-    pl_status st = PL_OK;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd < 0) {
-        st = pl_fail(PL_ERR_IO, "%s: cannot create '%s': %s", path, tmp, strerror(errno));
-        free(tmp);
-        return st;
-    }
-    if (write_full(fd, header, header_len) != 0 ||
-        (bytes > 0 && write_full(fd, a->data, (size_t)bytes) != 0))
+    pl_tmp t;
+    if ((st = pl_tmp_open(path, &t)) != PL_OK) return st;
+    if (pl_write_full(t.fd, header, header_len) != 0 ||
+        (bytes > 0 && pl_write_full(t.fd, a->data, (size_t)bytes) != 0))
         st = pl_fail(PL_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
-    if (close(fd) != 0 && st == PL_OK)
-        st = pl_fail(PL_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
-    if (st == PL_OK && rename(tmp, path) != 0)
-        st = pl_fail(PL_ERR_IO, "%s: cannot rename '%s' to it: %s", path, tmp, strerror(errno));
-    if (st != PL_OK) unlink(tmp);
-    free(tmp);
-    return st;
+    return pl_tmp_close(path, &t, st);
 }

@@ -1,0 +1,68 @@
+/* io.h: what the file readers and writers of src/io share (not public).
+ *
+ * A byte source (pl_src) lets one parser read from a whole file, from a slice of a file (a
+ * record of a batch file, a stored member of a .npz) or from memory (an inflated .npz member),
+ * with the number of bytes it still holds known up front so sizes are checked before
+ * allocating. A writer makes "<path>.tmp.<pid>", writes it and renames it over path
+ * (pl_tmp_*), so a failed write never leaves a partial file. */
+#ifndef PL_IO_H
+#define PL_IO_H
+
+#include "core/core.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Read up to n bytes from fd; the count read (< n only at end of file), or -1 (errno set). */
+int64_t pl_read_full(int fd, void *buf, size_t n);
+/* Write all n bytes to fd; 0, or -1 (errno set). */
+int pl_write_full(int fd, const void *buf, size_t n);
+
+/* CRC-32 (ISO-HDLC, the zip and PNG one) of buf, continuing from crc (start with 0). */
+uint32_t pl_crc32(uint32_t crc, const void *buf, size_t n);
+
+/* A byte source: from fd (read sequentially from its current position) or from memory.
+ * `left` is how many bytes it still holds (-1 when unknown: a pipe); reads never go past it.
+ * With track_crc set, every byte read is added to crc. */
+typedef struct pl_src {
+    int fd;                   /* >= 0: read from this file descriptor */
+    const unsigned char *mem; /* else from here */
+    int64_t left;             /* bytes still to come, or -1 */
+    int64_t offset;           /* bytes read so far (for messages) */
+    int track_crc;
+    uint32_t crc;
+} pl_src;
+
+pl_src pl_src_fd(int fd, int64_t left);
+pl_src pl_src_mem(const void *mem, size_t n);
+/* Up to n bytes (< n only where the source ends), or -1 (errno set). */
+int64_t pl_src_read(pl_src *s, void *buf, size_t n);
+
+/* Read one .npy (header and data) from s; name starts every message ("file.npz: member
+ * 'x.npy'"). Reads exactly the header and data bytes, nothing after them. On failure *a is
+ * left empty. pl_npy_read is this on the whole file. */
+pl_status pl_npy_read_src(const char *name, pl_src *s, pl_array *a);
+
+/* The checks pl_npy_write makes on a (dtype, rank, shape, data), with *bytes = its data size. */
+pl_status pl_npy_check(const char *path, const pl_array *a, int64_t *bytes);
+/* The version 1.0 prefix and header numpy writes for a, in buf; its length (a multiple of
+ * 64), or 0 if it does not fit in n. */
+size_t pl_npy_header(const pl_array *a, char *buf, size_t n);
+
+/* A temporary file beside path: pl_tmp_open creates "<path>.tmp.<pid>" (t->fd, t->name);
+ * pl_tmp_close closes it and, when st is PL_OK, renames it over path; otherwise (or when the
+ * close or rename fails) removes it. Returns st or the failure. */
+typedef struct pl_tmp {
+    int fd;
+    char *name;
+} pl_tmp;
+pl_status pl_tmp_open(const char *path, pl_tmp *t);
+pl_status pl_tmp_close(const char *path, pl_tmp *t, pl_status st);
+
+/* (memcheck.c, apart so that fuzz targets can give their own pl_host_memory_available.)
+ * The size of an n-byte image the reader is about to allocate, checked against the host
+ * memory this process may take: PL_ERR_TOO_BIG naming path and both sizes when it does not
+ * fit. */
+pl_status pl_io_fits_memory(const char *path, int64_t bytes);
+
+#endif
