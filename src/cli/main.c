@@ -17,6 +17,7 @@ static const struct {
     {"transpose", pl_cmd_transpose, "B = A^T on .npy files"},
     {"reduce", pl_cmd_reduce, "row or column sum|mean|min|max|sumsq of an .npy matrix"},
     {"dot", pl_cmd_dot, "the dot product of two .npy vectors"},
+    {"entropy", pl_cmd_entropy, "local entropy of an image (.npy, PGM, PNG) or a batch of matrices"},
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 
