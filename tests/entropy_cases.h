@@ -22,7 +22,7 @@ static const char *const entropy_shapes[] = {"1x1", "2x3", "5x5", "33x1000", "10
 enum { N_ENTROPY_SHAPES = sizeof entropy_shapes / sizeof entropy_shapes[0] };
 
 /* One problem: size and the problem parameters {k, bins, base (0 e, 1 two), pad}. */
-static void check_entropy_one(pl_ctx *ctx, const pl_variant *v, const int64_t *params, const char *label,
+static inline void check_entropy_one(pl_ctx *ctx, const pl_variant *v, const int64_t *params, const char *label,
                               const char *size, int k, int bins, int base2, int pad, uint64_t seed)
 {
     pl_bench_config cfg;
@@ -47,7 +47,7 @@ static void check_entropy_one(pl_ctx *ctx, const pl_variant *v, const int64_t *p
 }
 
 /* The first n_shapes shapes with the defaults, pad 0 and 3; then the parameter grid. */
-static void check_entropy_cases(pl_ctx *ctx, const pl_variant *v, const int64_t *params, const char *label,
+static inline void check_entropy_cases(pl_ctx *ctx, const pl_variant *v, const int64_t *params, const char *label,
                                 int n_shapes)
 {
     for (int s = 0; s < n_shapes; s++)
@@ -66,13 +66,13 @@ static void check_entropy_cases(pl_ctx *ctx, const pl_variant *v, const int64_t 
 }
 
 /* The defaults, then every choice of each LIST/CHOICE parameter (the others at defaults). */
-static void check_entropy_all_params(pl_ctx *ctx, const pl_variant *v, int n_shapes)
+static inline void check_entropy_all_params(pl_ctx *ctx, const pl_variant *v, int n_shapes)
 {
     for_each_param_value(ctx, v, PARAM_SKIP_DEFAULT, NULL, NULL, check_entropy_cases, n_shapes);
 }
 
 /* out (H x W) against expected, to tol; label names the case. */
-static void check_entropy_close(const char *label, const float *out, const double *expected, int64_t H, int64_t W,
+static inline void check_entropy_close(const char *label, const float *out, const double *expected, int64_t H, int64_t W,
                                 double tol)
 {
     int bad = 0;
@@ -86,7 +86,7 @@ static void check_entropy_close(const char *label, const float *out, const doubl
 }
 
 /* Run variant on values (H x W, pitch W) with k, bins, base2; *status gets the status. */
-static float *run_entropy(pl_ctx *ctx, const char *variant, const int64_t *params, const uint8_t *values, int64_t H,
+static inline float *run_entropy(pl_ctx *ctx, const char *variant, const int64_t *params, const uint8_t *values, int64_t H,
                           int64_t W, int k, int bins, int base2, pl_status *status)
 {
     float *out = malloc(sizeof(float) * (size_t)(H * W));
@@ -96,7 +96,7 @@ static float *run_entropy(pl_ctx *ctx, const char *variant, const int64_t *param
     return out;
 }
 
-static void check_entropy_hand_cases(pl_ctx *ctx, const char *variant, const int64_t *params)
+static inline void check_entropy_hand_cases(pl_ctx *ctx, const char *variant, const int64_t *params)
 {
     char label[160];
     pl_status st;

@@ -59,20 +59,21 @@ static pl_status sliding_scalar(const pl_run_args *a)
         int64_t c0 = 0;
         for (int64_t j = 0; j < p->W; j++) {
             int n = (int)(rows * (c1 - c0));
-            out[i * p->ld_out + j] = (float)((logn[n] - (double)s / FIX / n) * to_base);
+            double e = logn[n] - (double)s / FIX / n; /* >= 0 up to rounding: a constant window gives 0 */
+            out[i * p->ld_out + j] = (float)((e > 0 ? e : 0) * to_base);
+            if (j - r >= 0) { /* column j-r leaves first: the counts never pass k^2 */
+                for (int64_t y = 0; y < rows; y++) {
+                    int b = top[y * p->ld_in + j - r];
+                    s -= step[--count[b]];
+                }
+                c0++;
+            }
             if (j + r + 1 < p->W) { /* column j+r+1 enters */
                 for (int64_t y = 0; y < rows; y++) {
                     int b = top[y * p->ld_in + j + r + 1];
                     s += step[count[b]++];
                 }
                 c1++;
-            }
-            if (j - r >= 0) { /* column j-r leaves */
-                for (int64_t y = 0; y < rows; y++) {
-                    int b = top[y * p->ld_in + j - r];
-                    s -= step[--count[b]];
-                }
-                c0++;
             }
         }
     }

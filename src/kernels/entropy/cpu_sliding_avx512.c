@@ -93,7 +93,7 @@ static inline __attribute__((always_inline)) void window_row(const plane_set *ps
             if (x0 >= W) break;
             __m512 ln = interior ? rc->logn_in : _mm512_maskz_loadu_ps(TAIL_MASK(W - x0), rc->logn + x0);
             __m512 iv = interior ? rc->inv_in : _mm512_maskz_loadu_ps(TAIL_MASK(W - x0), rc->inv + x0);
-            __m512 e = _mm512_fnmadd_ps(o[q], iv, ln);
+            __m512 e = _mm512_max_ps(_mm512_fnmadd_ps(o[q], iv, ln), _mm512_setzero_ps()); /* no -0.0000001 */
             if (W - x0 >= 16) _mm512_storeu_ps(out + x0, e);
             else _mm512_mask_storeu_ps(out + x0, TAIL_MASK(W - x0), e);
         }
