@@ -36,6 +36,19 @@ int main(void)
         }
     CHECK(worst <= 1e-5, "pl_entropy: worst difference from the reference %g", worst);
 
+    /* pl_run_host_phases on the CPU: the kernel phase is timed, the device phases do not apply. */
+    double phase[PL_N_PHASES] = {7, 7, 7, 7};
+    void *host[2] = {img, out};
+    st = pl_run_host_phases(ctx, &pl_entropy_kernel, pl_variant_find(&pl_entropy_kernel, "cpu-histogram"), NULL, &p,
+                            host, phase);
+    CHECK(st == PL_OK && phase[PL_PHASE_KERNEL] > 0 && phase[PL_PHASE_KERNEL] < 10 && phase[PL_PHASE_ALLOC] == -1 &&
+              phase[PL_PHASE_H2D] == -1 && phase[PL_PHASE_D2H] == -1,
+          "pl_run_host_phases on the CPU: %s, phases %g %g %g %g", pl_status_name(st), phase[0], phase[1], phase[2],
+          phase[3]);
+    st = pl_entropy_variant_phases(ctx, "cpu-sliding", NULL, &p, img, out, phase);
+    CHECK(st == PL_OK && phase[PL_PHASE_KERNEL] > 0 && phase[PL_PHASE_H2D] == -1, "pl_entropy_variant_phases: %s",
+          pl_status_name(st));
+
     /* Arguments: each refused with a message naming it. */
     struct { int64_t H, W, ld; int k, bins, base2; int64_t ld_out; const char *says; } bad[] = {
         {0, 5, 5, 5, 16, 0, 5, "sizes"},  {5, 5, 5, 4, 16, 0, 5, "k = 4"},  {5, 5, 5, 65, 16, 0, 5, "k = 65"},
