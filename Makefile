@@ -51,8 +51,12 @@ test-asan:
 # report leaves the input in build-fuzz/crash-NAME-* and fails the run.
 FUZZ_CC ?= clang
 FUZZ_DIR ?= build-fuzz
-FUZZ_TARGETS = npy
+FUZZ_TARGETS = npy pgm arrays
 FUZZ_SRC_npy = src/io/npy.c src/io/file.c src/core/error.c src/core/memory.c
+FUZZ_SRC_pgm = src/io/pgm.c src/io/npy.c src/io/file.c src/io/memcheck.c src/core/error.c src/core/memory.c
+FUZZ_SRC_arrays = src/io/arrays.c src/io/npy.c src/io/file.c src/io/memcheck.c src/core/error.c src/core/memory.c
+# Extra flags and libraries of a target (the .npz reader inflates deflated members with zlib).
+FUZZ_LIBS_arrays = -DPL_HAVE_ZLIB=1 -lz
 ifeq ($(origin FUZZ_SECONDS),undefined)
 FUZZ_SECONDS = 60
 FUZZ_TEST_SECONDS = 10
@@ -64,9 +68,9 @@ FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -Iinclude -Is
 
 # The prerequisites name each target's FUZZ_SRC_<name> (second expansion).
 .SECONDEXPANSION:
-$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRC_$$*) include/parlab.h src/core/core.h
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRC_$$*) include/parlab.h src/core/core.h src/io/io.h
 	@mkdir -p $(FUZZ_DIR)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC_$*)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*)
 
 # Without a clang that links -fsanitize=fuzzer, `make test` says so and goes on (CI sets
 # FUZZ_REQUIRED=1 and installs clang, so there it fails instead).
