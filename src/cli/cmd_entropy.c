@@ -19,10 +19,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* TEMPORARY until the io helper's pl_arrays_read lands on main: weak, so this builds before. */
-#pragma weak pl_arrays_read
-#pragma weak pl_arrays_free
-
 static void usage(FILE *f)
 {
     fputs("usage: parlab entropy IMAGE -o OUT.npy [options]\n"
@@ -201,10 +197,6 @@ static int batch(const char *in_path, const char *out_dir, const run_opts *o, co
     char **paths = NULL;
     float *out = NULL;
     pl_status s;
-    if (!pl_arrays_read) {
-        cli_error("entropy: --batch needs pl_arrays_read, not in this build yet");
-        return PL_EXIT_FAIL;
-    }
     if ((rc = tool_fits_host("entropy", "reading the batch", tool_file_bytes(in_path))) != 0) return rc;
     if ((s = pl_arrays_read(in_path, &arr, &count)) != PL_OK) {
         rc = cli_fail(s) == PL_EXIT_USAGE && s != PL_ERR_TOO_BIG ? PL_EXIT_FAIL : cli_fail(s);
