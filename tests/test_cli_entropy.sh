@@ -169,6 +169,10 @@ no_file "batch failure" badout
 mkdir -p keep && echo x >keep/other.txt
 run 1 "batch into a directory, failure" entropy --batch bad.bin --bins 8 -o keep
 [ -e keep/other.txt ] && [ ! -e keep/0.npy ] && ok || bad "batch failure touched keep/: $(ls keep)"
+# A write that fails half-way (OUTDIR/1.npy is a directory): the matrix 0 already written goes too.
+mkdir -p partial/1.npy
+run 1 "batch, a write fails" entropy --batch b.bin -o partial
+[ ! -e partial/0.npy ] && [ -d partial/1.npy ] && ok || bad "batch, a write fails: left $(ls partial)"
 echo notabatch >junk.bin
 run 1 "malformed batch" entropy --batch junk.bin -o jout && expect_err "malformed batch" "junk.bin"
 echo x >afile
