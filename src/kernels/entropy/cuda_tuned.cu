@@ -73,10 +73,23 @@ static __global__ void __launch_bounds__(256) entropy_tuned_kernel(pl_entropy_pr
     auto update_row = [&](int row, bool add) {
         const uint8_t *v = tile + row * pitch + tid;
         if (K) {
+            // The K bytes from tile column tid on, as NW aligned 32-bit words (one shared-memory
+            // access each instead of one per byte; rows are multiples of 4 bytes and the words
+            // stay inside the row's pitch), funnel-shifted so byte j of the run is byte j % 4
+            // of run[j / 4].
+            enum { NW = (K + 2) / 4 + 1, NR = K ? (K + 3) / 4 : 1 }; // words read, 4-byte runs made
+            const uint32_t *w = (const uint32_t *)(tile + row * pitch + (tid & ~3));
+            const int shift = (tid & 3) * 8;
+            uint32_t word[NW + 1], run[NR];
+#pragma unroll
+            for (int i = 0; i < NW; i++) word[i] = w[i];
+            word[NW] = 0; // beyond the bytes needed
+#pragma unroll
+            for (int i = 0; i < NR; i++) run[i] = __funnelshift_r(word[i], word[i + 1], shift);
 #pragma unroll
             for (int j = 0; j < (K ? K : 1); j++) {
                 if (j < jlo || j > jhi) continue;
-                int *cnt = h + v[j] * T;
+                int *cnt = h + ((run[j / 4] >> (8 * (j % 4))) & 0xff) * T;
                 if (add) {
                     const int c = *cnt;
                     *cnt = c + 1;
