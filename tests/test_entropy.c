@@ -3,6 +3,8 @@
  * best variant through pl_entropy, and the argument checks. */
 #include "entropy_cases.h"
 
+#include <stdlib.h>
+
 int main(void)
 {
     pl_ctx *ctx = NULL;
@@ -48,6 +50,49 @@ int main(void)
     st = pl_entropy_variant_phases(ctx, "cpu-sliding", NULL, &p, img, out, phase);
     CHECK(st == PL_OK && phase[PL_PHASE_KERNEL] > 0 && phase[PL_PHASE_H2D] == -1, "pl_entropy_variant_phases: %s",
           pl_status_name(st));
+
+    /* The sampled check (sizes whose full reference is slow): a run passes it, and one wrong
+     * pixel in the border bands (random pixels cover 7% of this image), where the clipping is, is found and named. */
+    {
+        pl_problem *pr = NULL;
+        pl_pvalues pv;
+        pl_pvalues_default(&pl_entropy_kernel, &pv);
+        pl_problem_opts opts = {5, PL_CHECK_SAMPLE, NULL, NULL};
+        st = pl_problem_create_opts(&pr, &pl_entropy_kernel, "1000x900", &pv, &opts);
+        CHECK(st == PL_OK && pl_problem_check(pr) == PL_CHECK_SAMPLE, "sampled problem: %s", pl_last_error());
+        if (st == PL_OK) {
+            pl_result r;
+            pl_bench_config cfg;
+            pl_bench_config_default(&cfg);
+            cfg.repeats = 1;
+            st = pl_bench_variant(ctx, pr, pl_variant_find(&pl_entropy_kernel, "cpu-sliding"), NULL, &cfg, &r);
+            CHECK(st == PL_OK && r.verified && r.check == PL_CHECK_SAMPLE, "cpu-sliding, sampled check: %s, error %g",
+                  pl_status_name(st), r.error);
+            const pl_entropy_problem *sp = pl_problem_spec(pr);
+            float *o = malloc(sizeof(float) * 1000 * 900);
+            for (int i = 0; i < 1000; i++)
+                for (int j = 0; j < 900; j++)
+                    o[i * 900 + j] = (float)pl_entropy_reference_at(sp, pr->t[0].host, i, j, NULL);
+            pl_tensor outs[2] = {pr->t[0], pr->t[1]};
+            outs[1].host = o;
+            pl_check_result res;
+            st = pl_entropy_spec_check_sampled(sp, pr->t, 2, outs, PL_PREC_FP32, 9, &res);
+            CHECK(st == PL_OK && res.elem_ratio <= 1 && res.checked > 65536, "sampled check of the reference: ratio %g",
+                  res.elem_ratio);
+            int bad[][2] = {{999, 899}, {0, 150}, {650, 2}, {997, 200}, {500, 897}};
+            for (int b = 0; b < 5; b++) {
+                float keep = o[bad[b][0] * 900 + bad[b][1]];
+                o[bad[b][0] * 900 + bad[b][1]] += 1e-4f;
+                st = pl_entropy_spec_check_sampled(sp, pr->t, 2, outs, PL_PREC_FP32, 9, &res);
+                CHECK(st == PL_OK && res.elem_ratio > 1 && res.row == bad[b][0] && res.col == bad[b][1],
+                      "sampled check: pixel (%d, %d) off by 1e-4 not found (ratio %g at %lld, %lld)", bad[b][0],
+                      bad[b][1], res.elem_ratio, (long long)res.row, (long long)res.col);
+                o[bad[b][0] * 900 + bad[b][1]] = keep;
+            }
+            free(o);
+        }
+        pl_problem_destroy(pr);
+    }
 
     /* Arguments: each refused with a message naming it. */
     struct { int64_t H, W, ld; int k, bins, base2; int64_t ld_out; const char *says; } bad[] = {

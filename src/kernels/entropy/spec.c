@@ -164,27 +164,24 @@ pl_status pl_entropy_spec_check_sampled(const void *problem, const pl_tensor *t,
     int64_t checked = 0, wi = 0, wj = 0;
     pl_rng rng;
     pl_rng_seed(&rng, seed);
-    int64_t band_rows = p->H < 2 * r + 2 ? p->H : 2 * r + 2; /* rows 0..r and H-r-1..H-1, plus one */
-    int64_t total = RANDOM + 2 * band_rows * p->W + 2 * band_rows * p->H;
+    /* The border bands: the r+1 rows (columns) at each edge, where the window is clipped. */
+    int64_t edge = r + 1;
+    int64_t band_rows = p->H < 2 * edge ? p->H : 2 * edge, band_cols = p->W < 2 * edge ? p->W : 2 * edge;
+    int64_t total = RANDOM + band_rows * p->W + band_cols * p->H;
     for (int64_t s = 0; s < total; s++) {
-        int64_t i, j;
+        int64_t i, j, q = s - RANDOM;
         if (s < RANDOM) {
             i = (int64_t)(pl_rng_next(&rng) % (uint64_t)p->H);
             j = (int64_t)(pl_rng_next(&rng) % (uint64_t)p->W);
-        } else {
-            int64_t q = s - RANDOM;
-            int64_t half = band_rows / 2 + band_rows % 2;
-            if (q < 2 * band_rows * p->W) { /* top and bottom bands */
-                int64_t row = q / p->W;
-                i = row < half ? row : p->H - 1 - (row - half);
-                j = q % p->W;
-            } else {
-                q -= 2 * band_rows * p->W;
-                int64_t col = q / p->H;
-                j = col < half ? col : p->W - 1 - (col - half);
-                i = q % p->H;
-            }
-            if (i < 0 || i >= p->H || j < 0 || j >= p->W) continue;
+        } else if (q < band_rows * p->W) { /* rows 0..r, then H-1 upwards */
+            int64_t t = q / p->W;
+            i = t < edge ? t : p->H - 1 - (t - edge);
+            j = q % p->W;
+        } else { /* columns 0..r, then W-1 leftwards */
+            q -= band_rows * p->W;
+            int64_t t = q / p->H;
+            j = t < edge ? t : p->W - 1 - (t - edge);
+            i = q % p->H;
         }
         int64_t cnt;
         double want = pl_entropy_reference_at(p, v, i, j, &cnt);
@@ -200,8 +197,8 @@ pl_status pl_entropy_spec_check_sampled(const void *problem, const pl_tensor *t,
     res->elem_ratio = worst;
     res->operand = 1, res->row = wi, res->col = wj;
     res->checked = checked;
-    snprintf(res->how, sizeof res->how, "sampled: %d random pixels and the border bands (%d rows/cols each side)",
-             (int)RANDOM, (int)band_rows);
+    snprintf(res->how, sizeof res->how, "sampled: %d random pixels and every pixel of the %d rows and columns at "
+             "each edge", (int)RANDOM, (int)edge);
     return PL_OK;
 }
 
