@@ -79,7 +79,7 @@ int main(void)
             st = pl_entropy_spec_check_sampled(sp, pr->t, 2, outs, PL_PREC_FP32, 9, &res);
             CHECK(st == PL_OK && res.elem_ratio <= 1 && res.checked > 65536, "sampled check of the reference: ratio %g",
                   res.elem_ratio);
-            int bad[][2] = {{999, 899}, {0, 150}, {650, 2}, {997, 200}, {500, 897}};
+            int bad[][2] = {{999, 450}, {0, 150}, {650, 2}, {997, 200}, {500, 897}};
             for (int b = 0; b < 5; b++) {
                 float keep = o[bad[b][0] * 900 + bad[b][1]];
                 o[bad[b][0] * 900 + bad[b][1]] += 1e-4f;
