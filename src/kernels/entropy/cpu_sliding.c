@@ -4,7 +4,7 @@
  * from a table. The table holds f(c) = c log c in 32.32 fixed point (int64), so the running S
  * is exact integer arithmetic and does not drift along a 10000-pixel row; E is formed in
  * double. Rows over OpenMP threads.
- * With AVX-512 (BW), k <= 5 and bins <= 64 a vector path takes over (cpu_sliding_avx512.c). */
+ * With AVX-512 (BW), k <= 7 and bins <= 64 a vector path takes over (cpu_sliding_avx512.c). */
 #include "core/core.h"
 #include "kernels/entropy/cpu_sliding.h"
 #include "kernels/entropy/cpu_window.h"
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 const pl_param_def pl_entropy_cpu_sliding_params[1] = {
-    {"isa", "auto: the AVX-512 vector path where it applies (k <= 5, bins <= 64); scalar: the general path",
+    {"isa", "auto: the AVX-512 vector path where it applies (k <= 7, bins <= 64); scalar: the general path",
      PL_PARAM_CHOICE, NULL, 0, 0, 0, 0, pl_entropy_sliding_isa_choices, 0},
 };
 const char *const pl_entropy_sliding_isa_choices[3] = {"auto", "scalar", NULL};
@@ -84,7 +84,7 @@ static pl_status sliding_scalar(const pl_run_args *a)
 pl_status pl_entropy_cpu_sliding(const pl_run_args *a)
 {
     const pl_entropy_problem *p = a->problem;
-    if (a->params[0] == 0 && p->k <= 5 && p->bins <= 64 && (pl_cpu_features() & PL_FEAT_AVX512) &&
+    if (a->params[0] == 0 && p->k <= 7 && p->bins <= 64 && (pl_cpu_features() & PL_FEAT_AVX512) &&
         __builtin_cpu_supports("avx512bw"))
         return pl_entropy_sliding_avx512(a);
     return sliding_scalar(a);

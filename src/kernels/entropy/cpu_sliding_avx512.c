@@ -1,6 +1,7 @@
-/* cpu_sliding_avx512.c: cpu-sliding's vector path for k <= 5 and bins <= 64 (AVX-512 F + BW).
- * Each window then holds at most 25 values, so every count fits a byte and c log c fits a
- * 32-entry float table: two registers, looked up 16 lanes at a time by vpermt2ps.
+/* cpu_sliding_avx512.c: cpu-sliding's vector path for k <= 7 and bins <= 64 (AVX-512 F + BW).
+ * Each window then holds at most 49 values, so every count fits a byte and c log c fits a
+ * float table of 32 entries (k <= 5: two registers, looked up 16 lanes at a time by one
+ * vpermt2ps) or 64 (k = 7: two look-ups and a blend on bit 5 of the count).
  *
  * Layout: per bin b, a row of byte counters colcount[b][x] = how many of the k rows around the
  * current row hold b in column x (bins planes of W bytes, zero margins left and right, kept in
@@ -65,10 +66,21 @@ static inline void pixel_order(__m512 s0, __m512 s1, __m512 s2, __m512 s3, __m51
 }
 
 typedef struct row_consts {
-    __m512 tlo, thi;              /* f(c) = c log c for c = 0..15 and 16..31 (0 past k^2) */
+    __m512 t[4];                  /* f(c) = c log c for c = 0..15, 16..31, 32..47, 48..63 (0 past k^2) */
     const float *logn, *inv;      /* log n and 1/n for the pixels of this row (clipped columns) */
     __m512 logn_in, inv_in;       /* the same for interior columns (n = rows * k) */
 } row_consts;
+
+/* f(count) for the low byte of each 32-bit lane of idx (the bits above it are ignored):
+ * counts up to 31 (r <= 2) from one pair of registers; up to 63 (r = 3) from two pairs, the
+ * one picked by bit 5 of the count. */
+static inline __attribute__((always_inline)) __m512 lookup(const row_consts *rc, __m512i idx, const int r)
+{
+    __m512 lo = _mm512_permutex2var_ps(rc->t[0], idx, rc->t[1]);
+    if (r <= 2) return lo;
+    __m512 hi = _mm512_permutex2var_ps(rc->t[2], idx, rc->t[3]);
+    return _mm512_mask_blend_ps(_mm512_test_epi32_mask(idx, _mm512_set1_epi32(32)), lo, hi);
+}
 
 /* One output row from the planes; r = k/2 is a constant in each inlined copy. */
 static inline __attribute__((always_inline)) void window_row(const plane_set *ps, int bins, const row_consts *rc,
@@ -80,10 +92,10 @@ static inline __attribute__((always_inline)) void window_row(const plane_set *ps
         for (int b = 0; b < bins; b++, col += ps->pitch) {
             __m512i w = _mm512_loadu_si512(col - r);
             for (int d = -r + 1; d <= r; d++) w = _mm512_add_epi8(w, _mm512_loadu_si512(col + d));
-            s0 = _mm512_add_ps(s0, _mm512_permutex2var_ps(rc->tlo, w, rc->thi));
-            s1 = _mm512_add_ps(s1, _mm512_permutex2var_ps(rc->tlo, _mm512_srli_epi32(w, 8), rc->thi));
-            s2 = _mm512_add_ps(s2, _mm512_permutex2var_ps(rc->tlo, _mm512_srli_epi32(w, 16), rc->thi));
-            s3 = _mm512_add_ps(s3, _mm512_permutex2var_ps(rc->tlo, _mm512_srli_epi32(w, 24), rc->thi));
+            s0 = _mm512_add_ps(s0, lookup(rc, w, r));
+            s1 = _mm512_add_ps(s1, lookup(rc, _mm512_srli_epi32(w, 8), r));
+            s2 = _mm512_add_ps(s2, lookup(rc, _mm512_srli_epi32(w, 16), r));
+            s3 = _mm512_add_ps(s3, lookup(rc, _mm512_srli_epi32(w, 24), r));
         }
         __m512 o[4];
         pixel_order(s0, s1, s2, s3, o);
@@ -108,7 +120,7 @@ pl_status pl_entropy_sliding_avx512(const pl_run_args *a)
     const int64_t H = p->H, W = p->W;
     const int r = p->k / 2, bins = p->bins;
     const double to_base = p->base2 ? 1.0 / log(2.0) : 1.0;
-    float table[32] = {0};
+    float table[64] = {0};
     for (int c = 2; c <= p->k * p->k; c++) table[c] = (float)(c * log((double)c) * to_base);
     int T = pl_ctx_threads(a->ctx);
     if (T > H) T = (int)H;
@@ -124,8 +136,9 @@ pl_status pl_entropy_sliding_avx512(const pl_run_args *a)
         if (!ps.base || !logn) failed = 1;
         else {
             memset(ps.base, 0, (size_t)(pitch * bins));
-            row_consts rc = {_mm512_loadu_ps(table), _mm512_loadu_ps(table + 16), logn, logn + W,
-                             _mm512_setzero_ps(), _mm512_setzero_ps()};
+            row_consts rc = {{_mm512_loadu_ps(table), _mm512_loadu_ps(table + 16), _mm512_loadu_ps(table + 32),
+                              _mm512_loadu_ps(table + 48)},
+                             logn, logn + W, _mm512_setzero_ps(), _mm512_setzero_ps()};
             float *inv = logn + W;
             int64_t rows_prev = -1;
             for (int64_t yy = y0 - r < 0 ? 0 : y0 - r; yy < H && yy <= y0 + r; yy++)
@@ -156,7 +169,8 @@ pl_status pl_entropy_sliding_avx512(const pl_run_args *a)
                 switch (r) {
                 case 0: window_row(&ps, bins, &rc, orow, W, 0); break;
                 case 1: window_row(&ps, bins, &rc, orow, W, 1); break;
-                default: window_row(&ps, bins, &rc, orow, W, 2); break;
+                case 2: window_row(&ps, bins, &rc, orow, W, 2); break;
+                default: window_row(&ps, bins, &rc, orow, W, 3); break;
                 }
             }
         }
