@@ -9,7 +9,8 @@
  * GPU" (exit 77).
  * --quick (or PL_SANITIZER set, for compute-sanitizer): the defaults on the shapes up to
  * 33x1000 and the grid, each other parameter value on two problems, the GPU-only cases up to
- * 300x257; no 2560^2. */
+ * 300x257; no 2560^2. --rung NAME: that CUDA rung alone (racecheck of the shared-memory
+ * rungs), without the pl_entropy check. */
 #include "entropy_cases.h"
 #include "gpu_check.h"
 
@@ -56,10 +57,19 @@ static void check_gpu_cases(pl_ctx *ctx, const pl_variant *v, const int64_t *par
 int main(int argc, char **argv)
 {
     int quick = gpu_check_sanitizer();
+    const char *only = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "--rung") && i + 1 < argc) only = argv[++i];
         else {
-            fprintf(stderr, "usage: %s [--quick]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--quick] [--rung NAME]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (only) {
+        const pl_variant *v = pl_variant_find(&pl_entropy_kernel, only);
+        if (!v || v->backend != PL_BACKEND_CUDA) {
+            fprintf(stderr, "%s: --rung %s: not a CUDA entropy rung\n", argv[0], only);
             return 2;
         }
     }
@@ -72,6 +82,7 @@ int main(int argc, char **argv)
     int n_rungs = 0;
     for (int i = 0; i < k->n_variants; i++) {
         const pl_variant *v = k->ladder[i];
+        if (only && strcmp(v->name, only)) continue;
         if (!gpu_check_rung(ctx, v)) continue;
         n_rungs++;
         for_each_param_value(ctx, v, PARAM_SKIP_DEFAULT, NULL, NULL,
@@ -92,7 +103,11 @@ int main(int argc, char **argv)
         check_entropy_hand_cases(ctx, v->name, NULL);
         printf("%s: checked\n", v->name);
     }
-    CHECK(n_rungs == 4, "CUDA rungs run: %d, expected 4", n_rungs);
+    CHECK(n_rungs == (only ? 1 : 4), "CUDA rungs run: %d, expected %d", n_rungs, only ? 1 : 4);
+    if (only) {
+        pl_ctx_destroy(ctx);
+        return check_summary("test_entropy_gpu");
+    }
 
     /* pl_entropy on host arrays through a CUDA context picks cuda-tuned; padded rows both sides. */
     const char *best = pl_entropy_best_variant(ctx);
