@@ -473,6 +473,13 @@ pl_status pl_bench_estimate(pl_ctx *ctx, const pl_kernel *k, const pl_variant *v
  * (pl_sgemm, ...) are thin wrappers over this. */
 pl_status pl_run_host(pl_ctx *ctx, const pl_kernel *k, const pl_variant *v, const int64_t *params,
                       const void *problem, void *const *host);
+/* The same, and where phase_s is not NULL the seconds of each phase of this one call:
+ * phase_s[PL_PHASE_ALLOC] device allocation (host wall clock), [PL_PHASE_H2D] the copies in,
+ * [PL_PHASE_KERNEL] the run (CUDA events on the context's stream; on the CPU the wall clock
+ * of the run), [PL_PHASE_D2H] the copies out. A phase that does not apply (all but the kernel
+ * on the CPU) or was not reached is -1. */
+pl_status pl_run_host_phases(pl_ctx *ctx, const pl_kernel *k, const pl_variant *v, const int64_t *params,
+                             const void *problem, void *const *host, double phase_s[PL_N_PHASES]);
 
 /* ---- sweeps: a variant over the cartesian product of parameter values */
 enum { PL_SWEEP_MAX_VALUES = 64 };

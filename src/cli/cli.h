@@ -31,5 +31,6 @@ int pl_cmd_transpose(int argc, char **argv);
 int pl_cmd_reduce(int argc, char **argv);
 int pl_cmd_dot(int argc, char **argv);
 int pl_cmd_conv2d(int argc, char **argv);
+int pl_cmd_entropy(int argc, char **argv);
 
 #endif

@@ -18,6 +18,7 @@ static const struct {
     {"reduce", pl_cmd_reduce, "row or column sum|mean|min|max|sumsq of an .npy matrix"},
     {"dot", pl_cmd_dot, "the dot product of two .npy vectors"},
     {"conv2d", pl_cmd_conv2d, "a K x K filter over an image (.npy, PGM, PNG)"},
+    {"entropy", pl_cmd_entropy, "local entropy of an image (.npy, PGM, PNG) or a batch of matrices"},
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -6,6 +6,7 @@
 #include "kernels/gemv/gemv.h"
 #include "kernels/transpose/transpose.h"
 #include "kernels/conv2d/conv2d.h"
+#include "kernels/entropy/entropy.h"
 
 const pl_kernel *const pl_kernel_table[] = {
     &pl_gemm_kernel,
@@ -14,5 +15,6 @@ const pl_kernel *const pl_kernel_table[] = {
     &pl_reduce_kernel,
     &pl_dot_kernel,
     &pl_conv2d_kernel,
+    &pl_entropy_kernel,
     NULL,
 };

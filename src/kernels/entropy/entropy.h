@@ -33,6 +33,36 @@ extern const pl_kernel pl_entropy_kernel; /* ladder.c */
 /* Validate sizes, k, bins and pitches, with a message naming the problem. */
 pl_status pl_entropy_check(const pl_entropy_problem *p);
 
+/* The spec (spec.c). */
+extern const pl_param_def pl_entropy_problem_params[4]; /* k, bins, base, pad */
+pl_status pl_entropy_spec_make_problem(void *problem, const char *size, const pl_pvalues *pv);
+void pl_entropy_spec_describe(const void *problem, char *buf, size_t n);
+pl_status pl_entropy_spec_operands(const void *problem, pl_tensor *t, int *n);
+void pl_entropy_spec_fill(const void *problem, pl_tensor *t, int n, uint64_t seed);
+pl_status pl_entropy_spec_reference(const void *problem, const pl_tensor *t, int n, pl_tensor *ref,
+                                    pl_tensor *scale);
+pl_status pl_entropy_spec_check_sampled(const void *problem, const pl_tensor *t, int n, const pl_tensor *out,
+                                        pl_precision prec, uint64_t seed, pl_check_result *res);
+double pl_entropy_spec_reference_ops(const void *problem);
+double pl_entropy_spec_pixels(const void *problem);
+double pl_entropy_spec_bound(const void *problem, pl_precision prec, const char **why);
+double pl_entropy_spec_error_bound(const void *problem, pl_precision prec, const char **why);
+double pl_entropy_spec_ops(const void *problem);
+double pl_entropy_spec_bytes(const void *problem);
+/* The float64 entropy of pixel (i, j)'s clipped window of values v (pitch p->ld_in); *n_out
+ * (may be NULL) gets the window's count. The tests and the sampled check use it. */
+double pl_entropy_reference_at(const pl_entropy_problem *p, const uint8_t *v, int64_t i, int64_t j,
+                               int64_t *n_out);
+
+/* The first value >= bins in row-major order: PL_OK, or PL_ERR_ARG naming its row and column. */
+pl_status pl_entropy_check_values(const uint8_t *values, int64_t H, int64_t W, int64_t ld, int bins);
+
+/* pl_entropy_variant on a problem struct, with the phase times of pl_run_host_phases
+ * (phase_s may be NULL): the values are checked first (pl_entropy_check_values). */
+pl_status pl_entropy_variant_phases(pl_ctx *ctx, const char *variant, const int64_t *params,
+                                   const pl_entropy_problem *p, const uint8_t *values, float *out,
+                                   double phase_s[PL_N_PHASES]);
+
 /* The rungs, in ladder order (ladder.c). CUDA ones exist only in CUDA builds. */
 pl_status pl_entropy_cpu_naive(const pl_run_args *a);
 pl_status pl_entropy_cpu_histogram(const pl_run_args *a);

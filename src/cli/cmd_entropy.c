@@ -1,0 +1,359 @@
+/* cmd_entropy.c: `parlab entropy IMAGE -o OUT.npy`, the local entropy of an image of integer
+ * values through pl_entropy (the best rung) or a named variant; and `parlab entropy --batch
+ * FILE -o OUTDIR`, many matrices from one file (parlab's batch file or a .npz), each written to
+ * OUTDIR/<name>.npy, timed one by one with and without the transfers, as the classic lab
+ * reports them (total and maximum).
+ * Exit status: 0 ok; 1 a runtime failure (a file cannot be read or written, is malformed, holds
+ * a value that is not an integer in [0, bins); the device fails); 2 a usage error. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli/tool.h"
+#include "core/core.h"
+#include "kernels/entropy/entropy.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void usage(FILE *f)
+{
+    fputs("usage: parlab entropy IMAGE -o OUT.npy [options]\n"
+          "       parlab entropy --batch FILE -o OUTDIR [options]\n"
+          "\n"
+          "For each pixel, the Shannon entropy of the values in the k x k window around it,\n"
+          "the window clipped to the image at the borders (a corner pixel with k = 5 sees\n"
+          "3 x 3 values): E = -sum_b p_b log p_b over the values b in the window.\n"
+          "IMAGE is a rank-2 .npy (uint8, uint16, int32, float32 or float64 holding integers),\n"
+          "an 8-bit PGM (P2/P5) or an 8-bit grayscale PNG. Every value must be an integer in\n"
+          "[0, bins): the first one that is not is named (row, col) and nothing is written;\n"
+          "values are never clamped. OUT is a float32 .npy of the same shape, whole or not at all.\n"
+          "\n"
+          "options:\n"
+          "  -o, --output OUT    OUT.npy, or with --batch the output directory (made if missing)\n"
+          "  -k K                window side, odd, 1..63 (default 5)\n"
+          "  --bins B            values are in [0, B), 2..256 (default 16)\n"
+          "  --base e|2          natural log (nats, default) or base 2 (bits)\n"
+          "  --batch FILE        many matrices: parlab's batch file (.npy records back to back)\n"
+          "                      or a .npz; each is written to OUTDIR/<name>.npy\n"
+          "  --variant V         the entropy variant to run (an unknown name lists the valid\n"
+          "                      ones); default: the best one the backend can run\n"
+          TOOL_USAGE_OPTIONS
+          "\n"
+          "Prints one line: entropy: HxW, k=K, bins=B, base, variant V, T ms (T: the call,\n"
+          "with the copies to and from the device on a GPU). With --batch, a line per matrix\n"
+          "(name, size, time with transfers, kernel time without them) and the total and the\n"
+          "maximum of both. Every matrix is read and checked before the first is computed; on\n"
+          "a failure the outputs this run wrote are removed.\n"
+          "\n"
+          "exit status: 0 success; 1 runtime failure (unreadable, malformed or wrong-typed\n"
+          "file, a value that is not an integer in [0, bins), a device error, an output that\n"
+          "cannot be written); 2 usage error (bad option or value, unknown variant, a problem\n"
+          "too big for this machine's memory).\n",
+          f);
+}
+
+/* The values of a rank-2 array as uint8 in [0, bins): a uint8 array is used in place (*owned
+ * = NULL), others are converted. A value that is not an integer in [0, bins) is a runtime
+ * failure naming the file and the first such pixel. */
+static int to_values(const char *path, const pl_array *a, int bins, const uint8_t **values, uint8_t **owned)
+{
+    *owned = NULL;
+    if (a->rank != 2) {
+        cli_error("entropy: %s: a rank-%d array; an image is a rank-2 matrix", path, a->rank);
+        return PL_EXIT_FAIL;
+    }
+    int64_t H = a->shape[0], W = a->shape[1], n = H * W;
+    if (a->dtype == PL_U8) {
+        const uint8_t *v = a->data;
+        for (int64_t i = 0; i < n; i++)
+            if (v[i] >= bins) {
+                cli_error("entropy: %s: value %d at pixel (row %lld, col %lld) is outside [0, %d) (--bins %d)", path,
+                          v[i], (long long)(i / W), (long long)(i % W), bins, bins);
+                return PL_EXIT_FAIL;
+            }
+        *values = v;
+        return PL_EXIT_OK;
+    }
+    uint8_t *out = pl_alloc((size_t)(n > 0 ? n : 1));
+    if (!out) {
+        cli_error("entropy: %s: no memory to convert %lldx%lld values", path, (long long)H, (long long)W);
+        return PL_EXIT_FAIL;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        double x;
+        switch (a->dtype) {
+        case PL_U16: x = ((const uint16_t *)a->data)[i]; break;
+        case PL_I32: x = ((const int32_t *)a->data)[i]; break;
+        case PL_F32: x = ((const float *)a->data)[i]; break;
+        case PL_F64: x = ((const double *)a->data)[i]; break;
+        default: x = NAN; break;
+        }
+        if (x != floor(x) || !(x >= 0 && x < bins)) { /* NaN fails both */
+            if (x == floor(x))
+                cli_error("entropy: %s: value %.17g at pixel (row %lld, col %lld) is outside [0, %d) (--bins %d)", path,
+                          x, (long long)(i / W), (long long)(i % W), bins, bins);
+            else
+                cli_error("entropy: %s: value %.9g at pixel (row %lld, col %lld) is not an integer", path, x,
+                          (long long)(i / W), (long long)(i % W));
+            pl_free(out);
+            return PL_EXIT_FAIL;
+        }
+        out[i] = (uint8_t)x;
+    }
+    *values = out;
+    *owned = out;
+    return PL_EXIT_OK;
+}
+
+typedef struct run_opts {
+    int k, bins, base2;
+    const pl_variant *variant;
+} run_opts;
+
+/* Entropy of values (H x W) into out; phase_s as pl_run_host_phases; *wall_s the call. */
+static pl_status run_one(pl_ctx *ctx, const run_opts *o, int64_t H, int64_t W, const uint8_t *values, float *out,
+                         double phase_s[PL_N_PHASES], double *wall_s)
+{
+    const char *name = o->variant ? o->variant->name : pl_entropy_best_variant(ctx);
+    pl_entropy_problem p = {H, W, o->k, o->bins, o->base2, W, W};
+    double t0 = tool_now();
+    pl_status s = name ? pl_entropy_variant_phases(ctx, name, NULL, &p, values, out, phase_s)
+                       : pl_fail(PL_ERR_UNSUPPORTED, "entropy: no variant can run in this context");
+    *wall_s = tool_now() - t0;
+    return s;
+}
+
+static int single(const char *in_path, const char *out_path, const run_opts *o, const tool_common *co,
+                  const pl_kernel *kernel, const pl_pvalues *pv)
+{
+    pl_array A = {0}, E = {0};
+    pl_ctx *ctx = NULL;
+    uint8_t *owned = NULL;
+    const uint8_t *values = NULL;
+    int rc;
+    pl_status s;
+    if ((rc = tool_fits_host("entropy", "reading the image", tool_file_bytes(in_path))) != 0) goto done;
+    if ((s = pl_image_read(in_path, &A)) != PL_OK) {
+        rc = cli_fail(s) == PL_EXIT_USAGE && s != PL_ERR_TOO_BIG ? PL_EXIT_FAIL : cli_fail(s);
+        goto done;
+    }
+    if ((rc = to_values(in_path, &A, o->bins, &values, &owned)) != 0) goto done;
+    int64_t H = A.shape[0], W = A.shape[1];
+    char what[96];
+    snprintf(what, sizeof what, "the output (%lldx%lld float32)", (long long)H, (long long)W);
+    if ((rc = tool_fits_host("entropy", what, (double)H * (double)W * sizeof(float))) != 0) goto done;
+    rc = PL_EXIT_FAIL;
+    E = (pl_array){.dtype = PL_F32, .rank = 2, .shape = {H, W}};
+    if (H * W > 0 && !(E.data = pl_alloc((size_t)(H * W) * sizeof(float)))) {
+        cli_error("entropy: cannot allocate %s", what);
+        goto done;
+    }
+    char size[64];
+    snprintf(size, sizeof size, "%lldx%lld", (long long)H, (long long)W);
+    if ((rc = tool_context("entropy", kernel, H * W > 0 ? size : NULL, pv, co->backend, co->device, co->threads,
+                           o->variant, &ctx)) != 0)
+        goto done;
+    double phase[PL_N_PHASES], wall = 0;
+    const char *ran = o->variant ? o->variant->name : pl_entropy_best_variant(ctx);
+    if (H * W == 0) {
+        ran = "none (empty)";
+        s = PL_OK;
+    } else {
+        s = run_one(ctx, o, H, W, values, E.data, phase, &wall);
+    }
+    if (s != PL_OK || (s = pl_npy_write(out_path, &E)) != PL_OK) {
+        rc = cli_fail(s);
+        goto done;
+    }
+    printf("entropy: %lldx%lld, k=%d, bins=%d, base %s, variant %s, %.3f ms\n", (long long)H, (long long)W, o->k,
+           o->bins, o->base2 ? "2" : "e", ran ? ran : "?", wall * 1e3);
+    rc = PL_EXIT_OK;
+done:
+    pl_ctx_destroy(ctx);
+    pl_free(owned);
+    pl_array_free(&A);
+    pl_array_free(&E);
+    return rc;
+}
+
+/* A member name usable as a file name in OUTDIR: no '/', not empty, not "." or "..". */
+static int safe_name(const char *name)
+{
+    return name[0] && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
+}
+
+static int batch(const char *in_path, const char *out_dir, const run_opts *o, const tool_common *co,
+                 const pl_kernel *kernel, const pl_pvalues *pv)
+{
+    pl_named_array *arr = NULL;
+    int count = 0, rc, made_dir = 0, written = 0;
+    pl_ctx *ctx = NULL;
+    uint8_t **owned = NULL;
+    const uint8_t **values = NULL;
+    char **paths = NULL;
+    float *out = NULL;
+    pl_status s;
+    if ((rc = tool_fits_host("entropy", "reading the batch", tool_file_bytes(in_path))) != 0) return rc;
+    if ((s = pl_arrays_read(in_path, &arr, &count)) != PL_OK) {
+        rc = cli_fail(s) == PL_EXIT_USAGE && s != PL_ERR_TOO_BIG ? PL_EXIT_FAIL : cli_fail(s);
+        return rc;
+    }
+    rc = PL_EXIT_FAIL;
+    owned = calloc((size_t)count + 1, sizeof *owned);
+    values = calloc((size_t)count + 1, sizeof *values);
+    paths = calloc((size_t)count + 1, sizeof *paths);
+    if (!owned || !values || !paths) {
+        cli_error("entropy: no memory for a batch of %d matrices", count);
+        goto done;
+    }
+    /* Everything checked before anything is computed or written. */
+    int64_t most = 0, big_H = 0, big_W = 0;
+    for (int i = 0; i < count; i++) {
+        char where[512];
+        snprintf(where, sizeof where, "%s, matrix '%s'", in_path, arr[i].name);
+        if (!safe_name(arr[i].name)) {
+            cli_error("entropy: %s: '%s' cannot name a file in %s", in_path, arr[i].name, out_dir);
+            goto done;
+        }
+        for (int j = 0; j < i; j++)
+            if (!strcmp(arr[i].name, arr[j].name)) {
+                cli_error("entropy: %s: two matrices are named '%s'", in_path, arr[i].name);
+                goto done;
+            }
+        if ((rc = to_values(where, &arr[i].a, o->bins, &values[i], &owned[i])) != 0) goto done;
+        rc = PL_EXIT_FAIL;
+        int64_t n = arr[i].a.shape[0] * arr[i].a.shape[1];
+        if (n > most) most = n, big_H = arr[i].a.shape[0], big_W = arr[i].a.shape[1];
+        size_t len = strlen(out_dir) + strlen(arr[i].name) + 8;
+        if (!(paths[i] = malloc(len))) {
+            cli_error("entropy: no memory");
+            goto done;
+        }
+        snprintf(paths[i], len, "%s/%s.npy", out_dir, arr[i].name);
+    }
+    if ((rc = tool_fits_host("entropy", "the largest output", (double)most * sizeof(float))) != 0) goto done;
+    rc = PL_EXIT_FAIL;
+    if (!(out = pl_alloc((size_t)(most > 0 ? most : 1) * sizeof(float)))) {
+        cli_error("entropy: cannot allocate the output of %lld pixels", (long long)most);
+        goto done;
+    }
+    char size[64];
+    snprintf(size, sizeof size, "%lldx%lld", (long long)big_H, (long long)big_W);
+    if ((rc = tool_context("entropy", kernel, most > 0 ? size : NULL, pv, co->backend, co->device, co->threads,
+                           o->variant, &ctx)) != 0)
+        goto done;
+    rc = PL_EXIT_FAIL;
+    struct stat st;
+    if (stat(out_dir, &st) != 0) {
+        if (mkdir(out_dir, 0777) != 0) {
+            cli_error("entropy: cannot create the directory %s: %s", out_dir, strerror(errno));
+            goto done;
+        }
+        made_dir = 1;
+    } else if (!S_ISDIR(st.st_mode)) {
+        cli_error("entropy: %s exists and is not a directory", out_dir);
+        goto done;
+    }
+    const char *ran = o->variant ? o->variant->name : pl_entropy_best_variant(ctx);
+    printf("entropy batch: %d matrices from %s, k=%d, bins=%d, base %s, variant %s, %s\n", count, in_path, o->k,
+           o->bins, o->base2 ? "2" : "e", ran ? ran : "?", pl_backend_name(pl_ctx_backend(ctx)));
+    printf("%-20s %12s %14s %12s\n", "matrix", "size", "with xfer ms", "kernel ms");
+    double total = 0, worst = 0, k_total = 0, k_worst = 0;
+    for (int i = 0; i < count; i++) {
+        int64_t H = arr[i].a.shape[0], W = arr[i].a.shape[1];
+        double phase[PL_N_PHASES] = {-1, -1, -1, -1}, wall = 0;
+        s = H * W > 0 ? run_one(ctx, o, H, W, values[i], out, phase, &wall) : PL_OK;
+        pl_array E = {.dtype = PL_F32, .rank = 2, .shape = {H, W}, .data = out};
+        if (s == PL_OK) s = pl_npy_write(paths[i], &E);
+        if (s != PL_OK) {
+            rc = cli_fail(s);
+            goto done;
+        }
+        written = i + 1;
+        double kernel_s = phase[PL_PHASE_KERNEL] >= 0 ? phase[PL_PHASE_KERNEL] : 0;
+        char sz[48];
+        snprintf(sz, sizeof sz, "%lldx%lld", (long long)H, (long long)W);
+        printf("%-20s %12s %14.3f %12.3f\n", arr[i].name, sz, wall * 1e3, kernel_s * 1e3);
+        total += wall, k_total += kernel_s;
+        worst = wall > worst ? wall : worst, k_worst = kernel_s > k_worst ? kernel_s : k_worst;
+    }
+    printf("%-20s %12s %14.3f %12.3f\n", "total", "", total * 1e3, k_total * 1e3);
+    printf("%-20s %12s %14.3f %12.3f\n", "maximum", "", worst * 1e3, k_worst * 1e3);
+    rc = PL_EXIT_OK;
+done:
+    if (rc != PL_EXIT_OK) { /* nothing half-written: this run's outputs go */
+        for (int i = 0; i < written; i++) remove(paths[i]);
+        if (made_dir) rmdir(out_dir);
+    }
+    pl_ctx_destroy(ctx);
+    for (int i = 0; owned && i < count; i++) pl_free(owned[i]);
+    for (int i = 0; paths && i < count; i++) free(paths[i]);
+    free(owned), free(values), free(paths);
+    pl_free(out);
+    if (arr) pl_arrays_free(arr, count);
+    return rc;
+}
+
+int pl_cmd_entropy(int argc, char **argv)
+{
+    const char *in_path = NULL, *batch_path = NULL;
+    int n_in = 0, rc, handled;
+    tool_common co = TOOL_COMMON_INIT;
+    long k = 5, bins = 16;
+    int base2 = 0;
+
+    static const char *const with_value[] = {"-o",      "--output", "--variant", "--threads", "--backend",
+                                             "--device", "-k",      "--bins",    "--base",    "--batch", NULL};
+    tool_args ta = {"entropy", argc, argv, with_value, NULL, 1, 0};
+    char name[32];
+    const char *val;
+    for (int kind; (kind = tool_next(&ta, name, sizeof name, &val)) != TOOL_END;) {
+        if (kind == TOOL_HELP || kind == TOOL_ERROR) return tool_stop(kind, usage);
+        if (kind == TOOL_POSITIONAL) {
+            if ((rc = tool_positional("entropy", val, &in_path, &n_in, 1, "one input, IMAGE")) != 0) return rc;
+            continue;
+        }
+        if (!strcmp(name, "-k")) {
+            if ((rc = cli_parse_int("-k", val, 1, PL_ENTROPY_MAX_K, &k)) != 0) return rc;
+            if (k % 2 == 0) {
+                cli_error("entropy: -k %ld: the window side must be odd", k);
+                return PL_EXIT_USAGE;
+            }
+        } else if (!strcmp(name, "--bins")) {
+            if ((rc = cli_parse_int("--bins", val, 2, PL_ENTROPY_MAX_BINS, &bins)) != 0) return rc;
+        } else if (!strcmp(name, "--base")) {
+            if (!strcmp(val, "e")) base2 = 0;
+            else if (!strcmp(val, "2")) base2 = 1;
+            else {
+                cli_error("entropy: --base '%s': expected e or 2", val);
+                return PL_EXIT_USAGE;
+            }
+        } else if (!strcmp(name, "--batch")) {
+            batch_path = val;
+        } else if ((rc = tool_common_option("entropy", &co, name, val, &handled)) != 0) {
+            return rc;
+        }
+    }
+    if (in_path && batch_path) {
+        cli_error("entropy: give IMAGE or --batch FILE, not both");
+        return PL_EXIT_USAGE;
+    }
+    if (!in_path && !batch_path) {
+        cli_error("entropy: needs an input file, IMAGE or --batch FILE (see parlab entropy --help)");
+        return PL_EXIT_USAGE;
+    }
+    if ((rc = tool_need_output("entropy", &co, batch_path ? "OUTDIR" : "OUT.npy")) != 0) return rc;
+    const pl_kernel *kernel = &pl_entropy_kernel;
+    run_opts o = {(int)k, (int)bins, base2, NULL};
+    if ((rc = tool_find_variant("entropy", kernel, co.variant_name, &o.variant, &co.backend, co.backend_given)) != 0)
+        return rc;
+    pl_pvalues pv;
+    pl_pvalues_default(kernel, &pv);
+    pv.num[0] = (double)k, pv.num[1] = (double)bins, pv.num[2] = base2;
+    return batch_path ? batch(batch_path, co.out_path, &o, &co, kernel, &pv)
+                      : single(in_path, co.out_path, &o, &co, kernel, &pv);
+}

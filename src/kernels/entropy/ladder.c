@@ -1,0 +1,77 @@
+/* ladder.c: the entropy ladder, in order. Read top to bottom, each rung is the one before plus
+ * one idea. No peer runs in-process: scikit-image's rank.entropy is the comparison, by script
+ * (tests/test_entropy_skimage.sh). */
+#include "kernels/entropy/cpu_sliding.h"
+#include "kernels/entropy/entropy.h"
+#include "kernels/ladder.h"
+
+#ifdef PL_HAVE_CUDA
+extern const pl_param_def pl_entropy_cuda_block_params[1];  /* block: 8, 16, 32 */
+extern const pl_param_def pl_entropy_cuda_shared_params[1]; /* tile: 8, 16, 32 */
+extern const pl_param_def pl_entropy_cuda_tuned_params[2];
+#endif
+
+static const pl_variant cpu_naive = {
+    "cpu-naive", "for each value 0..bins-1, count it over the clipped window: O(bins*k^2) a pixel, one thread",
+    PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, NULL, 0, pl_entropy_cpu_naive, NULL};
+static const pl_variant cpu_histogram = {
+    "cpu-histogram", "one pass over the window into a histogram, then over the bins: O(k^2 + bins); threads",
+    PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, NULL, 0, pl_entropy_cpu_histogram, NULL};
+static const pl_variant cpu_histogram_log_table = {
+    "cpu-histogram-log-table", "the same with c log c and log n read from tables of k^2+1 entries: no log a pixel",
+    PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, NULL, 0, pl_entropy_cpu_histogram_log_table, NULL};
+static const pl_variant cpu_sliding = {
+    "cpu-sliding", "the histogram slides along the row, O(k) a pixel, exact fixed-point running sum; "
+    "AVX-512: per-bin column counts of 64 pixels, c log c by vpermi2ps, threads",
+    PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, pl_entropy_cpu_sliding_params, 1, pl_entropy_cpu_sliding, NULL};
+static const pl_variant cuda_naive = {
+    "cuda-naive", "one thread per pixel, the histogram in registers/local memory, logf per bin",
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_entropy_cuda_block_params, 1),
+    PL_CUDA_FN(pl_entropy_cuda_naive), NULL};
+static const pl_variant cuda_log_table = {
+    "cuda-log-table", "the log table in constant memory",
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_entropy_cuda_block_params, 1),
+    PL_CUDA_FN(pl_entropy_cuda_log_table), NULL};
+static const pl_variant cuda_shared = {
+    "cuda-shared", "the tile plus its halo staged in shared memory",
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_entropy_cuda_shared_params, 1),
+    PL_CUDA_FN(pl_entropy_cuda_shared), NULL};
+static const pl_variant cuda_tuned = {
+    "cuda-tuned", "the best of these with a sliding window per thread",
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_entropy_cuda_tuned_params, 2),
+    PL_CUDA_FN(pl_entropy_cuda_tuned), NULL};
+
+static const pl_variant *const ladder[] = {
+    &cpu_naive, &cpu_histogram, &cpu_histogram_log_table, &cpu_sliding,
+    &cuda_naive, &cuda_log_table, &cuda_shared, &cuda_tuned,
+};
+
+static const pl_named_size named_sizes[] = {{"small", "1000"}, {"medium", "2560"}, {"large", "10000"}};
+
+const pl_kernel pl_entropy_kernel = {
+    .name = "entropy",
+    .summary = "local Shannon entropy of the k x k window around each pixel (clipped at the borders), "
+               "uint8 values in [0, bins) -> float32",
+    .size_help = "N (square), HxW, or small|medium|large (1000, 2560, 10000)",
+    .named_sizes = named_sizes,
+    .n_named_sizes = 3,
+    .unit = PL_UNIT_PIXEL,
+    .ceiling = PL_CEIL_MEMORY,
+    .problem_params = pl_entropy_problem_params,
+    .n_problem_params = 4,
+    .ladder = ladder,
+    .n_variants = (int)(sizeof ladder / sizeof ladder[0]),
+    .problem_size = sizeof(pl_entropy_problem),
+    .make_problem = pl_entropy_spec_make_problem,
+    .describe = pl_entropy_spec_describe,
+    .operands = pl_entropy_spec_operands,
+    .fill = pl_entropy_spec_fill,
+    .reference = pl_entropy_spec_reference,
+    .reference_ops = pl_entropy_spec_reference_ops,
+    .error_bound = pl_entropy_spec_error_bound,
+    .elem_bound = pl_entropy_spec_bound,
+    .check_sampled = pl_entropy_spec_check_sampled,
+    .work = pl_entropy_spec_pixels,
+    .ops = pl_entropy_spec_ops,
+    .bytes = pl_entropy_spec_bytes,
+};
