@@ -89,6 +89,21 @@ if run 0 "pgm int32" conv2d G.pgm --filter 1,1,1,1,1,1,1,1,1 --dtype i32 --mode 
     [ "$got" = "120 210 160 120 210 160" ] && ok || bad "int32 box of the PGM: $got"
 fi
 
+# PNG out and back in, where this build has libpng (else the write is refused: exit 1, named).
+"$PARLAB" conv2d G.pgm --filter 2 -o G.png >out.txt 2>err.txt
+rc=$?
+if [ $rc -eq 0 ]; then
+    ok
+    if run 0 "png in" conv2d G.png --filter 1 --dtype i32 -o GP.npy; then
+        got=$(od -An -v -t d4 -j 128 GP.npy | tr -s ' \n' ' ' | sed 's/^ //; s/ $//')
+        [ "$got" = "20 40 60 80 100 120" ] && ok || bad "png round trip: $got"
+    fi
+elif [ $rc -eq 1 ] && grep -qi "png" err.txt; then
+    echo "skipped: PNG round trip: $(cat err.txt)"
+else
+    bad "png out: exit $rc: $(cat err.txt)"
+fi
+
 # ---------------------------------------------------------------- numpy round trip
 if python3 -c 'import numpy' 2>/dev/null; then
     cat >ref.py <<'PY'

@@ -20,7 +20,8 @@ enum FilterFrom { FROM_GLOBAL = 0, FROM_SHARED = 1, FROM_CONSTANT = 2 };
 // filter between a copy and the launch that reads it. Each context therefore takes its own
 // slot of CONST_SLOTS copies (given out in turn at the context's first use, kept in its state);
 // more than CONST_SLOTS contexts on one device at once would share slots (and race): a limit
-// docs/conv2d.md states. Within one context the copy and the launch are ordered on its stream.
+// docs/notes/conv2d-cuda.md states. Within one context the copy and the launch are ordered on
+// its stream.
 enum { CONST_SLOTS = 8, MAX_TAPS = PL_CONV2D_MAX_K * PL_CONV2D_MAX_K };
 static __constant__ uint32_t c_filter[CONST_SLOTS][MAX_TAPS]; // float32 or int32 bits
 

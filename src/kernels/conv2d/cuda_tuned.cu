@@ -288,10 +288,10 @@ static pl_status launch_rows(const pl_run_args *a, const T *prep, int vec)
     return conv2d_launched("cuda-tuned");
 }
 
-// rows = 0 (auto): memory-bound small filters take short strips (more blocks, fewer registers,
-// more loads in flight); large filters long ones (fewer shared loads per FMA). Measured on the
-// H100 at 10000^2 (docs/notes/conv2d-cuda.md).
-static int auto_rows(int K) { return K <= 5 ? 4 : K <= 11 ? 8 : 16; }
+// rows = 0 (auto): K <= 3, memory-bound with little arithmetic, takes short strips (more
+// blocks, fewer registers, more loads in flight); from K = 5 on, long strips (fewer shared
+// loads per FMA) won every sweep on the H100 at 10000^2 (docs/notes/conv2d-cuda.md).
+static int auto_rows(int K) { return K <= 3 ? 4 : 16; }
 
 template <typename T, int K>
 static pl_status launch_k(const pl_run_args *a, const T *prep, int vec)
