@@ -129,6 +129,7 @@ run 1 "NaN" entropy nan.npy -o X.npy && expect_err "NaN" "pixel (row 1, col 1) i
 ent write vec.npy f4 -1 5 16 1
 run 1 "rank 1" entropy vec.npy -o X.npy && expect_err "rank 1" "rank-1"
 run 1 "missing file" entropy nothere.npy -o X.npy && expect_err "missing file" "nothere.npy"
+[ "$(grep -c 'error' err.txt)" -eq 1 ] && ok || bad "missing file: the error printed more than once: $(cat err.txt)"
 printf 'P5\n3 3\n255\nab' >short.pgm
 run 1 "truncated PGM" entropy short.pgm -o X.npy && expect_err "truncated PGM" "short.pgm"
 no_file "runtime failures" X.npy

@@ -109,6 +109,14 @@ static int to_values(const char *path, const pl_array *a, int bins, const uint8_
     return PL_EXIT_OK;
 }
 
+/* A file that cannot be read: the message, and exit 1 (a malformed file is not a usage error),
+ * but 2 for one too big for this machine's memory. */
+static int file_fail(pl_status s)
+{
+    int code = cli_fail(s);
+    return code == PL_EXIT_USAGE && s != PL_ERR_TOO_BIG ? PL_EXIT_FAIL : code;
+}
+
 typedef struct run_opts {
     int k, bins, base2;
     const pl_variant *variant;
@@ -138,7 +146,7 @@ static int single(const char *in_path, const char *out_path, const run_opts *o, 
     pl_status s;
     if ((rc = tool_fits_host("entropy", "reading the image", tool_file_bytes(in_path))) != 0) goto done;
     if ((s = pl_image_read(in_path, &A)) != PL_OK) {
-        rc = cli_fail(s) == PL_EXIT_USAGE && s != PL_ERR_TOO_BIG ? PL_EXIT_FAIL : cli_fail(s);
+        rc = file_fail(s);
         goto done;
     }
     if ((rc = to_values(in_path, &A, o->bins, &values, &owned)) != 0) goto done;
@@ -198,10 +206,7 @@ static int batch(const char *in_path, const char *out_dir, const run_opts *o, co
     float *out = NULL;
     pl_status s;
     if ((rc = tool_fits_host("entropy", "reading the batch", tool_file_bytes(in_path))) != 0) return rc;
-    if ((s = pl_arrays_read(in_path, &arr, &count)) != PL_OK) {
-        rc = cli_fail(s) == PL_EXIT_USAGE && s != PL_ERR_TOO_BIG ? PL_EXIT_FAIL : cli_fail(s);
-        return rc;
-    }
+    if ((s = pl_arrays_read(in_path, &arr, &count)) != PL_OK) return file_fail(s);
     rc = PL_EXIT_FAIL;
     owned = calloc((size_t)count + 1, sizeof *owned);
     values = calloc((size_t)count + 1, sizeof *values);
