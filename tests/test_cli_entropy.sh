@@ -129,6 +129,7 @@ run 1 "NaN" entropy nan.npy -o X.npy && expect_err "NaN" "pixel (row 1, col 1) i
 ent write vec.npy f4 -1 5 16 1
 run 1 "rank 1" entropy vec.npy -o X.npy && expect_err "rank 1" "rank-1"
 run 1 "missing file" entropy nothere.npy -o X.npy && expect_err "missing file" "nothere.npy"
+[ "$(grep -c 'error' err.txt)" -eq 1 ] && ok || bad "missing file: the error printed more than once: $(cat err.txt)"
 printf 'P5\n3 3\n255\nab' >short.pgm
 run 1 "truncated PGM" entropy short.pgm -o X.npy && expect_err "truncated PGM" "short.pgm"
 no_file "runtime failures" X.npy
@@ -156,6 +157,7 @@ run 0 "batch file" entropy --batch b.bin -o out && {
     ent check out/0.npy 7 9 16 1 5 0 && ent check out/1.npy 40 3 16 2 5 0 && ent check out/2.npy 1 1 16 3 5 0 &&
         ok || bad "batch: wrong values"
     grep -q "^1 .* 40x3 " out.txt && ok || bad "batch: no line for matrix 1: $(cat out.txt)"
+    grep -Eq "^0 +7x9 +[0-9.]+ +- +[0-9.]+ +-$" out.txt && ok || bad "batch: matrix 0's line (CPU: no copies): $(cat out.txt)"
     grep -q "^total " out.txt && grep -q "^maximum " out.txt && ok || bad "batch: no total/maximum: $(cat out.txt)"
 }
 ent batch b.npz npz 4 5x6:7:u1 33x65:8:i4

@@ -69,7 +69,7 @@ static __global__ void __launch_bounds__(256) entropy_tuned_kernel(pl_entropy_pr
     const int tid = threadIdx.x;
     const int tile_w = T + 2 * r, pitch = (tile_w + 3) & ~3, tile_rows = R + k;
     int *g = (int *)smem;                                    // g[c], c < N; zeros at N .. 2N
-    int *hist = g + ((2 * N + 1 + 3) & ~3);                  // bins + 1 rows of T counters (4c)
+    int *hist = g + ((2 * N + 1 + 3) & ~3);                  // bins + 1 rows of T counters
     uint8_t *tile = (uint8_t *)(hist + (size_t)(p.bins + 1) * T); // tile_rows rows of pitch bytes
     const int64_t x0 = (int64_t)blockIdx.x * T, ys = (int64_t)blockIdx.y * R;
     const int64_t ytop = ys - r - 1; // the image row of tile row 0

@@ -22,7 +22,7 @@ static const pl_variant cpu_histogram_log_table = {
     PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, NULL, 0, pl_entropy_cpu_histogram_log_table, NULL};
 static const pl_variant cpu_sliding = {
     "cpu-sliding", "the histogram slides along the row, O(k) a pixel, exact fixed-point running sum; "
-    "AVX-512: per-bin column counts of 64 pixels, c log c by vpermi2ps, threads",
+    "AVX-512 (k <= 7, bins <= 64): per-bin byte column counts, 64 pixels at once, c log c by vpermt2ps; threads",
     PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, pl_entropy_cpu_sliding_params, 1, pl_entropy_cpu_sliding, NULL};
 static const pl_variant cuda_naive = {
     "cuda-naive", "one thread per pixel, the histogram in registers/local memory, logf per bin",
