@@ -3,6 +3,7 @@
  * reference (exact int64 sums for int32), the error bounds, the sampled check for sizes whose
  * full reference would be slow, and the counts of work and traffic. */
 #include "core/core.h"
+#include "core/sizes.h"
 #include "kernels/conv2d/conv2d.h"
 
 #include <errno.h>
@@ -211,35 +212,12 @@ const pl_param_def pl_conv2d_problem_params[7] = {
      4096, 1, NULL, 0},
 };
 
-/* "1000" (square) or "HxW". */
-static pl_status parse_size(const char *text, int64_t dims[2])
-{
-    const char *s = text;
-    int n = 0;
-    while (n < 2) {
-        char *end;
-        if (*s < '0' || *s > '9') break;
-        errno = 0;
-        long long v = strtoll(s, &end, 10);
-        if (errno == ERANGE) return pl_fail(PL_ERR_OVERFLOW, "conv2d size '%s': a number is too large", text);
-        dims[n++] = v;
-        s = end;
-        if (*s == 'x' || *s == 'X') s++;
-        else break;
-    }
-    if (*s != '\0' || n == 0 || s[-1] == 'x' || s[-1] == 'X')
-        return pl_fail(PL_ERR_ARG, "conv2d size '%s': expected N, HxW, or small|medium|large", text);
-    if (n == 1) dims[1] = dims[0];
-    if (dims[0] <= 0 || dims[1] <= 0) return pl_fail(PL_ERR_ARG, "conv2d size '%s': sizes must be positive", text);
-    return PL_OK;
-}
-
 pl_status pl_conv2d_spec_make_problem(void *problem, const char *size, const pl_pvalues *pv)
 {
     pl_conv2d_problem *p = problem;
     memset(p, 0, sizeof *p);
     int64_t d[2];
-    pl_status s = parse_size(size, d);
+    pl_status s = pl_parse_dims("conv2d", size, 2, "HxW", d);
     if (s != PL_OK) return s;
     p->H = d[0], p->W = d[1];
     p->K = (int)pv->num[P_K];

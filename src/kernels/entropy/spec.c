@@ -2,6 +2,7 @@
  * bins, base, pad), seeded inputs, the float64 reference (a fresh histogram of the clipped
  * window at every pixel), the element bound of the float32 rungs, and the counts. */
 #include "core/core.h"
+#include "core/sizes.h"
 #include "kernels/entropy/entropy.h"
 
 #include <errno.h>
@@ -33,29 +34,6 @@ pl_status pl_entropy_check(const pl_entropy_problem *p)
     return PL_OK;
 }
 
-/* "1000" (square) or "HxW". */
-static pl_status parse_size(const char *text, int64_t dims[2])
-{
-    const char *s = text;
-    int n = 0;
-    while (n < 2) {
-        char *end;
-        if (*s < '0' || *s > '9') break; /* rejects signs and blanks */
-        errno = 0;
-        long long v = strtoll(s, &end, 10);
-        if (errno == ERANGE) return pl_fail(PL_ERR_OVERFLOW, "entropy size '%s': a number is too large", text);
-        dims[n++] = v;
-        s = end;
-        if (*s == 'x' || *s == 'X') s++;
-        else break;
-    }
-    if (*s != '\0' || n == 0 || s[-1] == 'x' || s[-1] == 'X')
-        return pl_fail(PL_ERR_ARG, "entropy size '%s': expected N, HxW, or small|medium|large", text);
-    if (n == 1) dims[1] = dims[0];
-    if (dims[0] <= 0 || dims[1] <= 0) return pl_fail(PL_ERR_ARG, "entropy size '%s': sizes must be positive", text);
-    return PL_OK;
-}
-
 static const char *const base_names[] = {"e", "2", NULL};
 
 const pl_param_def pl_entropy_problem_params[4] = {
@@ -70,7 +48,7 @@ pl_status pl_entropy_spec_make_problem(void *problem, const char *size, const pl
 {
     pl_entropy_problem *p = problem;
     int64_t d[2];
-    pl_status s = parse_size(size, d);
+    pl_status s = pl_parse_dims("entropy", size, 2, "HxW", d);
     if (s != PL_OK) return s;
     int64_t pad = (int64_t)pv->num[3];
     *p = (pl_entropy_problem){d[0], d[1], (int)pv->num[0], (int)pv->num[1], (int)pv->num[2], d[1] + pad, d[1] + pad};

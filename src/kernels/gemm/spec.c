@@ -1,6 +1,7 @@
 /* spec.c: what GEMM is, independent of any rung: sizes, operands, inputs, the float64
  * reference, the error bound and the counts of work and traffic. */
 #include "core/core.h"
+#include "core/sizes.h"
 #include "kernels/gemm/gemm.h"
 
 #include <errno.h>
@@ -36,37 +37,12 @@ pl_status pl_gemm_check(const pl_gemm_problem *p)
 
 /* ---------------------------------------------------------------- sizes */
 
-/* "1024" (square) or "MxNxK" (the named sizes are in ladder.c's table). */
-static pl_status parse_size(const char *text, int64_t dims[3])
-{
-    const char *s = text;
-    int n = 0;
-    while (n < 3) {
-        char *end;
-        if (*s < '0' || *s > '9') break; /* rejects signs and blanks */
-        errno = 0;
-        long long v = strtoll(s, &end, 10);
-        if (end == s) break;
-        if (errno == ERANGE) return pl_fail(PL_ERR_OVERFLOW, "gemm size '%s': a number is too large", text);
-        dims[n++] = v;
-        s = end;
-        if (*s == 'x' || *s == 'X') s++;
-        else break;
-    }
-    if (*s != '\0' || (n != 1 && n != 3))
-        return pl_fail(PL_ERR_ARG, "gemm size '%s': expected N, MxNxK, or small|medium|large", text);
-    if (n == 1) dims[1] = dims[2] = dims[0];
-    for (int i = 0; i < 3; i++)
-        if (dims[i] <= 0) return pl_fail(PL_ERR_ARG, "gemm size '%s': sizes must be positive", text);
-    return PL_OK;
-}
-
 pl_status pl_gemm_spec_make_problem(void *problem, const char *size, const pl_pvalues *pv)
 {
     const double *pvals = pv->num;
     pl_gemm_problem *p = problem;
     int64_t d[3];
-    pl_status s = parse_size(size, d);
+    pl_status s = pl_parse_dims("gemm", size, 3, "MxNxK", d);
     if (s != PL_OK) return s;
     int64_t pad = (int64_t)pvals[2];
     p->M = d[0];

@@ -3,6 +3,7 @@
  * reads each element of A once for two flops: it is bound by memory bandwidth, so its unit
  * is the byte (GB/s) and its ceiling the measured copy bandwidth. */
 #include "core/core.h"
+#include "core/sizes.h"
 #include "kernels/gemv/gemv.h"
 
 #include <errno.h>
@@ -33,24 +34,8 @@ pl_status pl_gemv_spec_make_problem(void *problem, const char *size, const pl_pv
 {
     pl_gemv_problem *p = problem;
     int64_t d[2];
-    int n = 0, after_x = 0;
-    const char *s = size;
-    while (n < 2) {
-        char *end;
-        if (*s < '0' || *s > '9') break; /* rejects signs, blanks and a trailing x */
-        after_x = 0;
-        errno = 0;
-        long long v = strtoll(s, &end, 10);
-        if (errno == ERANGE) return pl_fail(PL_ERR_OVERFLOW, "gemv size '%s': a number is too large", size);
-        d[n++] = v;
-        s = end;
-        if (*s == 'x' || *s == 'X') s++, after_x = 1;
-        else break;
-    }
-    if (*s != '\0' || n == 0 || after_x)
-        return pl_fail(PL_ERR_ARG, "gemv size '%s': expected N, MxN, or small|medium|large", size);
-    if (n == 1) d[1] = d[0];
-    if (d[0] <= 0 || d[1] <= 0) return pl_fail(PL_ERR_ARG, "gemv size '%s': sizes must be positive", size);
+    pl_status s = pl_parse_dims("gemv", size, 2, "MxN", d);
+    if (s != PL_OK) return s;
     p->M = d[0];
     p->N = d[1];
     p->alpha = (float)pv->num[0];

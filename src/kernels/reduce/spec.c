@@ -1,6 +1,7 @@
 /* spec.c: what reduce and dot are, independent of any rung: sizes, operands, inputs, the
  * float64 reference with each element's bound scale, the bounds, and the counts. */
 #include "core/core.h"
+#include "core/sizes.h"
 #include "kernels/reduce/reduce.h"
 
 #include <errno.h>
@@ -44,35 +45,11 @@ pl_status pl_dot_check(const pl_dot_problem *p)
 
 /* ---------------------------------------------------------------- sizes */
 
-/* "N" (square / a length) or "MxN"; max_dims 1 for dot. */
-static pl_status parse_size(const char *who, const char *text, int max_dims, int64_t d[2])
-{
-    const char *s = text;
-    int n = 0;
-    while (n < max_dims) {
-        char *end;
-        if (*s < '0' || *s > '9') break;
-        errno = 0;
-        long long v = strtoll(s, &end, 10);
-        if (errno == ERANGE) return pl_fail(PL_ERR_OVERFLOW, "%s size '%s': a number is too large", who, text);
-        d[n++] = v;
-        s = end;
-        if (n < max_dims && (*s == 'x' || *s == 'X') && s[1] >= '0' && s[1] <= '9') s++;
-        else break;
-    }
-    if (*s != '\0' || n == 0)
-        return pl_fail(PL_ERR_ARG, "%s size '%s': expected %s, or small|medium|large", who, text,
-                       max_dims == 2 ? "N (square) or MxN" : "N");
-    if (n == 1) d[1] = d[0];
-    if (d[0] <= 0 || d[1] <= 0) return pl_fail(PL_ERR_ARG, "%s size '%s': sizes must be positive", who, text);
-    return PL_OK;
-}
-
 pl_status pl_reduce_spec_make_problem(void *problem, const char *size, const pl_pvalues *pv)
 {
     pl_reduce_problem *p = problem;
     int64_t d[2] = {0, 0};
-    pl_status s = parse_size("reduce", size, 2, d);
+    pl_status s = pl_parse_dims("reduce", size, 2, "MxN", d);
     if (s != PL_OK) return s;
     p->M = d[0];
     p->N = d[1];
@@ -241,7 +218,7 @@ pl_status pl_dot_spec_make_problem(void *problem, const char *size, const pl_pva
     (void)pv;
     pl_dot_problem *p = problem;
     int64_t d[2] = {0, 0};
-    pl_status s = parse_size("dot", size, 1, d);
+    pl_status s = pl_parse_dims("dot", size, 1, NULL, d);
     if (s != PL_OK) return s;
     p->N = d[0];
     return pl_dot_check(p);

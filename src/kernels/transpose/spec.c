@@ -1,6 +1,7 @@
 /* spec.c: what transpose is, independent of any rung: sizes, operands, inputs, the
  * reference (A^T itself: nothing is computed, so the check is equality) and the counts. */
 #include "core/core.h"
+#include "core/sizes.h"
 #include "kernels/transpose/transpose.h"
 
 #include <errno.h>
@@ -26,35 +27,11 @@ pl_status pl_transpose_check(const pl_transpose_problem *p)
     return PL_OK;
 }
 
-/* "1024" (square) or "MxN". */
-static pl_status parse_size(const char *text, int64_t dims[2])
-{
-    const char *s = text;
-    int n = 0;
-    while (n < 2) {
-        char *end;
-        if (*s < '0' || *s > '9') break; /* rejects signs and blanks */
-        errno = 0;
-        long long v = strtoll(s, &end, 10);
-        if (errno == ERANGE) return pl_fail(PL_ERR_OVERFLOW, "transpose size '%s': a number is too large", text);
-        dims[n++] = v;
-        s = end;
-        if (*s == 'x' || *s == 'X') s++;
-        else break;
-    }
-    if (*s != '\0' || n == 0 || s[-1] == 'x' || s[-1] == 'X')
-        return pl_fail(PL_ERR_ARG, "transpose size '%s': expected N, MxN, or small|medium|large", text);
-    if (n == 1) dims[1] = dims[0];
-    if (dims[0] <= 0 || dims[1] <= 0)
-        return pl_fail(PL_ERR_ARG, "transpose size '%s': sizes must be positive", text);
-    return PL_OK;
-}
-
 pl_status pl_transpose_spec_make_problem(void *problem, const char *size, const pl_pvalues *pv)
 {
     pl_transpose_problem *p = problem;
     int64_t d[2];
-    pl_status s = parse_size(size, d);
+    pl_status s = pl_parse_dims("transpose", size, 2, "MxN", d);
     if (s != PL_OK) return s;
     int64_t pad = (int64_t)pv->num[0];
     *p = (pl_transpose_problem){d[0], d[1], d[1] + pad, d[0] + pad};
