@@ -70,7 +70,7 @@ FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -Iinclude -Is
 
 # The prerequisites name each target's FUZZ_SRC_<name> (second expansion).
 .SECONDEXPANSION:
-$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRC_$$*) include/parlab.h src/core/core.h src/io/io.h
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRC_$$*) include/parlab.h src/core/core.h src/io/io.h tests/fuzz/fuzz_input.h tests/fuzz/fuzz_image.h
 	@mkdir -p $(FUZZ_DIR)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*)
 

@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "parlab.h"
 #include "check.h"
+#include "tmpdir.h"
 #include "io/io.h" /* pl_crc32 */
 
 #include <dirent.h>
@@ -18,38 +19,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static char dir[512];
-
-static const char *in_dir(const char *name)
-{
-    static char buf[4][1024];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-    return buf[k];
-}
-
-static const char *in_tests(const char *rel)
-{
-    static char buf[2][1024];
-    static int k;
-    k = (k + 1) % 2;
-    snprintf(buf[k], sizeof buf[k], "%s", __FILE__);
-    char *slash = strrchr(buf[k], '/');
-    if (slash) slash[1] = '\0';
-    else buf[k][0] = '\0';
-    strncat(buf[k], rel, sizeof buf[k] - strlen(buf[k]) - 1);
-    return buf[k];
-}
-
-static int write_bytes(const char *path, const void *p, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f) return -1;
-    size_t w = fwrite(p, 1, n, f);
-    return (fclose(f) == 0 && w == n) ? 0 : -1;
-}
 
 /* A whole file (at most 1 MiB) into a new buffer; *n its size. */
 static unsigned char *read_all(const char *path, size_t *n)
@@ -61,17 +30,6 @@ static unsigned char *read_all(const char *path, size_t *n)
     *n = fread(buf, 1, 1 << 20, f);
     fclose(f);
     return buf;
-}
-
-static int count_tmp_files(void)
-{
-    int n = 0;
-    DIR *d = opendir(dir);
-    if (!d) return -1;
-    for (struct dirent *e; (e = readdir(d));)
-        if (strstr(e->d_name, ".tmp.")) n++;
-    closedir(d);
-    return n;
 }
 
 static uint32_t get32(const unsigned char *p)
@@ -481,18 +439,6 @@ static void test_fuzz_corpus(void)
     printf("arrays: fuzz corpus: %d valid, %d malformed, %d fuzzer findings read\n", n_ok, n_bad, n_other);
 }
 
-static void remove_dir(void)
-{
-    DIR *d = opendir(dir);
-    if (!d) return;
-    for (struct dirent *e; (e = readdir(d));) {
-        if (e->d_name[0] == '.') continue;
-        unlink(in_dir(e->d_name));
-    }
-    closedir(d);
-    rmdir(dir);
-}
-
 /* The CRC-32 of zip and PNG: the standard check value, and continuing across pieces. */
 static void test_crc32(void)
 {
@@ -503,12 +449,7 @@ static void test_crc32(void)
 
 int main(void)
 {
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/parlab-arrays-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    if (tmpdir_make("arrays") != 0) return 1;
     make_set();
     test_crc32();
     test_batch_round_trip();
@@ -518,6 +459,6 @@ int main(void)
     test_batch_corrupt();
     test_write_refused();
     test_fuzz_corpus();
-    remove_dir();
+    tmpdir_remove();
     return check_summary("arrays");
 }

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "parlab.h"
 #include "check.h"
+#include "tmpdir.h"
 
 #include <dirent.h>
 #include <stdint.h>
@@ -14,25 +15,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static char dir[512];
-
-static const char *in_dir(const char *name)
-{
-    static char buf[4][1024];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-    return buf[k];
-}
-
-static int write_bytes(const char *path, const void *p, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f) return -1;
-    size_t w = fwrite(p, 1, n, f);
-    return (fclose(f) == 0 && w == n) ? 0 : -1;
-}
 
 /* Read a whole file; *n gets its size. Caller frees. */
 static unsigned char *read_bytes(const char *path, size_t *n)
@@ -49,18 +31,6 @@ static int exists(const char *path)
 {
     struct stat sb;
     return stat(path, &sb) == 0;
-}
-
-/* Count the entries of dir whose name contains ".tmp." (leftover temporary files). */
-static int count_tmp_files(void)
-{
-    int n = 0;
-    DIR *d = opendir(dir);
-    if (!d) return -1;
-    for (struct dirent *e; (e = readdir(d));)
-        if (strstr(e->d_name, ".tmp.")) n++;
-    closedir(d);
-    return n;
 }
 
 /* Build a .npy file by hand: the header dict `dict` padded to 64 bytes with '\n', in the
@@ -461,12 +431,7 @@ static void test_fuzz_corpus(void)
 
 int main(void)
 {
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/parlab-npy-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    if (tmpdir_make("npy") != 0) return 1;
 
     test_round_trips();
     test_numpy_bytes();

@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "parlab.h"
 #include "check.h"
+#include "tmpdir.h"
 
 #include <dirent.h>
 #include <stdint.h>
@@ -18,39 +19,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static char dir[512];
-
-static const char *in_dir(const char *name)
-{
-    static char buf[4][1024];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-    return buf[k];
-}
-
-/* tests/<rel>, beside this file. */
-static const char *in_tests(const char *rel)
-{
-    static char buf[2][1024];
-    static int k;
-    k = (k + 1) % 2;
-    snprintf(buf[k], sizeof buf[k], "%s", __FILE__);
-    char *slash = strrchr(buf[k], '/');
-    if (slash) slash[1] = '\0';
-    else buf[k][0] = '\0';
-    strncat(buf[k], rel, sizeof buf[k] - strlen(buf[k]) - 1);
-    return buf[k];
-}
-
-static int write_bytes(const char *path, const void *p, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f) return -1;
-    size_t w = fwrite(p, 1, n, f);
-    return (fclose(f) == 0 && w == n) ? 0 : -1;
-}
 
 /* The first n bytes of a file into out; the count read. */
 static size_t read_head(const char *path, unsigned char *out, size_t n)
@@ -66,17 +34,6 @@ static int64_t file_size(const char *path)
 {
     struct stat sb;
     return stat(path, &sb) == 0 ? (int64_t)sb.st_size : -1;
-}
-
-static int count_tmp_files(void)
-{
-    int n = 0;
-    DIR *d = opendir(dir);
-    if (!d) return -1;
-    for (struct dirent *e; (e = readdir(d));)
-        if (strstr(e->d_name, ".tmp.")) n++;
-    closedir(d);
-    return n;
 }
 
 /* A rank-2 image h x w of dtype (PL_U8 or PL_U16) with seeded values covering the range. */
@@ -520,26 +477,9 @@ static void test_fuzz_corpus(void)
     else printf("pgm: fuzz corpus png not replayed: this build has no libpng\n");
 }
 
-static void remove_dir(void)
-{
-    DIR *d = opendir(dir);
-    if (!d) return;
-    for (struct dirent *e; (e = readdir(d));) {
-        if (e->d_name[0] == '.') continue;
-        unlink(in_dir(e->d_name));
-    }
-    closedir(d);
-    rmdir(dir);
-}
-
 int main(void)
 {
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/parlab-pgm-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    if (tmpdir_make("pgm") != 0) return 1;
     test_pgm_round_trips();
     test_pgm_plain_and_maxval();
     test_pgm_malformed();
@@ -547,6 +487,6 @@ int main(void)
     test_png();
     test_image_dispatch();
     test_fuzz_corpus();
-    remove_dir();
+    tmpdir_remove();
     return check_summary("pgm");
 }

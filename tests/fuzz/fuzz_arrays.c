@@ -11,41 +11,20 @@
  *     every data byte readable; and pl_arrays_write + pl_arrays_read (as a .npz where the
  *     names allow, else a batch file) give back the same arrays.
  * Built and run by `make fuzz` (see tests/fuzz/README.md), never by the CMake build. */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* memfd_create */
-#endif
 #include "parlab.h"
+#include "fuzz_input.h"
 
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
-static int mem_fd = -1;
-static char in_path[64];
 static char out_npz[4096], out_batch[4096];
 
 double pl_host_memory_available(void) { return 64.0 * 1024 * 1024; }
-
-static void die(const char *what)
-{
-    fprintf(stderr, "fuzz_arrays: %s\n", what);
-    abort(); /* libFuzzer saves the input that got here */
-}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    mem_fd = memfd_create("fuzz_arrays_in", 0);
-    if (mem_fd < 0) die("memfd_create failed");
-    snprintf(in_path, sizeof in_path, "/proc/self/fd/%d", mem_fd);
-    const char *tmp = getenv("TMPDIR");
-    tmp = tmp && *tmp ? tmp : "/tmp";
-    snprintf(out_npz, sizeof out_npz, "%s/fuzz_arrays_out.%ld.npz", tmp, (long)getpid());
-    snprintf(out_batch, sizeof out_batch, "%s/fuzz_arrays_out.%ld.batch", tmp, (long)getpid());
+    fuzz_input_init("fuzz_arrays");
+    fuzz_out_path(out_npz, sizeof out_npz, "npz");
+    fuzz_out_path(out_batch, sizeof out_batch, "batch");
     return 0;
 }
 
@@ -65,26 +44,25 @@ static int same(const pl_named_array *x, const pl_named_array *y, int count, int
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (ftruncate(mem_fd, 0) != 0) die("ftruncate failed");
-    if (size > 0 && pwrite(mem_fd, data, size, 0) != (ssize_t)size) die("pwrite failed");
+    const char *in_path = fuzz_input_file(data, size);
 
-    pl_named_array *got = (pl_named_array *)&mem_fd; /* must be overwritten */
+    pl_named_array *got = (pl_named_array *)&fuzz_fd; /* must be overwritten */
     int count = -1;
     pl_status st = pl_arrays_read(in_path, &got, &count);
     if (st != PL_OK) {
-        if (got != NULL || count != 0) die("failed read left arrays behind");
-        if (pl_last_error()[0] == '\0') die("failed read without a message");
+        if (got != NULL || count != 0) fuzz_die("failed read left arrays behind");
+        if (pl_last_error()[0] == '\0') fuzz_die("failed read without a message");
         return 0;
     }
-    if (count < 0 || (count > 0 && !got)) die("bad count or list");
+    if (count < 0 || (count > 0 && !got)) fuzz_die("bad count or list");
     for (int i = 0; i < count; i++) {
         const pl_array *a = &got[i].a;
-        if (memchr(got[i].name, '\0', sizeof got[i].name) == NULL) die("name not terminated");
-        if (a->rank < 0 || a->rank > 8 || pl_dtype_size(a->dtype) == 0) die("bad rank or dtype");
+        if (memchr(got[i].name, '\0', sizeof got[i].name) == NULL) fuzz_die("name not terminated");
+        if (a->rank < 0 || a->rank > 8 || pl_dtype_size(a->dtype) == 0) fuzz_die("bad rank or dtype");
         int64_t n = pl_array_count(a);
-        if (n < 0 || !a->data) die("bad count or no data");
+        if (n < 0 || !a->data) fuzz_die("bad count or no data");
         size_t bytes = (size_t)n * pl_dtype_size(a->dtype);
-        if (bytes > size) die("more data than the file holds");
+        if (bytes > size) fuzz_die("more data than the file holds");
         volatile uint8_t sum = 0;
         for (size_t k = 0; k < bytes; k++) sum ^= ((const uint8_t *)a->data)[k];
     }
@@ -93,15 +71,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pl_named_array *again = NULL;
     int count2 = 0;
     if (pl_arrays_write(out_npz, got, count) == PL_OK) {
-        if (pl_arrays_read(out_npz, &again, &count2) != PL_OK) die("re-reading a written .npz failed");
-        if (count2 != count || !same(got, again, count, 1)) die(".npz write + read changed the arrays");
+        if (pl_arrays_read(out_npz, &again, &count2) != PL_OK) fuzz_die("re-reading a written .npz failed");
+        if (count2 != count || !same(got, again, count, 1)) fuzz_die(".npz write + read changed the arrays");
         pl_arrays_free(again, count2);
         unlink(out_npz);
     }
     if (count > 0) {
-        if (pl_arrays_write(out_batch, got, count) != PL_OK) die("writing a batch file failed");
-        if (pl_arrays_read(out_batch, &again, &count2) != PL_OK) die("re-reading a written batch file failed");
-        if (count2 != count || !same(got, again, count, 0)) die("batch write + read changed the arrays");
+        if (pl_arrays_write(out_batch, got, count) != PL_OK) fuzz_die("writing a batch file failed");
+        if (pl_arrays_read(out_batch, &again, &count2) != PL_OK) fuzz_die("re-reading a written batch file failed");
+        if (count2 != count || !same(got, again, count, 0)) fuzz_die("batch write + read changed the arrays");
         pl_arrays_free(again, count2);
         unlink(out_batch);
     }

@@ -9,64 +9,40 @@
  *     readable and equal to the file's bytes after the header (ASan checks the size), and
  *     pl_npy_write + pl_npy_read give back the same array.
  * Built and run by `make fuzz` (see tests/fuzz/README.md), never by the CMake build. */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* memfd_create */
-#endif
 #include "parlab.h"
+#include "fuzz_input.h"
 
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
-static int mem_fd = -1;
-static char in_path[64];
 static char out_path[4096];
-
-static void die(const char *what)
-{
-    fprintf(stderr, "fuzz_npy: %s\n", what);
-    abort(); /* libFuzzer saves the input that got here */
-}
-
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    mem_fd = memfd_create("fuzz_npy_in", 0);
-    if (mem_fd < 0) die("memfd_create failed");
-    snprintf(in_path, sizeof in_path, "/proc/self/fd/%d", mem_fd);
-    const char *tmp = getenv("TMPDIR");
-    snprintf(out_path, sizeof out_path, "%s/fuzz_npy_out.%ld.npy", tmp && *tmp ? tmp : "/tmp",
-             (long)getpid());
+    fuzz_input_init("fuzz_npy");
+    fuzz_out_path(out_path, sizeof out_path, "npy");
     return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (ftruncate(mem_fd, 0) != 0) die("ftruncate failed");
-    if (size > 0 && pwrite(mem_fd, data, size, 0) != (ssize_t)size) die("pwrite failed");
-
+    const char *in_path = fuzz_input_file(data, size);
     pl_array a;
     memset(&a, 0xAB, sizeof a); /* the reader must set every field */
     pl_status st = pl_npy_read(in_path, &a);
     if (st != PL_OK) {
-        if (a.data != NULL || a.rank != 0) die("failed read left data or rank behind");
-        if (pl_last_error()[0] == '\0') die("failed read without a message");
+        if (a.data != NULL || a.rank != 0) fuzz_die("failed read left data or rank behind");
+        if (pl_last_error()[0] == '\0') fuzz_die("failed read without a message");
         return 0;
     }
 
-    if (a.rank < 0 || a.rank > 8) die("rank out of 0..8");
+    if (a.rank < 0 || a.rank > 8) fuzz_die("rank out of 0..8");
     size_t es = pl_dtype_size(a.dtype);
-    if (es == 0) die("unknown dtype");
+    if (es == 0) fuzz_die("unknown dtype");
     int64_t count = pl_array_count(&a);
-    if (count < 0) die("pl_array_count < 0 after a successful read");
-    if (!a.data) die("no data after a successful read");
+    if (count < 0) fuzz_die("pl_array_count < 0 after a successful read");
+    if (!a.data) fuzz_die("no data after a successful read");
     size_t bytes = (size_t)count * es;
-    if (bytes > size) die("more data than the file holds");
+    if (bytes > size) fuzz_die("more data than the file holds");
     /* The data is the bytes that end the header: compare them (reads every byte: ASan checks
      * the allocation is large enough). The header is at least 10 bytes, so bytes < size. */
     size_t start = 0;
@@ -75,16 +51,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                                          (size_t)data[10] << 16 |
                                                          (size_t)data[11] << 24);
     if (start + bytes > size || memcmp(a.data, data + start, bytes) != 0)
-        die("data differs from the file's bytes after the header");
+        fuzz_die("data differs from the file's bytes after the header");
 
     /* Write it back and read that: the same array. */
-    if (pl_npy_write(out_path, &a) != PL_OK) die("pl_npy_write of a read array failed");
+    if (pl_npy_write(out_path, &a) != PL_OK) fuzz_die("pl_npy_write of a read array failed");
     pl_array b;
-    if (pl_npy_read(out_path, &b) != PL_OK) die("re-reading a written array failed");
+    if (pl_npy_read(out_path, &b) != PL_OK) fuzz_die("re-reading a written array failed");
     if (b.dtype != a.dtype || b.rank != a.rank ||
         memcmp(b.shape, a.shape, (size_t)a.rank * sizeof a.shape[0]) != 0 ||
         memcmp(b.data, a.data, bytes) != 0)
-        die("write + read changed the array");
+        fuzz_die("write + read changed the array");
     unlink(out_path);
     pl_array_free(&b);
     pl_array_free(&a);
