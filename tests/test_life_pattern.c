@@ -364,6 +364,10 @@ static void test_grids(void)
     check_grid("B3/S23:T100", PL_LIFE_TORUS, 100, 100);
     check_grid("B3/S23:P30,20", PL_LIFE_PLANE, 30, 20);
     check_grid("23/3:P3,3", PL_LIFE_PLANE, 3, 3);
+    check_grid("B3/S23:t7,5", PL_LIFE_TORUS, 7, 5);
+    check_grid("B3/S23:T0,0", PL_LIFE_UNBOUNDED, 0, 0); /* Golly: ":T0,0", ":T", ":" are unbounded */
+    check_grid("B3/S23:T", PL_LIFE_UNBOUNDED, 0, 0);
+    check_grid("B3/S23:", PL_LIFE_UNBOUNDED, 0, 0);
 
     /* Written with the suffix. */
     pl_life_pattern p;

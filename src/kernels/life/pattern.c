@@ -234,8 +234,11 @@ static pl_status read_header_rule(reader *r, pl_life_pattern *p, int64_t line, i
         return fail_at(r, line, col, "%s", why);
     }
     if (!suffix) return PL_OK;
-    /* Golly's bounded grid: ":Tw,h" a torus, ":Pw,h" a plane; ":Tn" is n x n. */
+    /* Golly's bounded grid: ":Tw,h" a torus, ":Pw,h" a plane; ":Tn" is n x n. As in Golly,
+     * ":", ":T" and ":T0,0" are the unbounded plane. */
     char kind = suffix[0];
+    if (kind == '\0' || ((kind == 'T' || kind == 't' || kind == 'P' || kind == 'p') && suffix[1] == '\0'))
+        return PL_OK;
     if (kind != 'T' && kind != 't' && kind != 'P' && kind != 'p')
         return fail_at(r, line, col,
                        "grid ':%s' is not supported (parlab runs the torus :Tw,h and the plane :Pw,h)", suffix);
@@ -259,6 +262,7 @@ static pl_status read_header_rule(reader *r, pl_life_pattern *p, int64_t line, i
     if (*q != '\0')
         return fail_at(r, line, col, "grid ':%s': unexpected '%s' (shifted and twisted grids are not supported)",
                        suffix, q);
+    if (dims[0] == 0 && dims[1] == 0) return PL_OK;
     if (dims[0] == 0 || dims[1] == 0)
         return fail_at(r, line, col, "grid ':%s': a size 0 (infinite in one direction) is not supported", suffix);
     p->grid = (kind == 'T' || kind == 't') ? PL_LIFE_TORUS : PL_LIFE_PLANE;
