@@ -7,6 +7,7 @@
 #include "kernels/transpose/transpose.h"
 #include "kernels/conv2d/conv2d.h"
 #include "kernels/entropy/entropy.h"
+#include "kernels/life/life.h"
 
 const pl_kernel *const pl_kernel_table[] = {
     &pl_gemm_kernel,
@@ -16,5 +17,6 @@ const pl_kernel *const pl_kernel_table[] = {
     &pl_dot_kernel,
     &pl_conv2d_kernel,
     &pl_entropy_kernel,
+    &pl_life_kernel,
     NULL,
 };

@@ -1,0 +1,33 @@
+/* cpu_bitpacked.h: the pieces of cpu-bitpacked, built once per ISA (cpu_bitpacked_avx2.c,
+ * cpu_bitpacked_avx512.c include cpu_bitpacked_gen.h with their own compiler flags, so the
+ * same word loops become 256- or 512-bit vector code).
+ * Layout: a row of W cells is wpr = (W + 63) / 64 words; cell x is bit x % 64 of word x / 64;
+ * the bits past W in a row's last word are zero. */
+#ifndef PL_LIFE_CPU_BITPACKED_H
+#define PL_LIFE_CPU_BITPACKED_H
+
+#include <stdint.h>
+
+/* One generation's constants. */
+typedef struct life_packed_gen {
+    int64_t W, H, wpr;
+    int torus;
+    const uint64_t *zero_row; /* wpr zero words: the dead row beyond a plane's edge */
+    uint64_t last_mask;       /* the bits of a row's last word that hold cells */
+    /* The rule as a mux tree over the count's bits (b0, b1, b2; b3 only at count 8): leaf c
+     * (count c, and count 8 for b3) is birth_c where the cell is dead, survive_c where alive;
+     * all-ones or zero words. */
+    uint64_t birth[9], survive[9];
+} life_packed_gen;
+
+typedef struct life_packed_isa {
+    /* Rows y0..y1-1 of the byte grid (ld = W) into bits (wpr words a row), and back. */
+    void (*pack_rows)(const uint8_t *grid, uint64_t *bits, int64_t W, int64_t wpr, int64_t y0, int64_t y1);
+    void (*unpack_rows)(const uint64_t *bits, uint8_t *grid, int64_t W, int64_t wpr, int64_t y0, int64_t y1);
+    /* One generation of rows y0..y1-1 from src into dst. */
+    void (*step_rows)(const life_packed_gen *g, const uint64_t *src, uint64_t *dst, int64_t y0, int64_t y1);
+} life_packed_isa;
+
+extern const life_packed_isa pl_life_packed_avx2, pl_life_packed_avx512;
+
+#endif

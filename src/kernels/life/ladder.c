@@ -1,0 +1,47 @@
+/* ladder.c: the life ladder, in order. Each rung is the one before plus one idea. */
+#include "kernels/ladder.h"
+#include "kernels/life/life.h"
+
+extern const pl_param_def pl_life_cpu_bitpacked_params[1];
+
+static const pl_variant cpu_naive = {
+    "cpu-naive", "a byte per cell, two buffers, eight neighbours added and the rule looked up; one thread",
+    PL_BACKEND_CPU, 0, 0, PL_PREC_EXACT, NULL, 0, pl_life_cpu_naive, NULL};
+static const pl_variant cpu_threads = {
+    "cpu-threads", "cpu-naive's generation with the rows split among threads, a barrier between generations",
+    PL_BACKEND_CPU, 0, 0, PL_PREC_EXACT, NULL, 0, pl_life_cpu_threads, NULL};
+static const pl_variant cpu_bitpacked = {
+    "cpu-bitpacked", "64 cells per word, neighbour counts by bit-sliced full/half adders, the rule as boolean "
+    "logic; AVX2/AVX-512 word loops, rows over threads",
+    PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_EXACT, pl_life_cpu_bitpacked_params, 1, pl_life_cpu_bitpacked, NULL};
+
+static const pl_variant *const ladder[] = {&cpu_naive, &cpu_threads, &cpu_bitpacked};
+
+static const pl_named_size named_sizes[] = {{"small", "1024"}, {"medium", "4096"}, {"large", "16384"}};
+
+const pl_kernel pl_life_kernel = {
+    .name = "life",
+    .summary = "Conway's Game of Life and Life-like rules (B/S), gens generations of a W x H torus or plane",
+    .size_help = "N (square), WxH (W cells wide, H rows), or small|medium|large (1024, 4096, 16384)",
+    .named_sizes = named_sizes,
+    .n_named_sizes = 3,
+    .unit = PL_UNIT_CELL,
+    .ceiling = PL_CEIL_ROOFLINE,
+    .problem_params = pl_life_problem_params,
+    .n_problem_params = 4,
+    .ladder = ladder,
+    .n_variants = (int)(sizeof ladder / sizeof ladder[0]),
+    .problem_size = sizeof(pl_life_problem),
+    .make_problem = pl_life_spec_make_problem,
+    .describe = pl_life_spec_describe,
+    .operands = pl_life_spec_operands,
+    .fill = pl_life_spec_fill,
+    .reference = pl_life_spec_reference,
+    .reference_ops = pl_life_spec_cell_updates,
+    .error_bound = pl_life_spec_bound,
+    .elem_bound = pl_life_spec_bound,
+    .check_sampled = NULL,
+    .work = pl_life_spec_cell_updates,
+    .ops = pl_life_spec_ops,
+    .bytes = pl_life_spec_bytes,
+};

@@ -1,0 +1,61 @@
+/* life.h: the life room's face (issue 12). Conway's Game of Life and any Life-like rule
+ * (B/S notation) on a W x H grid, a torus (edges wrap) or a bounded plane (dead beyond the
+ * edge), for gens generations. One operand: data[0] = the grid, H x W bytes (row-major, ld = W),
+ * 0 dead / 1 alive, PL_INOUT: a rung reads the first generation from it and leaves generation
+ * gens in it. Exact: results are compared with the reference for equality. */
+#ifndef PL_LIFE_H
+#define PL_LIFE_H
+
+#include "parlab.h"
+#include "kernels/life/pattern.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { PL_LIFE_TOPO_TORUS = 0, PL_LIFE_TOPO_PLANE = 1 };
+
+typedef struct pl_life_problem {
+    int64_t W, H;       /* the grid: H rows of W cells */
+    int64_t gens;       /* generations per run */
+    pl_life_rule rule;  /* birth / survive masks over neighbour counts 0..8 */
+    int topology;       /* PL_LIFE_TOPO_TORUS or PL_LIFE_TOPO_PLANE */
+    double density;     /* the soup's density (fill) */
+} pl_life_problem;
+
+extern const pl_kernel pl_life_kernel; /* ladder.c */
+
+/* The host workspace slot (pl_ctx_host_workspace) every life rung keeps its second buffer in
+ * (slot 0 is gemm's packed panels, slot 1 gemv's partial sums). */
+enum { PL_LIFE_HOST_WS = 2 };
+
+/* The spec (spec.c). */
+extern const pl_param_def pl_life_problem_params[4]; /* gens, rule, density, topology */
+pl_status pl_life_spec_make_problem(void *problem, const char *size, const pl_pvalues *pv);
+void pl_life_spec_describe(const void *problem, char *buf, size_t n);
+pl_status pl_life_spec_operands(const void *problem, pl_tensor *t, int *n);
+void pl_life_spec_fill(const void *problem, pl_tensor *t, int n, uint64_t seed);
+pl_status pl_life_spec_reference(const void *problem, const pl_tensor *t, int n, pl_tensor *ref, pl_tensor *scale);
+double pl_life_spec_cell_updates(const void *problem);
+double pl_life_spec_bound(const void *problem, pl_precision prec, const char **why);
+double pl_life_spec_ops(const void *problem);
+double pl_life_spec_bytes(const void *problem);
+
+/* One generation of the byte grid src into dst, rows y0..y1-1 only (cpu-naive runs all rows,
+ * cpu-threads a band per thread). next[alive][count] is the rule as a table. */
+void pl_life_byte_rows(const pl_life_problem *p, const uint8_t next[2][9], const uint8_t *src, uint8_t *dst,
+                       int64_t y0, int64_t y1);
+/* The byte rungs' second grid: the host workspace PL_LIFE_HOST_WS, W*H bytes. */
+pl_status pl_life_byte_buffer(pl_ctx *ctx, const pl_life_problem *p, uint8_t **other);
+/* The rule as next[alive][count] (0/1). */
+void pl_life_rule_table(const pl_life_rule *rule, uint8_t next[2][9]);
+
+/* The rungs, in ladder order (see ladder.c). */
+pl_status pl_life_cpu_naive(const pl_run_args *a);
+pl_status pl_life_cpu_threads(const pl_run_args *a);
+pl_status pl_life_cpu_bitpacked(const pl_run_args *a);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,299 @@
+/* test_life.c: the life room's CPU rungs. Each rung (at every isa choice, 1 and 2 threads)
+ * equals the reference bit for bit over hundreds of generations of soups, on the torus and
+ * the plane, at sizes that are multiples of no word (1x1, 3x5, 2x3, 130x9, 63x65, 1000x1001; and 64x3), for four
+ * rules; and known patterns hold on the byte grid, for the reference and every rung: a block
+ * stays, a blinker has period 2, a glider moves one cell diagonally every 4 generations and
+ * comes back after 4W on a W x W torus, the pulsar has period 3, and a lone cell on a 1x1
+ * torus is its own eight neighbours. Whatever cannot run here prints "skipped: <why>". */
+#include "check.h"
+#include "harness/harness.h"
+#include "kernels/life/life.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const rules[] = {"B3/S23", "B36/S23", "B2/S", "B3678/S34678"};
+static const char *const topologies[] = {"torus", "plane"};
+typedef struct soup_case {
+    const char *size;
+    int gens;
+} soup_case;
+/* 2x3 (a row of only edge columns),
+ * 64x3 (a whole word a row), 130x9 (interior words and a 2-bit tail) */
+static const soup_case soups[] = {{"1x1", 300}, {"3x5", 300}, {"2x3", 300}, {"64x3", 200},
+                                  {"130x9", 200}, {"63x65", 300}, {"1000x1001", 12}};
+enum { N_SOUPS = sizeof soups / sizeof soups[0] };
+
+/* v at every choice of its parameters (its defaults, then each isa choice this CPU has: a
+ * choice it lacks must be refused), on problem p; the harness checks each run against the
+ * reference (equality). */
+static void check_all_choices(pl_ctx *ctx, pl_problem *p, const pl_variant *v, const char *what)
+{
+    pl_bench_config cfg;
+    pl_bench_config_default(&cfg);
+    cfg.repeats = 1;
+    cfg.min_time_s = 0;
+    for (int choice = -1; choice < 0 || (v->n_params > 0 && v->params[0].choices && v->params[0].choices[choice]);
+         choice++) {
+        int64_t params[PL_MAX_PARAMS] = {0};
+        if (choice >= 0) params[0] = choice;
+        pl_result res;
+        pl_status st = pl_bench_variant(ctx, p, v, choice >= 0 ? params : NULL, &cfg, &res);
+        const char *isa = choice >= 0 ? v->params[0].choices[choice] : "default";
+        if (st == PL_ERR_UNSUPPORTED) {
+            CHECK(choice >= 0, "%s %s: the default refused: %s", v->name, what, pl_last_error());
+            continue; /* isa=avx512 without AVX-512: refused, as it must be */
+        }
+        CHECK(st == PL_OK, "%s (%s) %s: run failed: %s", v->name, isa, what, pl_last_error());
+        CHECK(st != PL_OK || res.verified, "%s (%s) %s: %g cells differ from the reference (first at row %lld col %lld)",
+              v->name, isa, what, res.error, (long long)res.first.row, (long long)res.first.col);
+    }
+}
+
+/* Every soup case, rule and topology: one problem (and its reference) each, run by every rung
+ * with 1 and 2 threads. */
+static void test_soups(void)
+{
+    pl_ctx *ctxs[2] = {NULL, NULL};
+    for (int t = 0; t < 2; t++)
+        CHECK(pl_ctx_create(&ctxs[t], PL_BACKEND_CPU, 0, t + 1) == PL_OK, "cpu context: %s", pl_last_error());
+    if (!ctxs[0] || !ctxs[1]) return;
+    if (!(pl_features() & PL_FEAT_AVX512)) printf("skipped: cpu-bitpacked isa=avx512 runs: no AVX-512 here (refusal checked)\n");
+    for (int c = 0; c < N_SOUPS; c++)
+        for (size_t r = 0; r < sizeof rules / sizeof rules[0]; r++)
+            for (int t = 0; t < 2; t++) {
+                char gens[32], rule[64], topo[32], what[128];
+                snprintf(gens, sizeof gens, "gens=%d", soups[c].gens);
+                snprintf(rule, sizeof rule, "rule=%s", rules[r]);
+                snprintf(topo, sizeof topo, "topology=%s", topologies[t]);
+                snprintf(what, sizeof what, "%s %s %s x%d gens", soups[c].size, rules[r], topologies[t], soups[c].gens);
+                pl_pvalues pv;
+                int given[PL_MAX_PARAMS] = {0};
+                pl_pvalues_default(&pl_life_kernel, &pv);
+                pl_status st = pl_pvalues_set(&pl_life_kernel, &pv, given, gens);
+                if (st == PL_OK) st = pl_pvalues_set(&pl_life_kernel, &pv, given, rule);
+                if (st == PL_OK) st = pl_pvalues_set(&pl_life_kernel, &pv, given, topo);
+                CHECK(st == PL_OK, "parameters %s: %s", what, pl_last_error());
+                pl_problem_opts opts = {7 + (uint64_t)c * 10 + r, PL_CHECK_FULL, NULL, NULL};
+                pl_problem *p = NULL;
+                if (st == PL_OK) st = pl_problem_create_opts(&p, &pl_life_kernel, soups[c].size, &pv, &opts);
+                CHECK(st == PL_OK, "problem %s: %s", what, pl_last_error());
+                if (st != PL_OK) continue;
+                for (int th = 0; th < 2; th++)
+                    for (int i = 0; i < pl_life_kernel.n_variants; i++) {
+                        const pl_variant *v = pl_life_kernel.ladder[i];
+                        char why[128];
+                        if (pl_variant_check(ctxs[th], v, why, sizeof why) != PL_OK) {
+                            if (c == 0 && r == 0 && t == 0) printf("skipped: %s (threads=%d): %s\n", v->name, th + 1, why);
+                            continue;
+                        }
+                        check_all_choices(ctxs[th], p, v, what);
+                    }
+                pl_problem_destroy(p);
+            }
+    for (int t = 0; t < 2; t++) pl_ctx_destroy(ctxs[t]);
+}
+
+/* ---------------------------------------------------------------- known patterns */
+
+typedef struct grid {
+    int64_t W, H;
+    uint8_t cells[40 * 40];
+} grid;
+
+static void put(grid *g, int64_t x, int64_t y) { g->cells[y * g->W + x] = 1; }
+
+/* gens generations of g by runner: -1 the spec's reference, else the ladder's rung i. */
+static int advance(pl_ctx *ctx, int runner, const char *topology, const char *rule, int gens, const grid *in,
+                   grid *out)
+{
+    char size[32], gtext[32], rtext[64], ttext[32];
+    snprintf(size, sizeof size, "%lldx%lld", (long long)in->W, (long long)in->H);
+    snprintf(gtext, sizeof gtext, "gens=%d", gens);
+    snprintf(rtext, sizeof rtext, "rule=%s", rule);
+    snprintf(ttext, sizeof ttext, "topology=%s", topology);
+    pl_pvalues pv;
+    int given[PL_MAX_PARAMS] = {0};
+    pl_pvalues_default(&pl_life_kernel, &pv);
+    pl_life_problem prob;
+    if (pl_pvalues_set(&pl_life_kernel, &pv, given, gtext) != PL_OK ||
+        pl_pvalues_set(&pl_life_kernel, &pv, given, rtext) != PL_OK ||
+        pl_pvalues_set(&pl_life_kernel, &pv, given, ttext) != PL_OK ||
+        pl_life_spec_make_problem(&prob, size, &pv) != PL_OK)
+        return 0;
+    *out = *in;
+    if (runner < 0) {
+        grid start = *in;
+        pl_tensor t = {"grid", PL_U8, PL_INOUT, in->H, in->W, in->W, start.cells};
+        pl_tensor ref = {"grid", PL_U8, PL_INOUT, in->H, in->W, in->W, out->cells};
+        pl_tensor scale = {"grid", PL_F64, PL_INOUT, in->H, in->W, in->W, NULL};
+        return pl_life_spec_reference(&prob, &t, 1, &ref, &scale) == PL_OK;
+    }
+    const pl_variant *v = pl_life_kernel.ladder[runner];
+    int64_t params[PL_MAX_PARAMS];
+    if (pl_params_resolve(v, NULL, params) != PL_OK) return 0;
+    void *data[1] = {out->cells};
+    pl_run_args a = {ctx, &prob, data, 1, params, NULL};
+    return v->run(&a) == PL_OK;
+}
+
+static int same(const grid *a, const grid *b)
+{
+    return a->W == b->W && a->H == b->H && memcmp(a->cells, b->cells, (size_t)(a->W * a->H)) == 0;
+}
+
+static int population(const grid *g)
+{
+    int n = 0;
+    for (int64_t i = 0; i < g->W * g->H; i++) n += g->cells[i];
+    return n;
+}
+
+/* g moved by (dx, dy) on its torus. */
+static grid shifted(const grid *g, int64_t dx, int64_t dy)
+{
+    grid s = *g;
+    memset(s.cells, 0, sizeof s.cells);
+    for (int64_t y = 0; y < g->H; y++)
+        for (int64_t x = 0; x < g->W; x++)
+            if (g->cells[y * g->W + x]) s.cells[((y + dy) % g->H) * g->W + (x + dx) % g->W] = 1;
+    return s;
+}
+
+static void check_patterns(pl_ctx *ctx, int runner, const char *name)
+{
+    grid a, b, c;
+    for (int t = 0; t < 2; t++) {
+        const char *topo = topologies[t];
+        /* a block stays */
+        memset(&a, 0, sizeof a);
+        a.W = 6, a.H = 7;
+        put(&a, 2, 2), put(&a, 3, 2), put(&a, 2, 3), put(&a, 3, 3);
+        CHECK(advance(ctx, runner, topo, "B3/S23", 10, &a, &b) && same(&a, &b) && population(&b) == 4,
+              "%s %s: a block does not stay", name, topo);
+        /* a blinker has period 2 (and is not still) */
+        memset(&a, 0, sizeof a);
+        a.W = 5, a.H = 5;
+        put(&a, 1, 2), put(&a, 2, 2), put(&a, 3, 2);
+        CHECK(advance(ctx, runner, topo, "B3/S23", 1, &a, &b) && !same(&a, &b) && population(&b) == 3 &&
+                  b.cells[1 * 5 + 2] && b.cells[3 * 5 + 2],
+              "%s %s: a blinker does not turn upright", name, topo);
+        CHECK(advance(ctx, runner, topo, "B3/S23", 2, &a, &b) && same(&a, &b), "%s %s: a blinker's period is not 2",
+              name, topo);
+        /* the pulsar has period 3, on a 17x17 grid (its 13x13 box and two dead cells around) */
+        memset(&a, 0, sizeof a);
+        a.W = 17, a.H = 17;
+        static const int arm[3] = {4, 5, 6};
+        for (int k = 0; k < 3; k++)
+            for (int side = 0; side < 2; side++) {
+                int far = side ? 16 - arm[k] : arm[k]; /* 4,5,6 and 12,11,10 */
+                for (int r = 0; r < 2; r++) {
+                    int row = r ? 14 : 2, row2 = r ? 10 : 7; /* rows 2, 7, 9, 14 hold the bars */
+                    put(&a, far, row), put(&a, far, row2 == 10 ? 9 : 7);
+                    put(&a, row, far), put(&a, row2 == 10 ? 9 : 7, far);
+                }
+            }
+        CHECK(population(&a) == 48, "pulsar setup: %d cells, want 48", population(&a));
+        CHECK(advance(ctx, runner, topo, "B3/S23", 1, &a, &b) && !same(&a, &b), "%s %s: the pulsar is still",
+              name, topo);
+        CHECK(advance(ctx, runner, topo, "B3/S23", 3, &a, &b) && same(&a, &b), "%s %s: the pulsar's period is not 3",
+              name, topo);
+        CHECK(advance(ctx, runner, topo, "B3/S23", 30, &a, &b) && same(&a, &b),
+              "%s %s: the pulsar is not back after 30 generations", name, topo);
+    }
+    /* a glider moves one cell down and right every 4 generations, across the torus's seams,
+     * and is back after 4W generations on a W x W torus (W = 37: multiples of no word) */
+    memset(&a, 0, sizeof a);
+    a.W = 37, a.H = 37;
+    put(&a, 1, 0), put(&a, 2, 1), put(&a, 0, 2), put(&a, 1, 2), put(&a, 2, 2);
+    c = a;
+    int ok = 1;
+    for (int step = 0; step < 37 && ok; step++) {
+        ok = advance(ctx, runner, "torus", "B3/S23", 4, &c, &b);
+        grid want = shifted(&c, 1, 1);
+        CHECK(ok && same(&b, &want), "%s: the glider after %d generations is not one cell down and right", name,
+              4 * (step + 1));
+        ok = ok && same(&b, &want);
+        c = b;
+    }
+    CHECK(advance(ctx, runner, "torus", "B3/S23", 4 * 37, &a, &b) && same(&a, &b),
+          "%s: the glider is not back after 4*37 generations on the 37x37 torus", name);
+    /* one generation of a glider is not a shift (the test above could pass a rung that moves
+     * the whole grid) */
+    CHECK(advance(ctx, runner, "torus", "B3/S23", 1, &a, &b) && !same(&a, &b) && population(&b) == 5,
+          "%s: a glider's first generation", name);
+    /* a 1x1 torus: the cell is its own eight neighbours (by index wrap), so it survives only
+     * where the rule has S8; on the plane it has none */
+    memset(&a, 0, sizeof a);
+    a.W = 1, a.H = 1;
+    put(&a, 0, 0);
+    CHECK(advance(ctx, runner, "torus", "B3/S8", 5, &a, &b) && b.cells[0] == 1, "%s: 1x1 torus, S8: the cell died",
+          name);
+    CHECK(advance(ctx, runner, "torus", "B3/S23", 1, &a, &b) && b.cells[0] == 0, "%s: 1x1 torus, S23: the cell lived",
+          name);
+    CHECK(advance(ctx, runner, "plane", "B3/S0", 3, &a, &b) && b.cells[0] == 1, "%s: 1x1 plane, S0: the cell died",
+          name);
+    /* a 3x1 torus with one live cell: it sees itself twice (above and below), each other cell
+     * sees it three times (above-left, left, below-left or the mirror) */
+    memset(&a, 0, sizeof a);
+    a.W = 3, a.H = 1;
+    put(&a, 0, 0);
+    CHECK(advance(ctx, runner, "torus", "B3/S2", 1, &a, &b) && population(&b) == 3,
+          "%s: 3x1 torus, B3/S2: %d cells, want 3", name, population(&b));
+    CHECK(advance(ctx, runner, "torus", "B/S3", 1, &a, &b) && population(&b) == 0,
+          "%s: 3x1 torus, B/S3: %d cells, want 0", name, population(&b));
+}
+
+static void test_patterns(void)
+{
+    pl_ctx *ctx = NULL;
+    CHECK(pl_ctx_create(&ctx, PL_BACKEND_CPU, 0, 2) == PL_OK, "cpu context: %s", pl_last_error());
+    if (!ctx) return;
+    check_patterns(ctx, -1, "reference");
+    for (int i = 0; i < pl_life_kernel.n_variants; i++) {
+        const pl_variant *v = pl_life_kernel.ladder[i];
+        char why[128];
+        if (pl_variant_check(ctx, v, why, sizeof why) != PL_OK) {
+            printf("skipped: %s patterns: %s\n", v->name, why);
+            continue;
+        }
+        check_patterns(ctx, i, v->name);
+    }
+    pl_ctx_destroy(ctx);
+}
+
+/* ---------------------------------------------------------------- the problem's text */
+
+static void test_problem_text(void)
+{
+    pl_pvalues pv;
+    int given[PL_MAX_PARAMS] = {0};
+    pl_life_problem p;
+    pl_pvalues_default(&pl_life_kernel, &pv);
+    CHECK(pl_life_spec_make_problem(&p, "30x20", &pv) == PL_OK && p.W == 30 && p.H == 20 && p.gens == 100 &&
+              p.rule.birth == (1u << 3) && p.rule.survive == ((1u << 2) | (1u << 3)) && p.topology == PL_LIFE_TOPO_TORUS,
+          "30x20 with the defaults: %s", pl_last_error());
+    CHECK(pl_pvalues_set(&pl_life_kernel, &pv, given, "rule=23/36") == PL_OK &&
+              pl_life_spec_make_problem(&p, "8", &pv) == PL_OK && p.W == 8 && p.H == 8 &&
+              p.rule.birth == ((1u << 3) | (1u << 6)) && p.rule.survive == ((1u << 2) | (1u << 3)),
+          "the S/B form 23/36: %s", pl_last_error());
+    pl_pvalues_default(&pl_life_kernel, &pv);
+    memset(given, 0, sizeof given);
+    CHECK(pl_pvalues_set(&pl_life_kernel, &pv, given, "rule=B9/S23") == PL_OK &&
+              pl_life_spec_make_problem(&p, "8", &pv) == PL_ERR_ARG && strstr(pl_last_error(), "B9/S23"),
+          "rule B9/S23 refused, named: '%s'", pl_last_error());
+    pl_pvalues_default(&pl_life_kernel, &pv);
+    CHECK(pl_life_spec_make_problem(&p, "8x0", &pv) != PL_OK, "size 8x0 refused");
+    CHECK(pl_life_spec_make_problem(&p, "8x8x8", &pv) != PL_OK, "size 8x8x8 refused");
+    pv.num[2] = 1.5;
+    CHECK(pl_life_spec_make_problem(&p, "8", &pv) == PL_ERR_ARG && strstr(pl_last_error(), "density"),
+          "density 1.5 refused: '%s'", pl_last_error());
+}
+
+int main(void)
+{
+    test_problem_text();
+    test_patterns();
+    test_soups();
+    return check_summary("test_life");
+}
