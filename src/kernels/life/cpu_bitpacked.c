@@ -4,7 +4,8 @@
  * eight neighbour words (the rows above and below as they are, and every row shifted a cell
  * west and east with the bit carried from the next word), adds them bit-sliced (full and half
  * adders: 64 four-bit counts at once) and applies the rule as boolean logic on the count's
- * bits. The word loops are plain C built for AVX2 and AVX-512 (cpu_bitpacked_gen.h); rows are
+ * bits. The word loops are plain C built for AVX2 and AVX-512 (cpu_bitpacked_gen.h; the
+ * AVX-512 build packs and unpacks with byte masks, a word per instruction); rows are
  * split among threads, a barrier between generations. Interior words take no test; a row's
  * first and last words take the torus seam or the plane's dead edge.
  * A generation moves 2 bits per cell instead of 2 bytes, and about 2.5 32-bit lane ops per

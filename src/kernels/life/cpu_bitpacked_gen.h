@@ -79,6 +79,7 @@ static void LIFE_ISA_FN(step_rows)(const life_packed_gen *g, const uint64_t *src
     }
 }
 
+#ifndef LIFE_OWN_PACK /* an ISA file may give its own pack_rows and unpack_rows */
 static void LIFE_ISA_FN(pack_rows)(const uint8_t *grid, uint64_t *bits, int64_t W, int64_t wpr, int64_t y0,
                                    int64_t y1)
 {
@@ -108,3 +109,4 @@ static void LIFE_ISA_FN(unpack_rows)(const uint64_t *bits, uint8_t *grid, int64_
         for (int64_t x = 0; x < W; x++) row[x] = (uint8_t)((in[x >> 6] >> (x & 63)) & 1u);
     }
 }
+#endif
