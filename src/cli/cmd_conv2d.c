@@ -61,16 +61,24 @@ static void usage(FILE *f)
           f);
 }
 
-static int choice(const char *opt, const char *val, const char *const *names, int *out)
+/* --mode, --border, --dtype: the kernel's own CHOICE problem parameter of that name parses the
+ * value (one list of names, one message for the tool and for `bench --set`). */
+static int problem_choice(const pl_param_def *def, const char *opt, const char *val, int *out)
 {
-    for (int i = 0; names[i]; i++)
-        if (!strcmp(val, names[i])) {
-            *out = i;
-            return PL_EXIT_OK;
-        }
-    cli_error("conv2d: %s: '%s' is not one of %s%s%s%s%s", opt, val, names[0], names[1] ? ", " : "",
-              names[1] ? names[1] : "", names[1] && names[2] ? ", " : "", names[1] && names[2] ? names[2] : "");
-    return PL_EXIT_USAGE;
+    double v;
+    if (pl_param_parse(def, val, &v) != PL_OK) {
+        cli_error("conv2d: %s: %s", opt, pl_last_error());
+        return PL_EXIT_USAGE;
+    }
+    *out = (int)v;
+    return PL_EXIT_OK;
+}
+
+static const pl_param_def *problem_param(const pl_kernel *k, const char *name)
+{
+    for (int i = 0; i < k->n_problem_params; i++)
+        if (!strcmp(k->problem_params[i].name, name)) return &k->problem_params[i];
+    return NULL;
 }
 
 static int has_ext(const char *path, const char *ext)
@@ -138,8 +146,10 @@ static void to_depth(const pl_array *out, pl_array *img8, int64_t top, int64_t *
 
 int pl_cmd_conv2d(int argc, char **argv)
 {
-    static const char *const modes[] = {"valid", "same", NULL}, *const borders[] = {"zero", "clamp", "reflect", NULL};
-    static const char *const dtypes[] = {"f32", "i32", NULL}, *const depths[] = {"8", "16", NULL};
+    const pl_kernel *kernel = pl_kernel_find("conv2d");
+    const pl_param_def *mode_def = problem_param(kernel, "mode"), *border_def = problem_param(kernel, "border");
+    const pl_param_def *dtype_def = problem_param(kernel, "dtype");
+    const char *const *modes = mode_def->choices, *const *borders = border_def->choices;
     const char *in_path = NULL, *filter_text = NULL;
     int n_in = 0, rc, handled, mode = 0, border = 0, border_given = 0, flip = 0, dtype_i = 0, dtype_given = 0;
     int depth_i = 0, depth_given = 0;
@@ -158,10 +168,16 @@ int pl_cmd_conv2d(int argc, char **argv)
             continue;
         }
         if (!strcmp(name, "--filter")) filter_text = val;
-        else if (!strcmp(name, "--mode")) rc = choice(name, val, modes, &mode);
-        else if (!strcmp(name, "--border")) rc = choice(name, val, borders, &border), border_given = 1;
-        else if (!strcmp(name, "--dtype")) rc = choice(name, val, dtypes, &dtype_i), dtype_given = 1;
-        else if (!strcmp(name, "--depth")) rc = choice(name, val, depths, &depth_i), depth_given = 1;
+        else if (!strcmp(name, "--mode")) rc = problem_choice(mode_def, name, val, &mode);
+        else if (!strcmp(name, "--border")) rc = problem_choice(border_def, name, val, &border), border_given = 1;
+        else if (!strcmp(name, "--dtype")) rc = problem_choice(dtype_def, name, val, &dtype_i), dtype_given = 1;
+        else if (!strcmp(name, "--depth")) {
+            depth_given = 1, depth_i = !strcmp(val, "16"), rc = PL_EXIT_OK;
+            if (!depth_i && strcmp(val, "8")) {
+                cli_error("conv2d: --depth: '%s' is not 8 or 16", val);
+                rc = PL_EXIT_USAGE;
+            }
+        }
         else if (!strcmp(name, "--flip")) flip = 1, rc = 0;
         else rc = tool_common_option("conv2d", &co, name, val, &handled);
         if (rc != 0) return rc;
@@ -184,7 +200,6 @@ int pl_cmd_conv2d(int argc, char **argv)
         cli_error("conv2d: --depth applies to a .pgm or .png output, not %s", co.out_path);
         return PL_EXIT_USAGE;
     }
-    const pl_kernel *kernel = pl_kernel_find("conv2d");
     const pl_variant *variant = NULL;
     if ((rc = tool_find_variant("conv2d", kernel, co.variant_name, &variant, &co.backend, co.backend_given)) != 0)
         return rc;
