@@ -67,7 +67,7 @@ static int problem_choice(const pl_param_def *def, const char *opt, const char *
 {
     double v;
     if (pl_param_parse(def, val, &v) != PL_OK) {
-        cli_error("conv2d: %s: %s", opt, pl_last_error());
+        cli_error("conv2d: %s '%s': %s", opt, val, pl_last_error());
         return PL_EXIT_USAGE;
     }
     *out = (int)v;
