@@ -167,12 +167,13 @@ int pl_cmd_conv2d(int argc, char **argv)
             if ((rc = tool_positional("conv2d", val, &in_path, &n_in, 1, "one input, IMAGE")) != 0) return rc;
             continue;
         }
+        rc = PL_EXIT_OK;
         if (!strcmp(name, "--filter")) filter_text = val;
         else if (!strcmp(name, "--mode")) rc = problem_choice(mode_def, name, val, &mode);
         else if (!strcmp(name, "--border")) rc = problem_choice(border_def, name, val, &border), border_given = 1;
         else if (!strcmp(name, "--dtype")) rc = problem_choice(dtype_def, name, val, &dtype_i), dtype_given = 1;
         else if (!strcmp(name, "--depth")) {
-            depth_given = 1, depth_i = !strcmp(val, "16"), rc = PL_EXIT_OK;
+            depth_given = 1, depth_i = !strcmp(val, "16");
             if (!depth_i && strcmp(val, "8")) {
                 cli_error("conv2d: --depth: '%s' is not 8 or 16", val);
                 rc = PL_EXIT_USAGE;
