@@ -49,6 +49,9 @@ test-asan:
 # needs, outside CMake, so the normal build never needs clang. Each target runs on a copy of
 # its seed corpus (tests/fuzz/corpus/NAME/) in build-fuzz/corpus-NAME/; a crash, leak or UB
 # report leaves the input in build-fuzz/crash-NAME-* and fails the run.
+# -malloc_limit_mb: the readers see 64 MiB of host memory (fuzz_image.h), so any single
+# allocation above 256 MiB is a header believed too far (libpng once took 1.5 GiB for a
+# 45-byte PNG) and fails the run at once, not after the RSS has slowly filled up.
 FUZZ_CC ?= clang
 FUZZ_DIR ?= build-fuzz
 FUZZ_TARGETS = npy pgm arrays png life
@@ -92,7 +95,7 @@ fuzz: $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_TARGETS))
 	  rm -rf $(FUZZ_DIR)/corpus-$$t && mkdir -p $(FUZZ_DIR)/corpus-$$t || exit 1; \
 	  dict=; [ -f tests/fuzz/$$t.dict ] && dict=-dict=tests/fuzz/$$t.dict; \
 	  echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
-	  $(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	  $(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=256 \
 	    -print_final_stats=1 $$dict -artifact_prefix=$(FUZZ_DIR)/crash-$$t- \
 	    $(FUZZ_DIR)/corpus-$$t tests/fuzz/corpus/$$t 2>$(FUZZ_DIR)/fuzz-$$t.log; \
 	  rc=$$?; tail -n 12 $(FUZZ_DIR)/fuzz-$$t.log; \

@@ -44,6 +44,10 @@ static void on_png_warning(png_structp png, png_const_charp msg)
     (void)msg;
 }
 
+/* The ancillary chunks libpng 1.6 knows, as 4 letters and a NUL each (png_set_keep_unknown_chunks). */
+static const png_byte ancillary_chunks[] = "bKGD\0cHRM\0eXIf\0gAMA\0hIST\0iCCP\0iTXt\0oFFs\0pCAL\0pHYs\0"
+                                           "sBIT\0sCAL\0sPLT\0sRGB\0tEXt\0tIME\0tRNS\0zTXt";
+
 static const char *colour_type_name(int t)
 {
     switch (t) {
@@ -73,6 +77,14 @@ static pl_status read_png(const char *path, FILE *f, pl_array *a)
         png_destroy_read_struct(&png, &info, NULL);
         return pl_fail(PL_ERR_FORMAT, "%s: bad PNG: %s", path, box.msg); /* *a is freed by the caller */
     }
+    /* libpng reads a known ancillary chunk (sPLT, iCCP, text, ...) into a buffer of the length its
+     * header claims, with no cap in the system's 1.6.39 (png_set_chunk_malloc_max does not reach
+     * sPLT): a 45-byte file claiming a 1.5 GiB sPLT made it allocate 1.5 GiB before finding the
+     * file short. Gray samples need none of that metadata, so every ancillary chunk is skipped
+     * unread (PNG_HANDLE_CHUNK_NEVER: read past in small pieces, CRC still checked). */
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0); /* chunks libpng does not know */
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, ancillary_chunks,
+                                (int)(sizeof ancillary_chunks / 5));  /* and those it does */
     png_init_io(png, f);
     png_set_sig_bytes(png, 8);
     png_read_info(png, info);
