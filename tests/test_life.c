@@ -10,6 +10,7 @@
 #include "kernels/life/life.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const rules[] = {"B3/S23", "B36/S23", "B2/S", "B3678/S34678"};
@@ -121,20 +122,28 @@ static int advance(pl_ctx *ctx, int runner, const char *topology, const char *ru
         pl_pvalues_set(&pl_life_kernel, &pv, given, ttext) != PL_OK ||
         pl_life_spec_make_problem(&prob, size, &pv) != PL_OK)
         return 0;
+    /* the grids as the operand holds them: packed rows (life.h) */
+    uint64_t start[40], bits[40]; /* grids up to 40 x 40: a word a row */
+    pl_life_pack_rows(in->cells, start, in->W, 0, in->H);
+    pl_life_pack_rows(in->cells, bits, in->W, 0, in->H);
     *out = *in;
+    int ok;
+    const int64_t row_bytes = 8 * pl_life_words_per_row(in->W);
     if (runner < 0) {
-        grid start = *in;
-        pl_tensor t = {"grid", PL_U8, PL_INOUT, in->H, in->W, in->W, start.cells};
-        pl_tensor ref = {"grid", PL_U8, PL_INOUT, in->H, in->W, in->W, out->cells};
-        pl_tensor scale = {"grid", PL_F64, PL_INOUT, in->H, in->W, in->W, NULL};
-        return pl_life_spec_reference(&prob, &t, 1, &ref, &scale) == PL_OK;
+        pl_tensor t = {"grid", PL_U8, PL_INOUT, in->H, row_bytes, row_bytes, start};
+        pl_tensor ref = {"grid", PL_U8, PL_INOUT, in->H, row_bytes, row_bytes, bits};
+        pl_tensor scale = {"grid", PL_F64, PL_INOUT, in->H, row_bytes, row_bytes, NULL};
+        ok = pl_life_spec_reference(&prob, &t, 1, &ref, &scale) == PL_OK;
+    } else {
+        const pl_variant *v = pl_life_kernel.ladder[runner];
+        int64_t params[PL_MAX_PARAMS];
+        if (pl_params_resolve(v, NULL, params) != PL_OK) return 0;
+        void *data[1] = {bits};
+        pl_run_args a = {ctx, &prob, data, 1, params, NULL};
+        ok = v->run(&a) == PL_OK;
     }
-    const pl_variant *v = pl_life_kernel.ladder[runner];
-    int64_t params[PL_MAX_PARAMS];
-    if (pl_params_resolve(v, NULL, params) != PL_OK) return 0;
-    void *data[1] = {out->cells};
-    pl_run_args a = {ctx, &prob, data, 1, params, NULL};
-    return v->run(&a) == PL_OK;
+    pl_life_unpack_rows(bits, out->cells, in->W, 0, in->H);
+    return ok;
 }
 
 static int same(const grid *a, const grid *b)
@@ -290,10 +299,101 @@ static void test_problem_text(void)
           "density 1.5 refused: '%s'", pl_last_error());
 }
 
+/* ---------------------------------------------------------------- the sampled check */
+
+/* The light-cone windows against the full reference: a correct last generation passes (grids
+ * smaller than a window's cone too, where the torus's region wraps more than once), one wrong
+ * cell in a corner window or a set padding bit fails and is named (windows overlap on small
+ * grids: a wrong cell may count more than once). */
+static void test_sampled_check(void)
+{
+    static const struct { const char *size, *topo; int gens; } cases[] = {
+        {"300x200", "torus", 20}, {"300x200", "plane", 20}, {"40x30", "torus", 50}, {"40x30", "plane", 50},
+        {"70x3", "torus", 9}, {"1x1", "torus", 5}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char what[96], gtext[32], ttext[32];
+        snprintf(what, sizeof what, "%s %s %d gens", cases[c].size, cases[c].topo, cases[c].gens);
+        snprintf(gtext, sizeof gtext, "gens=%d", cases[c].gens);
+        snprintf(ttext, sizeof ttext, "topology=%s", cases[c].topo);
+        pl_pvalues pv;
+        int given[PL_MAX_PARAMS] = {0};
+        pl_pvalues_default(&pl_life_kernel, &pv);
+        pl_life_problem prob;
+        if (pl_pvalues_set(&pl_life_kernel, &pv, given, gtext) != PL_OK ||
+            pl_pvalues_set(&pl_life_kernel, &pv, given, ttext) != PL_OK ||
+            pl_life_spec_make_problem(&prob, cases[c].size, &pv) != PL_OK) {
+            CHECK(0, "%s: problem: %s", what, pl_last_error());
+            continue;
+        }
+        const int64_t row_bytes = 8 * pl_life_words_per_row(prob.W), bytes = row_bytes * prob.H;
+        uint8_t *start = calloc((size_t)bytes, 1), *last = calloc((size_t)bytes, 1);
+        pl_tensor t = {"grid", PL_U8, PL_INOUT, prob.H, row_bytes, row_bytes, start};
+        pl_tensor ref = {"grid", PL_U8, PL_INOUT, prob.H, row_bytes, row_bytes, last};
+        pl_tensor scale = ref;
+        pl_life_spec_fill(&prob, &t, 1, 99 + c);
+        CHECK(pl_life_spec_reference(&prob, &t, 1, &ref, &scale) == PL_OK, "%s: reference", what);
+        pl_check_result r;
+        memset(&r, 0, sizeof r);
+        CHECK(pl_life_spec_check_sampled(&prob, &t, 1, &ref, PL_PREC_EXACT, 5, &r) == PL_OK && r.error == 0 &&
+                  r.elem_ratio == 0 && r.checked > 0,
+              "%s: the reference's last generation passes the sampled check (%g wrong, first row %lld col %lld)", what,
+              r.error, (long long)r.row, (long long)r.col);
+        last[0] ^= 1; /* cell (0, 0): in the first corner window */
+        memset(&r, 0, sizeof r);
+        CHECK(pl_life_spec_check_sampled(&prob, &t, 1, &ref, PL_PREC_EXACT, 5, &r) == PL_OK && r.error >= 1 &&
+                  r.row == 0 && r.col == 0 && r.elem_ratio > 1,
+              "%s: cell (0,0) wrong is found (%g wrong, row %lld col %lld)", what, r.error, (long long)r.row,
+              (long long)r.col);
+        last[0] ^= 1;
+        const int64_t xl = prob.W - 1, yl = prob.H - 1; /* the last cell: in the fourth corner window */
+        last[yl * row_bytes + xl / 8] ^= (uint8_t)(1u << (xl % 8));
+        memset(&r, 0, sizeof r);
+        CHECK(pl_life_spec_check_sampled(&prob, &t, 1, &ref, PL_PREC_EXACT, 5, &r) == PL_OK && r.error >= 1 &&
+                  r.row == yl && r.col == xl / 8,
+              "%s: the last cell wrong is found (%g wrong, row %lld col %lld)", what, r.error, (long long)r.row,
+              (long long)r.col);
+        last[yl * row_bytes + xl / 8] ^= (uint8_t)(1u << (xl % 8));
+        if (prob.W % 64) {
+            last[2 * row_bytes - 1 < bytes ? 2 * row_bytes - 1 : row_bytes - 1] |= 0x80; /* a padding bit */
+            memset(&r, 0, sizeof r);
+            CHECK(pl_life_spec_check_sampled(&prob, &t, 1, &ref, PL_PREC_EXACT, 5, &r) == PL_OK && r.error >= 1,
+                  "%s: a set padding bit is found", what);
+        }
+        free(start);
+        free(last);
+    }
+    /* the harness picks the sampled check where asked: every CPU rung passes it */
+    pl_ctx *ctx = NULL;
+    CHECK(pl_ctx_create(&ctx, PL_BACKEND_CPU, 0, 2) == PL_OK, "cpu context: %s", pl_last_error());
+    pl_pvalues pv;
+    int given[PL_MAX_PARAMS] = {0};
+    pl_pvalues_default(&pl_life_kernel, &pv);
+    pl_pvalues_set(&pl_life_kernel, &pv, given, "gens=30");
+    pl_problem_opts opts = {11, PL_CHECK_SAMPLE, NULL, NULL};
+    pl_problem *p = NULL;
+    CHECK(ctx && pl_problem_create_opts(&p, &pl_life_kernel, "517x300", &pv, &opts) == PL_OK, "problem: %s",
+          pl_last_error());
+    for (int i = 0; p && i < pl_life_kernel.n_variants; i++) {
+        const pl_variant *v = pl_life_kernel.ladder[i];
+        char why[128];
+        if (pl_variant_check(ctx, v, why, sizeof why) != PL_OK) continue;
+        pl_bench_config cfg;
+        pl_bench_config_default(&cfg);
+        cfg.repeats = 1;
+        cfg.min_time_s = 0;
+        pl_result res;
+        CHECK(pl_bench_variant(ctx, p, v, NULL, &cfg, &res) == PL_OK && res.verified, "%s: sampled check: %s",
+              v->name, pl_last_error());
+    }
+    pl_problem_destroy(p);
+    pl_ctx_destroy(ctx);
+}
+
 int main(void)
 {
     test_problem_text();
     test_patterns();
+    test_sampled_check();
     test_soups();
     return check_summary("test_life");
 }

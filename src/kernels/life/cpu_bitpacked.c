@@ -1,11 +1,9 @@
-/* cpu-bitpacked: 64 cells per word. The byte grid is packed into bits at the start of the run
- * and unpacked at the end (both counted in the run's time), into the host workspace
- * PL_LIFE_HOST_WS: two packed grids and a zero row. A generation builds, for each word, its
+/* cpu-bitpacked: 64 cells per word, on the packed grid as the harness holds it, with a second
+ * packed grid and a zero row in the host workspace PL_LIFE_HOST_WS. A generation builds, for each word, its
  * eight neighbour words (the rows above and below as they are, and every row shifted a cell
  * west and east with the bit carried from the next word), adds them bit-sliced (full and half
  * adders: 64 four-bit counts at once) and applies the rule as boolean logic on the count's
- * bits. The word loops are plain C built for AVX2 and AVX-512 (cpu_bitpacked_gen.h; the
- * AVX-512 build packs and unpacks with byte masks, a word per instruction); rows are
+ * bits. The word loops are plain C built for AVX2 and AVX-512 (cpu_bitpacked_gen.h); rows are
  * split among threads, a barrier between generations. Interior words take no test; a row's
  * first and last words take the torus seam or the plane's dead edge.
  * A generation moves 2 bits per cell instead of 2 bytes, and about 2.5 32-bit lane ops per
@@ -42,24 +40,24 @@ pl_status pl_life_cpu_bitpacked(const pl_run_args *a)
     }
     const size_t grid_words = (size_t)g.wpr * (size_t)p->H;
     void *ws = NULL;
-    if ((s = pl_ctx_host_workspace(a->ctx, PL_LIFE_HOST_WS, (2 * grid_words + (size_t)g.wpr) * 8, &ws)) != PL_OK)
+    if ((s = pl_ctx_host_workspace(a->ctx, PL_LIFE_HOST_WS, (grid_words + (size_t)g.wpr) * 8, &ws)) != PL_OK)
         return s;
-    uint64_t *bufs[2] = {ws, (uint64_t *)ws + grid_words};
-    uint64_t *zero_row = (uint64_t *)ws + 2 * grid_words;
+    uint64_t *grid = a->data[0];
+    uint64_t *bufs[2] = {grid, ws}; /* generation gen is in bufs[gen & 1] */
+    uint64_t *zero_row = (uint64_t *)ws + grid_words;
     memset(zero_row, 0, (size_t)g.wpr * 8);
     g.zero_row = zero_row;
-    uint8_t *grid = a->data[0];
 
 #pragma omp parallel num_threads(a->ctx->threads)
     {
-#pragma omp for schedule(static)
-        for (int64_t y = 0; y < p->H; y++) isa->pack_rows(grid, bufs[0], p->W, g.wpr, y, y + 1);
         for (int64_t gen = 0; gen < p->gens; gen++) {
 #pragma omp for schedule(static)
             for (int64_t y = 0; y < p->H; y++) isa->step_rows(&g, bufs[gen & 1], bufs[(gen + 1) & 1], y, y + 1);
         }
+        if (p->gens & 1) { /* the last generation is in the workspace */
 #pragma omp for schedule(static)
-        for (int64_t y = 0; y < p->H; y++) isa->unpack_rows(bufs[p->gens & 1], grid, p->W, g.wpr, y, y + 1);
+            for (int64_t y = 0; y < p->H; y++) memcpy(grid + y * g.wpr, bufs[1] + y * g.wpr, (size_t)g.wpr * 8);
+        }
     }
     return PL_OK;
 }

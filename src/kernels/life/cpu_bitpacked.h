@@ -1,8 +1,8 @@
 /* cpu_bitpacked.h: the pieces of cpu-bitpacked, built once per ISA (cpu_bitpacked_avx2.c,
  * cpu_bitpacked_avx512.c include cpu_bitpacked_gen.h with their own compiler flags, so the
  * same word loops become 256- or 512-bit vector code).
- * Layout: a row of W cells is wpr = (W + 63) / 64 words; cell x is bit x % 64 of word x / 64;
- * the bits past W in a row's last word are zero. */
+ * Layout: the operand's (life.h): a row of W cells is wpr = (W + 63) / 64 words; cell x is
+ * bit x % 64 of word x / 64; the bits past W in a row's last word are zero. */
 #ifndef PL_LIFE_CPU_BITPACKED_H
 #define PL_LIFE_CPU_BITPACKED_H
 
@@ -21,9 +21,6 @@ typedef struct life_packed_gen {
 } life_packed_gen;
 
 typedef struct life_packed_isa {
-    /* Rows y0..y1-1 of the byte grid (ld = W) into bits (wpr words a row), and back. */
-    void (*pack_rows)(const uint8_t *grid, uint64_t *bits, int64_t W, int64_t wpr, int64_t y0, int64_t y1);
-    void (*unpack_rows)(const uint64_t *bits, uint8_t *grid, int64_t W, int64_t wpr, int64_t y0, int64_t y1);
     /* One generation of rows y0..y1-1 from src into dst. */
     void (*step_rows)(const life_packed_gen *g, const uint64_t *src, uint64_t *dst, int64_t y0, int64_t y1);
 } life_packed_isa;

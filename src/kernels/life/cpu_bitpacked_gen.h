@@ -78,35 +78,3 @@ static void LIFE_ISA_FN(step_rows)(const life_packed_gen *g, const uint64_t *src
         if (wpr > 1) out[wpr - 1] = life_edge_word(g, up, mid, down, wpr - 1);
     }
 }
-
-#ifndef LIFE_OWN_PACK /* an ISA file may give its own pack_rows and unpack_rows */
-static void LIFE_ISA_FN(pack_rows)(const uint8_t *grid, uint64_t *bits, int64_t W, int64_t wpr, int64_t y0,
-                                   int64_t y1)
-{
-    for (int64_t y = y0; y < y1; y++) {
-        const uint8_t *row = grid + y * W;
-        uint64_t *out = bits + y * wpr;
-        for (int64_t i = 0; i < W / 64; i++) {
-            uint64_t w = 0;
-            for (int k = 0; k < 64; k++) w |= (uint64_t)(row[i * 64 + k] != 0) << k;
-            out[i] = w;
-        }
-        if (W % 64) {
-            uint64_t w = 0;
-            for (int64_t k = 0; k < W % 64; k++) w |= (uint64_t)(row[W / 64 * 64 + k] != 0) << k;
-            out[W / 64] = w;
-        }
-    }
-    (void)wpr;
-}
-
-static void LIFE_ISA_FN(unpack_rows)(const uint64_t *bits, uint8_t *grid, int64_t W, int64_t wpr, int64_t y0,
-                                     int64_t y1)
-{
-    for (int64_t y = y0; y < y1; y++) {
-        const uint64_t *in = bits + y * wpr;
-        uint8_t *row = grid + y * W;
-        for (int64_t x = 0; x < W; x++) row[x] = (uint8_t)((in[x >> 6] >> (x & 63)) & 1u);
-    }
-}
-#endif

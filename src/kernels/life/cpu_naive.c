@@ -1,6 +1,7 @@
-/* cpu-naive: the textbook generation. A byte per cell, two buffers (the grid and a second one
- * in the context's host workspace PL_LIFE_HOST_WS), and for every cell its eight neighbours
- * added up and the rule looked up in a table next[alive][count]. One thread.
+/* cpu-naive: the textbook generation. A byte per cell, two byte grids (in the context's host
+ * workspace PL_LIFE_HOST_WS: the packed operand is unpacked into the first at the start of the
+ * run and the last generation packed back at the end), and for every cell its eight
+ * neighbours added up and the rule looked up in a table next[alive][count]. One thread.
  * Edges: interior cells add eight bytes with no test; only the first and last column (and,
  * on the plane, the first and last row) take the slow path that wraps or drops indices.
  * Each generation reads the grid once and writes it once: 2 bytes per cell-update.
@@ -8,7 +9,6 @@
 #include "core/core.h"
 #include "kernels/life/life.h"
 
-#include <string.h>
 
 /* The cell at (y, x) with the topology applied: wrapped on the torus, dead off the plane. */
 static int cell_wrapped(const pl_life_problem *p, const uint8_t *g, int64_t y, int64_t x)
@@ -55,31 +55,29 @@ void pl_life_byte_rows(const pl_life_problem *p, const uint8_t next[2][9], const
     }
 }
 
-/* The second buffer; the run's generations alternate between it and the grid, and the last
- * one is copied back into the grid when it ended in the workspace. */
-pl_status pl_life_byte_buffer(pl_ctx *ctx, const pl_life_problem *p, uint8_t **other)
+/* The two byte grids the run's generations alternate between. */
+pl_status pl_life_byte_buffers(pl_ctx *ctx, const pl_life_problem *p, uint8_t *bufs[2])
 {
+    const size_t cells = (size_t)p->W * (size_t)p->H;
     void *ws = NULL;
-    pl_status s = pl_ctx_host_workspace(ctx, PL_LIFE_HOST_WS, (size_t)p->W * (size_t)p->H, &ws);
-    *other = ws;
+    pl_status s = pl_ctx_host_workspace(ctx, PL_LIFE_HOST_WS, 2 * cells, &ws);
+    bufs[0] = ws;
+    bufs[1] = ws ? (uint8_t *)ws + cells : NULL;
     return s;
 }
 
 pl_status pl_life_cpu_naive(const pl_run_args *a)
 {
     const pl_life_problem *p = a->problem;
-    uint8_t *grid = a->data[0], *other;
-    pl_status s = pl_life_byte_buffer(a->ctx, p, &other);
+    uint64_t *grid = a->data[0];
+    uint8_t *bufs[2];
+    pl_status s = pl_life_byte_buffers(a->ctx, p, bufs);
     if (s != PL_OK) return s;
     uint8_t next[2][9];
     pl_life_rule_table(&p->rule, next);
-    uint8_t *src = grid, *dst = other;
-    for (int64_t gen = 0; gen < p->gens; gen++) {
-        pl_life_byte_rows(p, next, src, dst, 0, p->H);
-        uint8_t *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != grid) memcpy(grid, src, (size_t)p->W * (size_t)p->H);
+    pl_life_unpack_rows(grid, bufs[0], p->W, 0, p->H);
+    for (int64_t gen = 0; gen < p->gens; gen++)
+        pl_life_byte_rows(p, next, bufs[gen & 1], bufs[(gen + 1) & 1], 0, p->H);
+    pl_life_pack_rows(bufs[p->gens & 1], grid, p->W, 0, p->H);
     return PL_OK;
 }

@@ -7,29 +7,27 @@
 #include "core/core.h"
 #include "kernels/life/life.h"
 
-#include <string.h>
-
 pl_status pl_life_cpu_threads(const pl_run_args *a)
 {
     const pl_life_problem *p = a->problem;
-    uint8_t *grid = a->data[0], *other;
-    pl_status s = pl_life_byte_buffer(a->ctx, p, &other);
+    uint64_t *grid = a->data[0];
+    uint8_t *bufs[2];
+    pl_status s = pl_life_byte_buffers(a->ctx, p, bufs);
     if (s != PL_OK) return s;
     uint8_t next[2][9];
     pl_life_rule_table(&p->rule, next);
 #pragma omp parallel num_threads(a->ctx->threads)
     {
-        const uint8_t *src = grid;
-        uint8_t *dst = other;
-        for (int64_t gen = 0; gen < p->gens; gen++) {
 #pragma omp for schedule(static)
-            for (int64_t y = 0; y < p->H; y++) pl_life_byte_rows(p, next, src, dst, y, y + 1);
-            /* the implied barrier of omp for: every row of dst is written before the swap */
-            const uint8_t *t = src;
-            src = dst;
-            dst = (uint8_t *)t;
+        for (int64_t y = 0; y < p->H; y++) pl_life_unpack_rows(grid, bufs[0], p->W, y, y + 1);
+        for (int64_t gen = 0; gen < p->gens; gen++) {
+            /* the implied barrier of omp for: every row of the next grid is written before
+             * the generation after reads it */
+#pragma omp for schedule(static)
+            for (int64_t y = 0; y < p->H; y++) pl_life_byte_rows(p, next, bufs[gen & 1], bufs[(gen + 1) & 1], y, y + 1);
         }
+#pragma omp for schedule(static)
+        for (int64_t y = 0; y < p->H; y++) pl_life_pack_rows(bufs[p->gens & 1], grid, p->W, y, y + 1);
     }
-    if (p->gens % 2) memcpy(grid, other, (size_t)p->W * (size_t)p->H);
     return PL_OK;
 }

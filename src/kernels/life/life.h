@@ -1,8 +1,12 @@
 /* life.h: the life room's face (issue 12). Conway's Game of Life and any Life-like rule
  * (B/S notation) on a W x H grid, a torus (edges wrap) or a bounded plane (dead beyond the
- * edge), for gens generations. One operand: data[0] = the grid, H x W bytes (row-major, ld = W),
- * 0 dead / 1 alive, PL_INOUT: a rung reads the first generation from it and leaves generation
- * gens in it. Exact: results are compared with the reference for equality. */
+ * edge), for gens generations. One operand, PL_INOUT: data[0] = the grid BIT-PACKED (packed.c):
+ * H rows of wpr = (W + 63) / 64 little-endian 64-bit words, cell x of row y at bit x % 64 of
+ * word y * wpr + x / 64, the bits past W zero (the harness sees it as H rows of 8 wpr bytes, so
+ * cell x is bit x % 8 of byte x / 8). A rung reads the first generation from it and leaves
+ * generation gens in it, its padding bits zero. One bit a cell is what lets a 65536^2 grid and
+ * its second buffer fit in 2 bits a cell on a device. Exact: compared with the reference for
+ * equality, byte for byte. */
 #ifndef PL_LIFE_H
 #define PL_LIFE_H
 
@@ -36,17 +40,25 @@ void pl_life_spec_describe(const void *problem, char *buf, size_t n);
 pl_status pl_life_spec_operands(const void *problem, pl_tensor *t, int *n);
 void pl_life_spec_fill(const void *problem, pl_tensor *t, int n, uint64_t seed);
 pl_status pl_life_spec_reference(const void *problem, const pl_tensor *t, int n, pl_tensor *ref, pl_tensor *scale);
+pl_status pl_life_spec_check_sampled(const void *problem, const pl_tensor *t, int n, const pl_tensor *out,
+                                     pl_precision prec, uint64_t seed, pl_check_result *res);
 double pl_life_spec_cell_updates(const void *problem);
 double pl_life_spec_bound(const void *problem, pl_precision prec, const char **why);
 double pl_life_spec_ops(const void *problem);
 double pl_life_spec_bytes(const void *problem);
 
+/* The packed layout (packed.c): words a row; rows y0..y1-1 unpacked to a byte a cell (0/1,
+ * ld = W) and packed back (padding bits zeroed). */
+int64_t pl_life_words_per_row(int64_t W);
+void pl_life_unpack_rows(const uint64_t *bits, uint8_t *cells, int64_t W, int64_t y0, int64_t y1);
+void pl_life_pack_rows(const uint8_t *cells, uint64_t *bits, int64_t W, int64_t y0, int64_t y1);
+
 /* One generation of the byte grid src into dst, rows y0..y1-1 only (cpu-naive runs all rows,
  * cpu-threads a band per thread). next[alive][count] is the rule as a table. */
 void pl_life_byte_rows(const pl_life_problem *p, const uint8_t next[2][9], const uint8_t *src, uint8_t *dst,
                        int64_t y0, int64_t y1);
-/* The byte rungs' second grid: the host workspace PL_LIFE_HOST_WS, W*H bytes. */
-pl_status pl_life_byte_buffer(pl_ctx *ctx, const pl_life_problem *p, uint8_t **other);
+/* The byte rungs' two byte grids: the host workspace PL_LIFE_HOST_WS, 2 W H bytes. */
+pl_status pl_life_byte_buffers(pl_ctx *ctx, const pl_life_problem *p, uint8_t *bufs[2]);
 /* The rule as next[alive][count] (0/1). */
 void pl_life_rule_table(const pl_life_rule *rule, uint8_t next[2][9]);
 
