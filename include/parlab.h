@@ -139,6 +139,17 @@ pl_status pl_conv2d_variant(pl_ctx *ctx, const char *variant, const int64_t *par
                             const pl_conv2d_opts *opts, void *out, int64_t ld_out);
 const char *pl_conv2d_best_variant(const pl_ctx *ctx);
 
+/* Conway's Game of Life and Life-like rules: gens generations, in place, of a W x H grid held
+ * bit-packed: row y is (W + 63) / 64 uint64 words at bits + y * ((W + 63) / 64), cell x is bit
+ * x % 64 of word x / 64, the bits past W zero (and left zero). torus = 1: the edges wrap; 0: a
+ * bounded plane, dead beyond the edge. rule: "B3/S23" (NULL: Conway), "B36/S23", "23/3", ...;
+ * a malformed rule is PL_ERR_ARG naming it. Host pointers, the best rung, as pl_sgemm.
+ * The unbounded plane is the room's cpu-sparse engine (src/kernels/life/sparse.h). */
+pl_status pl_life(pl_ctx *ctx, int64_t W, int64_t H, uint64_t *bits, int64_t gens, const char *rule, int torus);
+pl_status pl_life_variant(pl_ctx *ctx, const char *variant, const int64_t *params, int64_t W, int64_t H,
+                          uint64_t *bits, int64_t gens, const char *rule, int torus);
+const char *pl_life_best_variant(const pl_ctx *ctx);
+
 /* Local entropy: for each pixel of an H x W uint8 image of values in [0, bins) (bins 2..256),
  * the Shannon entropy of the k x k window around it (k odd), the window clipped to the image
  * at the borders; natural log, or base 2 with base2 = 1. out is H x W float32 (ld_out >= W).

@@ -34,10 +34,7 @@ pl_status pl_life_cpu_bitpacked(const pl_run_args *a)
     g.wpr = (p->W + 63) / 64;
     g.torus = p->topology == PL_LIFE_TOPO_TORUS;
     g.last_mask = p->W % 64 ? (UINT64_C(1) << (p->W % 64)) - 1 : ~UINT64_C(0);
-    for (int c = 0; c <= 8; c++) {
-        g.birth[c] = (p->rule.birth >> c) & 1u ? ~UINT64_C(0) : 0;
-        g.survive[c] = (p->rule.survive >> c) & 1u ? ~UINT64_C(0) : 0;
-    }
+    life_rule_masks_make(&p->rule, &g.rule);
     const size_t grid_words = (size_t)g.wpr * (size_t)p->H;
     void *ws = NULL;
     if ((s = pl_ctx_host_workspace(a->ctx, PL_LIFE_HOST_WS, (grid_words + (size_t)g.wpr) * 8, &ws)) != PL_OK)

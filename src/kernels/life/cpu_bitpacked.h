@@ -6,6 +6,8 @@
 #ifndef PL_LIFE_CPU_BITPACKED_H
 #define PL_LIFE_CPU_BITPACKED_H
 
+#include "kernels/life/bitslice.h"
+
 #include <stdint.h>
 
 /* One generation's constants. */
@@ -14,10 +16,7 @@ typedef struct life_packed_gen {
     int torus;
     const uint64_t *zero_row; /* wpr zero words: the dead row beyond a plane's edge */
     uint64_t last_mask;       /* the bits of a row's last word that hold cells */
-    /* The rule as a mux tree over the count's bits (b0, b1, b2; b3 only at count 8): leaf c
-     * (count c, and count 8 for b3) is birth_c where the cell is dead, survive_c where alive;
-     * all-ones or zero words. */
-    uint64_t birth[9], survive[9];
+    life_rule_masks rule;
 } life_packed_gen;
 
 typedef struct life_packed_isa {

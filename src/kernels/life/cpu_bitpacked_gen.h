@@ -3,35 +3,7 @@
  * words into 4- or 8-word vector code). See cpu_bitpacked.c for the idea. */
 #include "kernels/life/cpu_bitpacked.h"
 
-/* a + b + c as (sum, carry) and a + b as (sum, carry), bitwise over 64 cells. */
-#define LIFE_FULL_ADD(s, c, a, b, d) do { uint64_t t_ = (a) ^ (b); s = t_ ^ (d); c = ((a) & (b)) | (t_ & (d)); } while (0)
-#define LIFE_HALF_ADD(s, c, a, b) do { s = (a) ^ (b); c = (a) & (b); } while (0)
-
-/* The next state of 64 cells from their eight neighbour words (n0..n7) and their own (alive). */
-static inline uint64_t life_next_word(const life_packed_gen *g, uint64_t alive, uint64_t n0, uint64_t n1, uint64_t n2,
-                                      uint64_t n3, uint64_t n4, uint64_t n5, uint64_t n6, uint64_t n7)
-{
-    /* The count's bits b0..b3 by an adder tree: three adders give three weight-1 bits and
-     * three weight-2 carries; the weight-1 bits add to b0 and one more carry; the four
-     * weight-2 carries add to b1 and two weight-4 bits, b2 their sum and b3 their carry. */
-    uint64_t sa, ca, sb, cb, sc, cc, b0, cd, t1, k1, b1, k2;
-    LIFE_FULL_ADD(sa, ca, n0, n1, n2);
-    LIFE_FULL_ADD(sb, cb, n3, n4, n5);
-    LIFE_HALF_ADD(sc, cc, n6, n7);
-    LIFE_FULL_ADD(b0, cd, sa, sb, sc);
-    LIFE_FULL_ADD(t1, k1, ca, cb, cc);
-    LIFE_HALF_ADD(b1, k2, t1, cd);
-    const uint64_t b2 = k1 ^ k2, b3 = k1 & k2;
-    /* The rule: leaf c = birth_c or survive_c by alive, then a mux by b0, b1, b2; count 8 (b3
-     * set, the other bits then zero) takes leaf 8. x ^ ((x ^ y) & m) is m ? y : x. */
-    uint64_t leaf[9];
-    for (int c = 0; c < 9; c++) leaf[c] = g->birth[c] ^ ((g->birth[c] ^ g->survive[c]) & alive);
-    const uint64_t m0 = leaf[0] ^ ((leaf[0] ^ leaf[1]) & b0), m1 = leaf[2] ^ ((leaf[2] ^ leaf[3]) & b0);
-    const uint64_t m2 = leaf[4] ^ ((leaf[4] ^ leaf[5]) & b0), m3 = leaf[6] ^ ((leaf[6] ^ leaf[7]) & b0);
-    const uint64_t q0 = m0 ^ ((m0 ^ m1) & b1), q1 = m2 ^ ((m2 ^ m3) & b1);
-    const uint64_t f = q0 ^ ((q0 ^ q1) & b2);
-    return f ^ ((f ^ leaf[8]) & b3);
-}
+#include "kernels/life/bitslice.h"
 
 /* Word i of a row with its west (cell x-1 at bit x) and east (x+1) neighbours, given what
  * comes in at bit 0 from the west and at the row's last cell from the east. */
@@ -54,7 +26,7 @@ static uint64_t life_edge_word(const life_packed_gen *g, const uint64_t *up, con
         west[r] = life_west(row[i], west_in);
         east[r] = life_east(row[i], east_in);
     }
-    uint64_t w = life_next_word(g, mid[i], west[0], up[i], east[0], west[1], east[1], west[2], down[i], east[2]);
+    uint64_t w = life_next_word(&g->rule, mid[i], west[0], up[i], east[0], west[1], east[1], west[2], down[i], east[2]);
     return i == last ? w & g->last_mask : w;
 }
 
@@ -72,7 +44,7 @@ static void LIFE_ISA_FN(step_rows)(const life_packed_gen *g, const uint64_t *src
             const uint64_t uw = (up[i] << 1) | (up[i - 1] >> 63), ue = (up[i] >> 1) | (up[i + 1] << 63);
             const uint64_t mw = (mid[i] << 1) | (mid[i - 1] >> 63), me = (mid[i] >> 1) | (mid[i + 1] << 63);
             const uint64_t dw = (down[i] << 1) | (down[i - 1] >> 63), de = (down[i] >> 1) | (down[i + 1] << 63);
-            out[i] = life_next_word(g, mid[i], uw, up[i], ue, mw, me, dw, down[i], de);
+            out[i] = life_next_word(&g->rule, mid[i], uw, up[i], ue, mw, me, dw, down[i], de);
         }
         out[0] = life_edge_word(g, up, mid, down, 0);
         if (wpr > 1) out[wpr - 1] = life_edge_word(g, up, mid, down, wpr - 1);

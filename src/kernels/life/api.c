@@ -1,0 +1,52 @@
+/* api.c: pl_life, the BLAS-like call: it checks the arguments, builds the problem and runs the
+ * best rung this context can (pl_life_variant: a named one) on the caller's packed grid through
+ * the harness's host runner (device copies for a CUDA rung). */
+#include "core/core.h"
+#include "kernels/life/life.h"
+
+#include <string.h>
+
+/* Best first: the first of these that this build and context can run. */
+static const char *const cpu_order[] = {"cpu-bitpacked", "cpu-threads"};
+static const char *const cuda_order[] = {"cuda-tuned", "cuda-bitpacked"};
+
+const char *pl_life_best_variant(const pl_ctx *ctx)
+{
+    const char *const *order = pl_ctx_backend(ctx) == PL_BACKEND_CUDA ? cuda_order : cpu_order;
+    for (int i = 0; i < 2; i++) {
+        const pl_variant *v = pl_variant_find(&pl_life_kernel, order[i]);
+        if (v && pl_variant_check(ctx, v, NULL, 0) == PL_OK) return v->name;
+    }
+    return NULL;
+}
+
+pl_status pl_life_variant(pl_ctx *ctx, const char *variant, const int64_t *params, int64_t W, int64_t H,
+                          uint64_t *bits, int64_t gens, const char *rule, int torus)
+{
+    if (!ctx) return pl_fail(PL_ERR_ARG, "pl_life: NULL context");
+    const pl_variant *v = pl_variant_find(&pl_life_kernel, variant);
+    if (!v) return pl_fail(PL_ERR_ARG, "life: unknown variant '%s'", variant ? variant : "(null)");
+    if (W < 1 || H < 1) return pl_fail(PL_ERR_ARG, "pl_life: a %lldx%lld grid is empty", (long long)W, (long long)H);
+    if (gens < 0) return pl_fail(PL_ERR_ARG, "pl_life: gens %lld is negative", (long long)gens);
+    if (!bits) return pl_fail(PL_ERR_ARG, "pl_life: NULL grid");
+    int64_t cells;
+    if (pl_mul_overflow(W, H, &cells) || cells > INT64_MAX / 4)
+        return pl_fail(PL_ERR_OVERFLOW, "life: %lldx%lld overflows 64-bit sizes", (long long)W, (long long)H);
+    pl_life_problem p;
+    memset(&p, 0, sizeof p);
+    p.W = W, p.H = H, p.gens = gens;
+    p.topology = torus ? PL_LIFE_TOPO_TORUS : PL_LIFE_TOPO_PLANE;
+    pl_status s = pl_life_rule_parse(rule ? rule : "B3/S23", &p.rule);
+    if (s != PL_OK) return s;
+    if (gens == 0) return PL_OK;
+    void *host[1] = {bits};
+    return pl_run_host(ctx, &pl_life_kernel, v, params, &p, host);
+}
+
+pl_status pl_life(pl_ctx *ctx, int64_t W, int64_t H, uint64_t *bits, int64_t gens, const char *rule, int torus)
+{
+    if (!ctx) return pl_fail(PL_ERR_ARG, "pl_life: NULL context");
+    const char *best = pl_life_best_variant(ctx);
+    if (!best) return pl_fail(PL_ERR_UNSUPPORTED, "pl_life: no life variant can run in this context");
+    return pl_life_variant(ctx, best, NULL, W, H, bits, gens, rule, torus);
+}
