@@ -88,11 +88,95 @@ static void test_soups(void)
                             if (c == 0 && r == 0 && t == 0) printf("skipped: %s (threads=%d): %s\n", v->name, th + 1, why);
                             continue;
                         }
+                        if (t == 0 && !strcmp(v->name, "cpu-sparse")) { /* plane only: the torus refused */
+                            pl_bench_config cfg;
+                            pl_bench_config_default(&cfg);
+                            cfg.repeats = 1;
+                            pl_result res;
+                            pl_status rs = pl_bench_variant(ctxs[th], p, v, NULL, &cfg, &res);
+                            CHECK(rs == PL_ERR_UNSUPPORTED && strstr(pl_last_error(), "torus"),
+                                  "cpu-sparse %s: the torus is refused, naming it (status %d: %s)", what, (int)rs,
+                                  pl_last_error());
+                            continue;
+                        }
                         check_all_choices(ctxs[th], p, v, what);
                     }
                 pl_problem_destroy(p);
             }
     for (int t = 0; t < 2; t++) pl_ctx_destroy(ctxs[t]);
+}
+
+/* Sparse soups on the plane, for cpu-sparse above all: tiles empty out and are dropped, and
+ * activity comes back to them (a birth caused by a neighbour dying must create the tile). */
+static void test_sparse_soups(void)
+{
+    static const char *const densities[] = {"density=0.04", "density=0.1", "density=0.2"};
+    pl_ctx *ctx = NULL;
+    CHECK(pl_ctx_create(&ctx, PL_BACKEND_CPU, 0, 2) == PL_OK, "cpu context: %s", pl_last_error());
+    const pl_variant *v = pl_variant_find(&pl_life_kernel, "cpu-sparse");
+    CHECK(v != NULL, "cpu-sparse in the ladder");
+    for (int d = 0; ctx && v && d < 3; d++)
+        for (int r = 0; r < 2; r++) {
+            pl_pvalues pv;
+            int given[PL_MAX_PARAMS] = {0};
+            char rule[32];
+            snprintf(rule, sizeof rule, "rule=%s", rules[r]);
+            pl_pvalues_default(&pl_life_kernel, &pv);
+            pl_status st = pl_pvalues_set(&pl_life_kernel, &pv, given, "gens=400");
+            if (st == PL_OK) st = pl_pvalues_set(&pl_life_kernel, &pv, given, "topology=plane");
+            if (st == PL_OK) st = pl_pvalues_set(&pl_life_kernel, &pv, given, densities[d]);
+            if (st == PL_OK) st = pl_pvalues_set(&pl_life_kernel, &pv, given, rule);
+            pl_problem_opts opts = {300 + (uint64_t)d * 7 + r, PL_CHECK_FULL, NULL, NULL};
+            pl_problem *p = NULL;
+            if (st == PL_OK) st = pl_problem_create_opts(&p, &pl_life_kernel, "517x300", &pv, &opts);
+            CHECK(st == PL_OK, "sparse soup problem: %s", pl_last_error());
+            if (st != PL_OK) continue;
+            check_all_choices(ctx, p, v, densities[d]);
+            pl_problem_destroy(p);
+        }
+    pl_ctx_destroy(ctx);
+}
+
+/* Small random patterns around a tile corner (cpu-sparse's tiles are 64x64): the corner tile
+ * is empty, gets dropped, and cells next to it live and die; cpu-sparse must equal the
+ * reference. (A birth caused by a neighbour's death, with the tile absent, is what the
+ * engine's "live now or a generation ago" border rule is for.) */
+static void test_sparse_corners(void)
+{
+    const pl_variant *v = pl_variant_find(&pl_life_kernel, "cpu-sparse");
+    pl_ctx *ctx = NULL;
+    CHECK(v && pl_ctx_create(&ctx, PL_BACKEND_CPU, 0, 1) == PL_OK, "cpu context: %s", pl_last_error());
+    if (!ctx || !v) return;
+    pl_pvalues pv;
+    int given[PL_MAX_PARAMS] = {0};
+    pl_pvalues_default(&pl_life_kernel, &pv);
+    pl_pvalues_set(&pl_life_kernel, &pv, given, "gens=24");
+    pl_pvalues_set(&pl_life_kernel, &pv, given, "topology=plane");
+    pl_life_problem prob;
+    CHECK(pl_life_spec_make_problem(&prob, "100x100", &pv) == PL_OK, "problem: %s", pl_last_error());
+    const int64_t wpr = pl_life_words_per_row(100);
+    uint64_t start[100 * 2], want[100 * 2], got[100 * 2];
+    uint64_t rng = 12345;
+    int bad = 0, trials = 0;
+    for (; trials < 1000 && !bad; trials++) {
+        memset(start, 0, sizeof start);
+        for (int k = 0; k < 14; k++) { /* cells in the 9x9 box around (64, 64), none at x, y >= 64 both */
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            int x = 60 + (int)((rng >> 33) % 9), y = 60 + (int)((rng >> 45) % 9);
+            if (x >= 64 && y >= 64) continue;
+            start[y * wpr + x / 64] |= UINT64_C(1) << (x % 64);
+        }
+        pl_tensor t = {"grid", PL_U8, PL_INOUT, 100, 8 * wpr, 8 * wpr, start};
+        pl_tensor ref = {"grid", PL_U8, PL_INOUT, 100, 8 * wpr, 8 * wpr, want};
+        pl_life_spec_reference(&prob, &t, 1, &ref, &ref);
+        memcpy(got, start, sizeof got);
+        int64_t params[PL_MAX_PARAMS] = {0};
+        void *data[1] = {got};
+        pl_run_args a = {ctx, &prob, data, 1, params, NULL};
+        bad = v->run(&a) != PL_OK || memcmp(got, want, sizeof got) != 0;
+    }
+    CHECK(!bad, "cpu-sparse differs from the reference on corner pattern %d", trials);
+    pl_ctx_destroy(ctx);
 }
 
 /* ---------------------------------------------------------------- known patterns */
@@ -169,10 +253,19 @@ static grid shifted(const grid *g, int64_t dx, int64_t dy)
     return s;
 }
 
-static void check_patterns(pl_ctx *ctx, int runner, const char *name)
+/* plane_only: the runner refuses the torus (cpu-sparse): the plane's checks only. */
+static void check_patterns(pl_ctx *ctx, int runner, const char *name, int plane_only)
 {
     grid a, b, c;
-    for (int t = 0; t < 2; t++) {
+    /* on the plane a glider moves one cell down and right every 4 generations until it
+     * reaches the edge (37x37: 20 steps keep it inside) */
+    memset(&a, 0, sizeof a);
+    a.W = 37, a.H = 37;
+    put(&a, 1, 0), put(&a, 2, 1), put(&a, 0, 2), put(&a, 1, 2), put(&a, 2, 2);
+    c = shifted(&a, 20, 20);
+    CHECK(advance(ctx, runner, "plane", "B3/S23", 80, &a, &b) && same(&b, &c),
+          "%s: the glider on the plane is not 20 cells down and right after 80 generations", name);
+    for (int t = plane_only; t < 2; t++) {
         const char *topo = topologies[t];
         /* a block stays */
         memset(&a, 0, sizeof a);
@@ -209,6 +302,14 @@ static void check_patterns(pl_ctx *ctx, int runner, const char *name)
               name, topo);
         CHECK(advance(ctx, runner, topo, "B3/S23", 30, &a, &b) && same(&a, &b),
               "%s %s: the pulsar is not back after 30 generations", name, topo);
+    }
+    if (plane_only) {
+        memset(&a, 0, sizeof a);
+        a.W = 1, a.H = 1;
+        put(&a, 0, 0);
+        CHECK(advance(ctx, runner, "plane", "B3/S0", 3, &a, &b) && b.cells[0] == 1, "%s: 1x1 plane, S0: the cell died",
+              name);
+        return;
     }
     /* a glider moves one cell down and right every 4 generations, across the torus's seams,
      * and is back after 4W generations on a W x W torus (W = 37: multiples of no word) */
@@ -258,7 +359,7 @@ static void test_patterns(void)
     pl_ctx *ctx = NULL;
     CHECK(pl_ctx_create(&ctx, PL_BACKEND_CPU, 0, 2) == PL_OK, "cpu context: %s", pl_last_error());
     if (!ctx) return;
-    check_patterns(ctx, -1, "reference");
+    check_patterns(ctx, -1, "reference", 0);
     for (int i = 0; i < pl_life_kernel.n_variants; i++) {
         const pl_variant *v = pl_life_kernel.ladder[i];
         char why[128];
@@ -266,7 +367,7 @@ static void test_patterns(void)
             printf("skipped: %s patterns: %s\n", v->name, why);
             continue;
         }
-        check_patterns(ctx, i, v->name);
+        check_patterns(ctx, i, v->name, !strcmp(v->name, "cpu-sparse"));
     }
     pl_ctx_destroy(ctx);
 }
@@ -369,6 +470,7 @@ static void test_sampled_check(void)
     int given[PL_MAX_PARAMS] = {0};
     pl_pvalues_default(&pl_life_kernel, &pv);
     pl_pvalues_set(&pl_life_kernel, &pv, given, "gens=30");
+    pl_pvalues_set(&pl_life_kernel, &pv, given, "topology=plane"); /* every rung runs the plane */
     pl_problem_opts opts = {11, PL_CHECK_SAMPLE, NULL, NULL};
     pl_problem *p = NULL;
     CHECK(ctx && pl_problem_create_opts(&p, &pl_life_kernel, "517x300", &pv, &opts) == PL_OK, "problem: %s",
@@ -395,5 +497,7 @@ int main(void)
     test_patterns();
     test_sampled_check();
     test_soups();
+    test_sparse_soups();
+    test_sparse_corners();
     return check_summary("test_life");
 }

@@ -15,7 +15,12 @@ static const pl_variant cpu_bitpacked = {
     "logic; AVX2/AVX-512 word loops, rows over threads",
     PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_EXACT, pl_life_cpu_bitpacked_params, 1, pl_life_cpu_bitpacked, NULL};
 
-static const pl_variant *const ladder[] = {&cpu_naive, &cpu_threads, &cpu_bitpacked};
+static const pl_variant cpu_sparse = {
+    "cpu-sparse", "the plane as 64x64 tiles in a hash map: only tiles that changed and their neighbours are "
+    "computed (bit-sliced, over threads); empty still tiles are dropped. Plane only (torus refused)",
+    PL_BACKEND_CPU, 0, 0, PL_PREC_EXACT, NULL, 0, pl_life_cpu_sparse, NULL};
+
+static const pl_variant *const ladder[] = {&cpu_naive, &cpu_threads, &cpu_bitpacked, &cpu_sparse};
 
 static const pl_named_size named_sizes[] = {{"small", "1024"}, {"medium", "4096"}, {"large", "16384"}};
 

@@ -66,6 +66,7 @@ void pl_life_rule_table(const pl_life_rule *rule, uint8_t next[2][9]);
 pl_status pl_life_cpu_naive(const pl_run_args *a);
 pl_status pl_life_cpu_threads(const pl_run_args *a);
 pl_status pl_life_cpu_bitpacked(const pl_run_args *a);
+pl_status pl_life_cpu_sparse(const pl_run_args *a);
 
 #ifdef __cplusplus
 }

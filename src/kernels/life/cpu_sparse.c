@@ -1,0 +1,426 @@
+/* cpu-sparse: the plane as 64 x 64 tiles of live space in a hash map (sparse.h). The idea:
+ * most of a methuselah's plane is empty or still, so a generation computes only the tiles
+ * that changed in the last one and their neighbours; everything else keeps its state for free.
+ *
+ * Why that is exact: a tile's next state depends on itself and the facing border of its eight
+ * neighbours. A tile none of whose nine inputs changed keeps its state (it was computed from the
+ * same inputs, or kept by the same argument). A tile that is absent is empty and, from its
+ * inputs when it was dropped, would stay empty; its inputs change only when a neighbour's
+ * facing border changes, and then that neighbour changed, so it is in the changed list, and
+ * its facing border is live now or was live a generation ago: the absent tile is created then
+ * and computed. (Checking only the live border now would miss a birth caused by a neighbour
+ * dying, as B3 does with a 4th neighbour gone.) A computed tile that is empty and did not
+ * change is dropped. B0 rules (births from nothing) are refused.
+ *
+ * A generation: (1) queue the changed tiles and their neighbours, creating the absent ones
+ * that the rule above needs; (2) compute the queue over threads, each tile's 64 row words by
+ * the bit-sliced step of bitslice.h, neighbours read from their current buffer, the result
+ * into the other buffer; (3) flip the computed tiles' buffers, list those that changed, drop
+ * the empty still ones. The hash map (open addressing, linear probing, deletion by backward
+ * shift) is only written in (1) and (3), so (2) reads it from any thread. */
+#include "core/core.h"
+#include "kernels/life/bitslice.h"
+#include "kernels/life/life.h"
+#include "kernels/life/sparse.h"
+
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { TILE = 64 };
+
+typedef struct tile {
+    int64_t tx, ty;            /* the tile's place: cells tx*64 .. tx*64+63, ty*64 .. ty*64+63 */
+    uint64_t rows[2][TILE];    /* rows[which]: this generation; rows[which ^ 1]: the one before */
+    int64_t queued;            /* the generation it was last queued for (-1: never) */
+    int64_t next_free;         /* in the free list: the next free tile's index (-1: the end) */
+    uint8_t which, changed;    /* changed: in the last generation it computed */
+    uint8_t in_use;
+} tile;
+
+struct pl_life_sparse {
+    life_rule_masks masks;
+    int bounded;
+    int64_t W, H;                 /* bounded: the plane's size */
+    tile *tiles;                  /* tiles[0..n_tiles): in use or on the free list */
+    int64_t n_tiles, cap_tiles, free_head, live_tiles;
+    int64_t *slots;               /* the map: tile index + 1, 0 empty; n_slots a power of 2 */
+    int64_t n_slots;
+    int64_t *changed, n_changed;  /* tiles that changed in the last generation */
+    int64_t *work, n_work;        /* this generation's queue */
+    uint8_t *work_changed;        /* per queued tile: did it change */
+    int64_t cap_lists;
+    int64_t gen, tile_steps;
+};
+
+static uint64_t key_hash(int64_t tx, int64_t ty)
+{
+    uint64_t h = (uint64_t)tx * UINT64_C(0x9E3779B97F4A7C15) ^ ((uint64_t)ty + UINT64_C(0x632BE59BD9B4E019)) *
+                                                                  UINT64_C(0xC2B2AE3D27D4EB4F);
+    h ^= h >> 31;
+    h *= UINT64_C(0xBF58476D1CE4E5B9);
+    return h ^ (h >> 29);
+}
+
+static int64_t find_tile(const pl_life_sparse *s, int64_t tx, int64_t ty)
+{
+    const int64_t mask = s->n_slots - 1;
+    for (int64_t i = (int64_t)(key_hash(tx, ty) & (uint64_t)mask);; i = (i + 1) & mask) {
+        const int64_t v = s->slots[i];
+        if (!v) return -1;
+        if (s->tiles[v - 1].tx == tx && s->tiles[v - 1].ty == ty) return v - 1;
+    }
+}
+
+static void map_put(pl_life_sparse *s, int64_t idx)
+{
+    const int64_t mask = s->n_slots - 1;
+    int64_t i = (int64_t)(key_hash(s->tiles[idx].tx, s->tiles[idx].ty) & (uint64_t)mask);
+    while (s->slots[i]) i = (i + 1) & mask;
+    s->slots[i] = idx + 1;
+}
+
+/* Remove tile idx from the map: empty its slot, then move back each later entry of the run
+ * whose home slot does not lie cyclically in (hole, entry]. */
+static void map_remove(pl_life_sparse *s, int64_t idx)
+{
+    const int64_t mask = s->n_slots - 1;
+    int64_t i = (int64_t)(key_hash(s->tiles[idx].tx, s->tiles[idx].ty) & (uint64_t)mask);
+    while (s->slots[i] != idx + 1) i = (i + 1) & mask;
+    s->slots[i] = 0;
+    for (int64_t j = (i + 1) & mask; s->slots[j]; j = (j + 1) & mask) {
+        const tile *t = &s->tiles[s->slots[j] - 1];
+        const int64_t home = (int64_t)(key_hash(t->tx, t->ty) & (uint64_t)mask);
+        const int stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+        if (!stays) {
+            s->slots[i] = s->slots[j];
+            s->slots[j] = 0;
+            i = j;
+        }
+    }
+}
+
+static pl_status map_grow(pl_life_sparse *s)
+{
+    int64_t n = s->n_slots ? s->n_slots * 2 : 1024;
+    int64_t *slots = calloc((size_t)n, sizeof *slots);
+    if (!slots) return pl_fail(PL_ERR_NOMEM, "life sparse: no memory for a map of %lld tiles", (long long)n);
+    free(s->slots);
+    s->slots = slots;
+    s->n_slots = n;
+    for (int64_t i = 0; i < s->n_tiles; i++)
+        if (s->tiles[i].in_use) map_put(s, i);
+    return PL_OK;
+}
+
+/* Room for n more tiles in the lists a generation fills. */
+static pl_status lists_reserve(pl_life_sparse *s, int64_t need)
+{
+    if (need <= s->cap_lists) return PL_OK;
+    int64_t cap = s->cap_lists ? s->cap_lists : 1024;
+    while (cap < need) cap *= 2;
+    int64_t *changed = realloc(s->changed, (size_t)cap * sizeof *changed);
+    if (changed) s->changed = changed;
+    int64_t *work = realloc(s->work, (size_t)cap * sizeof *work);
+    if (work) s->work = work;
+    uint8_t *wc = realloc(s->work_changed, (size_t)cap);
+    if (wc) s->work_changed = wc;
+    if (!changed || !work || !wc) return pl_fail(PL_ERR_NOMEM, "life sparse: no memory for %lld tiles", (long long)cap);
+    s->cap_lists = cap;
+    return PL_OK;
+}
+
+static int tile_in_bounds(const pl_life_sparse *s, int64_t tx, int64_t ty)
+{
+    return !s->bounded || (tx >= 0 && ty >= 0 && tx <= (s->W - 1) / TILE && ty <= (s->H - 1) / TILE);
+}
+
+/* A new empty tile at (tx, ty) (not queued, not changed); its index in *idx. */
+static pl_status new_tile(pl_life_sparse *s, int64_t tx, int64_t ty, int64_t *idx)
+{
+    if ((s->live_tiles + 1) * 2 > s->n_slots) {
+        pl_status st = map_grow(s);
+        if (st != PL_OK) return st;
+    }
+    int64_t i = s->free_head;
+    if (i >= 0) {
+        s->free_head = s->tiles[i].next_free;
+    } else {
+        if (s->n_tiles == s->cap_tiles) {
+            int64_t cap = s->cap_tiles ? s->cap_tiles * 2 : 256;
+            tile *t = realloc(s->tiles, (size_t)cap * sizeof *t);
+            if (!t) return pl_fail(PL_ERR_NOMEM, "life sparse: no memory for %lld tiles", (long long)cap);
+            s->tiles = t;
+            s->cap_tiles = cap;
+        }
+        i = s->n_tiles++;
+    }
+    tile *t = &s->tiles[i];
+    memset(t, 0, sizeof *t);
+    t->tx = tx, t->ty = ty, t->queued = -1, t->next_free = -1, t->in_use = 1;
+    map_put(s, i);
+    s->live_tiles++;
+    pl_status st = lists_reserve(s, s->live_tiles);
+    *idx = i;
+    return st;
+}
+
+static void drop_tile(pl_life_sparse *s, int64_t idx)
+{
+    map_remove(s, idx);
+    s->tiles[idx].in_use = 0;
+    s->tiles[idx].next_free = s->free_head;
+    s->free_head = idx;
+    s->live_tiles--;
+}
+
+static int64_t floor_div64(int64_t v) { return v >= 0 ? v / TILE : -((-(v + 1)) / TILE) - 1; }
+
+pl_status pl_life_sparse_create(pl_life_sparse **out, const pl_life_rule *rule, int bounded, int64_t W, int64_t H)
+{
+    *out = NULL;
+    if (rule->birth & 1u) {
+        char text[64];
+        pl_life_rule_format(rule, text, sizeof text);
+        return pl_fail(PL_ERR_UNSUPPORTED, "life: rule %s has B0 (cells born with no neighbours fill the whole "
+                       "plane at once): the sparse engine cannot run it; use a torus or bounded plane (--torus, "
+                       "--plane) with a grid rung", text);
+    }
+    if (bounded && (W < 1 || H < 1)) return pl_fail(PL_ERR_ARG, "life sparse: an empty %lldx%lld plane", (long long)W, (long long)H);
+    pl_life_sparse *s = calloc(1, sizeof *s);
+    if (!s) return pl_fail(PL_ERR_NOMEM, "life sparse: no memory");
+    life_rule_masks_make(rule, &s->masks);
+    s->bounded = bounded, s->W = W, s->H = H, s->free_head = -1;
+    pl_status st = map_grow(s);
+    if (st == PL_OK) st = lists_reserve(s, 1024);
+    if (st != PL_OK) {
+        pl_life_sparse_destroy(s);
+        return st;
+    }
+    *out = s;
+    return PL_OK;
+}
+
+void pl_life_sparse_destroy(pl_life_sparse *s)
+{
+    if (!s) return;
+    free(s->tiles);
+    free(s->slots);
+    free(s->changed);
+    free(s->work);
+    free(s->work_changed);
+    free(s);
+}
+
+/* Set cell (x, y) alive; the tile is created (and listed as changed) where absent. */
+static pl_status set_cell(pl_life_sparse *s, int64_t x, int64_t y)
+{
+    if (s->bounded && (x < 0 || y < 0 || x >= s->W || y >= s->H)) return PL_OK; /* beyond the edge: dead */
+    const int64_t tx = floor_div64(x), ty = floor_div64(y);
+    int64_t i = find_tile(s, tx, ty);
+    if (i < 0) {
+        pl_status st = new_tile(s, tx, ty, &i);
+        if (st != PL_OK) return st;
+    }
+    tile *t = &s->tiles[i];
+    t->rows[t->which][y - ty * TILE] |= UINT64_C(1) << (x - tx * TILE);
+    if (!t->changed) { /* a loaded tile is computed in the first generation, with its neighbours */
+        t->changed = 1;
+        s->changed[s->n_changed++] = i;
+    }
+    return PL_OK;
+}
+
+pl_status pl_life_sparse_load(pl_life_sparse *s, const uint64_t *bits, int64_t w, int64_t h, int64_t words_per_row,
+                              int64_t x0, int64_t y0)
+{
+    for (int64_t y = 0; y < h; y++)
+        for (int64_t k = 0; k < words_per_row; k++)
+            for (uint64_t word = bits[y * words_per_row + k]; word; word &= word - 1) {
+                const int64_t x = k * 64 + __builtin_ctzll(word);
+                if (x >= w) break;
+                pl_status st = set_cell(s, x0 + x, y0 + y);
+                if (st != PL_OK) return st;
+            }
+    return PL_OK;
+}
+
+/* Any live cell on the tile's border facing (dx, dy) (not both 0), rows r. */
+static int border_live(const uint64_t *r, int dx, int dy)
+{
+    if (dy) { /* the top or bottom row, or its corner cell */
+        const uint64_t row = r[dy < 0 ? 0 : TILE - 1];
+        return dx < 0 ? (int)(row & 1u) : dx > 0 ? (int)(row >> 63) : row != 0;
+    }
+    uint64_t col = 0; /* the west (bit 0) or east (bit 63) column */
+    for (int i = 0; i < TILE; i++) col |= r[i];
+    return dx < 0 ? (int)(col & 1u) : (int)(col >> 63);
+}
+
+/* Step (1): the queue. */
+static pl_status queue_generation(pl_life_sparse *s)
+{
+    s->n_work = 0;
+    for (int64_t c = 0; c < s->n_changed; c++) {
+        const int64_t ci = s->changed[c];
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                const int64_t tx = s->tiles[ci].tx + dx, ty = s->tiles[ci].ty + dy;
+                int64_t ni = find_tile(s, tx, ty);
+                if (ni < 0) {
+                    const tile *t = &s->tiles[ci];
+                    if (!tile_in_bounds(s, tx, ty) ||
+                        !(border_live(t->rows[t->which], dx, dy) || border_live(t->rows[t->which ^ 1], dx, dy)))
+                        continue;
+                    pl_status st = new_tile(s, tx, ty, &ni);
+                    if (st != PL_OK) return st;
+                }
+                if (s->tiles[ni].queued != s->gen) {
+                    s->tiles[ni].queued = s->gen;
+                    s->work[s->n_work++] = ni;
+                }
+            }
+    }
+    return PL_OK;
+}
+
+/* Step (2) for one tile: its next generation into rows[which ^ 1]; returns whether it changed. */
+static int compute_tile(const pl_life_sparse *s, int64_t idx)
+{
+    static const uint64_t zero[TILE];
+    const tile *t = &s->tiles[idx];
+    const uint64_t *nb[3][3]; /* nb[dy + 1][dx + 1]: the neighbours' current rows (zero if absent) */
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            const int64_t j = (dx || dy) ? find_tile(s, t->tx + dx, t->ty + dy) : idx;
+            nb[dy + 1][dx + 1] = j < 0 ? zero : s->tiles[j].rows[s->tiles[j].which];
+        }
+    const uint64_t *mid = nb[1][1];
+    uint64_t *out = s->tiles[idx].rows[t->which ^ 1];
+    uint64_t diff = 0;
+    for (int r = 0; r < TILE; r++) {
+        /* the rows above, at and below r: the row word and the words to its west and east */
+        uint64_t row[3], west[3], east[3];
+        for (int k = 0; k < 3; k++) {
+            const int rr = r + k - 1, band = rr < 0 ? 0 : rr >= TILE ? 2 : 1, i = (rr + TILE) % TILE;
+            row[k] = nb[band][1][i], west[k] = nb[band][0][i], east[k] = nb[band][2][i];
+        }
+        uint64_t n[8];
+        n[0] = (row[0] << 1) | (west[0] >> 63), n[1] = row[0], n[2] = (row[0] >> 1) | (east[0] << 63);
+        n[3] = (row[1] << 1) | (west[1] >> 63), n[4] = (row[1] >> 1) | (east[1] << 63);
+        n[5] = (row[2] << 1) | (west[2] >> 63), n[6] = row[2], n[7] = (row[2] >> 1) | (east[2] << 63);
+        uint64_t v = life_next_word(&s->masks, row[1], n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7]);
+        if (s->bounded) { /* cells beyond the plane's edge stay dead */
+            const int64_t y = t->ty * TILE + r, x_end = s->W - t->tx * TILE;
+            if (y >= s->H) v = 0;
+            else if (x_end < TILE) v &= (UINT64_C(1) << x_end) - 1;
+        }
+        out[r] = v;
+        diff |= v ^ mid[r];
+    }
+    return diff != 0;
+}
+
+pl_status pl_life_sparse_run(pl_life_sparse *s, int64_t gens, int threads)
+{
+    if (threads <= 0) threads = omp_get_max_threads();
+    for (int64_t g = 0; g < gens; g++) {
+        pl_status st = queue_generation(s);
+        if (st != PL_OK) return st;
+        const int64_t n = s->n_work;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 16) if (n >= 64)
+        for (int64_t k = 0; k < n; k++) s->work_changed[k] = (uint8_t)compute_tile(s, s->work[k]);
+        s->n_changed = 0;
+        for (int64_t k = 0; k < n; k++) { /* step (3) */
+            const int64_t i = s->work[k];
+            tile *t = &s->tiles[i];
+            t->which ^= 1;
+            t->changed = s->work_changed[k];
+            if (t->changed) {
+                s->changed[s->n_changed++] = i;
+            } else {
+                uint64_t any = 0;
+                for (int r = 0; r < TILE; r++) any |= t->rows[t->which][r];
+                if (!any) drop_tile(s, i);
+            }
+        }
+        s->tile_steps += n;
+        s->gen++;
+    }
+    return PL_OK;
+}
+
+int64_t pl_life_sparse_population(const pl_life_sparse *s)
+{
+    int64_t pop = 0;
+    for (int64_t i = 0; i < s->n_tiles; i++)
+        if (s->tiles[i].in_use)
+            for (int r = 0; r < TILE; r++) pop += __builtin_popcountll(s->tiles[i].rows[s->tiles[i].which][r]);
+    return pop;
+}
+
+void pl_life_sparse_bbox(const pl_life_sparse *s, int64_t *x0, int64_t *y0, int64_t *w, int64_t *h)
+{
+    int64_t xmin = INT64_MAX, ymin = INT64_MAX, xmax = INT64_MIN, ymax = INT64_MIN;
+    for (int64_t i = 0; i < s->n_tiles; i++) {
+        const tile *t = &s->tiles[i];
+        if (!t->in_use) continue;
+        for (int r = 0; r < TILE; r++) {
+            const uint64_t v = t->rows[t->which][r];
+            if (!v) continue;
+            const int64_t y = t->ty * TILE + r, xa = t->tx * TILE + __builtin_ctzll(v),
+                          xb = t->tx * TILE + 63 - __builtin_clzll(v);
+            if (y < ymin) ymin = y;
+            if (y > ymax) ymax = y;
+            if (xa < xmin) xmin = xa;
+            if (xb > xmax) xmax = xb;
+        }
+    }
+    if (xmax < xmin) {
+        *x0 = *y0 = *w = *h = 0;
+        return;
+    }
+    *x0 = xmin, *y0 = ymin, *w = xmax - xmin + 1, *h = ymax - ymin + 1;
+}
+
+void pl_life_sparse_extract(const pl_life_sparse *s, int64_t x0, int64_t y0, int64_t w, int64_t h, uint64_t *bits,
+                            int64_t words_per_row)
+{
+    memset(bits, 0, (size_t)(h * words_per_row) * sizeof *bits);
+    for (int64_t i = 0; i < s->n_tiles; i++) {
+        const tile *t = &s->tiles[i];
+        if (!t->in_use) continue;
+        for (int r = 0; r < TILE; r++) {
+            const int64_t y = t->ty * TILE + r - y0;
+            if (y < 0 || y >= h) continue;
+            for (uint64_t v = t->rows[t->which][r]; v; v &= v - 1) {
+                const int64_t x = t->tx * TILE + __builtin_ctzll(v) - x0;
+                if (x >= 0 && x < w) bits[y * words_per_row + x / 64] |= UINT64_C(1) << (x % 64);
+            }
+        }
+    }
+}
+
+int64_t pl_life_sparse_tiles(const pl_life_sparse *s) { return s->live_tiles; }
+int64_t pl_life_sparse_tile_steps(const pl_life_sparse *s) { return s->tile_steps; }
+
+/* The rung: the harness's bounded plane through the engine (loaded from the packed grid and
+ * extracted back, both in the run's time). A torus has no empty space beyond its edge to skip
+ * and tiles that do not divide it: refused, as B0 rules are. */
+pl_status pl_life_cpu_sparse(const pl_run_args *a)
+{
+    const pl_life_problem *p = a->problem;
+    if (p->topology == PL_LIFE_TOPO_TORUS)
+        return pl_fail(PL_ERR_UNSUPPORTED, "cpu-sparse runs the plane (bounded, or unbounded in `parlab life`), "
+                       "not the torus: use topology=plane");
+    pl_life_sparse *s = NULL;
+    pl_status st = pl_life_sparse_create(&s, &p->rule, 1, p->W, p->H);
+    if (st != PL_OK) return st;
+    const int64_t wpr = pl_life_words_per_row(p->W);
+    uint64_t *grid = a->data[0];
+    if ((st = pl_life_sparse_load(s, grid, p->W, p->H, wpr, 0, 0)) == PL_OK &&
+        (st = pl_life_sparse_run(s, p->gens, a->ctx->threads)) == PL_OK)
+        pl_life_sparse_extract(s, 0, 0, p->W, p->H, grid, wpr);
+    pl_life_sparse_destroy(s);
+    return st;
+}
