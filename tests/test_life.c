@@ -8,6 +8,8 @@
 #include "check.h"
 #include "harness/harness.h"
 #include "kernels/life/life.h"
+#include "kernels/life/sparse.h"
+#include "tmpdir.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,6 +179,68 @@ static void test_sparse_corners(void)
     }
     CHECK(!bad, "cpu-sparse differs from the reference on corner pattern %d", trials);
     pl_ctx_destroy(ctx);
+}
+
+/* The Gosper glider gun (tests/data/life/gosper_gun.rle, read by the pattern reader): 36 cells,
+ * period 30, one glider (5 cells) more every 30 generations while the gliders fly: at
+ * generation 30k the population is 36 + 5k. On a 160x160 plane (gun at the top-left, gliders
+ * flying down-right) for 300 generations, by the reference, every rung, and the sparse engine
+ * on the unbounded plane (for 600). */
+static void test_gosper_gun(void)
+{
+    pl_life_pattern gun;
+    if (pl_life_read(in_tests("data/life/gosper_gun.rle"), &gun) != PL_OK) {
+        CHECK(0, "reading the Gosper gun: %s", pl_last_error());
+        return;
+    }
+    CHECK(gun.w == 36 && gun.h == 9, "the gun's box is %lldx%lld, want 36x9", (long long)gun.w, (long long)gun.h);
+    pl_ctx *ctx = NULL;
+    CHECK(pl_ctx_create(&ctx, PL_BACKEND_CPU, 0, 2) == PL_OK, "cpu context: %s", pl_last_error());
+    enum { GW = 160, GWPR = 3 };
+    for (int runner = -1; ctx && runner < pl_life_kernel.n_variants; runner++) {
+        const pl_variant *v = runner < 0 ? NULL : pl_life_kernel.ladder[runner];
+        if (v && pl_variant_check(ctx, v, NULL, 0) != PL_OK) continue;
+        uint64_t grid[GW * GWPR];
+        memset(grid, 0, sizeof grid);
+        for (int64_t y = 0; y < gun.h; y++)
+            for (int64_t x = 0; x < gun.w; x++)
+                if (pl_life_cell(&gun, x + 0, y)) grid[(y + 2) * GWPR + (x + 2) / 64] |= UINT64_C(1) << ((x + 2) % 64);
+        int ok = 1;
+        for (int k = 1; k <= 10 && ok; k++) {
+            if (v) {
+                ok = pl_life_variant(ctx, v->name, NULL, GW, GW, grid, 30, "B3/S23", 0) == PL_OK;
+            } else {
+                pl_life_problem prob = {GW, GW, 30, {1u << 3, (1u << 2) | (1u << 3)}, PL_LIFE_TOPO_PLANE, 0.5};
+                uint64_t next[GW * GWPR];
+                pl_tensor t = {"grid", PL_U8, PL_INOUT, GW, 8 * GWPR, 8 * GWPR, grid};
+                pl_tensor ref = {"grid", PL_U8, PL_INOUT, GW, 8 * GWPR, 8 * GWPR, next};
+                ok = pl_life_spec_reference(&prob, &t, 1, &ref, &ref) == PL_OK;
+                memcpy(grid, next, sizeof grid);
+            }
+            int64_t pop = 0;
+            for (int i = 0; i < GW * GWPR; i++) pop += __builtin_popcountll(grid[i]);
+            CHECK(ok && pop == 36 + 5 * k, "%s: the gun at generation %d has %lld cells, want %d",
+                  v ? v->name : "reference", 30 * k, (long long)pop, 36 + 5 * k);
+            ok = ok && pop == 36 + 5 * k;
+        }
+    }
+    /* the unbounded plane: 20 gliders after 600 generations, none lost */
+    pl_life_sparse *plane = NULL;
+    CHECK(pl_life_sparse_create(&plane, &gun.rule, 0, 0, 0) == PL_OK &&
+              pl_life_sparse_load(plane, gun.bits, gun.w, gun.h, gun.words_per_row, -1000, -1000) == PL_OK,
+          "sparse plane: %s", pl_last_error());
+    for (int k = 1; plane && k <= 20; k++) {
+        pl_life_sparse_run(plane, 30, 2);
+        CHECK(pl_life_sparse_population(plane) == 36 + 5 * k, "sparse plane: the gun at generation %d has %lld cells",
+              30 * k, (long long)pl_life_sparse_population(plane));
+    }
+    int64_t box[4];
+    if (plane) pl_life_sparse_bbox(plane, &box[0], &box[1], &box[2], &box[3]);
+    CHECK(plane && box[0] == -1000 && box[1] == -1000, "sparse plane: the box starts at the gun (%lld, %lld)",
+          (long long)box[0], (long long)box[1]);
+    pl_life_sparse_destroy(plane);
+    pl_ctx_destroy(ctx);
+    pl_life_pattern_free(&gun);
 }
 
 /* ---------------------------------------------------------------- known patterns */
@@ -499,5 +563,6 @@ int main(void)
     test_soups();
     test_sparse_soups();
     test_sparse_corners();
+    test_gosper_gun();
     return check_summary("test_life");
 }

@@ -19,6 +19,7 @@ static const struct {
     {"dot", pl_cmd_dot, "the dot product of two .npy vectors"},
     {"conv2d", pl_cmd_conv2d, "a K x K filter over an image (.npy, PGM, PNG)"},
     {"entropy", pl_cmd_entropy, "local entropy of an image (.npy, PGM, PNG) or a batch of matrices"},
+    {"life", pl_cmd_life, "run a Life pattern (RLE, .cells, Golly-style bounded grids) for N generations"},
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 
