@@ -33,6 +33,10 @@ typedef struct tile {
     int64_t tx, ty;            /* the tile's place: cells tx*64 .. tx*64+63, ty*64 .. ty*64+63 */
     uint64_t rows[2][TILE];    /* rows[which]: this generation; rows[which ^ 1]: the one before */
     int64_t queued;            /* the generation it was last queued for (-1: never) */
+    uint64_t dirty;            /* when queued: bit r set where row r may change */
+    /* what the last computed generation changed: rows (bit r), the rows whose first (west) or
+     * last (east) cell changed, the bits of the top and bottom rows that changed */
+    uint64_t chg_rows, chg_west, chg_east, chg_top, chg_bottom;
     int64_t next_free;         /* in the free list: the next free tile's index (-1: the end) */
     uint8_t which, changed;    /* changed: in the last generation it computed */
     uint8_t in_use;
@@ -223,7 +227,15 @@ static pl_status set_cell(pl_life_sparse *s, int64_t x, int64_t y)
         if (st != PL_OK) return st;
     }
     tile *t = &s->tiles[i];
-    t->rows[t->which][y - ty * TILE] |= UINT64_C(1) << (x - tx * TILE);
+    const int r = (int)(y - ty * TILE), c = (int)(x - tx * TILE);
+    const uint64_t bit = UINT64_C(1) << c;
+    t->rows[t->which][r] |= bit;
+    /* the change summary, as if the cell had just been born: it queues what it affects */
+    t->chg_rows |= UINT64_C(1) << r;
+    if (c == 0) t->chg_west |= UINT64_C(1) << r;
+    if (c == TILE - 1) t->chg_east |= UINT64_C(1) << r;
+    if (r == 0) t->chg_top |= bit;
+    if (r == TILE - 1) t->chg_bottom |= bit;
     if (!t->changed) { /* a loaded tile is computed in the first generation, with its neighbours */
         t->changed = 1;
         s->changed[s->n_changed++] = i;
@@ -245,60 +257,80 @@ pl_status pl_life_sparse_load(pl_life_sparse *s, const uint64_t *bits, int64_t w
     return PL_OK;
 }
 
-/* Any live cell on the tile's border facing (dx, dy) (not both 0), rows r. */
-static int border_live(const uint64_t *r, int dx, int dy)
+static uint64_t spread(uint64_t rows) { return rows | rows << 1 | rows >> 1; }
+
+/* Queue tile (tx, ty) with the rows dirty that may change; created where absent (and inside a
+ * bounded plane). */
+static pl_status queue_tile(pl_life_sparse *s, int64_t tx, int64_t ty, uint64_t dirty)
 {
-    if (dy) { /* the top or bottom row, or its corner cell */
-        const uint64_t row = r[dy < 0 ? 0 : TILE - 1];
-        return dx < 0 ? (int)(row & 1u) : dx > 0 ? (int)(row >> 63) : row != 0;
+    int64_t i = find_tile(s, tx, ty);
+    if (i < 0) {
+        if (!tile_in_bounds(s, tx, ty)) return PL_OK;
+        pl_status st = new_tile(s, tx, ty, &i);
+        if (st != PL_OK) return st;
     }
-    uint64_t col = 0; /* the west (bit 0) or east (bit 63) column */
-    for (int i = 0; i < TILE; i++) col |= r[i];
-    return dx < 0 ? (int)(col & 1u) : (int)(col >> 63);
+    tile *t = &s->tiles[i];
+    if (t->queued != s->gen) {
+        t->queued = s->gen;
+        t->dirty = 0;
+        s->work[s->n_work++] = i;
+    }
+    t->dirty |= dirty;
+    return PL_OK;
 }
 
-/* Step (1): the queue. */
+/* Step (1): the queue. A changed tile is queued with its changed rows and their neighbour
+ * rows dirty; so is each neighbour whose facing border (row, column or corner cell) of this
+ * tile changed, with the rows next to the change dirty: only through that border can the
+ * neighbour's inputs have changed. An absent neighbour is created then (the border changed,
+ * so it is live now or was a generation ago). A row that is not dirty keeps its state. */
 static pl_status queue_generation(pl_life_sparse *s)
 {
     s->n_work = 0;
     for (int64_t c = 0; c < s->n_changed; c++) {
         const int64_t ci = s->changed[c];
-        for (int dy = -1; dy <= 1; dy++)
-            for (int dx = -1; dx <= 1; dx++) {
-                const int64_t tx = s->tiles[ci].tx + dx, ty = s->tiles[ci].ty + dy;
-                int64_t ni = find_tile(s, tx, ty);
-                if (ni < 0) {
-                    const tile *t = &s->tiles[ci];
-                    if (!tile_in_bounds(s, tx, ty) ||
-                        !(border_live(t->rows[t->which], dx, dy) || border_live(t->rows[t->which ^ 1], dx, dy)))
-                        continue;
-                    pl_status st = new_tile(s, tx, ty, &ni);
-                    if (st != PL_OK) return st;
-                }
-                if (s->tiles[ni].queued != s->gen) {
-                    s->tiles[ni].queued = s->gen;
-                    s->work[s->n_work++] = ni;
-                }
-            }
+        const int64_t tx = s->tiles[ci].tx, ty = s->tiles[ci].ty;
+        const tile *t = &s->tiles[ci];
+        const uint64_t rows = t->chg_rows, west = t->chg_west, east = t->chg_east;
+        const uint64_t top = t->chg_top, bottom = t->chg_bottom;
+        const uint64_t row0 = 1, row63 = UINT64_C(1) << 63;
+        pl_status st = queue_tile(s, tx, ty, spread(rows));
+        if (st == PL_OK && top) st = queue_tile(s, tx, ty - 1, row63);
+        if (st == PL_OK && bottom) st = queue_tile(s, tx, ty + 1, row0);
+        if (st == PL_OK && west) st = queue_tile(s, tx - 1, ty, spread(west));
+        if (st == PL_OK && east) st = queue_tile(s, tx + 1, ty, spread(east));
+        if (st == PL_OK && (top & 1u)) st = queue_tile(s, tx - 1, ty - 1, row63);
+        if (st == PL_OK && (top >> 63)) st = queue_tile(s, tx + 1, ty - 1, row63);
+        if (st == PL_OK && (bottom & 1u)) st = queue_tile(s, tx - 1, ty + 1, row0);
+        if (st == PL_OK && (bottom >> 63)) st = queue_tile(s, tx + 1, ty + 1, row0);
+        if (st != PL_OK) return st;
     }
     return PL_OK;
 }
 
-/* Step (2) for one tile: its next generation into rows[which ^ 1]; returns whether it changed. */
+/* Step (2) for one tile: its next generation into rows[which ^ 1] (dirty rows computed, the
+ * others copied) and its change summary; returns whether it changed. The neighbours are looked
+ * up only where a dirty row needs them (the north ones for row 0, the south ones for row 63). */
 static int compute_tile(const pl_life_sparse *s, int64_t idx)
 {
     static const uint64_t zero[TILE];
-    const tile *t = &s->tiles[idx];
+    tile *t = &s->tiles[idx];
+    const uint64_t dirty = t->dirty;
     const uint64_t *nb[3][3]; /* nb[dy + 1][dx + 1]: the neighbours' current rows (zero if absent) */
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) {
-            const int64_t j = (dx || dy) ? find_tile(s, t->tx + dx, t->ty + dy) : idx;
+            const int needed = dy < 0 ? (int)(dirty & 1u) : dy > 0 ? (int)(dirty >> 63) : 1;
+            const int64_t j = !(dx || dy) ? idx : needed ? find_tile(s, t->tx + dx, t->ty + dy) : -1;
             nb[dy + 1][dx + 1] = j < 0 ? zero : s->tiles[j].rows[s->tiles[j].which];
         }
     const uint64_t *mid = nb[1][1];
-    uint64_t *out = s->tiles[idx].rows[t->which ^ 1];
-    uint64_t diff = 0;
+    uint64_t *out = t->rows[t->which ^ 1];
+    uint64_t rows = 0, west_col = 0, east_col = 0;
     for (int r = 0; r < TILE; r++) {
+        if (!((dirty >> r) & 1u)) { /* none of its inputs changed */
+            out[r] = mid[r];
+            continue;
+        }
         /* the rows above, at and below r: the row word and the words to its west and east */
         uint64_t row[3], west[3], east[3];
         for (int k = 0; k < 3; k++) {
@@ -316,9 +348,14 @@ static int compute_tile(const pl_life_sparse *s, int64_t idx)
             else if (x_end < TILE) v &= (UINT64_C(1) << x_end) - 1;
         }
         out[r] = v;
-        diff |= v ^ mid[r];
+        const uint64_t d = v ^ mid[r];
+        rows |= (uint64_t)(d != 0) << r;
+        west_col |= (d & 1u) << r;
+        east_col |= (d >> 63) << r;
     }
-    return diff != 0;
+    t->chg_rows = rows, t->chg_west = west_col, t->chg_east = east_col;
+    t->chg_top = out[0] ^ mid[0], t->chg_bottom = out[TILE - 1] ^ mid[TILE - 1];
+    return rows != 0;
 }
 
 pl_status pl_life_sparse_run(pl_life_sparse *s, int64_t gens, int threads)
