@@ -28,29 +28,42 @@ static const soup_case soups[] = {{"1x1", 300}, {"3x5", 300}, {"2x3", 300}, {"64
 enum { N_SOUPS = sizeof soups / sizeof soups[0] };
 
 /* v at every choice of its parameters (its defaults, then each isa choice this CPU has: a
- * choice it lacks must be refused), on problem p; the harness checks each run against the
- * reference (equality). */
+ * choice it lacks must be refused; and for cpu-bitpacked's tblock, 1 (a pass a generation),
+ * 2, 3, 5 and 16 generations a pass, so gens not a multiple of it and halos wider than a
+ * small grid are covered), on problem p; the harness checks each run against the reference
+ * (equality). */
 static void check_all_choices(pl_ctx *ctx, pl_problem *p, const pl_variant *v, const char *what)
 {
+    static const int tblocks[] = {1, 2, 3, 5, 16};
     pl_bench_config cfg;
     pl_bench_config_default(&cfg);
     cfg.repeats = 1;
     cfg.min_time_s = 0;
+    const int has_tblock = v->n_params > 1 && !strcmp(v->params[1].name, "tblock");
     for (int choice = -1; choice < 0 || (v->n_params > 0 && v->params[0].choices && v->params[0].choices[choice]);
-         choice++) {
-        int64_t params[PL_MAX_PARAMS] = {0};
-        if (choice >= 0) params[0] = choice;
-        pl_result res;
-        pl_status st = pl_bench_variant(ctx, p, v, choice >= 0 ? params : NULL, &cfg, &res);
-        const char *isa = choice >= 0 ? v->params[0].choices[choice] : "default";
-        if (st == PL_ERR_UNSUPPORTED) {
-            CHECK(choice >= 0, "%s %s: the default refused: %s", v->name, what, pl_last_error());
-            continue; /* isa=avx512 without AVX-512: refused, as it must be */
+         choice++)
+        for (int tb = 0; tb < (has_tblock && choice >= 0 ? 5 : 1); tb++) {
+            int64_t params[PL_MAX_PARAMS] = {0};
+            if (pl_params_resolve(v, NULL, params) != PL_OK) {
+                CHECK(0, "%s: default parameters: %s", v->name, pl_last_error());
+                return;
+            }
+            if (choice >= 0) params[0] = choice;
+            if (has_tblock && choice >= 0) params[1] = tblocks[tb];
+            pl_result res;
+            pl_status st = pl_bench_variant(ctx, p, v, choice >= 0 ? params : NULL, &cfg, &res);
+            char isa[64];
+            snprintf(isa, sizeof isa, "%s%s%d", choice >= 0 ? v->params[0].choices[choice] : "default",
+                     has_tblock && choice >= 0 ? " tblock=" : "", has_tblock && choice >= 0 ? tblocks[tb] : 0);
+            if (st == PL_ERR_UNSUPPORTED) {
+                CHECK(choice >= 0, "%s %s: the default refused: %s", v->name, what, pl_last_error());
+                continue; /* isa=avx512 without AVX-512: refused, as it must be */
+            }
+            CHECK(st == PL_OK, "%s (%s) %s: run failed: %s", v->name, isa, what, pl_last_error());
+            CHECK(st != PL_OK || res.verified,
+                  "%s (%s) %s: %g cells differ from the reference (first at row %lld col %lld)", v->name, isa, what,
+                  res.error, (long long)res.first.row, (long long)res.first.col);
         }
-        CHECK(st == PL_OK, "%s (%s) %s: run failed: %s", v->name, isa, what, pl_last_error());
-        CHECK(st != PL_OK || res.verified, "%s (%s) %s: %g cells differ from the reference (first at row %lld col %lld)",
-              v->name, isa, what, res.error, (long long)res.first.row, (long long)res.first.col);
-    }
 }
 
 /* Every soup case, rule and topology: one problem (and its reference) each, run by every rung

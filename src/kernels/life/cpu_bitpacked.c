@@ -12,11 +12,14 @@
 #include "kernels/life/cpu_bitpacked.h"
 #include "kernels/life/life.h"
 
+#include <omp.h>
 #include <string.h>
 
-const pl_param_def pl_life_cpu_bitpacked_params[1] = {
+const pl_param_def pl_life_cpu_bitpacked_params[2] = {
     {"isa", "vector width: auto (AVX-512 where the CPU has it), avx2, avx512", PL_PARAM_CHOICE, NULL, 0, 0, 0, 0,
      pl_isa_choices, 0.0},
+    {"tblock", "generations per pass over the grid (temporal blocking; 1: a pass a generation)", PL_PARAM_RANGE,
+     NULL, 0, 1, 64, 1, NULL, 16.0},
 };
 
 pl_status pl_life_cpu_bitpacked(const pl_run_args *a)
@@ -35,23 +38,38 @@ pl_status pl_life_cpu_bitpacked(const pl_run_args *a)
     g.torus = p->topology == PL_LIFE_TOPO_TORUS;
     g.last_mask = p->W % 64 ? (UINT64_C(1) << (p->W % 64)) - 1 : ~UINT64_C(0);
     life_rule_masks_make(&p->rule, &g.rule);
-    const size_t grid_words = (size_t)g.wpr * (size_t)p->H;
+    const int T = (int)a->params[1];
+    const int threads = a->ctx->threads > 0 ? a->ctx->threads : 1;
+    const size_t grid_words = (size_t)g.wpr * (size_t)p->H, ring_words = (size_t)T * 3 * (size_t)g.wpr;
     void *ws = NULL;
-    if ((s = pl_ctx_host_workspace(a->ctx, PL_LIFE_HOST_WS, (grid_words + (size_t)g.wpr) * 8, &ws)) != PL_OK)
+    if ((s = pl_ctx_host_workspace(a->ctx, PL_LIFE_HOST_WS,
+                                   (grid_words + (size_t)g.wpr + (size_t)threads * ring_words) * 8, &ws)) != PL_OK)
         return s;
     uint64_t *grid = a->data[0];
-    uint64_t *bufs[2] = {grid, ws}; /* generation gen is in bufs[gen & 1] */
+    uint64_t *bufs[2] = {grid, ws}; /* after each pass the grid is in bufs[pass & 1] */
     uint64_t *zero_row = (uint64_t *)ws + grid_words;
     memset(zero_row, 0, (size_t)g.wpr * 8);
     g.zero_row = zero_row;
+    uint64_t *rings = zero_row + g.wpr;
+    const int64_t passes = T > 1 ? (p->gens + T - 1) / T : p->gens;
 
-#pragma omp parallel num_threads(a->ctx->threads)
+#pragma omp parallel num_threads(threads)
     {
-        for (int64_t gen = 0; gen < p->gens; gen++) {
-#pragma omp for schedule(static)
-            for (int64_t y = 0; y < p->H; y++) isa->step_rows(&g, bufs[gen & 1], bufs[(gen + 1) & 1], y, y + 1);
+        const int me = omp_get_thread_num(), n = omp_get_num_threads();
+        const int64_t y0 = p->H * me / n, y1 = p->H * (me + 1) / n; /* this thread's band */
+        uint64_t *ring = rings + (size_t)me * ring_words;
+        for (int64_t pass = 0; pass < passes; pass++) {
+            const uint64_t *src = bufs[pass & 1];
+            uint64_t *dst = bufs[(pass + 1) & 1];
+            if (T == 1) {
+                isa->step_rows(&g, src, dst, y0, y1);
+            } else {
+                const int64_t left = p->gens - pass * T;
+                if (y1 > y0) isa->step_band(&g, src, dst, y0, y1, left < T ? (int)left : T, ring);
+            }
+#pragma omp barrier
         }
-        if (p->gens & 1) { /* the last generation is in the workspace */
+        if (passes & 1) { /* the last pass wrote the workspace */
 #pragma omp for schedule(static)
             for (int64_t y = 0; y < p->H; y++) memcpy(grid + y * g.wpr, bufs[1] + y * g.wpr, (size_t)g.wpr * 8);
         }

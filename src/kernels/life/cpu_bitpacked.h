@@ -22,6 +22,9 @@ typedef struct life_packed_gen {
 typedef struct life_packed_isa {
     /* One generation of rows y0..y1-1 from src into dst. */
     void (*step_rows)(const life_packed_gen *g, const uint64_t *src, uint64_t *dst, int64_t y0, int64_t y1);
+    /* T generations of rows y0..y1-1 from src into dst, with ring: 3 T rows of scratch. */
+    void (*step_band)(const life_packed_gen *g, const uint64_t *src, uint64_t *dst, int64_t y0, int64_t y1, int T,
+                      uint64_t *ring);
 } life_packed_isa;
 
 extern const life_packed_isa pl_life_packed_avx2, pl_life_packed_avx512;

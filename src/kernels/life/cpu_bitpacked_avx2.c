@@ -3,4 +3,4 @@
 #define LIFE_ISA_FN(name) life_avx2_##name
 #include "kernels/life/cpu_bitpacked_gen.h"
 
-const life_packed_isa pl_life_packed_avx2 = {life_avx2_step_rows};
+const life_packed_isa pl_life_packed_avx2 = {life_avx2_step_rows, life_avx2_step_band};

@@ -2,7 +2,7 @@
 #include "kernels/ladder.h"
 #include "kernels/life/life.h"
 
-extern const pl_param_def pl_life_cpu_bitpacked_params[1];
+extern const pl_param_def pl_life_cpu_bitpacked_params[2];
 
 static const pl_variant cpu_naive = {
     "cpu-naive", "a byte per cell, two buffers, eight neighbours added and the rule looked up; one thread",
@@ -13,7 +13,7 @@ static const pl_variant cpu_threads = {
 static const pl_variant cpu_bitpacked = {
     "cpu-bitpacked", "64 cells per word, neighbour counts by bit-sliced full/half adders, the rule as boolean "
     "logic; AVX2/AVX-512 word loops, rows over threads",
-    PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_EXACT, pl_life_cpu_bitpacked_params, 1, pl_life_cpu_bitpacked, NULL};
+    PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_EXACT, pl_life_cpu_bitpacked_params, 2, pl_life_cpu_bitpacked, NULL};
 
 static const pl_variant cpu_sparse = {
     "cpu-sparse", "the plane as 64x64 tiles in a hash map: only tiles that changed and their neighbours are "
