@@ -12,7 +12,7 @@ static const pl_variant cpu_threads = {
     PL_BACKEND_CPU, 0, 0, PL_PREC_EXACT, NULL, 0, pl_life_cpu_threads, NULL};
 static const pl_variant cpu_bitpacked = {
     "cpu-bitpacked", "64 cells per word, neighbour counts by bit-sliced full/half adders, the rule as boolean "
-    "logic; AVX2/AVX-512 word loops, rows over threads",
+    "logic; AVX2/AVX-512 word loops, bands of rows over threads, tblock generations per pass over memory",
     PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_EXACT, pl_life_cpu_bitpacked_params, 2, pl_life_cpu_bitpacked, NULL};
 
 static const pl_variant cpu_sparse = {
