@@ -1,13 +1,15 @@
 /* cpu-bitpacked: 64 cells per word, on the packed grid as the harness holds it, with a second
- * packed grid and a zero row in the host workspace PL_LIFE_HOST_WS. A generation builds, for each word, its
- * eight neighbour words (the rows above and below as they are, and every row shifted a cell
- * west and east with the bit carried from the next word), adds them bit-sliced (full and half
- * adders: 64 four-bit counts at once) and applies the rule as boolean logic on the count's
- * bits. The word loops are plain C built for AVX2 and AVX-512 (cpu_bitpacked_gen.h); rows are
- * split among threads, a barrier between generations. Interior words take no test; a row's
- * first and last words take the torus seam or the plane's dead edge.
+ * packed grid, a zero row and each thread's rings in the host workspace PL_LIFE_HOST_WS. A
+ * generation builds, for each word, its eight neighbour words (the rows above and below as they
+ * are, and every row shifted a cell west and east with the bit carried from the next word), adds
+ * them bit-sliced (full and half adders: 64 four-bit counts at once, bitslice.h) and applies the
+ * rule as boolean logic on the count's bits. The word loops are plain C built for AVX2 and
+ * AVX-512 (cpu_bitpacked_gen.h). Interior words take no test; a row's first and last words take
+ * the torus seam or the plane's dead edge.
  * A generation moves 2 bits per cell instead of 2 bytes, and about 2.5 32-bit lane ops per
- * cell. Next rung (later): several generations per pass over memory. */
+ * cell; one pass a generation leaves a large grid waiting on memory, so each thread takes a band
+ * of rows through tblock generations per pass (temporal blocking: step_band's wavefront), a
+ * barrier between passes: the grid crosses memory once per tblock generations. */
 #include "core/core.h"
 #include "kernels/life/cpu_bitpacked.h"
 #include "kernels/life/life.h"
