@@ -38,6 +38,7 @@ typedef struct tile {
      * last (east) cell changed, the bits of the top and bottom rows that changed */
     uint64_t chg_rows, chg_west, chg_east, chg_top, chg_bottom;
     int64_t next_free;         /* in the free list: the next free tile's index (-1: the end) */
+    int64_t nb[9];             /* nb[(dy + 1) * 3 + dx + 1]: the neighbour's index, -1 absent (nb[4]: itself) */
     uint8_t which, changed;    /* changed: in the last generation it computed */
     uint8_t in_use;
 } tile;
@@ -162,6 +163,11 @@ static pl_status new_tile(pl_life_sparse *s, int64_t tx, int64_t ty, int64_t *id
     tile *t = &s->tiles[i];
     memset(t, 0, sizeof *t);
     t->tx = tx, t->ty = ty, t->queued = -1, t->next_free = -1, t->in_use = 1;
+    for (int d = 0; d < 9; d++) { /* link both ways with the neighbours there are */
+        const int64_t j = d == 4 ? i : find_tile(s, tx + d % 3 - 1, ty + d / 3 - 1);
+        t->nb[d] = j;
+        if (j >= 0 && d != 4) s->tiles[j].nb[8 - d] = i;
+    }
     map_put(s, i);
     s->live_tiles++;
     pl_status st = lists_reserve(s, s->live_tiles);
@@ -171,6 +177,8 @@ static pl_status new_tile(pl_life_sparse *s, int64_t tx, int64_t ty, int64_t *id
 
 static void drop_tile(pl_life_sparse *s, int64_t idx)
 {
+    for (int d = 0; d < 9; d++)
+        if (d != 4 && s->tiles[idx].nb[d] >= 0) s->tiles[s->tiles[idx].nb[d]].nb[8 - d] = -1;
     map_remove(s, idx);
     s->tiles[idx].in_use = 0;
     s->tiles[idx].next_free = s->free_head;
@@ -259,12 +267,13 @@ pl_status pl_life_sparse_load(pl_life_sparse *s, const uint64_t *bits, int64_t w
 
 static uint64_t spread(uint64_t rows) { return rows | rows << 1 | rows >> 1; }
 
-/* Queue tile (tx, ty) with the rows dirty that may change; created where absent (and inside a
- * bounded plane). */
-static pl_status queue_tile(pl_life_sparse *s, int64_t tx, int64_t ty, uint64_t dirty)
+/* Queue the neighbour d (0..8, 4 itself) of tile ci with the rows dirty that may change; created
+ * where absent (and inside a bounded plane). */
+static pl_status queue_tile(pl_life_sparse *s, int64_t ci, int d, uint64_t dirty)
 {
-    int64_t i = find_tile(s, tx, ty);
+    int64_t i = s->tiles[ci].nb[d];
     if (i < 0) {
+        const int64_t tx = s->tiles[ci].tx + d % 3 - 1, ty = s->tiles[ci].ty + d / 3 - 1;
         if (!tile_in_bounds(s, tx, ty)) return PL_OK;
         pl_status st = new_tile(s, tx, ty, &i);
         if (st != PL_OK) return st;
@@ -289,28 +298,27 @@ static pl_status queue_generation(pl_life_sparse *s)
     s->n_work = 0;
     for (int64_t c = 0; c < s->n_changed; c++) {
         const int64_t ci = s->changed[c];
-        const int64_t tx = s->tiles[ci].tx, ty = s->tiles[ci].ty;
         const tile *t = &s->tiles[ci];
         const uint64_t rows = t->chg_rows, west = t->chg_west, east = t->chg_east;
         const uint64_t top = t->chg_top, bottom = t->chg_bottom;
         const uint64_t row0 = 1, row63 = UINT64_C(1) << 63;
-        pl_status st = queue_tile(s, tx, ty, spread(rows));
-        if (st == PL_OK && top) st = queue_tile(s, tx, ty - 1, row63);
-        if (st == PL_OK && bottom) st = queue_tile(s, tx, ty + 1, row0);
-        if (st == PL_OK && west) st = queue_tile(s, tx - 1, ty, spread(west));
-        if (st == PL_OK && east) st = queue_tile(s, tx + 1, ty, spread(east));
-        if (st == PL_OK && (top & 1u)) st = queue_tile(s, tx - 1, ty - 1, row63);
-        if (st == PL_OK && (top >> 63)) st = queue_tile(s, tx + 1, ty - 1, row63);
-        if (st == PL_OK && (bottom & 1u)) st = queue_tile(s, tx - 1, ty + 1, row0);
-        if (st == PL_OK && (bottom >> 63)) st = queue_tile(s, tx + 1, ty + 1, row0);
+        pl_status st = queue_tile(s, ci, 4, spread(rows));
+        if (st == PL_OK && top) st = queue_tile(s, ci, 1, row63);
+        if (st == PL_OK && bottom) st = queue_tile(s, ci, 7, row0);
+        if (st == PL_OK && west) st = queue_tile(s, ci, 3, spread(west));
+        if (st == PL_OK && east) st = queue_tile(s, ci, 5, spread(east));
+        if (st == PL_OK && (top & 1u)) st = queue_tile(s, ci, 0, row63);
+        if (st == PL_OK && (top >> 63)) st = queue_tile(s, ci, 2, row63);
+        if (st == PL_OK && (bottom & 1u)) st = queue_tile(s, ci, 6, row0);
+        if (st == PL_OK && (bottom >> 63)) st = queue_tile(s, ci, 8, row0);
         if (st != PL_OK) return st;
     }
     return PL_OK;
 }
 
 /* Step (2) for one tile: its next generation into rows[which ^ 1] (dirty rows computed, the
- * others copied) and its change summary; returns whether it changed. The neighbours are looked
- * up only where a dirty row needs them (the north ones for row 0, the south ones for row 63). */
+ * others copied) and its change summary; returns whether it changed. The neighbours come from
+ * the tile's links (kept by new_tile and drop_tile), not the map. */
 static int compute_tile(const pl_life_sparse *s, int64_t idx)
 {
     static const uint64_t zero[TILE];
@@ -319,8 +327,7 @@ static int compute_tile(const pl_life_sparse *s, int64_t idx)
     const uint64_t *nb[3][3]; /* nb[dy + 1][dx + 1]: the neighbours' current rows (zero if absent) */
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) {
-            const int needed = dy < 0 ? (int)(dirty & 1u) : dy > 0 ? (int)(dirty >> 63) : 1;
-            const int64_t j = !(dx || dy) ? idx : needed ? find_tile(s, t->tx + dx, t->ty + dy) : -1;
+            const int64_t j = t->nb[(dy + 1) * 3 + dx + 1];
             nb[dy + 1][dx + 1] = j < 0 ? zero : s->tiles[j].rows[s->tiles[j].which];
         }
     const uint64_t *mid = nb[1][1];
