@@ -70,6 +70,14 @@ run 1 "malformed RLE" life bad.rle --gens 1 -o x.rle && expect_err "malformed" "
 run 1 "missing file" life nope.rle --gens 1 -o x.rle && expect_err "missing" "nope.rle"
 no_file "runtime failures" x.rle
 run 1 "unwritable output" life blinker.rle --gens 1 -o nodir/x.rle && expect_err "unwritable" "nodir"
+# the bench: --variant all on a torus notes that cpu-sparse does not take it and runs the rest;
+# cpu-sparse named on a torus is a failure naming the torus
+run 0 "bench all on a torus" bench life --size 40x30 --set gens=10 --variant all &&
+    expect_err "bench all on a torus" "note: cpu-sparse"
+grep -q "^cpu-bitpacked" out.txt && ok || bad "bench all: cpu-bitpacked did not run: $(cat out.txt)"
+run 1 "bench cpu-sparse on a torus" bench life --size 40x30 --set gens=10 --variant cpu-sparse &&
+    expect_err "bench cpu-sparse on a torus" "torus"
+run 0 "bench cpu-sparse on the plane" bench life --size 40x30 --set gens=10,topology=plane --variant cpu-sparse
 no_tmp_files
 
 summary test_cli_life

@@ -549,9 +549,11 @@ static void run_job(cli_session *s, pl_problem *p, const pl_plan *plan, const cl
     progress_start(s, plan->desc, j->v->name);
     pl_status st = pl_bench_variant(ctx, p, j->v, j->has_params ? j->params : NULL, &s->cfg, r);
     progress_end(s);
-    if (st == PL_ERR_UNSUPPORTED && j->v->is_peer) {
-        /* A peer library without this problem (CUB has no column reduction): a note, not a
-         * failure; the rungs have no ratio to it here. */
+    if (st == PL_ERR_UNSUPPORTED && (j->v->is_peer || j->auto_selected)) {
+        /* A peer library without this problem (CUB has no column reduction), or a rung that
+         * --variant all chose and that does not take this problem (life's cpu-sparse on a
+         * torus): a note, not a failure; the rungs have no ratio to such a peer here. Named
+         * with --variant, such a rung is an error. */
         fprintf(stderr, "parlab: note: %s %s: %s\n", j->v->name, plan->desc,
                 *pl_last_error() ? pl_last_error() : pl_status_name(st));
         return;
