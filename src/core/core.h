@@ -23,7 +23,7 @@ enum {
     PL_CTX_HANDLE_CUBLAS = 0, /* cublasHandle_t of the cuBLAS peers */
     PL_CTX_HANDLE_CUDNN = 1,  /* cudnnHandle_t (next) */
     PL_CTX_HANDLE_SLOTS = 4,
-    PL_CTX_DEV_WS_SLOTS = 8,  /* device workspaces */
+    PL_CTX_DEV_WS_SLOTS = 12, /* device workspaces (gemm 0-3, gemv 4, conv2d 5, reduce 6-7, life 8) */
     PL_CTX_HOST_WS_SLOTS = 4, /* host workspaces */
     PL_CTX_STATE_SLOTS = 16   /* keyed per-context states (pl_ctx_state) */
 };

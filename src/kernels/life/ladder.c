@@ -3,6 +3,7 @@
 #include "kernels/life/life.h"
 
 extern const pl_param_def pl_life_cpu_bitpacked_params[2];
+extern const pl_param_def pl_life_cuda_block_params[1], pl_life_cuda_tuned_params[1];
 
 static const pl_variant cpu_naive = {
     "cpu-naive", "a byte per cell, two buffers, eight neighbours added and the rule looked up; one thread",
@@ -20,7 +21,27 @@ static const pl_variant cpu_sparse = {
     "computed (bit-sliced, over threads); empty still tiles are dropped. Plane only (torus refused)",
     PL_BACKEND_CPU, 0, 0, PL_PREC_EXACT, NULL, 0, pl_life_cpu_sparse, NULL};
 
-static const pl_variant *const ladder[] = {&cpu_naive, &cpu_threads, &cpu_bitpacked, &cpu_sparse};
+static const pl_variant cuda_naive = {
+    "cuda-naive", "a byte per cell on the device, a thread per cell reading its eight neighbours from global "
+    "memory; block x block threads",
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_EXACT, PL_CUDA_PARAMS(pl_life_cuda_block_params, 1),
+    PL_CUDA_FN(pl_life_cuda_naive), PL_CUDA_FN(pl_life_cuda_bytes_workspace)};
+static const pl_variant cuda_shared = {
+    "cuda-shared", "cuda-naive with each block's tile and a one-cell halo staged in shared memory",
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_EXACT, PL_CUDA_PARAMS(pl_life_cuda_block_params, 1),
+    PL_CUDA_FN(pl_life_cuda_shared), PL_CUDA_FN(pl_life_cuda_bytes_workspace)};
+static const pl_variant cuda_bitpacked = {
+    "cuda-bitpacked", "32 cells a thread-word on the packed grid, bit-sliced adders, a generation a launch: "
+    "2 bits a cell on the device",
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_EXACT, NULL, 0, PL_CUDA_FN(pl_life_cuda_bitpacked),
+    PL_CUDA_FN(pl_life_cuda_words_workspace)};
+static const pl_variant cuda_tuned = {
+    "cuda-tuned", "tblock generations a launch: a tile and its halo in shared memory (temporal blocking)",
+    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_EXACT, PL_CUDA_PARAMS(pl_life_cuda_tuned_params, 1),
+    PL_CUDA_FN(pl_life_cuda_tuned), PL_CUDA_FN(pl_life_cuda_words_workspace)};
+
+static const pl_variant *const ladder[] = {&cpu_naive,  &cpu_threads, &cpu_bitpacked,  &cpu_sparse,
+                                           &cuda_naive, &cuda_shared, &cuda_bitpacked, &cuda_tuned};
 
 static const pl_named_size named_sizes[] = {{"small", "1024"}, {"medium", "4096"}, {"large", "16384"}};
 

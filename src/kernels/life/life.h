@@ -67,6 +67,13 @@ pl_status pl_life_cpu_naive(const pl_run_args *a);
 pl_status pl_life_cpu_threads(const pl_run_args *a);
 pl_status pl_life_cpu_bitpacked(const pl_run_args *a);
 pl_status pl_life_cpu_sparse(const pl_run_args *a);
+pl_status pl_life_cuda_naive(const pl_run_args *a);
+pl_status pl_life_cuda_shared(const pl_run_args *a);
+pl_status pl_life_cuda_bitpacked(const pl_run_args *a);
+pl_status pl_life_cuda_tuned(const pl_run_args *a);
+/* Their device workspaces (bytes beyond the operand): two byte grids, or a second packed grid. */
+double pl_life_cuda_bytes_workspace(const void *problem);
+double pl_life_cuda_words_workspace(const void *problem);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,247 @@
+// cuda-bitpacked, cuda-tuned: 32 cells a thread-word, on the packed operand as it is (read as
+// 32-bit words, cuda_common.cuh), a second packed grid in the device workspace: the grid and its
+// second buffer take 2 bits a cell on the device.
+//   cuda-bitpacked: a generation a launch, a thread per word (32 x 8 threads a block: a warp
+//                   reads 128 consecutive bytes of a row): the word, its west and east
+//                   neighbours in the rows above, at and below, the bit-sliced step
+//                   (life_step32); the torus seam and the plane's edge in the row's first and
+//                   last word. 2 bits a cell a generation through memory.
+//   cuda-tuned:     several generations a launch (temporal blocking, tblock): a block loads a
+//                   tile of 30 words x ROWS rows plus a halo of one word a side and tblock rows
+//                   above and below into shared memory, runs tblock generations there (the valid
+//                   rows shrink by one a side each generation; the halo words go wrong a cell a
+//                   generation from the outside in, so 32 generations at most), and writes the
+//                   inner tile: the grid crosses memory once per tblock generations.
+// Both take Conway's rule (B3/S23) through a shorter rule step (life_next32<true>).
+#include "kernels/life/cuda_common.cuh"
+
+// ---------------------------------------------------------------- cuda-bitpacked
+
+// Rows of a generation: row y's words ld32 apart; n32 words hold cells, the rest is padding.
+struct word_grid {
+    int64_t W, H, ld32, n32;
+    int torus;
+    int last_bit;       // the bit of the row's last cell in word n32-1
+    uint32_t last_mask; // the bits of word n32-1 that hold cells
+};
+
+template <bool CONWAY>
+static __global__ void step_words_kernel(const uint32_t *__restrict__ src, uint32_t *__restrict__ dst, word_grid g,
+                                         life_masks32 m)
+{
+    const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (i >= g.ld32) return;
+    for (int64_t y = blockIdx.y * (int64_t)blockDim.y + threadIdx.y; y < g.H; y += (int64_t)gridDim.y * blockDim.y) {
+        if (i >= g.n32) { // the row's padding word stays zero
+            dst[y * g.ld32 + i] = 0;
+            continue;
+        }
+        const int64_t yu = y > 0 ? y - 1 : g.torus ? g.H - 1 : -1, yd = y < g.H - 1 ? y + 1 : g.torus ? 0 : -1;
+        const int64_t rows_y[3] = {yu, y, yd};
+        uint32_t row[3], west[3], east[3];
+#pragma unroll
+        for (int k = 0; k < 3; k++) {
+            if (rows_y[k] < 0) { // beyond the plane's edge
+                row[k] = west[k] = east[k] = 0;
+                continue;
+            }
+            const uint32_t *r = src + rows_y[k] * g.ld32;
+            row[k] = r[i];
+            west[k] = i > 0 ? r[i - 1] >> 31 : g.torus ? (r[g.n32 - 1] >> g.last_bit) & 1u : 0u;
+            east[k] = i < g.n32 - 1 ? r[i + 1] & 1u : g.torus ? r[0] & 1u : 0u;
+        }
+        const int east_pos = i == g.n32 - 1 ? g.last_bit : 31;
+        uint32_t v = life_step32<CONWAY>(m, row, west, east, east_pos);
+        if (i == g.n32 - 1) v &= g.last_mask;
+        dst[y * g.ld32 + i] = v;
+    }
+}
+
+static word_grid make_word_grid(const pl_life_problem *p)
+{
+    word_grid g;
+    g.W = p->W, g.H = p->H;
+    g.ld32 = 2 * pl_life_words_per_row(p->W);
+    g.n32 = (p->W + 31) / 32;
+    g.torus = p->topology == PL_LIFE_TOPO_TORUS;
+    g.last_bit = (int)((p->W - 1) % 32);
+    g.last_mask = g.last_bit == 31 ? 0xFFFFFFFFu : (1u << (g.last_bit + 1)) - 1u;
+    return g;
+}
+
+// Device memory beyond the operand: a second packed grid.
+extern "C" double pl_life_cuda_words_workspace(const void *problem)
+{
+    const pl_life_problem *p = (const pl_life_problem *)problem;
+    return 8.0 * (double)p->H * (double)pl_life_words_per_row(p->W);
+}
+
+// The second grid; after `passes` passes the result is in bufs[passes & 1]: copied back if odd.
+static pl_status second_grid(const pl_run_args *a, uint32_t **ws)
+{
+    const pl_life_problem *p = (const pl_life_problem *)a->problem;
+    void *w = nullptr;
+    pl_status s = pl_ctx_dev_workspace(a->ctx, PL_LIFE_DEV_WS, (size_t)pl_life_cuda_words_workspace(p), &w);
+    *ws = (uint32_t *)w;
+    return s;
+}
+
+static pl_status copy_back(const pl_run_args *a, int64_t passes, const uint32_t *ws, const char *rung)
+{
+    if (!(passes & 1)) return PL_OK;
+    const pl_life_problem *p = (const pl_life_problem *)a->problem;
+    cudaError_t e = cudaMemcpyAsync(a->data[0], ws, (size_t)pl_life_cuda_words_workspace(p), cudaMemcpyDeviceToDevice,
+                                    (cudaStream_t)a->stream);
+    if (e != cudaSuccess) return pl_fail(PL_ERR_CUDA, "%s: copy back: %s", rung, cudaGetErrorString(e));
+    return PL_OK;
+}
+
+extern "C" pl_status pl_life_cuda_bitpacked(const pl_run_args *a)
+{
+    const pl_life_problem *p = (const pl_life_problem *)a->problem;
+    uint32_t *ws = nullptr;
+    pl_status s = second_grid(a, &ws);
+    if (s != PL_OK) return s;
+    const word_grid g = make_word_grid(p);
+    const life_masks32 m = life_masks32_make(p->rule);
+    const bool conway = life_is_conway(p->rule);
+    uint32_t *bufs[2] = {(uint32_t *)a->data[0], ws};
+    const dim3 block(32, 8);
+    const int64_t gy = (p->H + 7) / 8;
+    const dim3 blocks((unsigned)((g.ld32 + 31) / 32), (unsigned)(gy < 65535 ? gy : 65535));
+    cudaStream_t st = (cudaStream_t)a->stream;
+    for (int64_t gen = 0; gen < p->gens; gen++) {
+        if (conway) step_words_kernel<true><<<blocks, block, 0, st>>>(bufs[gen & 1], bufs[(gen + 1) & 1], g, m);
+        else step_words_kernel<false><<<blocks, block, 0, st>>>(bufs[gen & 1], bufs[(gen + 1) & 1], g, m);
+        if ((s = life_launched("cuda-bitpacked")) != PL_OK) return s;
+    }
+    return copy_back(a, p->gens, ws, "cuda-bitpacked");
+}
+
+// ---------------------------------------------------------------- cuda-tuned
+
+enum {
+    TILE_WORDS = 32,           // shared words a row: 30 inner words and a halo word a side
+    INNER_WORDS = TILE_WORDS - 2,
+    TILE_ROWS = 64,            // inner rows a block
+    MAX_TBLOCK = 16,
+    THREADS_Y = 8
+};
+
+// The 32 cells from cell c of grid row y (y, c may lie outside the grid): on the torus the
+// periodic extension (a word that crosses the seam is gathered cell by cell), on the plane
+// zero outside.
+static __device__ uint32_t load_word(const uint32_t *__restrict__ src, const word_grid &g, int64_t y, int64_t c)
+{
+    if (g.torus) {
+        if (y < 0 || y >= g.H) y = ((y % g.H) + g.H) % g.H; // a halo row: wrap (a division only there)
+    } else if (y < 0 || y >= g.H) {
+        return 0;
+    }
+    const uint32_t *r = src + y * g.ld32;
+    if (c >= 0 && c + 31 < g.W) { // inside the row
+        if ((c & 31) == 0) return r[c >> 5];
+    }
+    uint32_t v = 0; // a seam, an edge or an unaligned start: cell by cell
+    for (int b = 0; b < 32; b++) {
+        int64_t x = c + b;
+        if (g.torus) x = ((x % g.W) + g.W) % g.W;
+        else if (x < 0 || x >= g.W) continue;
+        v |= ((r[x >> 5] >> (x & 31)) & 1u) << b;
+    }
+    return v;
+}
+
+// The cells of word (y, c..c+31) that lie on the plane (all of them on the torus).
+static __device__ __forceinline__ uint32_t plane_mask(const word_grid &g, int64_t y, int64_t c)
+{
+    if (g.torus) return 0xFFFFFFFFu;
+    if (y < 0 || y >= g.H || c + 31 < 0 || c >= g.W) return 0;
+    uint32_t m = 0xFFFFFFFFu;
+    if (c < 0) m &= 0xFFFFFFFFu << (-c);
+    if (c + 31 >= g.W) m &= 0xFFFFFFFFu >> (c + 31 - (g.W - 1));
+    return m;
+}
+
+// T generations of the tile (blockIdx.x: inner words from INNER_WORDS * blockIdx.x; blockIdx.y:
+// inner rows from TILE_ROWS * blockIdx.y); 32 x THREADS_Y threads, a thread a word column.
+template <bool CONWAY>
+static __global__ void __launch_bounds__(TILE_WORDS *THREADS_Y)
+    tuned_kernel(const uint32_t *__restrict__ src, uint32_t *__restrict__ dst, word_grid g, life_masks32 m, int T)
+{
+    extern __shared__ uint32_t sh[]; // two buffers of R rows x TILE_WORDS words
+    const int R = TILE_ROWS + 2 * T;
+    uint32_t *buf[2] = {sh, sh + R * TILE_WORDS};
+    const int j = threadIdx.x, ty = threadIdx.y;
+    const int64_t word0 = (int64_t)blockIdx.x * INNER_WORDS - 1; // the grid word of shared column 0
+    const int64_t row0 = (int64_t)blockIdx.y * TILE_ROWS - T;    // the grid row of shared row 0
+    const int64_t c = (word0 + j) * 32;                           // this column's first cell
+    for (int r = ty; r < R; r += THREADS_Y) buf[0][r * TILE_WORDS + j] = load_word(src, g, row0 + r, c);
+    __syncthreads();
+    for (int k = 1; k <= T; k++) {
+        const uint32_t *in = buf[(k - 1) & 1];
+        uint32_t *out = buf[k & 1];
+        for (int r = k + ty; r < R - k; r += THREADS_Y) { // generation k is valid in rows k .. R-1-k
+            uint32_t row[3], west[3], east[3];
+#pragma unroll
+            for (int d = 0; d < 3; d++) {
+                const uint32_t *q = in + (r - 1 + d) * TILE_WORDS;
+                row[d] = q[j];
+                west[d] = j > 0 ? q[j - 1] >> 31 : 0u; // the halo columns go wrong from the outside in
+                east[d] = j < TILE_WORDS - 1 ? q[j + 1] & 1u : 0u;
+            }
+            out[r * TILE_WORDS + j] = life_step32<CONWAY>(m, row, west, east, 31) & plane_mask(g, row0 + r, c);
+        }
+        __syncthreads();
+    }
+    const uint32_t *res = buf[T & 1];
+    const int64_t gi = word0 + j;
+    if (j == 0 || j == TILE_WORDS - 1 || gi >= g.n32) return;
+    for (int r = T + ty; r < T + TILE_ROWS; r += THREADS_Y) {
+        const int64_t y = row0 + r;
+        if (y >= g.H) break;
+        uint32_t v = res[r * TILE_WORDS + j];
+        if (gi == g.n32 - 1) {
+            v &= g.last_mask; // the periodic extension's cells past W are not the grid's
+            if (g.ld32 > g.n32) dst[y * g.ld32 + g.n32] = 0; // and the row's padding word
+        }
+        dst[y * g.ld32 + gi] = v;
+    }
+}
+
+static const int64_t tblocks[] = {1, 2, 4, 8, 16};
+extern "C" const pl_param_def pl_life_cuda_tuned_params[1] = {
+    {"tblock", "generations per launch (temporal blocking in shared memory)", PL_PARAM_LIST, tblocks, 5, 0, 0, 0,
+     NULL, 8},
+};
+
+extern "C" pl_status pl_life_cuda_tuned(const pl_run_args *a)
+{
+    const pl_life_problem *p = (const pl_life_problem *)a->problem;
+    const int T = (int)a->params[0];
+    if (T < 1 || T > MAX_TBLOCK) return pl_fail(PL_ERR_ARG, "cuda-tuned: tblock=%d (legal: 1, 2, 4, 8, 16)", T);
+    uint32_t *ws = nullptr;
+    pl_status s = second_grid(a, &ws);
+    if (s != PL_OK) return s;
+    const word_grid g = make_word_grid(p);
+    const life_masks32 m = life_masks32_make(p->rule);
+    const bool conway = life_is_conway(p->rule);
+    uint32_t *bufs[2] = {(uint32_t *)a->data[0], ws};
+    const int64_t gx = (g.n32 + INNER_WORDS - 1) / INNER_WORDS, gy = (p->H + TILE_ROWS - 1) / TILE_ROWS;
+    if (gy > 65535 || gx > INT32_MAX)
+        return pl_fail(PL_ERR_ARG, "cuda-tuned: a %lldx%lld grid needs %lld x %lld blocks (at most 2^31-1 x 65535)",
+                       (long long)p->W, (long long)p->H, (long long)gx, (long long)gy);
+    const dim3 block(TILE_WORDS, THREADS_Y), blocks((unsigned)gx, (unsigned)gy);
+    cudaStream_t st = (cudaStream_t)a->stream;
+    const int64_t passes = (p->gens + T - 1) / T;
+    for (int64_t pass = 0; pass < passes; pass++) {
+        const int t = (int)(p->gens - pass * T < T ? p->gens - pass * T : T);
+        const size_t smem = 2 * (size_t)(TILE_ROWS + 2 * t) * TILE_WORDS * sizeof(uint32_t);
+        const uint32_t *src = bufs[pass & 1];
+        uint32_t *dst = bufs[(pass + 1) & 1];
+        if (conway) tuned_kernel<true><<<blocks, block, smem, st>>>(src, dst, g, m, t);
+        else tuned_kernel<false><<<blocks, block, smem, st>>>(src, dst, g, m, t);
+        if ((s = life_launched("cuda-tuned")) != PL_OK) return s;
+    }
+    return copy_back(a, passes, ws, "cuda-tuned");
+}
