@@ -20,6 +20,7 @@ static const struct {
     {"conv2d", pl_cmd_conv2d, "a K x K filter over an image (.npy, PGM, PNG)"},
     {"entropy", pl_cmd_entropy, "local entropy of an image (.npy, PGM, PNG) or a batch of matrices"},
     {"life", pl_cmd_life, "run a Life pattern (RLE, .cells, Golly-style bounded grids) for N generations"},
+    {"report", pl_cmd_report, "draw bench/sweep JSON files as one HTML page of SVG plots"},
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 

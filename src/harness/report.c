@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 void pl_report_params(const pl_result *r, char *buf, size_t n)
@@ -286,6 +287,13 @@ static void json_machine(FILE *f, const pl_report_info *rc)
     json_string(f, __VERSION__);
     fprintf(f, "},\n  \"command\": ");
     json_string(f, rc && rc->command ? rc->command : "");
+    /* when the file was written, UTC (the report titles its plots with it) */
+    char date[32] = "";
+    const time_t now = time(NULL);
+    struct tm utc;
+    if (gmtime_r(&now, &utc)) strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    fprintf(f, ",\n  \"date\": ");
+    json_string(f, date);
     fprintf(f, ",\n");
 }
 

@@ -1,0 +1,49 @@
+/* json.h: a strict JSON reader (RFC 8259) into a tree, for `parlab report` reading the files
+ * `parlab bench --json` and `parlab sweep --json` write. Strict: one value and nothing after it
+ * but whitespace, no comments, no trailing commas, no NaN/Infinity, no control characters in
+ * strings, \u escapes (surrogate pairs joined) to UTF-8, \u0000 refused. Limits: nesting depth
+ * PL_JSON_MAX_DEPTH; the file's size against the memory this process may take. Errors are
+ * PL_ERR_FORMAT "NAME:LINE:COL: what" (LINE and COL from 1). */
+#ifndef PL_IO_JSON_H
+#define PL_IO_JSON_H
+
+#include "core/core.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum { PL_JSON_MAX_DEPTH = 64 };
+
+typedef enum pl_json_type {
+    PL_JSON_NULL = 0,
+    PL_JSON_BOOL,
+    PL_JSON_NUMBER,
+    PL_JSON_STRING,
+    PL_JSON_ARRAY,
+    PL_JSON_OBJECT
+} pl_json_type;
+
+typedef struct pl_json pl_json;
+struct pl_json {
+    pl_json_type type;
+    int line, col;  /* where the value starts in its file */
+    int boolean;    /* BOOL */
+    double num;     /* NUMBER */
+    char *str;      /* STRING: UTF-8, NUL-terminated */
+    int64_t n;      /* ARRAY: items; OBJECT: members */
+    pl_json *items; /* ARRAY items, OBJECT values, n of them */
+    char **keys;    /* OBJECT keys (a key given twice: the first counts) */
+};
+
+/* Parse len bytes of text; name starts every message. *out: the tree (pl_json_free), or NULL. */
+pl_status pl_json_parse(const char *name, const char *text, size_t len, pl_json **out);
+/* Read and parse the file at path. */
+pl_status pl_json_read(const char *path, pl_json **out);
+void pl_json_free(pl_json *v);
+
+/* The member key of an object (NULL: not an object, or no such key). */
+const pl_json *pl_json_get(const pl_json *obj, const char *key);
+/* "null", "boolean", "number", "string", "array", "object". */
+const char *pl_json_type_name(pl_json_type t);
+
+#endif

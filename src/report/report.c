@@ -1,0 +1,767 @@
+/* report.c: pl_report_write. First every file is read and checked field by field into runs of
+ * results (the strings stay in the JSON trees); then the plots are drawn into one buffer each
+ * and the page assembled; last the page (and, asked for, the SVG files) written whole. */
+#include "report/report.h"
+#include "io/io.h"
+#include "io/json.h"
+#include "report/svg.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define SCHEMA "parlab-bench/2"
+
+enum { PHASES = 4 };
+static const char *const phase_names[PHASES] = {"alloc", "h2d", "kernel", "d2h"};
+
+typedef struct result {
+    const char *kernel, *variant, *backend, *size, *rate_unit, *check, *ceiling_name;
+    char params[160];  /* "tile=64 isa=auto" */
+    int peer, passed;
+    double median_s, rate, ops, bytes, work, ceiling_pct, error, bound;
+    double phase[PHASES]; /* seconds, -1: none */
+} result;
+
+typedef struct run {
+    const char *path, *cpu, *gpu, *date, *command;
+    int cores, sweep;
+    double cpu_flops, cpu_iops, cpu_bw, gpu_flops, gpu_tf32, gpu_iops, gpu_bw; /* GFLOP/s, Gop/s, GB/s */
+    result *res;
+    int n;
+    pl_json *doc;
+    char label[160]; /* "AMD EPYC, 2 cores" */
+} run;
+
+/* ---------------------------------------------------------------- reading */
+
+typedef struct field_ctx {
+    const char *path;
+    char where[64]; /* "results[3]" */
+} field_ctx;
+
+static pl_status bad_field(const field_ctx *f, const pl_json *at, const char *field, const char *what)
+{
+    if (at)
+        return pl_fail(PL_ERR_FORMAT, "%s:%d:%d: %s%s%s: %s", f->path, at->line, at->col, f->where,
+                       f->where[0] ? "." : "", field, what);
+    return pl_fail(PL_ERR_FORMAT, "%s: %s%s%s: %s", f->path, f->where, f->where[0] ? "." : "", field, what);
+}
+
+/* Member `field` of obj of type t (nullable: null also taken, *v NULL then). */
+static pl_status need(const field_ctx *f, const pl_json *obj, const char *field, pl_json_type t, int nullable,
+                      const pl_json **v)
+{
+    const pl_json *m = pl_json_get(obj, field);
+    *v = m;
+    if (!m) return bad_field(f, obj, field, "missing (not a parlab bench/sweep JSON file?)");
+    if (m->type == PL_JSON_NULL && nullable) {
+        *v = NULL;
+        return PL_OK;
+    }
+    if (m->type != t) {
+        char what[96];
+        snprintf(what, sizeof what, "expected %s%s, found %s", t == PL_JSON_OBJECT || t == PL_JSON_ARRAY ? "an " : "a ",
+                 pl_json_type_name(t), pl_json_type_name(m->type));
+        return bad_field(f, m, field, what);
+    }
+    return PL_OK;
+}
+
+static pl_status get_str(const field_ctx *f, const pl_json *obj, const char *field, const char **out)
+{
+    const pl_json *v;
+    pl_status s = need(f, obj, field, PL_JSON_STRING, 0, &v);
+    *out = s == PL_OK ? v->str : "";
+    return s;
+}
+
+static pl_status get_num(const field_ctx *f, const pl_json *obj, const char *field, int nullable, double *out)
+{
+    const pl_json *v;
+    pl_status s = need(f, obj, field, PL_JSON_NUMBER, nullable, &v);
+    *out = s == PL_OK && v ? v->num : NAN;
+    return s;
+}
+
+/* A peak: a number, or [one thread, all threads] (the last counts); 0 where missing. */
+static double peak(const pl_json *peaks, const char *name)
+{
+    const pl_json *v = pl_json_get(peaks, name);
+    if (v && v->type == PL_JSON_NUMBER) return v->num;
+    if (v && v->type == PL_JSON_ARRAY && v->n > 0 && v->items[v->n - 1].type == PL_JSON_NUMBER)
+        return v->items[v->n - 1].num;
+    return 0;
+}
+
+static pl_status read_result(const field_ctx *f, const pl_json *o, result *r)
+{
+    pl_status s;
+    const pl_json *v;
+    memset(r, 0, sizeof *r);
+    if (o->type != PL_JSON_OBJECT) return bad_field(f, o, "", "expected an object");
+    if ((s = get_str(f, o, "kernel", &r->kernel)) || (s = get_str(f, o, "variant", &r->variant)) ||
+        (s = get_str(f, o, "backend", &r->backend)) || (s = get_str(f, o, "size", &r->size)) ||
+        (s = get_str(f, o, "rate_unit", &r->rate_unit)))
+        return s;
+    if ((s = need(f, o, "peer", PL_JSON_BOOL, 0, &v))) return s;
+    r->peer = v->boolean;
+    if ((s = get_num(f, o, "median_s", 1, &r->median_s)) || (s = get_num(f, o, "rate", 1, &r->rate)) ||
+        (s = get_num(f, o, "ops", 0, &r->ops)) || (s = get_num(f, o, "bytes", 0, &r->bytes)) ||
+        (s = get_num(f, o, "work", 0, &r->work)))
+        return s;
+    if ((s = need(f, o, "params", PL_JSON_OBJECT, 0, &v))) return s;
+    size_t len = 0;
+    for (int64_t i = 0; i < v->n && len < sizeof r->params; i++) {
+        const pl_json *x = &v->items[i];
+        char val[48];
+        if (x->type == PL_JSON_STRING) snprintf(val, sizeof val, "%s", x->str);
+        else if (x->type == PL_JSON_NUMBER) snprintf(val, sizeof val, "%g", x->num);
+        else snprintf(val, sizeof val, "?");
+        int k = snprintf(r->params + len, sizeof r->params - len, "%s%s=%s", i ? " " : "", v->keys[i], val);
+        if (k < 0) break;
+        len += (size_t)k;
+    }
+    if ((s = need(f, o, "phases_s", PL_JSON_OBJECT, 0, &v))) return s;
+    for (int p = 0; p < PHASES; p++) {
+        const pl_json *x = pl_json_get(v, phase_names[p]);
+        r->phase[p] = x && x->type == PL_JSON_NUMBER ? x->num : -1;
+    }
+    if ((s = need(f, o, "ceiling", PL_JSON_OBJECT, 0, &v))) return s;
+    {
+        field_ctx g = *f;
+        snprintf(g.where, sizeof g.where, "%s.ceiling", f->where);
+        if ((s = get_str(&g, v, "name", &r->ceiling_name)) || (s = get_num(&g, v, "pct", 1, &r->ceiling_pct)))
+            return s;
+    }
+    if ((s = need(f, o, "verification", PL_JSON_OBJECT, 0, &v))) return s;
+    {
+        field_ctx g = *f;
+        snprintf(g.where, sizeof g.where, "%s.verification", f->where);
+        const pl_json *pass;
+        if ((s = get_str(&g, v, "check", &r->check)) || (s = get_num(&g, v, "error", 1, &r->error)) ||
+            (s = get_num(&g, v, "bound", 1, &r->bound)) || (s = need(&g, v, "passed", PL_JSON_BOOL, 0, &pass)))
+            return s;
+        r->passed = pass->boolean;
+    }
+    return PL_OK;
+}
+
+static pl_status read_run(const char *path, run *r)
+{
+    memset(r, 0, sizeof *r);
+    r->path = path;
+    pl_status s = pl_json_read(path, &r->doc);
+    if (s != PL_OK) return s;
+    field_ctx f = {path, ""};
+    const pl_json *top = r->doc, *v, *machine, *results;
+    if (top->type != PL_JSON_OBJECT) return bad_field(&f, top, "(top)", "expected an object: not parlab's JSON");
+    const pl_json *schema = pl_json_get(top, "schema");
+    if (!schema) return pl_fail(PL_ERR_FORMAT, "%s: no field 'schema': not a parlab bench/sweep JSON file", path);
+    if (schema->type != PL_JSON_STRING || strcmp(schema->str, SCHEMA))
+        return pl_fail(PL_ERR_FORMAT, "%s:%d:%d: field 'schema' is %s%s%s, not \"" SCHEMA "\": a file of another schema "
+                       "version, or not parlab's", path, schema->line, schema->col,
+                       schema->type == PL_JSON_STRING ? "\"" : "a ",
+                       schema->type == PL_JSON_STRING ? schema->str : pl_json_type_name(schema->type),
+                       schema->type == PL_JSON_STRING ? "\"" : "");
+    if ((s = need(&f, top, "machine", PL_JSON_OBJECT, 0, &machine)) || (s = get_str(&f, top, "command", &r->command)) ||
+        (s = need(&f, top, "results", PL_JSON_ARRAY, 0, &results)))
+        return s;
+    const pl_json *date = pl_json_get(top, "date");
+    r->date = date && date->type == PL_JSON_STRING && date->str[0] ? date->str : "date not recorded";
+    snprintf(f.where, sizeof f.where, "machine");
+    double cores;
+    if ((s = get_str(&f, machine, "cpu", &r->cpu)) || (s = get_num(&f, machine, "cores", 0, &cores)) ||
+        (s = get_str(&f, machine, "gpu", &r->gpu)) || (s = need(&f, machine, "peaks", PL_JSON_OBJECT, 0, &v)))
+        return s;
+    r->cores = (int)cores;
+    r->cpu_flops = peak(v, "cpu_gflops_avx512") > 0 ? peak(v, "cpu_gflops_avx512") : peak(v, "cpu_gflops_avx2");
+    r->cpu_iops = peak(v, "cpu_gops_int32"), r->cpu_bw = peak(v, "cpu_triad_gbps");
+    r->gpu_flops = peak(v, "gpu_gflops_fp32"), r->gpu_tf32 = peak(v, "gpu_gflops_tf32");
+    r->gpu_iops = peak(v, "gpu_gops_int32"), r->gpu_bw = peak(v, "gpu_copy_gbps");
+    if (r->gpu[0]) snprintf(r->label, sizeof r->label, "%s + %s", r->cpu, r->gpu);
+    else snprintf(r->label, sizeof r->label, "%s, %d cores", r->cpu, r->cores);
+    r->sweep = !strncmp(r->command, "parlab sweep", 12);
+    r->res = calloc((size_t)(results->n > 0 ? results->n : 1), sizeof *r->res);
+    if (!r->res) return pl_fail(PL_ERR_NOMEM, "%s: no memory", path);
+    for (int64_t i = 0; i < results->n; i++) {
+        snprintf(f.where, sizeof f.where, "results[%lld]", (long long)i);
+        if ((s = read_result(&f, &results->items[i], &r->res[i])) != PL_OK) return s;
+        r->n++;
+    }
+    return PL_OK;
+}
+
+static void free_run(run *r)
+{
+    free(r->res);
+    pl_json_free(r->doc);
+}
+
+/* ---------------------------------------------------------------- plots */
+
+typedef struct figure {
+    char name[96];    /* file name stem: "03-gemm-ladder" */
+    char heading[160];
+    char caption[512];
+    svg_buf svg;
+} figure;
+
+typedef struct page {
+    figure *fig;
+    int n, cap;
+    int failed;
+} page;
+
+static figure *new_figure(page *pg, const char *stem, const char *heading, const char *caption)
+{
+    if (pg->n == pg->cap) {
+        int cap = pg->cap ? pg->cap * 2 : 16;
+        figure *f = realloc(pg->fig, (size_t)cap * sizeof *f);
+        if (!f) {
+            pg->failed = 1;
+            return NULL;
+        }
+        pg->fig = f, pg->cap = cap;
+    }
+    figure *f = &pg->fig[pg->n];
+    memset(f, 0, sizeof *f);
+    snprintf(f->name, sizeof f->name, "%02d-%s", pg->n + 1, stem);
+    for (char *c = f->name; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '-')) *c = '-';
+    snprintf(f->heading, sizeof f->heading, "%s", heading);
+    snprintf(f->caption, sizeof f->caption, "%s", caption);
+    pg->n++;
+    return f;
+}
+
+static int is_gpu(const result *r) { return !strcmp(r->backend, "cuda"); }
+
+/* The indices of r's results of kernel k at its largest size (by work); *n of them. */
+static int largest_size(const run *r, const char *k, int *idx)
+{
+    double best = -1;
+    const char *size = NULL;
+    for (int i = 0; i < r->n; i++)
+        if (!strcmp(r->res[i].kernel, k) && r->res[i].work > best) best = r->res[i].work, size = r->res[i].size;
+    int n = 0;
+    for (int i = 0; i < r->n && size; i++)
+        if (!strcmp(r->res[i].kernel, k) && !strcmp(r->res[i].size, size)) idx[n++] = i;
+    return n;
+}
+
+static void subtitle(char *buf, size_t n, const run *r) { snprintf(buf, n, "%s - %s", r->label, r->date); }
+
+/* The ladder of kernel k at its largest size: a bar a variant (rungs plain or hatched by
+ * backend, peers hatched apart), the ceiling over each bar as a dashed line with the % of it
+ * on the bar, the verification under the name. */
+static void ladder_plot(page *pg, const run *r, const char *k)
+{
+    int *idx = malloc(sizeof(int) * (size_t)(r->n > 0 ? r->n : 1));
+    if (!idx) {
+        pg->failed = 1;
+        return;
+    }
+    int n = largest_size(r, k, idx);
+    if (n == 0) {
+        free(idx);
+        return;
+    }
+    const result *first = &r->res[idx[0]];
+    char heading[160], caption[512], sub[256], ylabel[64], stem[96];
+    snprintf(heading, sizeof heading, "%s: the ladder at size %s", k, first->size);
+    snprintf(caption, sizeof caption, "Each bar is a variant's rate (%s, the median of its timed runs). The dashed "
+             "line over a bar is its ceiling (the machine's measured peak that bounds it) and the %% on the bar is the "
+             "share of it reached; peers are hatched. Under each name: the verification (the check, its error, "
+             "ok or FAILED).", first->rate_unit);
+    snprintf(stem, sizeof stem, "%s-ladder", k);
+    figure *f = new_figure(pg, stem, heading, caption);
+    if (!f) {
+        free(idx);
+        return;
+    }
+    double lo = INFINITY, hi = 0;
+    for (int j = 0; j < n; j++) {
+        const result *x = &r->res[idx[j]];
+        if (x->rate > 0) lo = fmin(lo, x->rate), hi = fmax(hi, x->rate);
+        if (x->ceiling_pct > 0 && x->rate > 0) hi = fmax(hi, x->rate * 100 / x->ceiling_pct);
+    }
+    if (!(hi > 0)) hi = 1, lo = 0.1;
+    plot p;
+    subtitle(sub, sizeof sub, r);
+    snprintf(heading, sizeof heading, "%s %s: ladder", k, first->size);
+    plot_begin(&p, &f->svg, 860, 440, heading, sub, n);
+    snprintf(ylabel, sizeof ylabel, "rate (%s)", first->rate_unit);
+    p.y.label = ylabel;
+    p.y.log = hi / lo > 30;
+    p.y.lo = p.y.log ? lo / 2 : 0, p.y.hi = hi * 1.12;
+    plot_axes(&p);
+    const char **labels = calloc((size_t)n, sizeof *labels);
+    char (*lab)[96] = calloc((size_t)n, sizeof *lab);
+    for (int j = 0; labels && lab && j < n; j++) {
+        const result *x = &r->res[idx[j]];
+        const int style = x->peer ? (is_gpu(x) ? 3 : 1) : (is_gpu(x) ? 2 : 0);
+        char tip[256], v[32], e[32];
+        plot_format(v, sizeof v, x->rate);
+        snprintf(tip, sizeof tip, "%s %s: %s %s, %s", x->variant, x->params, v, x->rate_unit, x->ceiling_name);
+        if (x->rate > 0) plot_bar(&p, j, 0, 1, x->rate, style, tip);
+        const double cx = plot_cat_x(&p, j), slot = (p.right - p.left) / n;
+        if (x->ceiling_pct > 0 && x->rate > 0) {
+            const double cy = plot_y(&p, x->rate * 100 / x->ceiling_pct);
+            svg_printf(&f->svg, "<line class=\"ceiling\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" "
+                                "stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>", cx - slot * 0.45, cy, cx + slot * 0.45, cy);
+            char pct[32];
+            snprintf(pct, sizeof pct, "%.3g%%", x->ceiling_pct);
+            plot_text(&p, cx, plot_y(&p, x->rate) - 4, "middle", pct, 1);
+        }
+        if (x->error == x->error) snprintf(e, sizeof e, "%.2g", x->error);
+        else snprintf(e, sizeof e, "-");
+        snprintf(lab[j], sizeof lab[j], "%s\n%s %s %s", x->variant, x->check, e, x->passed ? "ok" : "FAILED");
+        labels[j] = lab[j];
+    }
+    if (labels && lab) plot_cat_labels(&p, labels, n);
+    static const char *const kinds[] = {"CPU rung", "CPU peer", "GPU rung", "GPU peer"};
+    static const int kind_styles[] = {0, 1, 2, 3};
+    int has[4] = {0, 0, 0, 0};
+    for (int j = 0; j < n; j++) has[(r->res[idx[j]].peer ? 1 : 0) + (is_gpu(&r->res[idx[j]]) ? 2 : 0)] = 1;
+    const char *names[4];
+    int styles[4], m = 0;
+    for (int i = 0; i < 4; i++)
+        if (has[i]) names[m] = kinds[i], styles[m++] = kind_styles[i];
+    const int bars[4] = {0, 0, 0, 0};
+    plot_legend(&p, names, styles, bars, m);
+    plot_end(&p);
+    free(labels);
+    free(lab);
+    free(idx);
+}
+
+/* Every result with ops and bytes as a point (arithmetic intensity, achieved ops rate) under
+ * the roofs of the run's machine. */
+static void roofline_plot(page *pg, const run *r)
+{
+    int points = 0;
+    double lo_x = INFINITY, hi_x = 0, lo_y = INFINITY, hi_y = 0;
+    for (int i = 0; i < r->n; i++) {
+        const result *x = &r->res[i];
+        if (!(x->ops > 0 && x->bytes > 0 && x->median_s > 0)) continue;
+        const double ai = x->ops / x->bytes, g = x->ops / x->median_s / 1e9;
+        lo_x = fmin(lo_x, ai), hi_x = fmax(hi_x, ai), lo_y = fmin(lo_y, g), hi_y = fmax(hi_y, g);
+        points++;
+    }
+    if (!points) return;
+    const double roofs[][2] = {{r->cpu_flops, r->cpu_bw}, {r->cpu_iops, r->cpu_bw}, {r->gpu_flops, r->gpu_bw},
+                               {r->gpu_tf32, r->gpu_bw}, {r->gpu_iops, r->gpu_bw}};
+    static const char *const roof_names[] = {"CPU FP32 FMA peak / triad", "CPU int32 peak / triad",
+                                             "GPU FP32 peak / copy", "GPU TF32 tensor peak / copy",
+                                             "GPU int32 peak / copy"};
+    for (int k = 0; k < 5; k++)
+        if (roofs[k][0] > 0) hi_y = fmax(hi_y, roofs[k][0]);
+    lo_x = fmin(lo_x, 0.05), hi_x = fmax(hi_x, 100);
+    char sub[256];
+    subtitle(sub, sizeof sub, r);
+    figure *f = new_figure(pg, "roofline", "Roofline", "Every variant at every size as a point: arithmetic "
+                           "intensity (the kernel's operations per byte it must move) against the operations per "
+                           "second it reached; the lines are the roofs measured by parlab peaks (the compute peak, "
+                           "and memory bandwidth times intensity). A point's distance below its roof is what is "
+                           "left on the table. Markers by kernel.");
+    if (!f) return;
+    plot p;
+    plot_begin(&p, &f->svg, 860, 480, "Roofline", sub, 0);
+    p.x = (plot_axis){lo_x, hi_x, 1, "arithmetic intensity (operations per byte)"};
+    p.y = (plot_axis){lo_y / 2, hi_y * 2, 1, "G operations/s reached"};
+    plot_axes(&p);
+    const char *names[PLOT_STYLES + 5];
+    int styles[PLOT_STYLES + 5], kinds[PLOT_STYLES + 5], m = 0;
+    static const int roof_styles[] = {4, 6, 0, 3, 1};
+    for (int k = 0; k < 5; k++) {
+        if (!(roofs[k][0] > 0 && roofs[k][1] > 0)) continue;
+        double xs[64], ys[64];
+        for (int t = 0; t < 64; t++) {
+            xs[t] = p.x.lo * pow(p.x.hi / p.x.lo, t / 63.0);
+            ys[t] = fmin(roofs[k][0], xs[t] * roofs[k][1]);
+        }
+        plot_line(&p, xs, ys, 64, roof_styles[k], 1);
+        names[m] = roof_names[k], styles[m] = roof_styles[k], kinds[m++] = 1;
+    }
+    /* kernels in order of appearance, a marker style each */
+    const char *kernels[PLOT_STYLES];
+    int nk = 0;
+    for (int i = 0; i < r->n; i++) {
+        const result *x = &r->res[i];
+        if (!(x->ops > 0 && x->bytes > 0 && x->median_s > 0)) continue;
+        int k = 0;
+        while (k < nk && strcmp(kernels[k], x->kernel)) k++;
+        if (k == nk && nk < PLOT_STYLES) kernels[nk++] = x->kernel;
+        char tip[256];
+        snprintf(tip, sizeof tip, "%s %s %s", x->kernel, x->variant, x->size);
+        plot_marker(&p, x->ops / x->bytes, x->ops / x->median_s / 1e9, k, tip);
+    }
+    for (int k = 0; k < nk; k++) names[m] = kernels[k], styles[m] = k, kinds[m++] = 2;
+    plot_legend(&p, names, styles, kinds, m);
+    plot_end(&p);
+}
+
+/* Rate against working-set bytes, a line a variant, for kernel k with two sizes or more. */
+static void scaling_plot(page *pg, const run *r, const char *k)
+{
+    const char *vars[64];
+    int nv = 0, sizes = 0;
+    const char *first_size = NULL;
+    double lo_x = INFINITY, hi_x = 0, lo_y = INFINITY, hi_y = 0;
+    const char *unit = "";
+    for (int i = 0; i < r->n; i++) {
+        const result *x = &r->res[i];
+        if (strcmp(x->kernel, k) || !(x->rate > 0 && x->bytes > 0)) continue;
+        if (!first_size) first_size = x->size;
+        if (strcmp(first_size, x->size)) sizes = 1;
+        int v = 0;
+        while (v < nv && strcmp(vars[v], x->variant)) v++;
+        if (v == nv && nv < 64) vars[nv++] = x->variant;
+        lo_x = fmin(lo_x, x->bytes), hi_x = fmax(hi_x, x->bytes), lo_y = fmin(lo_y, x->rate), hi_y = fmax(hi_y, x->rate);
+        unit = x->rate_unit;
+    }
+    if (!sizes) return;
+    char heading[160], sub[256], stem[96], ylabel[64];
+    snprintf(heading, sizeof heading, "%s: rate against size", k);
+    snprintf(stem, sizeof stem, "%s-scaling", k);
+    figure *f = new_figure(pg, stem, heading, "Each line is a variant's rate at each size it ran, against the "
+                           "bytes the problem must move (log axes): a drop where the working set leaves a cache "
+                           "level shows where that cache ends.");
+    if (!f) return;
+    subtitle(sub, sizeof sub, r);
+    plot p;
+    plot_begin(&p, &f->svg, 860, 440, heading, sub, 0);
+    snprintf(ylabel, sizeof ylabel, "rate (%s)", unit);
+    p.x = (plot_axis){lo_x, hi_x, 1, "bytes the problem moves (working set)"};
+    p.y = (plot_axis){lo_y, hi_y, 1, ylabel};
+    plot_axes(&p);
+    int styles[64];
+    for (int v = 0; v < nv; v++) {
+        double xs[256], ys[256];
+        int n = 0;
+        for (int i = 0; i < r->n && n < 256; i++) {
+            const result *x = &r->res[i];
+            if (strcmp(x->kernel, k) || strcmp(x->variant, vars[v]) || !(x->rate > 0 && x->bytes > 0)) continue;
+            xs[n] = x->bytes, ys[n] = x->rate;
+            n++;
+        }
+        for (int a = 1; a < n; a++) /* by size */
+            for (int b = a; b > 0 && xs[b - 1] > xs[b]; b--) {
+                double t = xs[b]; xs[b] = xs[b - 1], xs[b - 1] = t;
+                t = ys[b]; ys[b] = ys[b - 1], ys[b - 1] = t;
+            }
+        plot_line(&p, xs, ys, n, v, 1);
+        for (int i = 0; i < n; i++) {
+            char tip[160];
+            snprintf(tip, sizeof tip, "%s: %.4g %s at %.4g bytes", vars[v], ys[i], unit, xs[i]);
+            plot_marker(&p, xs[i], ys[i], v, tip);
+        }
+        styles[v] = v;
+    }
+    int lines[64];
+    for (int v = 0; v < nv; v++) lines[v] = 1;
+    plot_legend(&p, vars, styles, lines, nv < 16 ? nv : 16);
+    plot_end(&p);
+}
+
+/* A sweep: for each (kernel, variant, size) with two settings or more, a bar a setting, the
+ * best one marked. */
+static void sweep_plots(page *pg, const run *r)
+{
+    for (int i = 0; i < r->n; i++) {
+        const result *a = &r->res[i];
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++)
+            seen = !strcmp(r->res[j].kernel, a->kernel) && !strcmp(r->res[j].variant, a->variant) &&
+                   !strcmp(r->res[j].size, a->size);
+        if (seen) continue;
+        int idx[256], n = 0, best = -1;
+        for (int j = i; j < r->n && n < 256; j++) {
+            const result *b = &r->res[j];
+            if (strcmp(b->kernel, a->kernel) || strcmp(b->variant, a->variant) || strcmp(b->size, a->size)) continue;
+            idx[n] = j;
+            if (b->rate > 0 && (best < 0 || b->rate > r->res[idx[best]].rate)) best = n;
+            n++;
+        }
+        if (n < 2 || best < 0) continue;
+        char heading[200], sub[256], stem[96], ylabel[64], cap[400];
+        snprintf(heading, sizeof heading, "%s %s at %s: the sweep", a->kernel, a->variant, a->size);
+        snprintf(stem, sizeof stem, "%s-%s-sweep", a->kernel, a->variant);
+        snprintf(cap, sizeof cap, "Each bar is one setting of the variant's parameters; the best (highest rate) is "
+                 "drawn apart and named: %s.", r->res[idx[best]].params);
+        figure *f = new_figure(pg, stem, heading, cap);
+        if (!f) return;
+        subtitle(sub, sizeof sub, r);
+        plot p;
+        plot_begin(&p, &f->svg, 860, 420, heading, sub, n);
+        double hi = 0;
+        for (int j = 0; j < n; j++) hi = fmax(hi, r->res[idx[j]].rate);
+        snprintf(ylabel, sizeof ylabel, "rate (%s)", a->rate_unit);
+        p.y = (plot_axis){0, hi > 0 ? hi * 1.12 : 1, 0, ylabel};
+        plot_axes(&p);
+        const char *labels[256];
+        for (int j = 0; j < n; j++) {
+            const result *x = &r->res[idx[j]];
+            char tip[256];
+            snprintf(tip, sizeof tip, "%s: %.4g %s", x->params, x->rate, x->rate_unit);
+            if (x->rate > 0) plot_bar(&p, j, 0, 1, x->rate, j == best ? 1 : 0, tip);
+            labels[j] = x->params[0] ? x->params : "(defaults)";
+        }
+        plot_text(&p, plot_cat_x(&p, best), plot_y(&p, r->res[idx[best]].rate) - 6, "middle", "best", 0);
+        plot_cat_labels(&p, labels, n);
+        plot_end(&p);
+    }
+}
+
+/* Where a GPU run's time goes: a stacked bar a result (alloc, H2D, kernel, D2H). */
+static void phases_plot(page *pg, const run *r)
+{
+    int idx[64], n = 0;
+    for (int i = 0; i < r->n && n < 64; i++)
+        if (is_gpu(&r->res[i]) && r->res[i].phase[1] >= 0 && r->res[i].phase[2] >= 0) idx[n++] = i;
+    if (!n) return;
+    char sub[256];
+    subtitle(sub, sizeof sub, r);
+    figure *f = new_figure(pg, "gpu-phases", "Where the time of a GPU run goes", "Each bar is one GPU run split "
+                           "into its phases: device allocation, the copies to the device (H2D), the kernel, the "
+                           "copies back (D2H), each measured on its own (milliseconds).");
+    if (!f) return;
+    plot p;
+    plot_begin(&p, &f->svg, 860, 460, "GPU run phases", sub, n);
+    double hi = 0;
+    for (int j = 0; j < n; j++) {
+        double t = 0;
+        for (int q = 0; q < PHASES; q++) t += r->res[idx[j]].phase[q] > 0 ? r->res[idx[j]].phase[q] : 0;
+        hi = fmax(hi, t * 1e3);
+    }
+    p.y = (plot_axis){0, hi > 0 ? hi * 1.1 : 1, 0, "milliseconds"};
+    plot_axes(&p);
+    const char *labels[64];
+    char lab[64][96];
+    for (int j = 0; j < n; j++) {
+        const result *x = &r->res[idx[j]];
+        double base = 0;
+        const double slot = (p.right - p.left) / n, bw = slot * 0.6, cx = plot_cat_x(&p, j);
+        for (int q = 0; q < PHASES; q++) {
+            const double ms = x->phase[q] > 0 ? x->phase[q] * 1e3 : 0;
+            if (ms <= 0) continue;
+            const double y0 = plot_y(&p, base), y1 = plot_y(&p, base + ms);
+            svg_printf(&f->svg, "<g class=\"bar phase\" data-value=\"%.6g\"><title>%s %s: %.4g ms</title>"
+                                "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" stroke=\"#222\"/>",
+                       ms, x->variant, phase_names[q], ms, cx - bw / 2, y1, bw, y0 - y1, plot_colour(q));
+            if (q) svg_printf(&f->svg, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"url(#pl-hatch%d)\"/>",
+                              cx - bw / 2, y1, bw, y0 - y1, q);
+            svg_printf(&f->svg, "</g>");
+            base += ms;
+        }
+        snprintf(lab[j], sizeof lab[j], "%s\n%s", x->variant, x->size);
+        labels[j] = lab[j];
+    }
+    plot_cat_labels(&p, labels, n);
+    const int styles[PHASES] = {0, 1, 2, 3}, swatches[PHASES] = {0, 0, 0, 0};
+    plot_legend(&p, phase_names, styles, swatches, PHASES);
+    plot_end(&p);
+}
+
+/* Kernel k in several runs (sweeps left out): a group a variant, a bar a run that has it (each
+ * run at its largest size for k, the best setting where a variant ran several). */
+static void side_by_side_plot(page *pg, const run *runs, int nr, const char *k)
+{
+    const char *vars[64];
+    int nv = 0, has[64], nh = 0;
+    for (int q = 0; q < nr && nh < 64; q++) {
+        if (runs[q].sweep) continue;
+        int any = 0;
+        for (int i = 0; i < runs[q].n; i++) {
+            if (strcmp(runs[q].res[i].kernel, k)) continue;
+            any = 1;
+            int v = 0;
+            while (v < nv && strcmp(vars[v], runs[q].res[i].variant)) v++;
+            if (v == nv && nv < 64) vars[nv++] = runs[q].res[i].variant;
+        }
+        if (any) has[nh++] = q;
+    }
+    if (nh < 2 || !nv) return;
+    char heading[160], stem[96], sub[64], ylabel[64];
+    snprintf(heading, sizeof heading, "%s: the runs side by side", k);
+    snprintf(stem, sizeof stem, "%s-side-by-side", k);
+    figure *f = new_figure(pg, stem, heading, "Each group is a variant, a bar for each run that has it (at that "
+                           "run's largest size): two machines, or one before and after a change.");
+    if (!f) return;
+    snprintf(sub, sizeof sub, "%d runs", nh);
+    plot p;
+    plot_begin(&p, &f->svg, 860, 460, heading, sub, nv);
+    double lo = INFINITY, hi = 0;
+    const char *unit = "";
+    for (int h = 0; h < nh; h++)
+        for (int i = 0; i < runs[has[h]].n; i++) {
+            const result *x = &runs[has[h]].res[i];
+            if (!strcmp(x->kernel, k) && x->rate > 0) lo = fmin(lo, x->rate), hi = fmax(hi, x->rate), unit = x->rate_unit;
+        }
+    if (!(hi > 0)) hi = 1, lo = 0.1;
+    snprintf(ylabel, sizeof ylabel, "rate (%s)", unit);
+    p.y.label = ylabel;
+    p.y.log = hi / lo > 30;
+    p.y.lo = p.y.log ? lo / 2 : 0, p.y.hi = hi * 1.12;
+    plot_axes(&p);
+    const char *names[8];
+    char nm[8][320];
+    int styles[8], swatches[8] = {0}, m = 0;
+    int *idx = NULL;
+    for (int h = 0; h < nh; h++) {
+        const run *r = &runs[has[h]];
+        int *grown = realloc(idx, sizeof(int) * (size_t)(r->n > 0 ? r->n : 1));
+        if (!grown) break;
+        idx = grown;
+        const int n = largest_size(r, k, idx);
+        for (int v = 0; v < nv; v++) { /* the best result of variant v */
+            const result *best = NULL;
+            for (int j = 0; j < n; j++) {
+                const result *x = &r->res[idx[j]];
+                if (!strcmp(x->variant, vars[v]) && x->rate > 0 && (!best || x->rate > best->rate)) best = x;
+            }
+            if (!best) continue;
+            char tip[400];
+            snprintf(tip, sizeof tip, "%s, %s at %s: %.4g %s", r->label, best->variant, best->size, best->rate,
+                     best->rate_unit);
+            plot_bar(&p, v, h, nh, best->rate, h, tip);
+        }
+        if (m < 8 && n) {
+            snprintf(nm[m], sizeof nm[m], "%s (%s), size %s", r->label, r->date, r->res[idx[0]].size);
+            names[m] = nm[m], styles[m++] = h;
+        }
+    }
+    free(idx);
+    plot_cat_labels(&p, vars, nv);
+    plot_legend(&p, names, styles, swatches, m);
+    plot_end(&p);
+}
+
+/* ---------------------------------------------------------------- the page */
+
+static void html_escaped(svg_buf *b, const char *s) { svg_escaped(b, s); }
+
+static void build_page(svg_buf *h, const run *runs, int nr, const page *pg)
+{
+    svg_printf(h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><title>parlab report</title>"
+                  "<style>\nbody{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;margin:24px;color:#111;max-width:900px}"
+                  "\nh1{font-size:22px}h2{font-size:17px;margin-top:28px}figure{margin:12px 0 28px 0;"
+                  "page-break-inside:avoid;break-inside:avoid}figcaption{font-size:12px;color:#333;max-width:860px}"
+                  "\ntable{border-collapse:collapse;font-size:12px}td,th{border:1px solid #999;padding:3px 6px;"
+                  "text-align:left}\n@media print{body{margin:0}h2{page-break-after:avoid}}\n</style></head><body>\n");
+    svg_printf(h, "<h1>parlab report</h1>\n<table class=\"runs\"><tr><th>file</th><th>machine</th><th>date</th>"
+                  "<th>command</th><th>results</th></tr>\n");
+    for (int q = 0; q < nr; q++) {
+        svg_printf(h, "<tr><td>");
+        html_escaped(h, runs[q].path);
+        svg_printf(h, "</td><td>");
+        html_escaped(h, runs[q].label);
+        svg_printf(h, "</td><td>");
+        html_escaped(h, runs[q].date);
+        svg_printf(h, "</td><td><code>");
+        html_escaped(h, runs[q].command);
+        svg_printf(h, "</code></td><td>%d</td></tr>\n", runs[q].n);
+    }
+    svg_printf(h, "</table>\n");
+    for (int i = 0; i < pg->n; i++) {
+        svg_printf(h, "<h2>");
+        html_escaped(h, pg->fig[i].heading);
+        svg_printf(h, "</h2>\n<figure id=\"%s\">", pg->fig[i].name);
+        svg_printf(h, "%s", pg->fig[i].svg.text ? pg->fig[i].svg.text : "");
+        svg_printf(h, "<figcaption>");
+        html_escaped(h, pg->fig[i].caption);
+        svg_printf(h, "</figcaption></figure>\n");
+    }
+    svg_printf(h, "</body></html>\n");
+}
+
+static pl_status write_text(const char *path, const char *prefix, const svg_buf *b)
+{
+    pl_tmp t;
+    pl_status s = pl_tmp_open(path, &t);
+    if (s != PL_OK) return s;
+    if ((prefix && pl_write_full(t.fd, prefix, strlen(prefix)) != 0) || pl_write_full(t.fd, b->text, b->len) != 0)
+        s = pl_fail(PL_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+    return pl_tmp_close(path, &t, s);
+}
+
+pl_status pl_report_write(const char *const *paths, int n, const char *out_html, const char *svg_dir, int *n_plots)
+{
+    if (n_plots) *n_plots = 0;
+    if (n < 1) return pl_fail(PL_ERR_ARG, "report: no input files");
+    run *runs = calloc((size_t)n, sizeof *runs);
+    if (!runs) return pl_fail(PL_ERR_NOMEM, "report: no memory");
+    pl_status s = PL_OK;
+    for (int q = 0; q < n && s == PL_OK; q++) s = read_run(paths[q], &runs[q]);
+    page pg = {0};
+    svg_buf html = {0};
+    int made_dir = 0, written = 0;
+    if (s == PL_OK) {
+        /* per run: each kernel's ladder and scaling, the sweeps, the roofline, the GPU phases */
+        for (int q = 0; q < n; q++) {
+            const run *r = &runs[q];
+            for (int i = 0; i < r->n; i++) {
+                int seen = 0;
+                for (int j = 0; j < i && !seen; j++) seen = !strcmp(r->res[j].kernel, r->res[i].kernel);
+                if (seen) continue;
+                if (r->sweep) continue;
+                ladder_plot(&pg, r, r->res[i].kernel);
+                scaling_plot(&pg, r, r->res[i].kernel);
+            }
+            if (r->sweep) sweep_plots(&pg, r);
+            roofline_plot(&pg, r);
+            phases_plot(&pg, r);
+        }
+        if (n > 1) /* each kernel that two runs or more have */
+            for (int q = 0; q < n; q++)
+                for (int i = 0; i < runs[q].n; i++) {
+                    int seen = 0;
+                    for (int a = 0; a <= q && !seen; a++)
+                        for (int j = 0; j < (a == q ? i : runs[a].n) && !seen; j++)
+                            seen = !strcmp(runs[a].res[j].kernel, runs[q].res[i].kernel);
+                    if (!seen) side_by_side_plot(&pg, runs, n, runs[q].res[i].kernel);
+                }
+        for (int i = 0; i < pg.n; i++) pg.failed |= pg.fig[i].svg.failed;
+        if (pg.failed) s = pl_fail(PL_ERR_NOMEM, "report: no memory for the plots");
+        else if (pg.n == 0) s = pl_fail(PL_ERR_ARG, "report: the files hold no results to draw");
+    }
+    if (s == PL_OK) {
+        build_page(&html, runs, n, &pg);
+        if (html.failed) s = pl_fail(PL_ERR_NOMEM, "report: no memory for the page");
+    }
+    if (s == PL_OK && svg_dir) {
+        struct stat sb;
+        if (stat(svg_dir, &sb) != 0) {
+            if (mkdir(svg_dir, 0777) != 0) s = pl_fail(PL_ERR_IO, "%s: cannot create: %s", svg_dir, strerror(errno));
+            else made_dir = 1;
+        } else if (!S_ISDIR(sb.st_mode)) {
+            s = pl_fail(PL_ERR_IO, "%s: not a directory", svg_dir);
+        }
+        for (int i = 0; i < pg.n && s == PL_OK; i++, written++) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s.svg", svg_dir, pg.fig[i].name);
+            s = write_text(path, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", &pg.fig[i].svg);
+        }
+    }
+    if (s == PL_OK) s = write_text(out_html, NULL, &html);
+    if (s != PL_OK && svg_dir) { /* nothing left behind: the SVGs written, the directory made */
+        for (int i = 0; i < written; i++) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s.svg", svg_dir, pg.fig[i].name);
+            unlink(path);
+        }
+        if (made_dir) rmdir(svg_dir);
+    }
+    if (s == PL_OK && n_plots) *n_plots = pg.n;
+    for (int i = 0; i < pg.n; i++) svg_free(&pg.fig[i].svg);
+    free(pg.fig);
+    svg_free(&html);
+    for (int q = 0; q < n; q++) free_run(&runs[q]);
+    free(runs);
+    return s;
+}
