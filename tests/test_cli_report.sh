@@ -1,0 +1,85 @@
+# test_cli_report.sh: `parlab report` end to end. Bench and sweep JSON files are made with this
+# build (small transpose, reduce and life runs, a transpose sweep), drawn, and read back with
+# python3's standard library: the page and every SVG are well-formed XML, every plot has its
+# title, subtitle (machine and date), axis labels and tick labels, and the numbers drawn equal
+# the JSON's (each ladder bar's data-value is the rate of its variant at the largest size; the
+# sweep names its best setting). Bad input: not JSON, another schema version, a missing or
+# mistyped field: exit 1 naming the file (and line:col and field); nothing written.
+. "$(dirname "$0")/cli_lib.sh"
+cli_setup cli_report python3
+
+run 0 "bench transpose" bench transpose --size 64,128 --variant all --peer --repeats 3 --json t.json
+run 0 "bench life" bench life --size 64,100x70 --set gens=5 --variant cpu-naive,cpu-bitpacked --repeats 3 --json l.json
+run 0 "sweep transpose" sweep transpose --variant cpu-blocked --param tile=16,32 --size 128 --repeats 3 --json s.json
+run 0 "report" report t.json l.json s.json -o r.html --svg figs && grep -q "^r.html: [0-9]* plots from 3 files" out.txt &&
+    ok || bad "report summary: $(cat out.txt)"
+
+cat >check.py <<'PY'
+import glob, json, math, sys, xml.etree.ElementTree as ET
+NS = "{http://www.w3.org/2000/svg}"
+fails = []
+def fail(m): fails.append(m)
+page = ET.parse("r.html").getroot()            # the page is well-formed XML as well
+svgs = sorted(glob.glob("figs/*.svg"))
+inline = page.findall(".//" + NS + "svg")
+if len(inline) != len(svgs) or not svgs: fail("%d inline plots, %d SVG files" % (len(inline), len(svgs)))
+runs = {f: json.load(open(f)) for f in ("t.json", "l.json", "s.json")}
+for path in svgs:
+    root = ET.parse(path).getroot()
+    texts = {t.get("class"): "".join(t.itertext()) for t in root.iter(NS + "text") if t.get("class")}
+    for cls in ("title", "subtitle", "axis-label", "tick"):
+        if not texts.get(cls): fail("%s: no %s text" % (path, cls))
+    if "AMD" not in texts.get("subtitle", "") and "cores" not in texts.get("subtitle", "") and "+" not in texts.get("subtitle", ""):
+        fail("%s: the subtitle names no machine: %r" % (path, texts.get("subtitle")))
+    if not any(c.isdigit() for c in texts.get("subtitle", "")): fail("%s: the subtitle has no date" % path)
+    marks = [g for g in root.iter(NS + "g") if g.get("class") in ("bar", "point", "bar phase")]
+    if not marks and not root.findall(".//" + NS + "polyline"): fail("%s: no marks" % path)
+def values(path):
+    root = ET.parse(path).getroot()
+    out = {}
+    for g in root.iter(NS + "g"):
+        if g.get("class") == "bar":
+            tip = "".join(g.find(NS + "title").itertext())
+            out[tip.split(" ")[0]] = float(g.get("data-value"))
+    return out
+for f, stem in (("t.json", "transpose-ladder"), ("l.json", "life-ladder")):
+    files = [p for p in svgs if p.endswith(stem + ".svg") and ("life" in stem) == (f == "l.json")]
+    if len(files) != 1: fail("%s: %d ladder plots" % (stem, len(files))); continue
+    drawn = values(files[0])
+    res = runs[f]["results"]
+    big = max(res, key=lambda r: r["work"])["size"]
+    for r in res:
+        if r["size"] != big: continue
+        got = drawn.get(r["variant"])
+        if got is None or not math.isclose(got, r["rate"], rel_tol=1e-5):
+            fail("%s %s: drawn %s, JSON %s" % (stem, r["variant"], got, r["rate"]))
+sweep = [p for p in svgs if p.endswith("sweep.svg")]
+best = max(runs["s.json"]["results"], key=lambda r: r["rate"])
+if len(sweep) != 1: fail("%d sweep plots" % len(sweep))
+else:
+    best_tile = "tile=%d" % best["params"]["tile"]
+    cap = "".join(page.find(".//*[@id='%s']" % sweep[0][5:-4]).find("figcaption").itertext())
+    if best_tile not in cap: fail("the sweep caption does not name the best %s: %s" % (best_tile, cap))
+print("\n".join(fails) if fails else "ok")
+sys.exit(1 if fails else 0)
+PY
+if python3 check.py >check.txt 2>&1; then ok; else bad "the page and plots: $(cat check.txt)"; fi
+
+# bad input: exit 1, the file (and field) named, nothing written
+echo '{"schema": "parlab-bench/2", "machine": ' >trunc.json
+run 1 "truncated JSON" report trunc.json -o x.html --svg xfigs && expect_err "truncated" "trunc.json:2:1: expected a value"
+sed 's/"parlab-bench\/2"/"parlab-bench\/1"/' t.json >old.json
+run 1 "old schema" report old.json -o x.html && expect_err "old schema" "old.json" && expect_err "old schema field" "schema"
+echo '{"hello": 1}' >other.json
+run 1 "not parlab's" report other.json -o x.html && expect_err "not parlab's" "other.json: no field 'schema'"
+sed '0,/"rate": [0-9.e+-]*/s//"rate": "fast"/' t.json >typed.json
+run 1 "mistyped field" report typed.json -o x.html && expect_err "mistyped field" "results[0].rate: expected a number, found string"
+run 1 "one bad among good" report t.json typed.json -o x.html --svg xfigs
+no_file "bad input" x.html
+[ ! -e xfigs ] && ok || bad "the SVG directory was left behind: $(ls xfigs)"
+run 2 "no output" report t.json && expect_err "no output" "-o"
+run 2 "no input" report -o x.html && expect_err "no input" "JSON"
+run 1 "missing file" report nope.json -o x.html && expect_err "missing" "nope.json"
+no_tmp_files
+
+summary test_cli_report
