@@ -24,8 +24,11 @@ configure: $(BUILD)/CMakeCache.txt
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
+# The suite's results as JSON (one file a line) and the report drawn from them.
 bench: build
-	$(BUILD)/parlab bench --suite bench/default.suite
+	rm -rf $(BUILD)/bench-json && mkdir -p $(BUILD)/bench-json
+	$(BUILD)/parlab bench --suite bench/default.suite --json-dir $(BUILD)/bench-json
+	$(BUILD)/parlab report $(BUILD)/bench-json/*.json -o $(BUILD)/report.html --svg $(BUILD)/report-svg
 
 test: test-fast test-asan test-fuzz
 

@@ -7,12 +7,13 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void help(void)
 {
     printf("usage: parlab bench KERNEL [SIZE...] [--variant V,...|all] [--peer] [--param NAME=V,...]\n"
            "                    [options]\n"
-           "       parlab bench --suite FILE\n\n"
+           "       parlab bench --suite FILE [--json-dir DIR]\n\n"
            "Runs each variant at each size: inputs from a fixed seed, output poisoned, each result\n"
            "checked against a float64 reference (the first run and the last timed run; inputs\n"
            "must be unchanged), then timed (warm-up, repeats, median/min/max). GPU variants\n"
@@ -199,6 +200,9 @@ done:
 }
 
 static int run_suite(const char *path);
+/* --suite FILE --json-dir DIR: each bench line also writes DIR/NNN-KERNEL.json. */
+static const char *suite_json_dir;
+static int suite_json_count;
 
 int pl_cmd_bench(int argc, char **argv)
 {
@@ -207,8 +211,15 @@ int pl_cmd_bench(int argc, char **argv)
         return PL_EXIT_OK;
     }
     if (argc >= 2 && !strcmp(argv[1], "--suite")) {
-        if (argc != 3) {
-            cli_error("bench --suite takes one file and nothing else");
+        if (argc == 5 && !strcmp(argv[3], "--json-dir") && argv[4][0]) {
+            struct stat sb;
+            if (stat(argv[4], &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+                cli_error("bench --suite: --json-dir '%s' is not a directory", argv[4]);
+                return PL_EXIT_USAGE;
+            }
+            suite_json_dir = argv[4];
+        } else if (argc != 3) {
+            cli_error("bench --suite takes one file (and --json-dir DIR) and nothing else");
             return PL_EXIT_USAGE;
         }
         return run_suite(argv[2]);
@@ -256,6 +267,21 @@ static int run_line(const char *path, int lineno, char *line)
         args[n++] = tok;
     }
     if (n == 0) return PL_EXIT_OK;
+    char json_path[4096];
+    if (suite_json_dir && n >= 2 && strcmp(args[1], "--suite")) { /* not an include line */
+        if (n + 3 >= cap) {
+            char **a = realloc(args, (size_t)(n + 4) * sizeof *a);
+            if (!a) {
+                free(args);
+                cli_error("out of memory");
+                return PL_EXIT_FAIL;
+            }
+            args = a;
+        }
+        snprintf(json_path, sizeof json_path, "%s/%03d-%s.json", suite_json_dir, ++suite_json_count, args[1]);
+        args[n++] = "--json";
+        args[n++] = json_path;
+    }
     args[n] = NULL;
     printf("\n== %s:%d: parlab", path, lineno);
     for (int i = 0; i < n; i++) printf(" %s", args[i]);

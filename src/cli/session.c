@@ -70,7 +70,8 @@ static const cli_opt options[] = {
      "write every result as CSV (docs/output.md); checked writable first"},
     {"--suite", "FILE", CLI_BENCH, O_SUITE,
      "alone: parlab bench LINE for each line of FILE (# comments); a line\n"
-     "--suite OTHER includes OTHER; a file including itself is refused"},
+     "--suite OTHER includes OTHER; a file including itself is refused;\n"
+     "--suite FILE --json-dir DIR: each line's results also to DIR/NNN-KERNEL.json"},
     {"--help", NULL, BOTH, O_HELP, "this help (also -h)"},
 };
 enum { N_OPTIONS = sizeof options / sizeof options[0] };

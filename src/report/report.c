@@ -134,14 +134,14 @@ static pl_status read_result(const field_ctx *f, const pl_json *o, result *r)
     if ((s = need(f, o, "ceiling", PL_JSON_OBJECT, 0, &v))) return s;
     {
         field_ctx g = *f;
-        snprintf(g.where, sizeof g.where, "%s.ceiling", f->where);
+        snprintf(g.where, sizeof g.where, "%.40s.ceiling", f->where);
         if ((s = get_str(&g, v, "name", &r->ceiling_name)) || (s = get_num(&g, v, "pct", 1, &r->ceiling_pct)))
             return s;
     }
     if ((s = need(f, o, "verification", PL_JSON_OBJECT, 0, &v))) return s;
     {
         field_ctx g = *f;
-        snprintf(g.where, sizeof g.where, "%s.verification", f->where);
+        snprintf(g.where, sizeof g.where, "%.40s.verification", f->where);
         const pl_json *pass;
         if ((s = get_str(&g, v, "check", &r->check)) || (s = get_num(&g, v, "error", 1, &r->error)) ||
             (s = get_num(&g, v, "bound", 1, &r->bound)) || (s = need(&g, v, "passed", PL_JSON_BOOL, 0, &pass)))
@@ -690,6 +690,60 @@ static pl_status write_text(const char *path, const char *prefix, const svg_buf 
     return pl_tmp_close(path, &t, s);
 }
 
+/* The files as runs to draw: bench files from one machine in one directory (the lines of a
+ * suite, `make bench`) are one run, their results together; a sweep file is a run of its own.
+ * The merged runs borrow the files' strings; only their result arrays are their own. */
+static int same_dir(const char *a, const char *b)
+{
+    const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+    const size_t la = sa ? (size_t)(sa - a) : 0, lb = sb ? (size_t)(sb - b) : 0;
+    return la == lb && !strncmp(a, b, la);
+}
+
+static pl_status merge_runs(const run *files, int n, run **out, int *n_out)
+{
+    run *g = calloc((size_t)n, sizeof *g);
+    int *group = calloc((size_t)n, sizeof *group), ng = 0;
+    if (!g || !group) {
+        free(g);
+        free(group);
+        return pl_fail(PL_ERR_NOMEM, "report: no memory");
+    }
+    for (int q = 0; q < n; q++) {
+        group[q] = -1;
+        for (int a = 0; a < ng && group[q] < 0; a++)
+            if (!files[q].sweep && !g[a].sweep && !strcmp(g[a].label, files[q].label) && same_dir(g[a].path, files[q].path))
+                group[q] = a;
+        if (group[q] < 0) {
+            g[ng] = files[q];
+            g[ng].res = NULL, g[ng].n = 0, g[ng].doc = NULL;
+            group[q] = ng++;
+        } else {
+            g[group[q]].command = "several bench files of one directory (a suite)";
+        }
+    }
+    for (int a = 0; a < ng; a++) {
+        int total = 0;
+        for (int q = 0; q < n; q++)
+            if (group[q] == a) total += files[q].n;
+        g[a].res = calloc((size_t)(total > 0 ? total : 1), sizeof *g[a].res);
+        if (!g[a].res) {
+            for (int b = 0; b < a; b++) free(g[b].res);
+            free(g);
+            free(group);
+            return pl_fail(PL_ERR_NOMEM, "report: no memory");
+        }
+        for (int q = 0; q < n; q++)
+            if (group[q] == a) {
+                memcpy(g[a].res + g[a].n, files[q].res, (size_t)files[q].n * sizeof *g[a].res);
+                g[a].n += files[q].n;
+            }
+    }
+    free(group);
+    *out = g, *n_out = ng;
+    return PL_OK;
+}
+
 pl_status pl_report_write(const char *const *paths, int n, const char *out_html, const char *svg_dir, int *n_plots)
 {
     if (n_plots) *n_plots = 0;
@@ -698,6 +752,10 @@ pl_status pl_report_write(const char *const *paths, int n, const char *out_html,
     if (!runs) return pl_fail(PL_ERR_NOMEM, "report: no memory");
     pl_status s = PL_OK;
     for (int q = 0; q < n && s == PL_OK; q++) s = read_run(paths[q], &runs[q]);
+    run *files = runs;
+    const int n_files = n;
+    runs = NULL;
+    if (s == PL_OK) s = merge_runs(files, n_files, &runs, &n);
     page pg = {0};
     svg_buf html = {0};
     int made_dir = 0, written = 0;
@@ -731,7 +789,7 @@ pl_status pl_report_write(const char *const *paths, int n, const char *out_html,
         else if (pg.n == 0) s = pl_fail(PL_ERR_ARG, "report: the files hold no results to draw");
     }
     if (s == PL_OK) {
-        build_page(&html, runs, n, &pg);
+        build_page(&html, files, n_files, &pg);
         if (html.failed) s = pl_fail(PL_ERR_NOMEM, "report: no memory for the page");
     }
     if (s == PL_OK && svg_dir) {
@@ -761,7 +819,9 @@ pl_status pl_report_write(const char *const *paths, int n, const char *out_html,
     for (int i = 0; i < pg.n; i++) svg_free(&pg.fig[i].svg);
     free(pg.fig);
     svg_free(&html);
-    for (int q = 0; q < n; q++) free_run(&runs[q]);
+    for (int q = 0; runs && q < n; q++) free(runs[q].res);
     free(runs);
+    for (int q = 0; q < n_files; q++) free_run(&files[q]);
+    free(files);
     return s;
 }
