@@ -57,11 +57,12 @@ test-asan:
 # 45-byte PNG) and fails the run at once, not after the RSS has slowly filled up.
 FUZZ_CC ?= clang
 FUZZ_DIR ?= build-fuzz
-FUZZ_TARGETS = npy pgm arrays png life
+FUZZ_TARGETS = npy pgm arrays png life json
 FUZZ_SRC_npy = src/io/npy.c src/io/file.c src/core/error.c src/core/memory.c
 FUZZ_SRC_pgm = src/io/pgm.c src/io/npy.c src/io/file.c src/io/memcheck.c src/core/error.c src/core/memory.c
 FUZZ_SRC_arrays = src/io/arrays.c src/io/npy.c src/io/file.c src/io/memcheck.c src/core/error.c src/core/memory.c
 FUZZ_SRC_png = src/io/png.c src/io/npy.c src/io/file.c src/io/memcheck.c src/core/error.c src/core/memory.c
+FUZZ_SRC_json = src/io/json.c src/io/file.c src/io/memcheck.c src/core/error.c src/core/memory.c
 FUZZ_SRC_life = src/kernels/life/pattern.c src/kernels/life/rule.c src/io/file.c src/io/memcheck.c src/core/error.c src/core/memory.c
 # Extra flags and libraries of a target (the .npz reader inflates deflated members with zlib).
 FUZZ_LIBS_arrays = -DPL_HAVE_ZLIB=1 -lz

@@ -1,0 +1,81 @@
+/* test_json.c: the strict JSON reader (src/io/json.c) that `parlab report` reads bench files
+ * with: values of every type, escapes and surrogate pairs to UTF-8, positions; and every
+ * refusal named with its line and column: trailing commas, NaN, leading zeros, control
+ * characters, lone surrogates, \u0000, nesting past the limit, text after the value. */
+#include "check.h"
+#include "io/json.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static pl_json *parse_ok(const char *text)
+{
+    pl_json *v = NULL;
+    pl_status st = pl_json_parse("t.json", text, strlen(text), &v);
+    CHECK(st == PL_OK && v, "'%s' parses: %s", text, pl_last_error());
+    return v;
+}
+
+static void refused(const char *text, const char *where_what)
+{
+    pl_json *v = NULL;
+    pl_status st = pl_json_parse("t.json", text, strlen(text), &v);
+    CHECK(st == PL_ERR_FORMAT && !v && strstr(pl_last_error(), where_what), "'%s' refused with '%s': got %d '%s'",
+          text, where_what, (int)st, pl_last_error());
+    pl_json_free(v);
+}
+
+int main(void)
+{
+    pl_json *v = parse_ok(" {\"a\": [1, -2.5e3, true, false, null, \"x\\n\\u00e9\\ud83d\\ude00\"],\n \"b\": {}, \"a\": 7}");
+    if (v) {
+        const pl_json *a = pl_json_get(v, "a"), *b = pl_json_get(v, "b");
+        CHECK(v->type == PL_JSON_OBJECT && v->n == 3, "an object of 3 members");
+        CHECK(a && a->type == PL_JSON_ARRAY && a->n == 6, "a: an array of 6 (the first of two 'a' counts)");
+        CHECK(a && a->items[0].num == 1 && a->items[1].num == -2500 && a->items[2].boolean == 1 &&
+                  a->items[3].type == PL_JSON_BOOL && a->items[3].boolean == 0 && a->items[4].type == PL_JSON_NULL,
+              "numbers, booleans, null");
+        CHECK(a && a->items[5].type == PL_JSON_STRING && !strcmp(a->items[5].str, "x\n\xc3\xa9\xf0\x9f\x98\x80"),
+              "escapes: \\n, \\u00e9 and a surrogate pair to UTF-8: '%s'", a ? a->items[5].str : "");
+        CHECK(b && b->type == PL_JSON_OBJECT && b->n == 0 && b->line == 2 && b->col == 7,
+              "b: an empty object at 2:7 (at %d:%d)", b ? b->line : 0, b ? b->col : 0);
+        CHECK(!pl_json_get(v, "c") && !pl_json_get(a, "a"), "absent members and non-objects give NULL");
+    }
+    pl_json_free(v);
+    pl_json_free(parse_ok("0"));
+    pl_json_free(parse_ok("[]"));
+    pl_json_free(parse_ok("\"\""));
+    pl_json_free(parse_ok("-0.5E-3"));
+
+    refused("", "t.json:1:1: expected a value, found the end of the file");
+    refused("[1, 2,]", "t.json:1:7: a comma before ']'");
+    refused("{\"a\": 1,}", "t.json:1:9: a comma before '}'");
+    refused("[NaN]", "t.json:1:2: expected a value, found 'N'");
+    refused("[Infinity]", "t.json:1:2: expected a value, found 'I'");
+    refused("012", "t.json:1:2: a number does not start with 0 and a digit");
+    refused("1.", "t.json:1:3: digits must follow the decimal point");
+    refused("1e", "t.json:1:3: digits must follow the exponent");
+    refused("\"a\tb\"", "t.json:1:3: byte 0x09 inside a string");
+    refused("\"\\ud800\"", "t.json:1:8: a \\u high surrogate without its low surrogate");
+    refused("\"\\udc00\"", "a \\u low surrogate alone");
+    refused("\"\\u0000\"", "\\u0000");
+    refused("\"\\x\"", "t.json:1:3: unknown escape");
+    refused("\"abc", "a string is not closed");
+    refused("\"abc\\", "a string is not closed");
+    refused("{\"a\" 1}", "t.json:1:6: expected ':'");
+    refused("{1: 2}", "t.json:1:2: expected a member name in quotes");
+    refused("[1 2]", "t.json:1:4: expected ',' or ']'");
+    refused("{}\n x", "t.json:2:2: something after the JSON value");
+    refused("tru", "expected a value");
+    char deep[200];
+    memset(deep, '[', 65);
+    memset(deep + 65, ']', 65);
+    deep[130] = 0;
+    refused(deep, "nested deeper than 64");
+    deep[64] = ']', deep[129] = 0; /* 64 deep: taken */
+    memset(deep, '[', 64);
+    memset(deep + 64, ']', 64);
+    deep[128] = 0;
+    pl_json_free(parse_ok(deep));
+    return check_summary("test_json");
+}
