@@ -176,9 +176,9 @@ static pl_status read_run(const char *path, run *r)
     snprintf(f.where, sizeof f.where, "machine");
     double cores;
     if ((s = get_str(&f, machine, "cpu", &r->cpu)) || (s = get_num(&f, machine, "cores", 0, &cores)) ||
-        (s = get_str(&f, machine, "gpu", &r->gpu)) || (s = need(&f, machine, "peaks", PL_JSON_OBJECT, 0, &v)))
+        (s = get_str(&f, machine, "gpu", &r->gpu)) || (s = need(&f, machine, "peaks", PL_JSON_OBJECT, 1, &v)))
         return s;
-    r->cores = (int)cores;
+    r->cores = (int)cores; /* peaks null (--no-peaks): no roofs, and no ceilings on the bars */
     r->cpu_flops = peak(v, "cpu_gflops_avx512") > 0 ? peak(v, "cpu_gflops_avx512") : peak(v, "cpu_gflops_avx2");
     r->cpu_iops = peak(v, "cpu_gops_int32"), r->cpu_bw = peak(v, "cpu_triad_gbps");
     r->gpu_flops = peak(v, "gpu_gflops_fp32"), r->gpu_tf32 = peak(v, "gpu_gflops_tf32");
