@@ -65,6 +65,47 @@ sys.exit(1 if fails else 0)
 PY
 if python3 check.py >check.txt 2>&1; then ok; else bad "the page and plots: $(cat check.txt)"; fi
 
+# a GPU machine's file (made from the CPU one: the machine named a GPU, the results CUDA runs
+# with their phases) in another directory: its phases plot, and the transpose ladders of the
+# two machines side by side
+mkdir -p gpu
+cat >fake_gpu.py <<'PY'
+import json
+d = json.load(open("t.json"))
+d["machine"]["gpu"] = "NVIDIA H100 80GB HBM3"
+for i, r in enumerate(d["results"]):
+    r["backend"] = "cuda"
+    r["rate"] = r["rate"] * 10
+    r["phases_s"] = {"alloc": 1e-3 * (i + 1), "h2d": 2e-3, "kernel": 0.5e-3 * (i + 1), "d2h": 1.5e-3}
+json.dump(d, open("gpu/g.json", "w"))
+PY
+python3 fake_gpu.py && run 0 "report, two machines" report t.json gpu/g.json -o two.html --svg twofigs
+cat >check2.py <<'PY'
+import glob, json, math, sys, xml.etree.ElementTree as ET
+NS = "{http://www.w3.org/2000/svg}"
+fails = []
+g = json.load(open("gpu/g.json"))
+ph = glob.glob("twofigs/*gpu-phases.svg")
+if len(ph) != 1: fails.append("%d phases plots" % len(ph))
+else:
+    segs = [float(x.get("data-value")) for x in ET.parse(ph[0]).getroot().iter(NS + "g") if x.get("class") == "bar phase"]
+    want = [v * 1e3 for r in g["results"] for v in (r["phases_s"]["alloc"], r["phases_s"]["h2d"], r["phases_s"]["kernel"], r["phases_s"]["d2h"])]
+    if len(segs) != len(want) or any(not math.isclose(a, b, rel_tol=1e-5) for a, b in zip(segs, want)):
+        fails.append("phases drawn %s, want %s" % (segs[:8], want[:8]))
+sbs = glob.glob("twofigs/*transpose-side-by-side.svg")
+if len(sbs) != 1: fails.append("%d side-by-side plots" % len(sbs))
+else:
+    bars = [x for x in ET.parse(sbs[0]).getroot().iter(NS + "g") if x.get("class") == "bar"]
+    big = max(g["results"], key=lambda r: r["work"])["size"]
+    n_big = len([r for r in g["results"] if r["size"] == big])
+    if len(bars) != 2 * n_big: fails.append("side by side: %d bars, want %d" % (len(bars), 2 * n_big))
+    legend = "".join(ET.parse(sbs[0]).getroot().find(".//*[@class='legend']").itertext())
+    if "H100" not in legend or "cores" not in legend: fails.append("side by side legend: %s" % legend)
+print("\n".join(fails) if fails else "ok")
+sys.exit(1 if fails else 0)
+PY
+if python3 check2.py >check2.txt 2>&1; then ok; else bad "two machines: $(cat check2.txt)"; fi
+
 # bad input: exit 1, the file (and field) named, nothing written
 echo '{"schema": "parlab-bench/2", "machine": ' >trunc.json
 run 1 "truncated JSON" report trunc.json -o x.html --svg xfigs && expect_err "truncated" "trunc.json:2:1: expected a value"
