@@ -34,5 +34,6 @@ int pl_cmd_conv2d(int argc, char **argv);
 int pl_cmd_entropy(int argc, char **argv);
 int pl_cmd_life(int argc, char **argv);
 int pl_cmd_report(int argc, char **argv);
+int pl_cmd_mem(int argc, char **argv);
 
 #endif

@@ -21,6 +21,7 @@ static const struct {
     {"entropy", pl_cmd_entropy, "local entropy of an image (.npy, PGM, PNG) or a batch of matrices"},
     {"life", pl_cmd_life, "run a Life pattern (RLE, .cells, Golly-style bounded grids) for N generations"},
     {"report", pl_cmd_report, "draw bench/sweep JSON files as one HTML page of SVG plots"},
+    {"mem", pl_cmd_mem, "the memory-system lab: STREAM, strides, prefetch, false sharing, loop order, layouts, alignment"},
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -306,13 +306,18 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void summarize(double *t, int n, pl_result *r)
+void pl_stats_summary(double *t, int n, double *median, double *min, double *max)
 {
     qsort(t, (size_t)n, sizeof *t, cmp_double);
+    *min = t[0];
+    *max = t[n - 1];
+    *median = (n % 2) ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+static void summarize(double *t, int n, pl_result *r)
+{
     r->repeats = n;
-    r->min_s = t[0];
-    r->max_s = t[n - 1];
-    r->median_s = (n % 2) ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+    pl_stats_summary(t, n, &r->median_s, &r->min_s, &r->max_s);
     r->noisy = r->min_s > 0 && r->max_s > 1.5 * r->min_s;
 }
 

@@ -201,6 +201,9 @@ void pl_report_footer(FILE *f, const pl_result *r, int n)
 
 /* ---------------------------------------------------------------- files */
 
+static void json_string(FILE *f, const char *s);
+static void json_num(FILE *f, double x, int known);
+
 static FILE *open_temp(const char *path, char *tmp, size_t n)
 {
     snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
@@ -229,6 +232,9 @@ pl_status pl_report_path_writable(const char *path)
     remove(tmp);
     return PL_OK;
 }
+
+void pl_json_write_string(FILE *f, const char *s) { json_string(f, s); }
+void pl_json_write_num(FILE *f, double x) { json_num(f, x, 1); }
 
 static void json_string(FILE *f, const char *s)
 {
@@ -297,13 +303,27 @@ static void json_machine(FILE *f, const pl_report_info *rc)
     fprintf(f, ",\n");
 }
 
+FILE *pl_report_json_open(const char *path, const char *schema, const pl_report_info *rc, char *tmp, size_t n)
+{
+    FILE *f = open_temp(path, tmp, n);
+    if (!f) {
+        pl_fail(PL_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+        return NULL;
+    }
+    fprintf(f, "{\n  \"schema\": ");
+    json_string(f, schema);
+    fprintf(f, ",\n");
+    json_machine(f, rc);
+    return f;
+}
+
+pl_status pl_report_json_close(FILE *f, const char *tmp, const char *path) { return close_and_rename(f, tmp, path); }
+
 pl_status pl_report_json(const char *path, const pl_result *r, int n, const pl_report_info *rc)
 {
     char tmp[4096];
-    FILE *f = open_temp(path, tmp, sizeof tmp);
-    if (!f) return pl_fail(PL_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
-    fprintf(f, "{\n  \"schema\": \"parlab-bench/2\",\n");
-    json_machine(f, rc);
+    FILE *f = pl_report_json_open(path, "parlab-bench/2", rc, tmp, sizeof tmp);
+    if (!f) return PL_ERR_IO;
     fprintf(f, "  \"results\": [\n");
     for (int i = 0; i < n; i++) {
         const pl_result *x = &r[i];

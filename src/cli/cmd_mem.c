@@ -1,0 +1,194 @@
+/* cmd_mem.c: `parlab mem STUDY|all [--quick] [--threads N] [--reps N] [--json F]`, the
+ * memory-system lab (src/kernels/memory/): each study's table, its reading, its checksums,
+ * and all of it as JSON (schema parlab-mem/1, docs/memory.md). Exit status: 0 every study ran
+ * and computed what it should; 1 a study failed or a checksum was wrong; 2 a usage error. */
+#include "cli/tool.h"
+#include "harness/harness.h"
+#include "kernels/memory/mem.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fputs("usage: parlab mem STUDY|all [--quick] [--threads N] [--reps N] [--json F]\n"
+          "\n"
+          "The memory-system lab: each study times one classic effect on this machine and says what it\n"
+          "saw. Arrays are sized from the caches in /sys (4x the last-level cache where memory is the\n"
+          "point); every case is repeated (best, median and spread shown) and checked by a checksum.\n"
+          "\nstudies:\n",
+          f);
+    for (const mem_study *s = pl_mem_studies; s->name; s++) fprintf(f, "  %-15s %s\n", s->name, s->summary);
+    fputs("  all             every study above in turn (a few minutes on a 2-core machine)\n"
+          "\noptions:\n"
+          "  --quick         small arrays and 3 repeats: seconds in all (numbers for checking, not for reading)\n"
+          "  --threads N     the most threads a study uses (default: the cores)\n"
+          "  --reps N        timed repeats of each case, 1..64 (default 10; --quick 3)\n"
+          "  --json F        write every table as JSON (schema parlab-mem/1); a temporary file renamed\n"
+          "  -h, --help      show this help\n"
+          "\nexit status: 0 success; 1 a study failed or computed a wrong checksum; 2 usage error.\n",
+          f);
+}
+
+static void print_table(const mem_study *s, const mem_table *t)
+{
+    printf("\n== %s: %s\n%s\n", s->name, s->summary, t->setup);
+    printf("%-52s %12s %12s %8s  %s\n", "case", "best", "median", "spread", "unit");
+    for (int i = 0; i < t->n; i++)
+        printf("%-52s %12.4g %12.4g %7.1f%%  %s\n", t->rows[i].name, t->rows[i].best, t->rows[i].median,
+               100 * t->rows[i].spread, t->rows[i].unit);
+    printf("reading: %s\nchecksums: %s\n", t->reading, t->checksums_ok ? "ok" : "WRONG");
+}
+
+/* The stream table's triad on all threads with normal stores against parlab peaks' triad (its
+ * cached figure, when there is one): the reading says whether they agree, and why not. */
+static void compare_peaks(mem_table *t, int threads, int quick)
+{
+    const size_t len = strlen(t->reading);
+    if (quick) {
+        snprintf(t->reading + len, sizeof t->reading - len, ". (--quick: arrays this small stay in the caches; "
+                 "not comparable with parlab peaks' triad)");
+        return;
+    }
+    pl_ctx *ctx = NULL;
+    pl_peaks pk;
+    if (pl_ctx_create(&ctx, PL_BACKEND_CPU, 0, threads) != PL_OK) return;
+    if (pl_peaks_get(ctx, &pk, 0) == PL_OK && pk.valid && pk.cpu_triad_gbps > 0) {
+        double triad = 0;
+        char want[80];
+        snprintf(want, sizeof want, "triad, %d thread%s, normal stores", threads, threads > 1 ? "s" : "");
+        for (int i = 0; i < t->n; i++)
+            if (!strcmp(t->rows[i].name, want)) triad = t->rows[i].best;
+        const double diff = triad / pk.cpu_triad_gbps - 1;
+        if (triad > 0)
+            snprintf(t->reading + len, sizeof t->reading - len, ". parlab peaks' triad: %.1f GB/s, %+.0f%%: %s",
+                     pk.cpu_triad_gbps, 100 * diff,
+                     fabs(diff) < 0.15 ? "they agree (both stream arrays far larger than the caches, best of many)"
+                     : "they differ: peaks times 64 MiB arrays on its own thread count, this study 4x the last-level "
+                       "cache on --threads threads; a busy machine or a different thread count moves either");
+    } else {
+        snprintf(t->reading + len, sizeof t->reading - len, ". (no parlab peaks figure cached: run parlab peaks to "
+                 "compare)");
+    }
+    pl_ctx_destroy(ctx);
+}
+
+static void json_table(FILE *f, const mem_study *s, const mem_table *t, int first)
+{
+    fprintf(f, "%s    {\"study\": ", first ? "" : ",\n");
+    pl_json_write_string(f, s->name);
+    fprintf(f, ", \"summary\": ");
+    pl_json_write_string(f, s->summary);
+    fprintf(f, ", \"setup\": ");
+    pl_json_write_string(f, t->setup);
+    fprintf(f, ",\n     \"reading\": ");
+    pl_json_write_string(f, t->reading);
+    fprintf(f, ", \"checksums_ok\": %s,\n     \"rows\": [", t->checksums_ok ? "true" : "false");
+    for (int i = 0; i < t->n; i++) {
+        fprintf(f, "%s\n       {\"case\": ", i ? "," : "");
+        pl_json_write_string(f, t->rows[i].name);
+        fprintf(f, ", \"best\": ");
+        pl_json_write_num(f, t->rows[i].best);
+        fprintf(f, ", \"median\": ");
+        pl_json_write_num(f, t->rows[i].median);
+        fprintf(f, ", \"spread\": ");
+        pl_json_write_num(f, t->rows[i].spread);
+        fprintf(f, ", \"unit\": ");
+        pl_json_write_string(f, t->rows[i].unit);
+        fputc('}', f);
+    }
+    fprintf(f, "]}");
+}
+
+int pl_cmd_mem(int argc, char **argv)
+{
+    static const char *const with_value[] = {"--threads", "--reps", "--json", NULL};
+    static const char *const flags[] = {"--quick", NULL};
+    tool_args ta = {"mem", argc, argv, with_value, flags, 1, 0};
+    const char *study = NULL, *json = NULL;
+    int n_pos = 0, rc, quick = 0;
+    long threads = 0, reps = 0;
+    char name[32];
+    const char *val;
+    for (int kind; (kind = tool_next(&ta, name, sizeof name, &val)) != TOOL_END;) {
+        if (kind == TOOL_HELP || kind == TOOL_ERROR) return tool_stop(kind, usage);
+        rc = PL_EXIT_OK;
+        if (kind == TOOL_POSITIONAL) rc = tool_positional("mem", val, &study, &n_pos, 1, "one study, or all");
+        else if (!strcmp(name, "--quick")) quick = 1;
+        else if (!strcmp(name, "--threads")) rc = cli_parse_int(name, val, 1, 4096, &threads);
+        else if (!strcmp(name, "--reps")) rc = cli_parse_int(name, val, 1, 64, &reps);
+        else if (!strcmp(name, "--json")) json = val;
+        if (rc != 0) return rc;
+    }
+    if (!study) {
+        cli_error("mem: needs a study, or all (see parlab mem --help)");
+        return PL_EXIT_USAGE;
+    }
+    const mem_study *only = NULL;
+    if (strcmp(study, "all")) {
+        for (const mem_study *s = pl_mem_studies; s->name && !only; s++)
+            if (!strcmp(s->name, study)) only = s;
+        if (!only) {
+            cli_error("mem: no study '%s' (parlab mem --help lists them)", study);
+            return PL_EXIT_USAGE;
+        }
+    }
+    if (json && pl_report_path_writable(json) != PL_OK) {
+        cli_error("mem: --json %s: %s", json, pl_last_error());
+        return PL_EXIT_USAGE;
+    }
+    mem_opts o = {quick, threads > 0 ? (int)threads : pl_cpu_cores(), reps > 0 ? (int)reps : quick ? 3 : 10};
+    mem_table *tables = calloc(16, sizeof *tables);
+    if (!tables) {
+        cli_error("mem: no memory");
+        return PL_EXIT_FAIL;
+    }
+    const mem_study *ran[16];
+    int n = 0, status = PL_EXIT_OK;
+    for (const mem_study *s = pl_mem_studies; s->name && n < 16; s++) {
+        if (only && s != only) continue;
+        mem_table *t = &tables[n];
+        t->study = s->name;
+        fflush(stdout);
+        pl_status st = s->run(&o, t);
+        if (st != PL_OK) {
+            cli_error("mem %s: %s", s->name, pl_last_error());
+            status = PL_EXIT_FAIL;
+            continue;
+        }
+        if (!strcmp(s->name, "stream")) compare_peaks(t, o.threads, quick);
+        print_table(s, t);
+        if (!t->checksums_ok) {
+            cli_error("mem %s: a checksum is wrong: a case did not compute what it should", s->name);
+            status = PL_EXIT_FAIL;
+        }
+        ran[n++] = s;
+    }
+    if (json) {
+        char tmp[4096];
+        char command[512] = "parlab mem";
+        for (int i = 1; i < argc; i++) {
+            size_t len = strlen(command);
+            snprintf(command + len, sizeof command - len, " %s", argv[i]);
+        }
+        pl_report_info info = {NULL, command};
+        FILE *f = pl_report_json_open(json, "parlab-mem/1", &info, tmp, sizeof tmp);
+        if (!f) {
+            cli_error("mem: %s", pl_last_error());
+            status = PL_EXIT_FAIL;
+        } else {
+            fprintf(f, "  \"quick\": %s, \"threads\": %d, \"reps\": %d,\n  \"studies\": [\n", quick ? "true" : "false",
+                    o.threads, o.reps);
+            for (int i = 0; i < n; i++) json_table(f, ran[i], &tables[i], i == 0);
+            fprintf(f, "\n  ]\n}\n");
+            if (pl_report_json_close(f, tmp, json) != PL_OK) {
+                cli_error("mem: %s", pl_last_error());
+                status = PL_EXIT_FAIL;
+            }
+        }
+    }
+    free(tables);
+    return status;
+}
