@@ -9,7 +9,11 @@ run 0 "mem all --quick" mem all --quick --threads 2 --json m.json
 for s in stream write-read stride prefetch false-sharing loop-order layout alignment; do
     grep -q "^== $s:" out.txt && ok || bad "study $s did not print its table"
 done
-[ "$(grep -c '^checksums: ok' out.txt)" = 8 ] && ok || bad "checksums: $(grep '^checksums' out.txt | sort | uniq -c)"
+# the GPU studies run where there is a GPU, and say why not elsewhere
+gpu_ran=$(grep -c '^== gpu-' out.txt)
+gpu_skipped=$(grep -c '^skipped: gpu-' out.txt)
+[ $((gpu_ran + gpu_skipped)) = 4 ] && ok || bad "GPU studies: $gpu_ran ran, $gpu_skipped skipped"
+[ "$(grep -c '^checksums: ok' out.txt)" = $((8 + gpu_ran)) ] && ok || bad "checksums: $(grep '^checksums' out.txt | sort | uniq -c)"
 cat >check.py <<'PY'
 import json, math, sys
 d = json.load(open("m.json"))
@@ -17,6 +21,7 @@ fails = []
 if d.get("schema") != "parlab-mem/1": fails.append("schema %r" % d.get("schema"))
 names = [s["study"] for s in d["studies"]]
 want = ["stream", "write-read", "stride", "prefetch", "false-sharing", "loop-order", "layout", "alignment"]
+want += [n for n in ("gpu-stream", "gpu-alignment", "gpu-banks", "gpu-grid-stride") if n in names]
 if names != want: fails.append("studies %s" % names)
 for s in d["studies"]:
     if not s["checksums_ok"]: fails.append("%s: checksums" % s["study"])
@@ -38,6 +43,9 @@ PY
 if python3 check.py >check.txt 2>&1; then ok; else bad "the JSON: $(cat check.txt)"; fi
 run 0 "one study" mem stride --quick && [ "$(grep -c '^== ' out.txt)" = 1 ] && grep -q "^stride 16 (64 bytes)" out.txt && ok ||
     bad "mem stride alone: $(head -5 out.txt)"
+if [ "$gpu_skipped" = 4 ]; then
+    run 1 "a GPU study named without a GPU" mem gpu-banks --quick && expect_err "GPU study" "gpu-banks"
+fi
 run 2 "unknown study" mem nope && expect_err "unknown study" "'nope'"
 run 2 "no study" mem && expect_err "no study" "needs a study"
 run 2 "bad reps" mem stride --reps 0 && expect_err "bad reps" "'0'"

@@ -21,7 +21,8 @@ static void usage(FILE *f)
           "\nstudies:\n",
           f);
     for (const mem_study *s = pl_mem_studies; s->name; s++) fprintf(f, "  %-15s %s\n", s->name, s->summary);
-    fputs("  all             every study above in turn (a few minutes on a 2-core machine)\n"
+    fputs("  all             every study above in turn, the GPU ones where a GPU is present (skipped,\n"
+          "                  saying so, elsewhere); about 15 s on a 2-core machine\n"
           "\noptions:\n"
           "  --quick         small arrays and 3 repeats: seconds in all (numbers for checking, not for reading)\n"
           "  --threads N     the most threads a study uses (default: the cores)\n"
@@ -149,6 +150,16 @@ int pl_cmd_mem(int argc, char **argv)
     int n = 0, status = PL_EXIT_OK;
     for (const mem_study *s = pl_mem_studies; s->name && n < 16; s++) {
         if (only && s != only) continue;
+        if (s->gpu && !(pl_features() & PL_FEAT_GPU)) {
+            const char *why = (pl_features() & PL_FEAT_CUDA_BUILD) ? "no GPU" : "this build has no CUDA";
+            if (only) {
+                cli_error("mem %s: %s here", s->name, why);
+                status = PL_EXIT_FAIL;
+            } else {
+                printf("\nskipped: %s: %s\n", s->name, why);
+            }
+            continue;
+        }
         mem_table *t = &tables[n];
         t->study = s->name;
         fflush(stdout);

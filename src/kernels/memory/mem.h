@@ -10,6 +10,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum { MEM_MAX_ROWS = 96 };
 
 typedef struct mem_opts {
@@ -39,6 +43,7 @@ typedef struct mem_study {
     const char *name;
     const char *summary;
     pl_status (*run)(const mem_opts *o, mem_table *t);
+    int gpu; /* a GPU study: `all` runs it where a GPU is present, and says so where not */
 } mem_study;
 
 /* The studies in order (studies.c); NULL-terminated. */
@@ -64,5 +69,14 @@ pl_status pl_mem_false_sharing(const mem_opts *o, mem_table *t);
 pl_status pl_mem_loop_order(const mem_opts *o, mem_table *t);
 pl_status pl_mem_layout(const mem_opts *o, mem_table *t);
 pl_status pl_mem_alignment(const mem_opts *o, mem_table *t);
+/* The GPU studies (gpu.cu; gpu_stub.c in a build without CUDA: PL_ERR_NO_CUDA). Without a
+ * GPU they return PL_ERR_UNSUPPORTED "no GPU". */
+pl_status pl_mem_gpu_stream(const mem_opts *o, mem_table *t);
+pl_status pl_mem_gpu_alignment(const mem_opts *o, mem_table *t);
+pl_status pl_mem_gpu_banks(const mem_opts *o, mem_table *t);
+pl_status pl_mem_gpu_grid_stride(const mem_opts *o, mem_table *t);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -11,17 +11,22 @@
 
 const mem_study pl_mem_studies[] = {
     {"stream", "STREAM copy, scale, add, triad by its rules, 1..N threads, normal and streaming stores",
-     pl_mem_stream},
-    {"write-read", "write bandwidth against read bandwidth, and what streaming stores change", pl_mem_write_read},
-    {"stride", "read every s-th element, s = 1..64: the cache line decides the cost", pl_mem_stride},
-    {"prefetch", "random access by element, by cache line, by 4 KiB block, against sequential", pl_mem_prefetch},
-    {"false-sharing", "per-thread counters side by side versus padded to a cache line", pl_mem_false_sharing},
+     pl_mem_stream, 0},
+    {"write-read", "write bandwidth against read bandwidth, and what streaming stores change", pl_mem_write_read, 0},
+    {"stride", "read every s-th element, s = 1..64: the cache line decides the cost", pl_mem_stride, 0},
+    {"prefetch", "random access by element, by cache line, by 4 KiB block, against sequential", pl_mem_prefetch, 0},
+    {"false-sharing", "per-thread counters side by side versus padded to a cache line", pl_mem_false_sharing, 0},
     {"loop-order", "a 2D array walked along rows (xy) and down columns (yx); rows as separate allocations",
-     pl_mem_loop_order},
+     pl_mem_loop_order, 0},
     {"layout", "AoS, SoA and AoSoA for a particle update touching every field, and one touching one",
-     pl_mem_layout},
-    {"alignment", "aligned against misaligned SIMD loads, in L1 and from memory", pl_mem_alignment},
-    {NULL, NULL, NULL},
+     pl_mem_layout, 0},
+    {"alignment", "aligned against misaligned SIMD loads, in L1 and from memory", pl_mem_alignment, 0},
+    {"gpu-stream", "GPU: STREAM's four kernels on the device and the device-to-device copy", pl_mem_gpu_stream, 1},
+    {"gpu-alignment", "GPU: coalesced, offset and strided warps reading memory", pl_mem_gpu_alignment, 1},
+    {"gpu-banks", "GPU: shared-memory bank conflicts for strides 1..32, and with padding", pl_mem_gpu_banks, 1},
+    {"gpu-grid-stride", "GPU: a grid-stride loop against a thread per element, over sizes", pl_mem_gpu_grid_stride,
+     1},
+    {NULL, NULL, NULL, 0},
 };
 
 int64_t pl_mem_cache_bytes(int level, int64_t fallback)
