@@ -106,6 +106,17 @@ sys.exit(1 if fails else 0)
 PY
 if python3 check2.py >check2.txt 2>&1; then ok; else bad "two machines: $(cat check2.txt)"; fi
 
+# a suite with --json-dir: a JSON file a line (an include line writes none itself), drawn as one run
+printf 'transpose --size 64 --variant cpu-naive --repeats 3\n# a comment\nreduce --size 64 --variant cpu-naive --repeats 3\n' >mini.suite
+mkdir -p sj
+run 0 "suite with --json-dir" bench --suite mini.suite --json-dir sj &&
+    [ -f sj/001-transpose.json ] && [ -f sj/002-reduce.json ] && [ "$(ls sj | wc -l)" = 2 ] && ok ||
+    bad "suite JSON files: $(ls sj)"
+run 0 "report of a suite" report sj/001-transpose.json sj/002-reduce.json -o suite.html &&
+    [ "$(grep -o 'the ladder at size' suite.html | wc -l)" = 2 ] && [ "$(grep -o '<tr><td>sj/' suite.html | wc -l)" = 2 ] &&
+    ok || bad "the suite's report: $(grep -o '<h2>[^<]*' suite.html)"
+run 2 "suite, no such --json-dir" bench --suite mini.suite --json-dir nodir && expect_err "json-dir" "nodir"
+
 # bad input: exit 1, the file (and field) named, nothing written
 echo '{"schema": "parlab-bench/2", "machine": ' >trunc.json
 run 1 "truncated JSON" report trunc.json -o x.html --svg xfigs && expect_err "truncated" "trunc.json:2:1: expected a value"
