@@ -67,8 +67,9 @@ static void compare_peaks(mem_table *t, int threads, int quick)
             snprintf(t->reading + len, sizeof t->reading - len, ". parlab peaks' triad: %.1f GB/s, %+.0f%%: %s",
                      pk.cpu_triad_gbps, 100 * diff,
                      fabs(diff) < 0.15 ? "they agree (both stream arrays far larger than the caches, best of many)"
-                     : "they differ: peaks times 64 MiB arrays on its own thread count, this study 4x the last-level "
-                       "cache on --threads threads; a busy machine or a different thread count moves either");
+                     : "they differ: both stream arrays of 4x the last-level cache, but peaks' figure was measured "
+                       "at another time on its own thread count (parlab peaks shows it); a busy machine or "
+                       "another thread count moves either");
     } else {
         snprintf(t->reading + len, sizeof t->reading - len, ". (no parlab peaks figure cached: run parlab peaks to "
                  "compare)");

@@ -108,6 +108,11 @@ double pl_now(void);
 /* CPU: PL_FEAT_AVX2 | PL_FEAT_AVX512 as this CPU and OS support them. */
 unsigned pl_cpu_features(void);
 int pl_cpu_cores(void);
+/* The size in bytes of this CPU's level-`level` data (or unified) cache, from
+ * /sys/devices/system/cpu/cpu0/cache, else sysconf; 0 where neither says. */
+int64_t pl_cpu_cache_bytes(int level);
+/* The last-level cache: L3, else L2, else fallback. */
+int64_t pl_cpu_llc_bytes(int64_t fallback);
 /* The SIMD rungs' `isa` parameter: its names, and the pick of a value (0 auto: AVX-512 where
  * the CPU has it, 1 avx2, 2 avx512): *avx512 = 1 or 0; an ISA this CPU lacks is
  * PL_ERR_UNSUPPORTED with the reason. */

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -126,4 +127,41 @@ pl_status pl_isa_pick(int64_t choice, int *avx512)
     if (*avx512 && !(f & PL_FEAT_AVX512)) return pl_fail(PL_ERR_UNSUPPORTED, "isa=avx512: this CPU has no AVX-512");
     if (!*avx512 && !(f & PL_FEAT_AVX2)) return pl_fail(PL_ERR_UNSUPPORTED, "this CPU has no AVX2");
     return PL_OK;
+}
+
+int64_t pl_cpu_cache_bytes(int level)
+{
+    for (int i = 0; i < 8; i++) {
+        char path[128], buf[64];
+        int64_t lv = 0, kb = 0;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        FILE *f = fopen(path, "r");
+        if (!f) break;
+        if (fgets(buf, sizeof buf, f)) lv = strtoll(buf, NULL, 10);
+        fclose(f);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+        if (!(f = fopen(path, "r"))) continue;
+        const int instruction = fgets(buf, sizeof buf, f) && !strncmp(buf, "Instruction", 11);
+        fclose(f);
+        if (lv != level || instruction) continue;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        if (!(f = fopen(path, "r"))) continue;
+        if (fgets(buf, sizeof buf, f)) {
+            char *end;
+            kb = strtoll(buf, &end, 10);
+            if (*end == 'M') kb *= 1024;
+        }
+        fclose(f);
+        if (kb > 0) return kb * 1024;
+    }
+    static const int names[3] = {_SC_LEVEL1_DCACHE_SIZE, _SC_LEVEL2_CACHE_SIZE, _SC_LEVEL3_CACHE_SIZE};
+    const long s = level >= 1 && level <= 3 ? sysconf(names[level - 1]) : 0;
+    return s > 0 ? s : 0;
+}
+
+int64_t pl_cpu_llc_bytes(int64_t fallback)
+{
+    int64_t b = pl_cpu_cache_bytes(3);
+    if (b <= 0) b = pl_cpu_cache_bytes(2);
+    return b > 0 ? b : fallback;
 }

@@ -534,8 +534,7 @@ static pl_status device_fits(const run_state *st, size_t cold_bytes)
 static size_t cold_buffer_bytes(int gpu)
 {
     if (gpu) return (size_t)256 << 20; /* several times any GPU's L2 (H100: 50 MB) */
-    long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    if (llc <= 0) llc = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    const int64_t llc = pl_cpu_llc_bytes(0);
     size_t b = llc > 0 ? (size_t)llc * 4 : (size_t)64 << 20;
     if (b < ((size_t)32 << 20)) b = (size_t)32 << 20;
     if (b > ((size_t)512 << 20)) b = (size_t)512 << 20;

@@ -17,7 +17,7 @@
  * rename). The machine key is "<CPU name> <cores>c" plus " + <GPU name>" when the machine has
  * a GPU (pl_cpu_name(), pl_cpu_cores(), the name of the GPU the context uses: pl_gpu_name()
  * for device 0). Doubles are written with %.17g, so a figure reads back bit for bit. Keys:
- *   format = 1                      machine = AMD EPYC 2c
+ *   format = 2                      machine = AMD EPYC 2c
  *   measured = 2026-11-22T10:31:02Z cpu_mode = quick|full      cpu_threads = 2
  *   cpu_gflops_{scalar,avx2,avx512}_{1,all}                     cpu_triad_gbps
  *   cpu_int32_isa = avx512|avx2|scalar                          cpu_gops_int32_{1,all}
@@ -205,6 +205,13 @@ static void measure_fma(fma_fn fn, double flops_per_step, int threads, int quick
 }
 
 /* ---------------------------------------------------------------- CPU memory bandwidth */
+
+int pl_peaks_triad_mib(int quick)
+{
+    const int64_t llc_mib = (pl_cpu_llc_bytes(0) + (1 << 20) - 1) >> 20;
+    const int floor_mib = quick ? 32 : 64;
+    return 4 * llc_mib > floor_mib ? (int)(4 * llc_mib) : floor_mib;
+}
 
 /* STREAM triad on all threads: three float arrays of pl_peaks_triad_mib(quick) MiB each, far
  * beyond the last-level cache; initialized by the threads that later use them (first touch
@@ -559,8 +566,8 @@ static pl_status load_cache(const char *path, const char *machine, pl_peaks *pk)
     char whybuf[VAL_LEN + 128];
     double threads = 0.0;
     int tc = -1;
-    if (!v || strcmp(v, "1") != 0)
-        why = "no \"format = 1\" line";
+    if (!v || strcmp(v, "2") != 0) /* 2: the triad on arrays of 4x the last-level cache */
+        why = "no \"format = 2\" line";
     else if (!(v = kv_get(kf, "machine")) || strcmp(v, machine) != 0)
         why = "written for another machine";
     else if (!kv_num(kf, "cpu_threads", &threads) || threads < 1.0 || threads != floor(threads))
@@ -642,7 +649,7 @@ static pl_status save_cache(const char *path, const pl_peaks *pk, const char *cp
             "# TF32: 2 flops per multiply-add; Gop/s: 32-bit integer/bitwise ops, one per lane\n"
             "# per instruction; GB/s: bytes read + written. _1: one thread, _all: cpu_threads\n"
             "# threads. 0 means not available here (no such ISA, no GPU).\n"
-            "format = 1\n"
+            "format = 2\n"
             "machine = %s\n"
             "measured = %s\n"
             "cpu_mode = %s\n"

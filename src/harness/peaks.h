@@ -66,7 +66,9 @@ const char *pl_peaks_int_isa(void);
 static inline int pl_peaks_tries(int quick) { return quick ? 3 : 5; }
 static inline double pl_peaks_try_s(int quick) { return quick ? 0.04 : 0.2; }
 /* STREAM triad: MiB per array, timed repetitions (the best one counts). */
-static inline int pl_peaks_triad_mib(int quick) { return quick ? 32 : 64; }
+/* MiB an array: STREAM's rule, 4x the last-level cache, and at least 32 (quick) or 64: arrays
+ * that fit in a large L3 (300 MiB on some servers) would time the cache, not memory. */
+int pl_peaks_triad_mib(int quick);
 static inline int pl_peaks_triad_reps(int quick) { return quick ? 10 : 30; }
 /* GPU device-to-device copy: MiB copied, timed repetitions. */
 static inline int pl_peaks_copy_mib(int quick) { return quick ? 256 : 1024; }

@@ -89,43 +89,12 @@ enum { ISA_AUTO = 0, ISA_AVX512 = 1, ISA_AVX2 = 2 };
 static long cache_l1 = 32 << 10, cache_l2 = 512 << 10, cache_l3 = 8 << 20;
 static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
 
-static long read_sys_cache(int level)
-{
-    for (int idx = 0; idx < 8; idx++) {
-        char path[96], buf[64];
-        long lv = 0, size = 0;
-        FILE *f;
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", idx);
-        if (!(f = fopen(path, "r"))) return 0;
-        if (fscanf(f, "%ld", &lv) != 1) lv = 0;
-        fclose(f);
-        if (lv != level) continue;
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", idx);
-        if (!(f = fopen(path, "r"))) continue;
-        if (!fgets(buf, sizeof buf, f)) buf[0] = '\0';
-        fclose(f);
-        if (strncmp(buf, "Instruction", 11) == 0) continue;
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", idx);
-        if (!(f = fopen(path, "r"))) continue;
-        char unit = 'B';
-        int got = fscanf(f, "%ld%c", &size, &unit);
-        fclose(f);
-        if (got < 1 || size <= 0) continue;
-        if (unit == 'K') size <<= 10;
-        else if (unit == 'M') size <<= 20;
-        return size;
-    }
-    return 0;
-}
-
 static void detect_caches(void)
 {
-    static const int names[3] = {_SC_LEVEL1_DCACHE_SIZE, _SC_LEVEL2_CACHE_SIZE, _SC_LEVEL3_CACHE_SIZE};
     long *dst[3] = {&cache_l1, &cache_l2, &cache_l3};
     for (int l = 0; l < 3; l++) {
-        long s = read_sys_cache(l + 1);
-        if (s <= 0) s = sysconf(names[l]);
-        if (s > 0) *dst[l] = s;
+        const int64_t s = pl_cpu_cache_bytes(l + 1);
+        if (s > 0) *dst[l] = (long)s;
     }
 }
 

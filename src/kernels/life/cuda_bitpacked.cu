@@ -11,7 +11,9 @@
 //                   above and below into shared memory, runs tblock generations there (the valid
 //                   rows shrink by one a side each generation; the halo words go wrong a cell a
 //                   generation from the outside in, so 32 generations at most), and writes the
-//                   inner tile: the grid crosses memory once per tblock generations.
+//                   inner tile: the grid crosses memory once per tblock generations. Inside, a
+//                   warp walks down a band of rows: each row is loaded and its horizontal sums
+//                   formed once, then added vertically for the row above and below it.
 // Both take Conway's rule (B3/S23) through a shorter rule step (life_next32<true>).
 #include "kernels/life/cuda_common.cuh"
 
@@ -163,8 +165,44 @@ static __device__ __forceinline__ uint32_t plane_mask(const word_grid &g, int64_
     return m;
 }
 
+// A row of the tile as its word column j sees it: the cells (alive), and the sums of each cell's
+// three-cell row neighbourhood (west + self + east: s3 + 2 c3) and of its two row neighbours
+// (west + east: s2 + 2 c2). The west and east neighbour words come from a funnel shift with the
+// next word's edge cell; the halo columns (j = 0, 31) take zero from beyond the tile.
+struct row_sums {
+    uint32_t alive, s3, c3, s2, c2;
+};
+static __device__ __forceinline__ row_sums sum_row(const uint32_t *q, int j)
+{
+    const uint32_t x = q[j], west_word = j > 0 ? q[j - 1] : 0u, east_word = j < TILE_WORDS - 1 ? q[j + 1] : 0u;
+    const uint32_t w = __funnelshift_l(west_word, x, 1); // (x << 1) | west_word's last cell
+    const uint32_t e = __funnelshift_r(x, east_word, 1); // (x >> 1) | east_word's first cell << 31
+    row_sums r;
+    r.alive = x;
+    r.s3 = w ^ x ^ e, r.c3 = (w & x) | (e & (w ^ x));
+    r.s2 = w ^ e, r.c2 = w & e;
+    return r;
+}
+
+// The next state of row mid's 32 cells: the eight-neighbour count as the three-cell sums of the
+// rows above and below plus the two-cell sum of its own row, added into bits b0..b3.
+template <bool CONWAY>
+static __device__ __forceinline__ uint32_t step_rows(const life_masks32 &m, const row_sums &up, const row_sums &mid,
+                                                     const row_sums &dn)
+{
+    const uint32_t t = up.s3 ^ mid.s2;
+    const uint32_t b0 = t ^ dn.s3, k = (up.s3 & mid.s2) | (dn.s3 & t); // weight 1, and its carry
+    const uint32_t u = up.c3 ^ mid.c2;
+    const uint32_t x = u ^ dn.c3, y = (up.c3 & mid.c2) | (dn.c3 & u); // weight 2: three carries
+    const uint32_t b1 = x ^ k, y2 = x & k;                             // ... and k
+    const uint32_t b2 = y ^ y2, b3 = y & y2;
+    return life_rule32<CONWAY>(m, mid.alive, b0, b1, b2, b3);
+}
+
 // T generations of the tile (blockIdx.x: inner words from INNER_WORDS * blockIdx.x; blockIdx.y:
-// inner rows from TILE_ROWS * blockIdx.y); 32 x THREADS_Y threads, a thread a word column.
+// inner rows from TILE_ROWS * blockIdx.y); 32 x THREADS_Y threads, a thread a word column. Each
+// generation a warp walks down its own band of the valid rows, keeping the row sums of the row
+// above and its own in registers: a row is loaded and summed once, not three times.
 template <bool CONWAY>
 static __global__ void __launch_bounds__(TILE_WORDS *THREADS_Y)
     tuned_kernel(const uint32_t *__restrict__ src, uint32_t *__restrict__ dst, word_grid g, life_masks32 m, int T)
@@ -181,16 +219,16 @@ static __global__ void __launch_bounds__(TILE_WORDS *THREADS_Y)
     for (int k = 1; k <= T; k++) {
         const uint32_t *in = buf[(k - 1) & 1];
         uint32_t *out = buf[k & 1];
-        for (int r = k + ty; r < R - k; r += THREADS_Y) { // generation k is valid in rows k .. R-1-k
-            uint32_t row[3], west[3], east[3];
-#pragma unroll
-            for (int d = 0; d < 3; d++) {
-                const uint32_t *q = in + (r - 1 + d) * TILE_WORDS;
-                row[d] = q[j];
-                west[d] = j > 0 ? q[j - 1] >> 31 : 0u; // the halo columns go wrong from the outside in
-                east[d] = j < TILE_WORDS - 1 ? q[j + 1] & 1u : 0u;
+        // generation k is valid in rows k .. R-1-k: a band of them a warp
+        const int band = (R - 2 * k + THREADS_Y - 1) / THREADS_Y;
+        const int lo = k + ty * band, hi = min(lo + band, R - k);
+        if (lo < hi) {
+            row_sums up = sum_row(in + (lo - 1) * TILE_WORDS, j), mid = sum_row(in + lo * TILE_WORDS, j);
+            for (int r = lo; r < hi; r++) {
+                const row_sums dn = sum_row(in + (r + 1) * TILE_WORDS, j);
+                out[r * TILE_WORDS + j] = step_rows<CONWAY>(m, up, mid, dn) & plane_mask(g, row0 + r, c);
+                up = mid, mid = dn;
             }
-            out[r * TILE_WORDS + j] = life_step32<CONWAY>(m, row, west, east, 31) & plane_mask(g, row0 + r, c);
         }
         __syncthreads();
     }
@@ -212,7 +250,7 @@ static __global__ void __launch_bounds__(TILE_WORDS *THREADS_Y)
 static const int64_t tblocks[] = {1, 2, 4, 8, 16};
 extern "C" const pl_param_def pl_life_cuda_tuned_params[1] = {
     {"tblock", "generations per launch (temporal blocking in shared memory)", PL_PARAM_LIST, tblocks, 5, 0, 0, 0,
-     NULL, 8},
+     NULL, 16},
 };
 
 extern "C" pl_status pl_life_cuda_tuned(const pl_run_args *a)

@@ -47,23 +47,13 @@ static inline life_masks32 life_masks32_make(const pl_life_rule &r)
     return m;
 }
 
-// The next state of 32 cells from their own word and their eight neighbour words, as
-// bitslice.h does it for 64 (an adder tree into the count's bits b0..b3, then the rule). For
-// Conway's rule the mux tree shrinks to "count 2 or 3, and count 3 or alive": b1 and not b2
-// (b3 is set only at count 8, where b1 is clear), and b0 or alive.
+// The next state of 32 cells from the bits of their neighbour counts (b0..b3, weights 1..8). For
+// Conway's rule the mux tree shrinks to "count 2 or 3, and count 3 or alive": b1 and not b2 (b3
+// is set only at count 8, where b1 is clear), and b0 or alive.
 template <bool CONWAY>
-static __device__ __forceinline__ uint32_t life_next32(const life_masks32 &m, uint32_t alive, uint32_t n0,
-                                                       uint32_t n1, uint32_t n2, uint32_t n3, uint32_t n4,
-                                                       uint32_t n5, uint32_t n6, uint32_t n7)
+static __device__ __forceinline__ uint32_t life_rule32(const life_masks32 &m, uint32_t alive, uint32_t b0,
+                                                       uint32_t b1, uint32_t b2, uint32_t b3)
 {
-    uint32_t t, sa, ca, sb, cb, b0, cd, t1, k1;
-    t = n0 ^ n1, sa = t ^ n2, ca = (n0 & n1) | (t & n2);   // full adders: 3 weight-1 bits
-    t = n3 ^ n4, sb = t ^ n5, cb = (n3 & n4) | (t & n5);
-    const uint32_t sc = n6 ^ n7, cc = n6 & n7;              // half adder
-    t = sa ^ sb, b0 = t ^ sc, cd = (sa & sb) | (t & sc);    // weight 1: b0, and one more carry
-    t = ca ^ cb, t1 = t ^ cc, k1 = (ca & cb) | (t & cc);    // the weight-2 carries
-    const uint32_t b1 = t1 ^ cd, k2 = t1 & cd;
-    const uint32_t b2 = k1 ^ k2, b3 = k1 & k2;
     if constexpr (CONWAY) {
         return b1 & ~b2 & (b0 | alive);
     } else {
@@ -77,7 +67,23 @@ static __device__ __forceinline__ uint32_t life_next32(const life_masks32 &m, ui
         return f ^ ((f ^ leaf[8]) & b3);
     }
 }
-
+// The next state of 32 cells from their own word and their eight neighbour words, as
+// bitslice.h does it for 64: an adder tree into the count's bits b0..b3, then the rule.
+template <bool CONWAY>
+static __device__ __forceinline__ uint32_t life_next32(const life_masks32 &m, uint32_t alive, uint32_t n0,
+                                                       uint32_t n1, uint32_t n2, uint32_t n3, uint32_t n4,
+                                                       uint32_t n5, uint32_t n6, uint32_t n7)
+{
+    uint32_t t, sa, ca, sb, cb, b0, cd, t1, k1;
+    t = n0 ^ n1, sa = t ^ n2, ca = (n0 & n1) | (t & n2);   // full adders: 3 weight-1 bits
+    t = n3 ^ n4, sb = t ^ n5, cb = (n3 & n4) | (t & n5);
+    const uint32_t sc = n6 ^ n7, cc = n6 & n7;              // half adder
+    t = sa ^ sb, b0 = t ^ sc, cd = (sa & sb) | (t & sc);    // weight 1: b0, and one more carry
+    t = ca ^ cb, t1 = t ^ cc, k1 = (ca & cb) | (t & cc);    // the weight-2 carries
+    const uint32_t b1 = t1 ^ cd, k2 = t1 & cd;
+    const uint32_t b2 = k1 ^ k2, b3 = k1 & k2;
+    return life_rule32<CONWAY>(m, alive, b0, b1, b2, b3);
+}
 // 32 cells from three rows' words (row[0] above, row[1] the cells' own, row[2] below) and the
 // cells next to them: west_in[k] the cell west of bit 0 (0/1), east_in[k] the cell east of the
 // word's last cell, which lands at bit east_pos (31; on the torus the last cell of a row that

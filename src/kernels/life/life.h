@@ -45,6 +45,7 @@ pl_status pl_life_spec_check_sampled(const void *problem, const pl_tensor *t, in
 double pl_life_spec_cell_updates(const void *problem);
 double pl_life_spec_bound(const void *problem, pl_precision prec, const char **why);
 double pl_life_spec_ops(const void *problem);
+double pl_life_spec_reference_ops(const void *problem);
 double pl_life_spec_bytes(const void *problem);
 
 /* The packed layout (packed.c): words a row; rows y0..y1-1 unpacked to a byte a cell (0/1,

@@ -91,15 +91,16 @@ void pl_life_rule_table(const pl_life_rule *rule, uint8_t next[2][9])
 
 /* The cell at (y, x) by the definition: indices wrap on the torus (so on a 1-wide torus a
  * cell is its own neighbour), and are dead past the edge on the plane. */
-static int cell_at(const pl_life_problem *p, const uint8_t *g, int64_t y, int64_t x)
+/* The count of cell x's eight neighbours in rows up, mid and dn (a zero row beyond the plane),
+ * its columns wrapped on the torus and zero beyond the plane. */
+static int count_at(const pl_life_problem *p, const uint8_t *up, const uint8_t *mid, const uint8_t *dn, int64_t x)
 {
-    if (p->topology == PL_LIFE_TOPO_TORUS) {
-        y = (y % p->H + p->H) % p->H;
-        x = (x % p->W + p->W) % p->W;
-    } else if (y < 0 || y >= p->H || x < 0 || x >= p->W) {
-        return 0;
-    }
-    return g[y * p->W + x];
+    const int torus = p->topology == PL_LIFE_TOPO_TORUS;
+    const int64_t xl = x > 0 ? x - 1 : torus ? p->W - 1 : -1, xr = x < p->W - 1 ? x + 1 : torus ? 0 : -1;
+    int count = up[x] + dn[x];
+    if (xl >= 0) count += up[xl] + mid[xl] + dn[xl];
+    if (xr >= 0) count += up[xr] + mid[xr] + dn[xr];
+    return count;
 }
 
 pl_status pl_life_spec_reference(const void *problem, const pl_tensor *t, int n, pl_tensor *ref, pl_tensor *scale)
@@ -107,24 +108,30 @@ pl_status pl_life_spec_reference(const void *problem, const pl_tensor *t, int n,
     (void)n, (void)scale;
     const pl_life_problem *p = problem;
     const size_t cells = (size_t)p->W * (size_t)p->H;
-    uint8_t *cur = pl_alloc(2 * cells);
+    uint8_t *cur = pl_alloc(2 * cells + (size_t)p->W); /* two grids and a row of dead cells */
     if (!cur) return pl_fail(PL_ERR_NOMEM, "life reference: no memory for two %lldx%lld byte grids",
                              (long long)p->W, (long long)p->H);
-    uint8_t *other = cur + cells;
+    uint8_t *other = cur + cells, *zero_row = cur + 2 * cells;
+    memset(zero_row, 0, (size_t)p->W);
     uint8_t next[2][9];
     pl_life_rule_table(&p->rule, next);
     pl_life_unpack_rows(t[0].host, cur, p->W, 0, p->H);
     const int spread = (double)p->W * (double)p->H >= 65536.0; /* threads pay off on larger grids */
+    const int torus = p->topology == PL_LIFE_TOPO_TORUS;
     for (int64_t gen = 0; gen < p->gens; gen++) {
 #pragma omp parallel for schedule(static) if (spread)
-        for (int64_t y = 0; y < p->H; y++)
-            for (int64_t x = 0; x < p->W; x++) {
-                int count = 0;
-                for (int dy = -1; dy <= 1; dy++)
-                    for (int dx = -1; dx <= 1; dx++)
-                        if (dy || dx) count += cell_at(p, cur, y + dy, x + dx);
-                other[y * p->W + x] = next[cur[y * p->W + x] != 0][count];
+        for (int64_t y = 0; y < p->H; y++) {
+            const int64_t yu = y > 0 ? y - 1 : torus ? p->H - 1 : -1, yd = y < p->H - 1 ? y + 1 : torus ? 0 : -1;
+            const uint8_t *up = yu >= 0 ? cur + yu * p->W : zero_row, *mid = cur + y * p->W;
+            const uint8_t *dn = yd >= 0 ? cur + yd * p->W : zero_row;
+            uint8_t *out = other + y * p->W;
+            out[0] = next[mid[0] != 0][count_at(p, up, mid, dn, 0)];
+            for (int64_t x = 1; x < p->W - 1; x++) { /* inside the row: no wrap, no edge */
+                const int count = up[x - 1] + up[x] + up[x + 1] + mid[x - 1] + mid[x + 1] + dn[x - 1] + dn[x] + dn[x + 1];
+                out[x] = next[mid[x] != 0][count];
             }
+            if (p->W > 1) out[p->W - 1] = next[mid[p->W - 1] != 0][count_at(p, up, mid, dn, p->W - 1)];
+        }
         uint8_t *swap = cur;
         cur = other;
         other = swap;
@@ -280,12 +287,25 @@ double pl_life_spec_bound(const void *problem, pl_precision prec, const char **w
     return 0.0;
 }
 
-/* The compute side of the roofline: the bit-sliced generation's 32-bit lane operations, about
- * 160 per 64 cells (8 shifted neighbour words, a 4-bit adder tree of full and half adders, the
- * rule as a mux tree): 2.5 per cell-update. */
+/* The compute side of the roofline, in 32-bit lane operations (one such operation steps 32
+ * bit-packed cells): the fewest a bit-sliced generation needs as the word rungs do it, per 32
+ * cells: a row's west and east neighbour words (2 funnel shifts), its three-cell and two-cell
+ * horizontal sums (2 full/half adders, 4 three-input logic ops), the vertical sum of three rows'
+ * (sum, carry) pairs into the count's bits (about 8), and Conway's rule (2): 16, or 0.5 a
+ * cell-update. Another rule is a mux over the count (9 leaves and 8 muxes more): about 1.0. */
 double pl_life_spec_ops(const void *problem)
 {
-    return 2.5 * pl_life_spec_cell_updates(problem);
+    const pl_life_problem *p = problem;
+    const int conway = p->rule.birth == (1u << 3) && p->rule.survive == ((1u << 2) | (1u << 3));
+    return (conway ? 0.5 : 1.0) * pl_life_spec_cell_updates(problem);
+}
+
+/* What the float64-free reference costs, in the harness's reference operations (plan.c: about
+ * 2e9 a core a second): a byte loop of eight neighbour loads and a table look-up, measured at
+ * about 7e8 cell-updates a core a second. */
+double pl_life_spec_reference_ops(const void *problem)
+{
+    return 3.0 * pl_life_spec_cell_updates(problem);
 }
 
 /* The fewest bytes, as the kernel contract counts them: the packed grid read once and written

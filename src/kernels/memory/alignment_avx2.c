@@ -38,8 +38,8 @@ pl_status pl_mem_alignment(const mem_opts *o, mem_table *t)
 {
     if (!(pl_features() & PL_FEAT_AVX2))
         return pl_fail(PL_ERR_UNSUPPORTED, "mem alignment: needs AVX2 (this CPU has none)");
-    const int64_t llc = pl_mem_cache_bytes(3, pl_mem_cache_bytes(2, 8 << 20));
-    const int64_t l1 = pl_mem_cache_bytes(1, 32 << 10);
+    const int64_t llc = pl_cpu_llc_bytes(8 << 20);
+    const int64_t l1 = pl_cpu_cache_bytes(1) > 0 ? pl_cpu_cache_bytes(1) : 32 << 10;
     const int64_t big = o->quick ? (int64_t)1 << 20 : 4 * llc / 4;
     const int64_t small = l1 / 4 / 2 / 32 * 32; /* half of L1 */
     float *mem = pl_alloc((size_t)(big + 64) * sizeof(float));

@@ -73,7 +73,7 @@ static float start_value(int64_t i, int k) { return k == 6 ? 1.0f + (float)(i % 
 
 pl_status pl_mem_layout(const mem_opts *o, mem_table *t)
 {
-    const int64_t llc = pl_mem_cache_bytes(3, pl_mem_cache_bytes(2, 8 << 20));
+    const int64_t llc = pl_cpu_llc_bytes(8 << 20);
     int64_t p = o->quick ? (int64_t)1 << 15 : 4 * llc / (int64_t)sizeof(particle);
     p = p / BLOCK * BLOCK;
     layout_args l = {pl_alloc((size_t)p * sizeof(particle)), pl_alloc((size_t)p * sizeof(particle)),

@@ -38,7 +38,7 @@ static void lo_kernel(void *arg)
 
 pl_status pl_mem_loop_order(const mem_opts *o, mem_table *t)
 {
-    const int64_t llc = pl_mem_cache_bytes(3, pl_mem_cache_bytes(2, 8 << 20));
+    const int64_t llc = pl_cpu_llc_bytes(8 << 20);
     const int64_t n = o->quick ? 512 : (int64_t)sqrt(4.0 * (double)llc / 4.0);
     float *flat = pl_alloc((size_t)(n * n) * sizeof(float));
     float **rows = pl_alloc((size_t)n * sizeof(float *));

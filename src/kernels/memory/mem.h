@@ -49,9 +49,6 @@ typedef struct mem_study {
 /* The studies in order (studies.c); NULL-terminated. */
 extern const mem_study pl_mem_studies[];
 
-/* The size in bytes of the data cache at level 1..3 of CPU 0 (sysfs), or fallback. */
-int64_t pl_mem_cache_bytes(int level, int64_t fallback);
-
 /* Time fn(arg) reps times (after one warm-up); *row gets best and median as rates of `work`
  * units per second scaled by `scale` (work / s / scale), or, with per_item set, as seconds per
  * item scaled (s / work * scale: "ns per element" with scale 1e9). */

@@ -34,7 +34,7 @@ static void pf_kernel(void *arg)
 
 pl_status pl_mem_prefetch(const mem_opts *o, mem_table *t)
 {
-    const int64_t llc = pl_mem_cache_bytes(3, pl_mem_cache_bytes(2, 8 << 20));
+    const int64_t llc = pl_cpu_llc_bytes(8 << 20);
     int64_t n = o->quick ? (int64_t)1 << 20 : 4 * llc / 4;
     n = n / 1024 * 1024;
     float *x = pl_alloc((size_t)n * sizeof(float));

@@ -83,7 +83,7 @@ static void init_arrays(stream_args *s)
 
 pl_status pl_mem_stream(const mem_opts *o, mem_table *t)
 {
-    const int64_t llc = pl_mem_cache_bytes(3, pl_mem_cache_bytes(2, 8 << 20));
+    const int64_t llc = pl_cpu_llc_bytes(8 << 20);
     int64_t n = o->quick ? (int64_t)1 << 18 : 4 * llc / 8; /* each array 4x the LLC (STREAM's rule) */
     if (!o->quick && n < ((int64_t)1 << 21)) n = (int64_t)1 << 21;
     n = (n + 7) / 8 * 8;

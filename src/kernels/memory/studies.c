@@ -29,33 +29,6 @@ const mem_study pl_mem_studies[] = {
     {NULL, NULL, NULL, 0},
 };
 
-int64_t pl_mem_cache_bytes(int level, int64_t fallback)
-{
-    for (int i = 0; i < 8; i++) {
-        char path[128], buf[64];
-        int64_t lv = 0, kb = 0;
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
-        FILE *f = fopen(path, "r");
-        if (!f) break;
-        if (fgets(buf, sizeof buf, f)) lv = strtoll(buf, NULL, 10);
-        fclose(f);
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
-        if (!(f = fopen(path, "r"))) continue;
-        int instruction = fgets(buf, sizeof buf, f) && !strncmp(buf, "Instruction", 11);
-        fclose(f);
-        if (lv != level || instruction) continue;
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-        if (!(f = fopen(path, "r"))) continue;
-        if (fgets(buf, sizeof buf, f)) {
-            char *end;
-            kb = strtoll(buf, &end, 10);
-            if (*end == 'M') kb *= 1024;
-        }
-        fclose(f);
-        if (kb > 0) return kb * 1024;
-    }
-    return fallback;
-}
 
 void pl_mem_time(void (*fn)(void *), void *arg, int reps, double work, double scale, int per_item, mem_row *row)
 {

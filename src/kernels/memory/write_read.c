@@ -42,7 +42,7 @@ static void wr_kernel(void *arg)
 
 pl_status pl_mem_write_read(const mem_opts *o, mem_table *t)
 {
-    const int64_t llc = pl_mem_cache_bytes(3, pl_mem_cache_bytes(2, 8 << 20));
+    const int64_t llc = pl_cpu_llc_bytes(8 << 20);
     int64_t n = o->quick ? (int64_t)1 << 18 : 4 * llc / 8;
     n = (n + 7) / 8 * 8;
     double *x = pl_alloc((size_t)n * sizeof(double));
