@@ -11,7 +11,8 @@ cli_setup cli_report python3
 run 0 "bench transpose" bench transpose --size 64,128 --variant all --peer --repeats 3 --json t.json
 run 0 "bench life" bench life --size 64,100x70 --set gens=5 --variant cpu-naive,cpu-bitpacked --repeats 3 --json l.json
 run 0 "sweep transpose" sweep transpose --variant cpu-blocked --param tile=16,32 --size 128 --repeats 3 --json s.json
-run 0 "report" report t.json l.json s.json -o r.html --svg figs && grep -q "^r.html: [0-9]* plots from 3 files" out.txt &&
+run 0 "sweep life" sweep life --variant cpu-bitpacked --param tblock=1,2 --size 64 --set gens=5 --repeats 3 --json s2.json
+run 0 "report" report t.json l.json s.json s2.json -o r.html --svg figs && grep -q "^r.html: [0-9]* plots from 4 files" out.txt &&
     ok || bad "report summary: $(cat out.txt)"
 
 cat >check.py <<'PY'
@@ -53,7 +54,10 @@ for f, stem in (("t.json", "transpose-ladder"), ("l.json", "life-ladder")):
         got = drawn.get(r["variant"])
         if got is None or not math.isclose(got, r["rate"], rel_tol=1e-5):
             fail("%s %s: drawn %s, JSON %s" % (stem, r["variant"], got, r["rate"]))
-sweep = [p for p in svgs if p.endswith("sweep.svg")]
+roofs = [p for p in svgs if p.endswith("roofline.svg")]
+if len(roofs) != 1: fail("%d roofline plots: one for the bench run, none for the sweeps" % len(roofs))
+if len([p for p in svgs if p.endswith("sweep.svg")]) != 2: fail("not one plot for each sweep file")
+sweep = [p for p in svgs if p.endswith("transpose-cpu-blocked-sweep.svg")]
 best = max(runs["s.json"]["results"], key=lambda r: r["rate"])
 if len(sweep) != 1: fail("%d sweep plots" % len(sweep))
 else:
@@ -77,6 +81,9 @@ for i, r in enumerate(d["results"]):
     r["backend"] = "cuda"
     r["rate"] = r["rate"] * 10
     r["phases_s"] = {"alloc": 1e-3 * (i + 1), "h2d": 2e-3, "kernel": 0.5e-3 * (i + 1), "d2h": 1.5e-3}
+big = [dict(r) for r in d["results"] if r["size"] == "128"]  # a size the CPU run lacks
+for r in big: r["size"], r["work"] = "4096", r["work"] * 1024
+d["results"] += big
 json.dump(d, open("gpu/g.json", "w"))
 PY
 python3 fake_gpu.py && run 0 "report, two machines" report t.json gpu/g.json -o two.html --svg twofigs
@@ -96,9 +103,11 @@ sbs = glob.glob("twofigs/*transpose-side-by-side.svg")
 if len(sbs) != 1: fails.append("%d side-by-side plots" % len(sbs))
 else:
     bars = [x for x in ET.parse(sbs[0]).getroot().iter(NS + "g") if x.get("class") == "bar"]
-    big = max(g["results"], key=lambda r: r["work"])["size"]
-    n_big = len([r for r in g["results"] if r["size"] == big])
+    n_big = len([r for r in g["results"] if r["size"] == "128"])
     if len(bars) != 2 * n_big: fails.append("side by side: %d bars, want %d" % (len(bars), 2 * n_big))
+    tips = ["".join(x.find(NS + "title").itertext()) for x in bars]
+    if not all(" at 128:" in t for t in tips):  # the largest size both runs have, not the GPU's 4096
+        fails.append("side by side not at the common size: %s" % tips[:3])
     legend = "".join(ET.parse(sbs[0]).getroot().find(".//*[@class='legend']").itertext())
     if "H100" not in legend or "cores" not in legend: fails.append("side by side legend: %s" % legend)
 print("\n".join(fails) if fails else "ok")

@@ -242,16 +242,44 @@ static figure *new_figure(page *pg, const char *stem, const char *heading, const
 static int is_gpu(const result *r) { return !strcmp(r->backend, "cuda"); }
 
 /* The indices of r's results of kernel k at its largest size (by work); *n of them. */
+/* The results of kernel k at size (into idx); their count. */
+static int results_at(const run *r, const char *k, const char *size, int *idx)
+{
+    int n = 0;
+    for (int i = 0; i < r->n && size; i++)
+        if (!strcmp(r->res[i].kernel, k) && !strcmp(r->res[i].size, size)) idx[n++] = i;
+    return n;
+}
+
 static int largest_size(const run *r, const char *k, int *idx)
 {
     double best = -1;
     const char *size = NULL;
     for (int i = 0; i < r->n; i++)
         if (!strcmp(r->res[i].kernel, k) && r->res[i].work > best) best = r->res[i].work, size = r->res[i].size;
-    int n = 0;
-    for (int i = 0; i < r->n && size; i++)
-        if (!strcmp(r->res[i].kernel, k) && !strcmp(r->res[i].size, size)) idx[n++] = i;
-    return n;
+    return results_at(r, k, size, idx);
+}
+
+/* The largest size of kernel k that every run in has[] ran (NULL where there is none): runs side
+ * by side compare like with like where they can. */
+static const char *common_size(const run *runs, const int *has, int nh, const char *k)
+{
+    const run *first = &runs[has[0]];
+    const char *size = NULL;
+    double work = -1;
+    for (int i = 0; i < first->n; i++) {
+        const result *x = &first->res[i];
+        if (strcmp(x->kernel, k) || x->work <= work) continue;
+        int everywhere = 1;
+        for (int h = 1; h < nh && everywhere; h++) {
+            int found = 0;
+            for (int j = 0; j < runs[has[h]].n && !found; j++)
+                found = !strcmp(runs[has[h]].res[j].kernel, k) && !strcmp(runs[has[h]].res[j].size, x->size);
+            everywhere = found;
+        }
+        if (everywhere) size = x->size, work = x->work;
+    }
+    return size;
 }
 
 static void subtitle(char *buf, size_t n, const run *r) { snprintf(buf, n, "%s - %s", r->label, r->date); }
@@ -590,8 +618,9 @@ static void side_by_side_plot(page *pg, const run *runs, int nr, const char *k)
     char heading[160], stem[96], sub[64], ylabel[64];
     snprintf(heading, sizeof heading, "%s: the runs side by side", k);
     snprintf(stem, sizeof stem, "%s-side-by-side", k);
-    figure *f = new_figure(pg, stem, heading, "Each group is a variant, a bar for each run that has it (at that "
-                           "run's largest size): two machines, or one before and after a change.");
+    figure *f = new_figure(pg, stem, heading, "Each group is a variant, a bar for each run that has it (at the "
+                           "largest size every run has, else at each run's largest): two machines, or one before "
+                           "and after a change.");
     if (!f) return;
     snprintf(sub, sizeof sub, "%d runs", nh);
     plot p;
@@ -613,12 +642,13 @@ static void side_by_side_plot(page *pg, const run *runs, int nr, const char *k)
     char nm[8][320];
     int styles[8], swatches[8] = {0}, m = 0;
     int *idx = NULL;
+    const char *same = common_size(runs, has, nh, k);
     for (int h = 0; h < nh; h++) {
         const run *r = &runs[has[h]];
         int *grown = realloc(idx, sizeof(int) * (size_t)(r->n > 0 ? r->n : 1));
         if (!grown) break;
         idx = grown;
-        const int n = largest_size(r, k, idx);
+        const int n = same ? results_at(r, k, same, idx) : largest_size(r, k, idx);
         for (int v = 0; v < nv; v++) { /* the best result of variant v */
             const result *best = NULL;
             for (int j = 0; j < n; j++) {
@@ -760,7 +790,9 @@ pl_status pl_report_write(const char *const *paths, int n, const char *out_html,
     svg_buf html = {0};
     int made_dir = 0, written = 0;
     if (s == PL_OK) {
-        /* per run: each kernel's ladder and scaling, the sweeps, the roofline, the GPU phases */
+        /* per run: each kernel's ladder and scaling, its roofline and GPU phases; a sweep file its
+         * sweeps alone (its runs are one variant's settings: their roofline and phases would repeat
+         * the bench run's) */
         for (int q = 0; q < n; q++) {
             const run *r = &runs[q];
             for (int i = 0; i < r->n; i++) {
@@ -771,7 +803,10 @@ pl_status pl_report_write(const char *const *paths, int n, const char *out_html,
                 ladder_plot(&pg, r, r->res[i].kernel);
                 scaling_plot(&pg, r, r->res[i].kernel);
             }
-            if (r->sweep) sweep_plots(&pg, r);
+            if (r->sweep) {
+                sweep_plots(&pg, r);
+                continue;
+            }
             roofline_plot(&pg, r);
             phases_plot(&pg, r);
         }

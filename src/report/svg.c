@@ -66,6 +66,7 @@ void plot_format(char *buf, size_t n, double v)
     else if (a >= 1e9) snprintf(buf, n, "%.3gG", v / 1e9);
     else if (a >= 1e6) snprintf(buf, n, "%.3gM", v / 1e6);
     else if (a >= 1e4) snprintf(buf, n, "%.3gk", v / 1e3);
+    else if (a >= 1e3) snprintf(buf, n, "%.0f", v); /* 1000..9999 as digits, not "1e+03" */
     else if (a >= 1e-2) snprintf(buf, n, "%.3g", v);
     else snprintf(buf, n, "%.2e", v);
 }
