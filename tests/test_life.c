@@ -9,6 +9,7 @@
 #include "harness/harness.h"
 #include "kernels/life/life.h"
 #include "kernels/life/sparse.h"
+#include "life_problem.h"
 #include "tmpdir.h"
 
 #include <stdio.h>
@@ -83,18 +84,10 @@ static void test_soups(void)
                 snprintf(rule, sizeof rule, "rule=%s", rules[r]);
                 snprintf(topo, sizeof topo, "topology=%s", topologies[t]);
                 snprintf(what, sizeof what, "%s %s %s x%d gens", soups[c].size, rules[r], topologies[t], soups[c].gens);
-                pl_pvalues pv;
-                int given[PL_MAX_PARAMS] = {0};
-                pl_pvalues_default(&pl_life_kernel, &pv);
-                pl_status st = pl_pvalues_set(&pl_life_kernel, &pv, given, gens);
-                if (st == PL_OK) st = pl_pvalues_set(&pl_life_kernel, &pv, given, rule);
-                if (st == PL_OK) st = pl_pvalues_set(&pl_life_kernel, &pv, given, topo);
-                CHECK(st == PL_OK, "parameters %s: %s", what, pl_last_error());
-                pl_problem_opts opts = {7 + (uint64_t)c * 10 + r, PL_CHECK_FULL, NULL, NULL};
-                pl_problem *p = NULL;
-                if (st == PL_OK) st = pl_problem_create_opts(&p, &pl_life_kernel, soups[c].size, &pv, &opts);
-                CHECK(st == PL_OK, "problem %s: %s", what, pl_last_error());
-                if (st != PL_OK) continue;
+                const char *const settings[] = {gens, rule, topo, NULL};
+                pl_problem *p = life_soup(soups[c].size, 7 + (uint64_t)c * 10 + r, settings);
+                CHECK(p != NULL, "problem %s: %s", what, pl_last_error());
+                if (!p) continue;
                 for (int th = 0; th < 2; th++)
                     for (int i = 0; i < pl_life_kernel.n_variants; i++) {
                         const pl_variant *v = pl_life_kernel.ladder[i];
@@ -132,20 +125,12 @@ static void test_sparse_soups(void)
     CHECK(v != NULL, "cpu-sparse in the ladder");
     for (int d = 0; ctx && v && d < 3; d++)
         for (int r = 0; r < 2; r++) {
-            pl_pvalues pv;
-            int given[PL_MAX_PARAMS] = {0};
             char rule[32];
             snprintf(rule, sizeof rule, "rule=%s", rules[r]);
-            pl_pvalues_default(&pl_life_kernel, &pv);
-            pl_status st = pl_pvalues_set(&pl_life_kernel, &pv, given, "gens=400");
-            if (st == PL_OK) st = pl_pvalues_set(&pl_life_kernel, &pv, given, "topology=plane");
-            if (st == PL_OK) st = pl_pvalues_set(&pl_life_kernel, &pv, given, densities[d]);
-            if (st == PL_OK) st = pl_pvalues_set(&pl_life_kernel, &pv, given, rule);
-            pl_problem_opts opts = {300 + (uint64_t)d * 7 + r, PL_CHECK_FULL, NULL, NULL};
-            pl_problem *p = NULL;
-            if (st == PL_OK) st = pl_problem_create_opts(&p, &pl_life_kernel, "517x300", &pv, &opts);
-            CHECK(st == PL_OK, "sparse soup problem: %s", pl_last_error());
-            if (st != PL_OK) continue;
+            const char *const settings[] = {"gens=400", "topology=plane", densities[d], rule, NULL};
+            pl_problem *p = life_soup("517x300", 300 + (uint64_t)d * 7 + r, settings);
+            CHECK(p != NULL, "sparse soup problem: %s", pl_last_error());
+            if (!p) continue;
             check_all_choices(ctx, p, v, densities[d]);
             pl_problem_destroy(p);
         }
@@ -163,12 +148,10 @@ static void test_sparse_corners(void)
     CHECK(v && pl_ctx_create(&ctx, PL_BACKEND_CPU, 0, 1) == PL_OK, "cpu context: %s", pl_last_error());
     if (!ctx || !v) return;
     pl_pvalues pv;
-    int given[PL_MAX_PARAMS] = {0};
-    pl_pvalues_default(&pl_life_kernel, &pv);
-    pl_pvalues_set(&pl_life_kernel, &pv, given, "gens=24");
-    pl_pvalues_set(&pl_life_kernel, &pv, given, "topology=plane");
+    static const char *const settings[] = {"gens=24", "topology=plane", NULL};
     pl_life_problem prob;
-    CHECK(pl_life_spec_make_problem(&prob, "100x100", &pv) == PL_OK, "problem: %s", pl_last_error());
+    CHECK(life_settings(&pv, settings) == PL_OK && pl_life_spec_make_problem(&prob, "100x100", &pv) == PL_OK,
+          "problem: %s", pl_last_error());
     const int64_t wpr = pl_life_words_per_row(100);
     uint64_t start[100 * 2], want[100 * 2], got[100 * 2];
     uint64_t rng = 12345;
@@ -275,14 +258,9 @@ static int advance(pl_ctx *ctx, int runner, const char *topology, const char *ru
     snprintf(rtext, sizeof rtext, "rule=%s", rule);
     snprintf(ttext, sizeof ttext, "topology=%s", topology);
     pl_pvalues pv;
-    int given[PL_MAX_PARAMS] = {0};
-    pl_pvalues_default(&pl_life_kernel, &pv);
+    const char *const settings[] = {gtext, rtext, ttext, NULL};
     pl_life_problem prob;
-    if (pl_pvalues_set(&pl_life_kernel, &pv, given, gtext) != PL_OK ||
-        pl_pvalues_set(&pl_life_kernel, &pv, given, rtext) != PL_OK ||
-        pl_pvalues_set(&pl_life_kernel, &pv, given, ttext) != PL_OK ||
-        pl_life_spec_make_problem(&prob, size, &pv) != PL_OK)
-        return 0;
+    if (life_settings(&pv, settings) != PL_OK || pl_life_spec_make_problem(&prob, size, &pv) != PL_OK) return 0;
     /* the grids as the operand holds them: packed rows (life.h) */
     uint64_t start[40], bits[40]; /* grids up to 40 x 40: a word a row */
     pl_life_pack_rows(in->cells, start, in->W, 0, in->H);

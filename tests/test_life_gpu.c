@@ -12,6 +12,7 @@
 #include "gpu_check.h"
 #include "harness/harness.h"
 #include "kernels/life/life.h"
+#include "life_problem.h"
 #include "tmpdir.h"
 
 #include <stdio.h>
@@ -64,17 +65,10 @@ static void test_soups(pl_ctx *ctx, int quick)
                 snprintf(rule, sizeof rule, "rule=%s", rules[r]);
                 snprintf(topo, sizeof topo, "topology=%s", t ? "plane" : "torus");
                 snprintf(what, sizeof what, "%s %s %s x%d gens", soups[c].size, rules[r], t ? "plane" : "torus", g);
-                pl_pvalues pv;
-                int given[PL_MAX_PARAMS] = {0};
-                pl_pvalues_default(&pl_life_kernel, &pv);
-                pl_status st = pl_pvalues_set(&pl_life_kernel, &pv, given, gens);
-                if (st == PL_OK) st = pl_pvalues_set(&pl_life_kernel, &pv, given, rule);
-                if (st == PL_OK) st = pl_pvalues_set(&pl_life_kernel, &pv, given, topo);
-                pl_problem_opts opts = {101 + (uint64_t)c * 10 + (uint64_t)r, PL_CHECK_FULL, NULL, NULL};
-                pl_problem *p = NULL;
-                if (st == PL_OK) st = pl_problem_create_opts(&p, &pl_life_kernel, soups[c].size, &pv, &opts);
-                CHECK(st == PL_OK, "problem %s: %s", what, pl_last_error());
-                if (st != PL_OK) continue;
+                const char *const settings[] = {gens, rule, topo, NULL};
+                pl_problem *p = life_soup(soups[c].size, 101 + (uint64_t)c * 10 + (uint64_t)r, settings);
+                CHECK(p != NULL, "problem %s: %s", what, pl_last_error());
+                if (!p) continue;
                 for (int i = 0; i < pl_life_kernel.n_variants; i++)
                     if (gpu_check_rung(ctx, pl_life_kernel.ladder[i])) check_rung(ctx, p, pl_life_kernel.ladder[i], what);
                 pl_problem_destroy(p);
