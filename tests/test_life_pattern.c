@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* A whole file as a string (caller frees), or NULL. */
 static char *read_text(const char *path)
@@ -259,6 +260,7 @@ static void test_round_trips(void)
     round_trip(63, 65, 0.3, 3, PL_LIFE_PLANE);
     round_trip(200, 37, 0.5, 4, PL_LIFE_TORUS);
     round_trip(130, 300, 0.02, 5, PL_LIFE_UNBOUNDED); /* sparse: long runs and empty rows */
+    round_trip(2000, 1100, 0.5, 6, PL_LIFE_TORUS);    /* texts of 2+ MiB: the writer's buffer flushes */
 }
 
 /* A wide soup: every line at most 70 characters and ending after a whole run. */
@@ -496,6 +498,22 @@ static void test_writes_and_soups(void)
     q.words_per_row = 1;
     CHECK(pl_life_write(in_dir("x.rle"), &q) == PL_ERR_ARG, "a malformed pattern written");
     pl_life_pattern_free(&p);
+
+    /* A box of no columns and 2^61 rows (the fuzzer found 466666666) has no cells: its .cells and
+     * RLE are a few bytes written at once, not a line (or a loop step) per row, and read back empty. */
+    CHECK(pl_life_pattern_alloc(&q, 0, INT64_C(1) << 61) == PL_OK, "a 0 x 2^61 box: %s", pl_last_error());
+    const char *tall_names[] = {"tall.cells", "tall.rle"};
+    for (int i = 0; i < 2; i++) {
+        const char *path = in_dir(tall_names[i]);
+        CHECK(pl_life_write(path, &q) == PL_OK, "write %s: %s", tall_names[i], pl_last_error());
+        struct stat sb;
+        CHECK(stat(path, &sb) == 0 && sb.st_size < 100, "%s of an empty 0 x 2^61 box: %lld bytes", tall_names[i],
+              (long long)sb.st_size);
+        CHECK(pl_life_read(path, &p) == PL_OK && population(&p) == 0 && p.w == 0, "%s read back: %s", tall_names[i],
+              pl_last_error());
+        pl_life_pattern_free(&p);
+    }
+    pl_life_pattern_free(&q);
 }
 
 /* ---------------------------------------------------------------- the fuzz corpus */

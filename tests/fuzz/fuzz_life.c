@@ -66,11 +66,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * have a live cell come back the same size. */
     if (pl_life_write(cells_path, &p) != PL_OK) fuzz_die("pl_life_write (.cells) of a read pattern failed");
     if (pl_life_read(cells_path, &q) != PL_OK) fuzz_die("re-reading the written .cells failed");
-    for (int64_t y = 0; y < q.h; y++)
+    for (int64_t y = 0; q.w > 0 && y < q.h; y++) /* no columns: no cells, however tall */
         for (int64_t x = 0; x < q.w; x++)
             if (pl_life_cell(&q, x, y) && (x >= p.w || y >= p.h || !pl_life_cell(&p, x, y)))
                 fuzz_die(".cells write + read added a cell");
-    for (int64_t y = 0; y < p.h; y++)
+    for (int64_t y = 0; p.w > 0 && y < p.h; y++)
         for (int64_t x = 0; x < p.w; x++)
             if (pl_life_cell(&p, x, y) && (x >= q.w || y >= q.h || !pl_life_cell(&q, x, y)))
                 fuzz_die(".cells write + read lost a cell");

@@ -4,8 +4,9 @@
  * The reader holds the whole file in memory and walks it with a cursor that knows its line and
  * column, so every complaint reads "file:line:col: what". The box's size (RLE's header, or the
  * rows of a .cells file) is checked against this process's memory before the bits are
- * allocated. The writer builds the text in memory and writes it through a temporary file that
- * is renamed into place. */
+ * allocated. The writer streams the text through a bounded buffer into a temporary file that
+ * is renamed into place, so a large box (or a tall one with no columns) never needs its whole
+ * text in memory. */
 #include "core/core.h"
 #include "io/io.h"
 #include "kernels/life/pattern.h"
@@ -543,19 +544,31 @@ done:
 
 /* ---------------------------------------------------------------- writing */
 
+/* The text on its way to the file: put() appends, and a full buffer goes to fd. */
+enum { OUT_FLUSH = 1 << 20 };
 typedef struct outbuf {
+    int fd;
     char *s;
     size_t len, cap;
     size_t line_len; /* characters on the current RLE line */
-    int nomem;
+    int nomem;       /* a realloc failed */
+    int write_errno; /* a write failed (its errno), 0 while none has */
 } outbuf;
+
+static void flush_out(outbuf *o)
+{
+    if (o->len == 0 || o->write_errno) return;
+    if (pl_write_full(o->fd, o->s, o->len) != 0) o->write_errno = errno ? errno : EIO;
+    o->len = 0;
+}
 
 static void put(outbuf *o, const char *t, size_t n)
 {
-    if (o->nomem) return;
-    if (o->len + n + 1 > o->cap) {
+    if (o->nomem || o->write_errno) return;
+    if (o->len + n > OUT_FLUSH) flush_out(o);
+    if (o->len + n > o->cap) {
         size_t cap = o->cap ? o->cap : 4096;
-        while (o->len + n + 1 > cap) cap *= 2;
+        while (o->len + n > cap) cap *= 2;
         char *s = realloc(o->s, cap);
         if (!s) {
             o->nomem = 1;
@@ -566,8 +579,7 @@ static void put(outbuf *o, const char *t, size_t n)
     }
     memcpy(o->s + o->len, t, n);
     o->len += n;
-    o->s[o->len] = '\0';
-    const char *nl = memchr(t, '\n', n);
+    const char *nl = n ? memchr(t, '\n', n) : NULL;
     if (nl) {
         const char *last = t + n;
         while (last[-1] != '\n') last--;
@@ -606,7 +618,8 @@ static void write_rle(outbuf *o, const pl_life_pattern *p)
         snprintf(line + len, sizeof line - (size_t)len, "\n");
     puts_(o, line);
     int64_t rows_pending = 0; /* '$' owed before the next live cell */
-    for (int64_t y = 0; y < p->h; y++) {
+    /* A box of no columns has no cells, however many rows it claims: no rows to walk. */
+    for (int64_t y = 0; p->w > 0 && y < p->h && !o->nomem && !o->write_errno; y++) {
         int64_t x = 0;
         while (x < p->w) {
             int alive = pl_life_cell(p, x, y);
@@ -647,7 +660,8 @@ static void write_cells(outbuf *o, const pl_life_pattern *p)
     }
     /* A file with no rows and no comments would not read as .cells: an empty box gets "!". */
     if ((!p->comments || !p->comments[0]) && (p->w == 0 || p->h == 0)) put(o, "!\n", 2);
-    for (int64_t y = 0; y < p->h && !o->nomem; y++) {
+    /* A box with no columns has only empty rows, which a reader drops: none are written. */
+    for (int64_t y = 0; p->w > 0 && y < p->h && !o->nomem && !o->write_errno; y++) {
         for (int64_t x = 0; x < p->w; x++) put(o, pl_life_cell(p, x, y) ? "O" : ".", 1);
         put(o, "\n", 1);
     }
@@ -668,20 +682,16 @@ pl_status pl_life_write(const char *path, const pl_life_pattern *p)
     if ((p->grid == PL_LIFE_TORUS || p->grid == PL_LIFE_PLANE) && (p->grid_w <= 0 || p->grid_h <= 0))
         return pl_fail(PL_ERR_ARG, "%s: grid size %" PRId64 " x %" PRId64 " is not positive", path, p->grid_w,
                        p->grid_h);
-    outbuf o = {0};
-    if (ends_with(path, ".cells")) write_cells(&o, p);
-    else write_rle(&o, p);
-    if (o.nomem) {
-        free(o.s);
-        return pl_fail(PL_ERR_NOMEM, "%s: out of memory for the text", path);
-    }
     pl_tmp t;
     pl_status st = pl_tmp_open(path, &t);
-    if (st == PL_OK) {
-        if (pl_write_full(t.fd, o.s, o.len) != 0)
-            st = pl_fail(PL_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
-        st = pl_tmp_close(path, &t, st);
-    }
+    if (st != PL_OK) return st;
+    outbuf o = {.fd = t.fd};
+    if (ends_with(path, ".cells")) write_cells(&o, p);
+    else write_rle(&o, p);
+    flush_out(&o);
+    if (o.nomem) st = pl_fail(PL_ERR_NOMEM, "%s: out of memory for the text", path);
+    else if (o.write_errno) st = pl_fail(PL_ERR_IO, "%s: cannot write: %s", path, strerror(o.write_errno));
+    st = pl_tmp_close(path, &t, st);
     free(o.s);
     return st;
 }
