@@ -37,6 +37,9 @@ typedef struct tile {
     /* what the last computed generation changed: rows (bit r), the rows whose first (west) or
      * last (east) cell changed, the bits of the top and bottom rows that changed */
     uint64_t chg_rows, chg_west, chg_east, chg_top, chg_bottom;
+    /* chg_rows also holds every row where the two buffers differ (compute_tile writes only the
+     * dirty rows: see there); live_rows: bit r set where row r of rows[which] has a live cell */
+    uint64_t live_rows;
     int64_t next_free;         /* in the free list: the next free tile's index (-1: the end) */
     int64_t nb[9];             /* nb[(dy + 1) * 3 + dx + 1]: the neighbour's index, -1 absent (nb[4]: itself) */
     uint8_t which, changed;    /* changed: in the last generation it computed */
@@ -45,6 +48,7 @@ typedef struct tile {
 
 struct pl_life_sparse {
     life_rule_masks masks;
+    int conway; /* the rule is B3/S23 */
     int bounded;
     int64_t W, H;                 /* bounded: the plane's size */
     tile *tiles;                  /* tiles[0..n_tiles): in use or on the free list */
@@ -202,6 +206,7 @@ pl_status pl_life_sparse_create(pl_life_sparse **out, const pl_life_rule *rule, 
     pl_life_sparse *s = calloc(1, sizeof *s);
     if (!s) return pl_fail(PL_ERR_NOMEM, "life sparse: no memory");
     life_rule_masks_make(rule, &s->masks);
+    s->conway = life_rule_is_conway(rule);
     s->bounded = bounded, s->W = W, s->H = H, s->free_head = -1;
     pl_status st = map_grow(s);
     if (st == PL_OK) st = lists_reserve(s, 1024);
@@ -238,6 +243,7 @@ static pl_status set_cell(pl_life_sparse *s, int64_t x, int64_t y)
     const int r = (int)(y - ty * TILE), c = (int)(x - tx * TILE);
     const uint64_t bit = UINT64_C(1) << c;
     t->rows[t->which][r] |= bit;
+    t->live_rows |= UINT64_C(1) << r;
     /* the change summary, as if the cell had just been born: it queues what it affects */
     t->chg_rows |= UINT64_C(1) << r;
     if (c == 0) t->chg_west |= UINT64_C(1) << r;
@@ -316,53 +322,107 @@ static pl_status queue_generation(pl_life_sparse *s)
     return PL_OK;
 }
 
-/* Step (2) for one tile: its next generation into rows[which ^ 1] (dirty rows computed, the
- * others copied) and its change summary; returns whether it changed. The neighbours come from
- * the tile's links (kept by new_tile and drop_tile), not the map. */
+/* Step (2) for one tile: its next generation into rows[which ^ 1] and its change summary;
+ * returns whether it changed. Only the dirty rows are computed, found by walking the set bits
+ * of the mask (a glider dirties a handful of the 64), and nothing else is touched: the other
+ * buffer differs from the current one only in the rows that changed when the tile was last
+ * computed or loaded (chg_rows), and a tile that changed is queued in the next generation with
+ * those rows dirty, so every clean row of the other buffer already holds its state. The
+ * neighbours come from the tile's links (kept by new_tile and drop_tile), not the map. */
+typedef struct tile_step {
+    const uint64_t *nb[3][3]; /* nb[dy + 1][dx + 1]: the neighbours' current rows (zero if absent) */
+    uint64_t *out;
+    uint64_t rows, west_col, east_col, live; /* the change summary and the live rows, as built */
+} tile_step;
+
+/* Row i (-1..64) of the tile's column and its west- and east-shifted copies (cell x's west
+ * neighbour at bit x, its east neighbour at bit x), from the tiles around. */
+static inline void tile_row(const tile_step *ts, int i, uint64_t *x, uint64_t *w, uint64_t *e)
+{
+    const int band = i < 0 ? 0 : i >= TILE ? 2 : 1, k = i & (TILE - 1);
+    *x = ts->nb[band][1][k];
+    *w = (*x << 1) | (ts->nb[band][0][k] >> 63);
+    *e = (*x >> 1) | (ts->nb[band][2][k] << 63);
+}
+
+/* Row r's new word v: kept dead beyond a bounded plane's edge, stored, and summarised. */
+static inline void tile_store(const pl_life_sparse *s, const tile *t, tile_step *ts, int r, uint64_t v)
+{
+    if (s->bounded) {
+        const int64_t y = t->ty * TILE + r, x_end = s->W - t->tx * TILE;
+        if (y >= s->H) v = 0;
+        else if (x_end < TILE) v &= (UINT64_C(1) << x_end) - 1;
+    }
+    const uint64_t d = v ^ ts->nb[1][1][r];
+    ts->out[r] = v;
+    ts->rows |= (uint64_t)(d != 0) << r;
+    ts->west_col |= (d & 1u) << r;
+    ts->east_col |= (d >> 63) << r;
+    ts->live |= (uint64_t)(v != 0) << r;
+}
+
+/* Any rule: each dirty row by its eight neighbour words and the rule masks. */
+static void tile_rows_rule(const pl_life_sparse *s, const tile *t, tile_step *ts, uint64_t dirty)
+{
+    for (; dirty; dirty &= dirty - 1) {
+        const int r = __builtin_ctzll(dirty);
+        uint64_t x[3], w[3], e[3];
+        for (int k = 0; k < 3; k++) tile_row(ts, r + k - 1, &x[k], &w[k], &e[k]);
+        tile_store(s, t, ts, r,
+                   life_next_word(&s->masks, x[1], w[0], x[0], e[0], w[1], e[1], w[2], x[2], e[2]));
+    }
+}
+
+/* Conway's rule by row sums: each row's west + self + east is a 2-bit number (h0, h1) made
+ * once and used by the three rows it touches, down each run of dirty rows. The nine cells'
+ * total t (self included, 0..9) then decides: alive next when t == 3, or t == 4 and alive now.
+ * About 30 operations a row against about 60 for eight neighbour words through an adder tree. */
+static void tile_rows_conway(const pl_life_sparse *s, const tile *t, tile_step *ts, uint64_t dirty)
+{
+    while (dirty) {
+        const int r0 = __builtin_ctzll(dirty);
+        const uint64_t after = ~(dirty >> r0); /* the run of set bits from r0 */
+        const int len = after ? __builtin_ctzll(after) : TILE - r0;
+        dirty &= len == TILE ? 0 : ~(((UINT64_C(1) << len) - 1) << r0);
+        uint64_t x, w, e, a0, a1, b0, b1, alive;
+        tile_row(ts, r0 - 1, &x, &w, &e);
+        a0 = w ^ x ^ e, a1 = (w & x) | ((w ^ x) & e);
+        tile_row(ts, r0, &alive, &w, &e);
+        b0 = w ^ alive ^ e, b1 = (w & alive) | ((w ^ alive) & e);
+        for (int r = r0; r < r0 + len; r++) {
+            tile_row(ts, r + 1, &x, &w, &e);
+            const uint64_t c0 = w ^ x ^ e, c1 = (w & x) | ((w ^ x) & e);
+            /* t = a + b + c: bit 0 and its carry, then the weight-2 bits and their carries */
+            const uint64_t t0 = a0 ^ b0 ^ c0, k0 = (a0 & b0) | ((a0 ^ b0) & c0);
+            const uint64_t u = a1 ^ b1 ^ c1, v = (a1 & b1) | ((a1 ^ b1) & c1);
+            const uint64_t t1 = u ^ k0, k1 = u & k0;
+            const uint64_t t2 = v ^ k1, t3 = v & k1;
+            const uint64_t three = t0 & t1 & ~(t2 | t3), four = t2 & ~(t0 | t1 | t3);
+            tile_store(s, t, ts, r, three | (four & alive));
+            a0 = b0, a1 = b1, b0 = c0, b1 = c1, alive = x;
+        }
+    }
+}
+
 static int compute_tile(const pl_life_sparse *s, int64_t idx)
 {
     static const uint64_t zero[TILE];
     tile *t = &s->tiles[idx];
     const uint64_t dirty = t->dirty;
-    const uint64_t *nb[3][3]; /* nb[dy + 1][dx + 1]: the neighbours' current rows (zero if absent) */
-    for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1; dx++) {
-            const int64_t j = t->nb[(dy + 1) * 3 + dx + 1];
-            nb[dy + 1][dx + 1] = j < 0 ? zero : s->tiles[j].rows[s->tiles[j].which];
-        }
-    const uint64_t *mid = nb[1][1];
-    uint64_t *out = t->rows[t->which ^ 1];
-    uint64_t rows = 0, west_col = 0, east_col = 0;
-    for (int r = 0; r < TILE; r++) {
-        if (!((dirty >> r) & 1u)) { /* none of its inputs changed */
-            out[r] = mid[r];
-            continue;
-        }
-        /* the rows above, at and below r: the row word and the words to its west and east */
-        uint64_t row[3], west[3], east[3];
-        for (int k = 0; k < 3; k++) {
-            const int rr = r + k - 1, band = rr < 0 ? 0 : rr >= TILE ? 2 : 1, i = (rr + TILE) % TILE;
-            row[k] = nb[band][1][i], west[k] = nb[band][0][i], east[k] = nb[band][2][i];
-        }
-        uint64_t n[8];
-        n[0] = (row[0] << 1) | (west[0] >> 63), n[1] = row[0], n[2] = (row[0] >> 1) | (east[0] << 63);
-        n[3] = (row[1] << 1) | (west[1] >> 63), n[4] = (row[1] >> 1) | (east[1] << 63);
-        n[5] = (row[2] << 1) | (west[2] >> 63), n[6] = row[2], n[7] = (row[2] >> 1) | (east[2] << 63);
-        uint64_t v = life_next_word(&s->masks, row[1], n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7]);
-        if (s->bounded) { /* cells beyond the plane's edge stay dead */
-            const int64_t y = t->ty * TILE + r, x_end = s->W - t->tx * TILE;
-            if (y >= s->H) v = 0;
-            else if (x_end < TILE) v &= (UINT64_C(1) << x_end) - 1;
-        }
-        out[r] = v;
-        const uint64_t d = v ^ mid[r];
-        rows |= (uint64_t)(d != 0) << r;
-        west_col |= (d & 1u) << r;
-        east_col |= (d >> 63) << r;
+    tile_step ts;
+    for (int d = 0; d < 9; d++) {
+        const int64_t j = t->nb[d];
+        ts.nb[d / 3][d % 3] = j < 0 ? zero : s->tiles[j].rows[s->tiles[j].which];
     }
-    t->chg_rows = rows, t->chg_west = west_col, t->chg_east = east_col;
-    t->chg_top = out[0] ^ mid[0], t->chg_bottom = out[TILE - 1] ^ mid[TILE - 1];
-    return rows != 0;
+    const uint64_t *mid = ts.nb[1][1];
+    ts.out = t->rows[t->which ^ 1];
+    ts.rows = ts.west_col = ts.east_col = 0;
+    ts.live = t->live_rows & ~dirty;
+    if (s->conway) tile_rows_conway(s, t, &ts, dirty);
+    else tile_rows_rule(s, t, &ts, dirty);
+    t->chg_rows = ts.rows, t->chg_west = ts.west_col, t->chg_east = ts.east_col, t->live_rows = ts.live;
+    t->chg_top = ts.out[0] ^ mid[0], t->chg_bottom = ts.out[TILE - 1] ^ mid[TILE - 1];
+    return ts.rows != 0;
 }
 
 pl_status pl_life_sparse_run(pl_life_sparse *s, int64_t gens, int threads)
@@ -372,8 +432,12 @@ pl_status pl_life_sparse_run(pl_life_sparse *s, int64_t gens, int threads)
         pl_status st = queue_generation(s);
         if (st != PL_OK) return st;
         const int64_t n = s->n_work;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 16) if (n >= 64)
-        for (int64_t k = 0; k < n; k++) s->work_changed[k] = (uint8_t)compute_tile(s, s->work[k]);
+        if (n < 64 || threads == 1) { /* a few tiles: not worth waking the thread team */
+            for (int64_t k = 0; k < n; k++) s->work_changed[k] = (uint8_t)compute_tile(s, s->work[k]);
+        } else {
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 16)
+            for (int64_t k = 0; k < n; k++) s->work_changed[k] = (uint8_t)compute_tile(s, s->work[k]);
+        }
         s->n_changed = 0;
         for (int64_t k = 0; k < n; k++) { /* step (3) */
             const int64_t i = s->work[k];
@@ -382,10 +446,8 @@ pl_status pl_life_sparse_run(pl_life_sparse *s, int64_t gens, int threads)
             t->changed = s->work_changed[k];
             if (t->changed) {
                 s->changed[s->n_changed++] = i;
-            } else {
-                uint64_t any = 0;
-                for (int r = 0; r < TILE; r++) any |= t->rows[t->which][r];
-                if (!any) drop_tile(s, i);
+            } else if (!t->live_rows) {
+                drop_tile(s, i);
             }
         }
         s->tile_steps += n;
