@@ -40,6 +40,7 @@ pl_status pl_life_cpu_bitpacked(const pl_run_args *a)
     g.torus = p->topology == PL_LIFE_TOPO_TORUS;
     g.last_mask = p->W % 64 ? (UINT64_C(1) << (p->W % 64)) - 1 : ~UINT64_C(0);
     life_rule_masks_make(&p->rule, &g.rule);
+    g.conway = life_rule_is_conway(&p->rule);
     const int T = (int)a->params[1];
     const int threads = a->ctx->threads > 0 ? a->ctx->threads : 1;
     const size_t grid_words = (size_t)g.wpr * (size_t)p->H, ring_words = (size_t)T * 3 * (size_t)g.wpr;

@@ -17,6 +17,7 @@ typedef struct life_packed_gen {
     const uint64_t *zero_row; /* wpr zero words: the dead row beyond a plane's edge */
     uint64_t last_mask;       /* the bits of a row's last word that hold cells */
     life_rule_masks rule;
+    int conway;               /* the rule is B3/S23: interior words by life_next_word_conway */
 } life_packed_gen;
 
 typedef struct life_packed_isa {
