@@ -1,23 +1,32 @@
 /* cpu-sparse: the plane as 64 x 64 tiles of live space in a hash map (sparse.h). The idea:
- * most of a methuselah's plane is empty or still, so a generation computes only the tiles
- * that changed in the last one and their neighbours; everything else keeps its state for free.
+ * most of a methuselah's plane is empty, still or blinking, so a generation computes only the
+ * rows whose inputs changed, and of those only the ones whose inputs differ from two
+ * generations ago; everything else keeps its state (or its period-2 state) for free.
  *
- * Why that is exact: a tile's next state depends on itself and the facing border of its eight
- * neighbours. A tile none of whose nine inputs changed keeps its state (it was computed from the
- * same inputs, or kept by the same argument). A tile that is absent is empty and, from its
- * inputs when it was dropped, would stay empty; its inputs change only when a neighbour's
- * facing border changes, and then that neighbour changed, so it is in the changed list, and
- * its facing border is live now or was live a generation ago: the absent tile is created then
- * and computed. (Checking only the live border now would miss a birth caused by a neighbour
- * dying, as B3 does with a 4th neighbour gone.) A computed tile that is empty and did not
- * change is dropped. B0 rules (births from nothing) are refused.
+ * Why that is exact. Write S(g) for the plane at generation g. Row r's next state depends on
+ * rows r-1..r+1 of its tile and the facing cells of its eight neighbours. If those inputs are
+ * the same in S(g) as in S(g-1), S(g+1) keeps row r of S(g); if they are the same as in
+ * S(g-2), S(g+1) has row r of S(g-1) (the same inputs give the same row). Each tile holds two
+ * buffers, the current S(g) and the other, which always holds S(g-1): a computed tile writes
+ * S(g+1) over the other buffer and flips, and a tile left alone has not changed, so both
+ * buffers hold its state. So a row need only be written when its inputs changed since g-1
+ * (dirty) and since g-2 (dirty2): a blinker, the commonest oscillator of a methuselah's ash,
+ * then costs its tile's bookkeeping and no rows. A tile that is absent is empty and was empty
+ * a generation ago; when a neighbour's facing border changes, that neighbour changed, so it is
+ * on the changed list, and its facing border is live now or was live a generation ago: the
+ * absent tile is created then and computed. (Checking only the live border now would miss a
+ * birth caused by a neighbour dying, as B3 does with a 4th neighbour gone.) A computed tile
+ * that is empty and did not change is dropped, once its change since two generations ago has
+ * been handed to its neighbours. B0 rules (births from nothing) are refused.
  *
- * A generation: (1) queue the changed tiles and their neighbours, creating the absent ones
- * that the rule above needs; (2) compute the queue over threads, each tile's 64 row words by
- * the bit-sliced step of bitslice.h, neighbours read from their current buffer, the result
- * into the other buffer; (3) flip the computed tiles' buffers, list those that changed, drop
- * the empty still ones. The hash map (open addressing, linear probing, deletion by backward
- * shift) is only written in (1) and (3), so (2) reads it from any thread. */
+ * A generation: (1) queue the changed tiles and their neighbours with their dirty rows,
+ * creating the absent ones that the rule above needs, then mark the dirty2 rows of queued tiles
+ * from the tiles that changed since two generations ago; (2) compute the queue over threads,
+ * each tile's rows to write by the bit-sliced step of bitslice.h (Conway's rule by row sums),
+ * neighbours read from their current buffer, the result into the other buffer; (3) flip the
+ * computed tiles' buffers, list those that changed since one and since two generations ago,
+ * drop the empty still ones. The hash map (open addressing, linear probing, deletion by
+ * backward shift) is only written in (1) and (3), so (2) reads it from any thread. */
 #include "core/core.h"
 #include "kernels/life/bitslice.h"
 #include "kernels/life/life.h"
@@ -29,21 +38,24 @@
 
 enum { TILE = 64 };
 
+/* What changed in a tile's rows between two of its states: the rows (bit r), the rows whose
+ * first (west) or last (east) cell changed, the bits of the top and bottom rows that changed. */
+typedef struct tile_change {
+    uint64_t rows, west, east, top, bottom;
+} tile_change;
+
 typedef struct tile {
     int64_t tx, ty;            /* the tile's place: cells tx*64 .. tx*64+63, ty*64 .. ty*64+63 */
-    uint64_t rows[2][TILE];    /* rows[which]: this generation; rows[which ^ 1]: the one before */
-    int64_t queued;            /* the generation it was last queued for (-1: never) */
-    uint64_t dirty;            /* when queued: bit r set where row r may change */
-    /* what the last computed generation changed: rows (bit r), the rows whose first (west) or
-     * last (east) cell changed, the bits of the top and bottom rows that changed */
-    uint64_t chg_rows, chg_west, chg_east, chg_top, chg_bottom;
-    /* chg_rows also holds every row where the two buffers differ (compute_tile writes only the
-     * dirty rows: see there); live_rows: bit r set where row r of rows[which] has a live cell */
-    uint64_t live_rows;
+    uint64_t rows[2][TILE];    /* rows[which]: S(g); rows[which ^ 1]: S(g - 1) */
+    uint64_t live[2];          /* live[b]: bit r set where row r of rows[b] has a live cell */
+    tile_change chg;           /* S(g) against S(g - 1) (zero unless on the changed list) */
+    tile_change chg2;          /* S(g) against S(g - 2), while on the changed2 list */
+    uint64_t dirty, dirty2;    /* when queued: rows whose inputs changed since g - 1, since g - 2 */
+    int64_t queued, dirty2_gen; /* the generation it was last queued for, dirty2 last marked */
+    int64_t listed;            /* the generation whose changed list holds it */
     int64_t next_free;         /* in the free list: the next free tile's index (-1: the end) */
     int64_t nb[9];             /* nb[(dy + 1) * 3 + dx + 1]: the neighbour's index, -1 absent (nb[4]: itself) */
-    uint8_t which, changed;    /* changed: in the last generation it computed */
-    uint8_t in_use;
+    uint8_t which, in_use;
 } tile;
 
 struct pl_life_sparse {
@@ -55,11 +67,12 @@ struct pl_life_sparse {
     int64_t n_tiles, cap_tiles, free_head, live_tiles;
     int64_t *slots;               /* the map: tile index + 1, 0 empty; n_slots a power of 2 */
     int64_t n_slots;
-    int64_t *changed, n_changed;  /* tiles that changed in the last generation */
+    int64_t *changed, n_changed;  /* tiles whose S(g) differs from S(g - 1) */
+    int64_t *changed2, n_changed2; /* tiles computed in the last generation whose S(g) differs from S(g - 2) */
     int64_t *work, n_work;        /* this generation's queue */
-    uint8_t *work_changed;        /* per queued tile: did it change */
     int64_t cap_lists;
     int64_t gen, tile_steps;
+    int64_t skip_from;            /* period-2 skipping from this generation on (2 after a load) */
 };
 
 static uint64_t key_hash(int64_t tx, int64_t ty)
@@ -130,11 +143,11 @@ static pl_status lists_reserve(pl_life_sparse *s, int64_t need)
     while (cap < need) cap *= 2;
     int64_t *changed = realloc(s->changed, (size_t)cap * sizeof *changed);
     if (changed) s->changed = changed;
+    int64_t *changed2 = realloc(s->changed2, (size_t)cap * sizeof *changed2);
+    if (changed2) s->changed2 = changed2;
     int64_t *work = realloc(s->work, (size_t)cap * sizeof *work);
     if (work) s->work = work;
-    uint8_t *wc = realloc(s->work_changed, (size_t)cap);
-    if (wc) s->work_changed = wc;
-    if (!changed || !work || !wc) return pl_fail(PL_ERR_NOMEM, "life sparse: no memory for %lld tiles", (long long)cap);
+    if (!changed || !changed2 || !work) return pl_fail(PL_ERR_NOMEM, "life sparse: no memory for %lld tiles", (long long)cap);
     s->cap_lists = cap;
     return PL_OK;
 }
@@ -166,7 +179,8 @@ static pl_status new_tile(pl_life_sparse *s, int64_t tx, int64_t ty, int64_t *id
     }
     tile *t = &s->tiles[i];
     memset(t, 0, sizeof *t);
-    t->tx = tx, t->ty = ty, t->queued = -1, t->next_free = -1, t->in_use = 1;
+    t->tx = tx, t->ty = ty, t->next_free = -1, t->in_use = 1;
+    t->queued = t->dirty2_gen = t->listed = -1;
     for (int d = 0; d < 9; d++) { /* link both ways with the neighbours there are */
         const int64_t j = d == 4 ? i : find_tile(s, tx + d % 3 - 1, ty + d / 3 - 1);
         t->nb[d] = j;
@@ -225,11 +239,13 @@ void pl_life_sparse_destroy(pl_life_sparse *s)
     free(s->slots);
     free(s->changed);
     free(s->work);
-    free(s->work_changed);
+    free(s->changed2);
     free(s);
 }
 
-/* Set cell (x, y) alive; the tile is created (and listed as changed) where absent. */
+/* Set cell (x, y) alive; the tile is created (and listed as changed) where absent. The plane
+ * it makes was not computed from the one before, so the next two generations write every
+ * dirty row (no period-2 skipping until a generation's two predecessors were both computed). */
 static pl_status set_cell(pl_life_sparse *s, int64_t x, int64_t y)
 {
     if (s->bounded && (x < 0 || y < 0 || x >= s->W || y >= s->H)) return PL_OK; /* beyond the edge: dead */
@@ -241,19 +257,21 @@ static pl_status set_cell(pl_life_sparse *s, int64_t x, int64_t y)
     }
     tile *t = &s->tiles[i];
     const int r = (int)(y - ty * TILE), c = (int)(x - tx * TILE);
-    const uint64_t bit = UINT64_C(1) << c;
+    const uint64_t bit = UINT64_C(1) << c, row = UINT64_C(1) << r;
     t->rows[t->which][r] |= bit;
-    t->live_rows |= UINT64_C(1) << r;
-    /* the change summary, as if the cell had just been born: it queues what it affects */
-    t->chg_rows |= UINT64_C(1) << r;
-    if (c == 0) t->chg_west |= UINT64_C(1) << r;
-    if (c == TILE - 1) t->chg_east |= UINT64_C(1) << r;
-    if (r == 0) t->chg_top |= bit;
-    if (r == TILE - 1) t->chg_bottom |= bit;
-    if (!t->changed) { /* a loaded tile is computed in the first generation, with its neighbours */
-        t->changed = 1;
+    t->live[t->which] |= row;
+    s->skip_from = s->gen + 2;
+    if (t->listed != s->gen) { /* a loaded tile is computed in the next generation, with its neighbours */
+        memset(&t->chg, 0, sizeof t->chg);
+        t->listed = s->gen;
         s->changed[s->n_changed++] = i;
     }
+    /* the change summary, as if the cell had just been born: it queues what it affects */
+    t->chg.rows |= row;
+    if (c == 0) t->chg.west |= row;
+    if (c == TILE - 1) t->chg.east |= row;
+    if (r == 0) t->chg.top |= bit;
+    if (r == TILE - 1) t->chg.bottom |= bit;
     return PL_OK;
 }
 
@@ -273,11 +291,21 @@ pl_status pl_life_sparse_load(pl_life_sparse *s, const uint64_t *bits, int64_t w
 
 static uint64_t spread(uint64_t rows) { return rows | rows << 1 | rows >> 1; }
 
-/* Queue the neighbour d (0..8, 4 itself) of tile ci with the rows dirty that may change; created
- * where absent (and inside a bounded plane). */
-static pl_status queue_tile(pl_life_sparse *s, int64_t ci, int d, uint64_t dirty)
+/* Mark the neighbour d (0..8, 4 itself) of tile ci. first: queue it with the rows dirty whose
+ * inputs changed since the last generation, created where absent (and inside a bounded plane).
+ * Otherwise: the rows dirty2 whose inputs changed since two generations ago, on a tile that
+ * exists (whether it is queued is decided by the first kind alone). */
+static pl_status mark_tile(pl_life_sparse *s, int64_t ci, int d, uint64_t dirty, int first)
 {
     int64_t i = s->tiles[ci].nb[d];
+    if (!first) {
+        if (i >= 0) {
+            tile *t = &s->tiles[i];
+            if (t->dirty2_gen != s->gen) t->dirty2_gen = s->gen, t->dirty2 = 0;
+            t->dirty2 |= dirty;
+        }
+        return PL_OK;
+    }
     if (i < 0) {
         const int64_t tx = s->tiles[ci].tx + d % 3 - 1, ty = s->tiles[ci].ty + d / 3 - 1;
         if (!tile_in_bounds(s, tx, ty)) return PL_OK;
@@ -294,45 +322,59 @@ static pl_status queue_tile(pl_life_sparse *s, int64_t ci, int d, uint64_t dirty
     return PL_OK;
 }
 
-/* Step (1): the queue. A changed tile is queued with its changed rows and their neighbour
- * rows dirty; so is each neighbour whose facing border (row, column or corner cell) of this
- * tile changed, with the rows next to the change dirty: only through that border can the
- * neighbour's inputs have changed. An absent neighbour is created then (the border changed,
- * so it is live now or was a generation ago). A row that is not dirty keeps its state. */
+/* A tile's change ch handed to itself and its neighbours: its changed rows and their
+ * neighbour rows are marked in itself, and in each neighbour whose facing border (row, column
+ * or corner cell) changed, the rows next to the change: only through that border can the
+ * neighbour's inputs have changed. (ch is a copy: new tiles may move the tile array.) */
+static pl_status mark_change(pl_life_sparse *s, int64_t ci, tile_change ch, int first)
+{
+    const uint64_t row0 = 1, row63 = UINT64_C(1) << 63;
+    pl_status st = mark_tile(s, ci, 4, spread(ch.rows), first);
+    if (st == PL_OK && ch.top) st = mark_tile(s, ci, 1, row63, first);
+    if (st == PL_OK && ch.bottom) st = mark_tile(s, ci, 7, row0, first);
+    if (st == PL_OK && ch.west) st = mark_tile(s, ci, 3, spread(ch.west), first);
+    if (st == PL_OK && ch.east) st = mark_tile(s, ci, 5, spread(ch.east), first);
+    if (st == PL_OK && (ch.top & 1u)) st = mark_tile(s, ci, 0, row63, first);
+    if (st == PL_OK && (ch.top >> 63)) st = mark_tile(s, ci, 2, row63, first);
+    if (st == PL_OK && (ch.bottom & 1u)) st = mark_tile(s, ci, 6, row0, first);
+    if (st == PL_OK && (ch.bottom >> 63)) st = mark_tile(s, ci, 8, row0, first);
+    return st;
+}
+
+/* Step (1): the queue. Each tile that changed since the last generation queues itself and the
+ * neighbours its change reaches, creating absent ones (the border changed, so it is live now
+ * or was a generation ago); then each tile that changed since two generations ago marks the
+ * dirty2 rows of the tiles it reaches. A row that is not dirty keeps its state; one that is
+ * dirty but not dirty2 takes its state of a generation ago, which the other buffer holds.
+ * Last, the tiles that are empty now and were a generation ago, kept one generation only to
+ * hand their change since two generations ago to their neighbours, are dropped unless queued. */
 static pl_status queue_generation(pl_life_sparse *s)
 {
     s->n_work = 0;
     for (int64_t c = 0; c < s->n_changed; c++) {
-        const int64_t ci = s->changed[c];
-        const tile *t = &s->tiles[ci];
-        const uint64_t rows = t->chg_rows, west = t->chg_west, east = t->chg_east;
-        const uint64_t top = t->chg_top, bottom = t->chg_bottom;
-        const uint64_t row0 = 1, row63 = UINT64_C(1) << 63;
-        pl_status st = queue_tile(s, ci, 4, spread(rows));
-        if (st == PL_OK && top) st = queue_tile(s, ci, 1, row63);
-        if (st == PL_OK && bottom) st = queue_tile(s, ci, 7, row0);
-        if (st == PL_OK && west) st = queue_tile(s, ci, 3, spread(west));
-        if (st == PL_OK && east) st = queue_tile(s, ci, 5, spread(east));
-        if (st == PL_OK && (top & 1u)) st = queue_tile(s, ci, 0, row63);
-        if (st == PL_OK && (top >> 63)) st = queue_tile(s, ci, 2, row63);
-        if (st == PL_OK && (bottom & 1u)) st = queue_tile(s, ci, 6, row0);
-        if (st == PL_OK && (bottom >> 63)) st = queue_tile(s, ci, 8, row0);
+        pl_status st = mark_change(s, s->changed[c], s->tiles[s->changed[c]].chg, 1);
         if (st != PL_OK) return st;
+    }
+    for (int64_t c = 0; c < s->n_changed2; c++) mark_change(s, s->changed2[c], s->tiles[s->changed2[c]].chg2, 0);
+    for (int64_t c = 0; c < s->n_changed2; c++) {
+        const int64_t i = s->changed2[c];
+        if (s->tiles[i].queued != s->gen && !s->tiles[i].live[s->tiles[i].which]) drop_tile(s, i);
     }
     return PL_OK;
 }
 
-/* Step (2) for one tile: its next generation into rows[which ^ 1] and its change summary;
- * returns whether it changed. Only the dirty rows are computed, found by walking the set bits
- * of the mask (a glider dirties a handful of the 64), and nothing else is touched: the other
- * buffer differs from the current one only in the rows that changed when the tile was last
- * computed or loaded (chg_rows), and a tile that changed is queued in the next generation with
- * those rows dirty, so every clean row of the other buffer already holds its state. The
- * neighbours come from the tile's links (kept by new_tile and drop_tile), not the map. */
+/* Step (2) for one tile: its next generation into the other buffer (which holds S(g - 1)) and
+ * its change summaries. Only the rows that are dirty and dirty2 are written, found by walking
+ * the set bits of the mask (a glider dirties a handful of the 64, a blinker none once it
+ * blinks): a row that is not dirty holds S(g) in both buffers, and one that is dirty but not
+ * dirty2 holds its next state S(g - 1) already. The neighbours come from the tile's links (kept
+ * by new_tile and drop_tile), not the map. */
 typedef struct tile_step {
     const uint64_t *nb[3][3]; /* nb[dy + 1][dx + 1]: the neighbours' current rows (zero if absent) */
     uint64_t *out;
-    uint64_t rows, west_col, east_col, live; /* the change summary and the live rows, as built */
+    tile_change chg;          /* of the rows written, against S(g) */
+    uint64_t chg2_rows;       /* the rows written that differ from S(g - 1) */
+    uint64_t live;            /* the live rows of out, as built */
 } tile_step;
 
 /* Row i (-1..64) of the tile's column and its west- and east-shifted copies (cell x's west
@@ -354,10 +396,11 @@ static inline void tile_store(const pl_life_sparse *s, const tile *t, tile_step 
         else if (x_end < TILE) v &= (UINT64_C(1) << x_end) - 1;
     }
     const uint64_t d = v ^ ts->nb[1][1][r];
+    ts->chg2_rows |= (uint64_t)(v != ts->out[r]) << r;
     ts->out[r] = v;
-    ts->rows |= (uint64_t)(d != 0) << r;
-    ts->west_col |= (d & 1u) << r;
-    ts->east_col |= (d >> 63) << r;
+    ts->chg.rows |= (uint64_t)(d != 0) << r;
+    ts->chg.west |= (d & 1u) << r;
+    ts->chg.east |= (d >> 63) << r;
     ts->live |= (uint64_t)(v != 0) << r;
 }
 
@@ -404,25 +447,42 @@ static void tile_rows_conway(const pl_life_sparse *s, const tile *t, tile_step *
     }
 }
 
-static int compute_tile(const pl_life_sparse *s, int64_t idx)
+static void compute_tile(const pl_life_sparse *s, int64_t idx)
 {
     static const uint64_t zero[TILE];
     tile *t = &s->tiles[idx];
     const uint64_t dirty = t->dirty;
+    const uint64_t dirty2 = s->gen < s->skip_from ? ~UINT64_C(0) : t->dirty2_gen == s->gen ? t->dirty2 : 0;
+    const uint64_t todo = dirty & dirty2, kept = dirty & ~dirty2;
+    const int other = t->which ^ 1;
+    if (!todo) { /* nothing to write (a blinker's tile): the other buffer is S(g + 1) already */
+        const uint64_t *now = t->rows[t->which], *next = t->rows[other];
+        t->chg.top = next[0] ^ now[0], t->chg.bottom = next[TILE - 1] ^ now[TILE - 1];
+        memset(&t->chg2, 0, sizeof t->chg2);
+        return;
+    }
     tile_step ts;
     for (int d = 0; d < 9; d++) {
         const int64_t j = t->nb[d];
         ts.nb[d / 3][d % 3] = j < 0 ? zero : s->tiles[j].rows[s->tiles[j].which];
     }
     const uint64_t *mid = ts.nb[1][1];
-    ts.out = t->rows[t->which ^ 1];
-    ts.rows = ts.west_col = ts.east_col = 0;
-    ts.live = t->live_rows & ~dirty;
-    if (s->conway) tile_rows_conway(s, t, &ts, dirty);
-    else tile_rows_rule(s, t, &ts, dirty);
-    t->chg_rows = ts.rows, t->chg_west = ts.west_col, t->chg_east = ts.east_col, t->live_rows = ts.live;
-    t->chg_top = ts.out[0] ^ mid[0], t->chg_bottom = ts.out[TILE - 1] ^ mid[TILE - 1];
-    return ts.rows != 0;
+    ts.out = t->rows[other];
+    memset(&ts.chg, 0, sizeof ts.chg);
+    ts.chg2_rows = 0;
+    ts.live = t->live[other] & ~todo;
+    if (s->conway) tile_rows_conway(s, t, &ts, todo);
+    else tile_rows_rule(s, t, &ts, todo);
+    /* a kept row changes back to S(g - 1): as it changed from it, since S(g - 1) = S(g + 1) there */
+    t->chg.rows = ts.chg.rows | (t->chg.rows & kept);
+    t->chg.west = ts.chg.west | (t->chg.west & kept);
+    t->chg.east = ts.chg.east | (t->chg.east & kept);
+    t->chg.top = ts.out[0] ^ mid[0], t->chg.bottom = ts.out[TILE - 1] ^ mid[TILE - 1];
+    /* against S(g - 1), by rows only: a row that changed counts as a change of its border cells
+     * too (more dirty2 rows in a neighbour, never fewer: exact, and a few registers less) */
+    const uint64_t r2 = ts.chg2_rows, all = ~UINT64_C(0);
+    t->chg2 = (tile_change){r2, r2, r2, (r2 & 1u) ? all : 0, (r2 >> 63) ? all : 0};
+    t->live[other] = ts.live;
 }
 
 pl_status pl_life_sparse_run(pl_life_sparse *s, int64_t gens, int threads)
@@ -433,22 +493,22 @@ pl_status pl_life_sparse_run(pl_life_sparse *s, int64_t gens, int threads)
         if (st != PL_OK) return st;
         const int64_t n = s->n_work;
         if (n < 64 || threads == 1) { /* a few tiles: not worth waking the thread team */
-            for (int64_t k = 0; k < n; k++) s->work_changed[k] = (uint8_t)compute_tile(s, s->work[k]);
+            for (int64_t k = 0; k < n; k++) compute_tile(s, s->work[k]);
         } else {
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 16)
-            for (int64_t k = 0; k < n; k++) s->work_changed[k] = (uint8_t)compute_tile(s, s->work[k]);
+            for (int64_t k = 0; k < n; k++) compute_tile(s, s->work[k]);
         }
-        s->n_changed = 0;
+        s->n_changed = s->n_changed2 = 0;
         for (int64_t k = 0; k < n; k++) { /* step (3) */
             const int64_t i = s->work[k];
             tile *t = &s->tiles[i];
             t->which ^= 1;
-            t->changed = s->work_changed[k];
-            if (t->changed) {
+            if (t->chg.rows) {
+                t->listed = s->gen + 1;
                 s->changed[s->n_changed++] = i;
-            } else if (!t->live_rows) {
-                drop_tile(s, i);
             }
+            if (t->chg2.rows) s->changed2[s->n_changed2++] = i;
+            if (!t->chg.rows && !t->chg2.rows && !t->live[t->which]) drop_tile(s, i);
         }
         s->tile_steps += n;
         s->gen++;
