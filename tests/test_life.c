@@ -177,6 +177,93 @@ static void test_sparse_corners(void)
     pl_ctx_destroy(ctx);
 }
 
+/* The sparse engine's work (pl_life_sparse_rows_written): a blinker costs no rows once it
+ * blinks (its rows are the same as two generations ago), wherever it sits against the tiles'
+ * edges; a glider costs rows every generation and arrives where it should; a cell loaded into
+ * a running plane is computed (it dies alone) and not taken for a period-2 row. */
+static void test_sparse_work(void)
+{
+    static const int64_t places[][2] = {{10, 10}, {62, 20}, {20, 63}, {63, 63}, {-1, -2}, {-65, 127}};
+    const uint64_t blinker = 7; /* three cells in a row */
+    for (int k = 0; k < 6; k++) {
+        pl_life_sparse *plane = NULL;
+        const pl_life_rule conway = {1u << 3, (1u << 2) | (1u << 3)};
+        if (pl_life_sparse_create(&plane, &conway, 0, 0, 0) != PL_OK ||
+            pl_life_sparse_load(plane, &blinker, 3, 1, 1, places[k][0], places[k][1]) != PL_OK) {
+            CHECK(0, "sparse blinker: %s", pl_last_error());
+            pl_life_sparse_destroy(plane);
+            continue;
+        }
+        pl_life_sparse_run(plane, 4, 1);
+        const int64_t before = pl_life_sparse_rows_written(plane);
+        pl_life_sparse_run(plane, 101, 1);
+        int64_t box[4];
+        pl_life_sparse_bbox(plane, &box[0], &box[1], &box[2], &box[3]);
+        CHECK(before > 0 && pl_life_sparse_rows_written(plane) == before,
+              "a blinker at (%lld, %lld) wrote %lld rows in its first 4 generations and %lld in the next 101, "
+              "want some, then none", (long long)places[k][0], (long long)places[k][1], (long long)before,
+              (long long)(pl_life_sparse_rows_written(plane) - before));
+        CHECK(pl_life_sparse_population(plane) == 3 && box[0] == places[k][0] + 1 && box[1] == places[k][1] - 1 &&
+                  box[2] == 1 && box[3] == 3,
+              "a blinker at (%lld, %lld) after 105 generations: %lld cells in %lldx%lld at (%lld, %lld), want 3 "
+              "upright", (long long)places[k][0], (long long)places[k][1], (long long)pl_life_sparse_population(plane),
+              (long long)box[2], (long long)box[3], (long long)box[0], (long long)box[1]);
+        /* a lone cell loaded beside it (two cells off its end): dead a generation later, and
+         * still dead the next (its row is not its state of two generations ago) */
+        const uint64_t one = 1;
+        CHECK(pl_life_sparse_load(plane, &one, 1, 1, 1, places[k][0] + 4, places[k][1]) == PL_OK, "load: %s",
+              pl_last_error());
+        pl_life_sparse_run(plane, 1, 1);
+        const int64_t pop1 = pl_life_sparse_population(plane);
+        pl_life_sparse_run(plane, 1, 1);
+        CHECK(pop1 == 3 && pl_life_sparse_population(plane) == 3,
+              "a lone cell loaded beside a blinker at (%lld, %lld): %lld, then %lld cells, want 3, 3",
+              (long long)places[k][0], (long long)places[k][1], (long long)pop1,
+              (long long)pl_life_sparse_population(plane));
+        pl_life_sparse_destroy(plane);
+    }
+    /* two cells alone die at once: no tile is left a few generations on (the tile is dropped
+     * once it has told its neighbours that it changed since two generations ago) */
+    const uint64_t pair = 3;
+    pl_life_sparse *lone = NULL;
+    const pl_life_rule rule = {1u << 3, (1u << 2) | (1u << 3)};
+    if (pl_life_sparse_create(&lone, &rule, 0, 0, 0) == PL_OK &&
+        pl_life_sparse_load(lone, &pair, 2, 1, 1, 5, 5) == PL_OK) {
+        pl_life_sparse_run(lone, 3, 1);
+        CHECK(pl_life_sparse_population(lone) == 0 && pl_life_sparse_tiles(lone) == 0,
+              "two cells alone, 3 generations on: %lld cells in %lld tiles, want none",
+              (long long)pl_life_sparse_population(lone), (long long)pl_life_sparse_tiles(lone));
+    } else {
+        CHECK(0, "sparse pair: %s", pl_last_error());
+    }
+    pl_life_sparse_destroy(lone);
+
+    /* a glider: 5 cells, a cell down-right every 4 generations, rows written every generation */
+    const uint64_t glider[3] = {2, 4, 7};
+    pl_life_sparse *plane = NULL;
+    const pl_life_rule conway = {1u << 3, (1u << 2) | (1u << 3)};
+    CHECK(pl_life_sparse_create(&plane, &conway, 0, 0, 0) == PL_OK &&
+              pl_life_sparse_load(plane, glider, 3, 3, 1, 0, 0) == PL_OK,
+          "sparse glider: %s", pl_last_error());
+    if (!plane) return;
+    int64_t rows = 0, idle = 0;
+    for (int g = 0; g < 1000; g++) {
+        pl_life_sparse_run(plane, 1, 1);
+        idle += pl_life_sparse_rows_written(plane) == rows;
+        rows = pl_life_sparse_rows_written(plane);
+    }
+    int64_t box[4];
+    pl_life_sparse_bbox(plane, &box[0], &box[1], &box[2], &box[3]);
+    CHECK(idle == 0 && pl_life_sparse_population(plane) == 5 && box[0] == 250 && box[1] == 250,
+          "a glider after 1000 generations: %lld generations without a row written, %lld cells at (%lld, %lld), "
+          "want 0, 5 at (250, 250)", (long long)idle, (long long)pl_life_sparse_population(plane), (long long)box[0],
+          (long long)box[1]);
+    /* the tiles it left (about ten) are dropped: it touches at most 2 x 2 tiles at a time */
+    CHECK(pl_life_sparse_tiles(plane) <= 4, "a glider that crossed a few tiles holds %lld tiles, want <= 4",
+          (long long)pl_life_sparse_tiles(plane));
+    pl_life_sparse_destroy(plane);
+}
+
 /* The Gosper glider gun (tests/data/life/gosper_gun.rle, read by the pattern reader): 36 cells,
  * period 30, one glider (5 cells) more every 30 generations while the gliders fly: at
  * generation 30k the population is 36 + 5k. On a 160x160 plane (gun at the top-left, gliders
@@ -554,6 +641,7 @@ int main(void)
     test_soups();
     test_sparse_soups();
     test_sparse_corners();
+    test_sparse_work();
     test_gosper_gun();
     return check_summary("test_life");
 }

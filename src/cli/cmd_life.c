@@ -229,8 +229,9 @@ int pl_cmd_life(int argc, char **argv)
             if (gens == 0) break;
         }
         printf("%s on the unbounded plane, %lld generations by cpu-sparse in %.3f ms: %lld tile-generations "
-               "(64x64 cells each), %lld tiles now\n", rule_name, (long long)gens, seconds * 1e3,
-               (long long)pl_life_sparse_tile_steps(plane), (long long)pl_life_sparse_tiles(plane));
+               "(64x64 cells each), %lld rows of 64 cells written, %lld tiles now\n", rule_name, (long long)gens,
+               seconds * 1e3, (long long)pl_life_sparse_tile_steps(plane),
+               (long long)pl_life_sparse_rows_written(plane), (long long)pl_life_sparse_tiles(plane));
         if (co.out_path) {
             pl_life_pattern out;
             memset(&out, 0, sizeof out);

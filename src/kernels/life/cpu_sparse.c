@@ -56,6 +56,7 @@ typedef struct tile {
     int64_t next_free;         /* in the free list: the next free tile's index (-1: the end) */
     int64_t nb[9];             /* nb[(dy + 1) * 3 + dx + 1]: the neighbour's index, -1 absent (nb[4]: itself) */
     uint8_t which, in_use;
+    uint8_t written;           /* rows the last computation wrote */
 } tile;
 
 struct pl_life_sparse {
@@ -71,7 +72,7 @@ struct pl_life_sparse {
     int64_t *changed2, n_changed2; /* tiles computed in the last generation whose S(g) differs from S(g - 2) */
     int64_t *work, n_work;        /* this generation's queue */
     int64_t cap_lists;
-    int64_t gen, tile_steps;
+    int64_t gen, tile_steps, rows_written;
     int64_t skip_from;            /* period-2 skipping from this generation on (2 after a load) */
 };
 
@@ -455,29 +456,26 @@ static void compute_tile(const pl_life_sparse *s, int64_t idx)
     const uint64_t dirty2 = s->gen < s->skip_from ? ~UINT64_C(0) : t->dirty2_gen == s->gen ? t->dirty2 : 0;
     const uint64_t todo = dirty & dirty2, kept = dirty & ~dirty2;
     const int other = t->which ^ 1;
-    if (!todo) { /* nothing to write (a blinker's tile): the other buffer is S(g + 1) already */
-        const uint64_t *now = t->rows[t->which], *next = t->rows[other];
-        t->chg.top = next[0] ^ now[0], t->chg.bottom = next[TILE - 1] ^ now[TILE - 1];
-        memset(&t->chg2, 0, sizeof t->chg2);
-        return;
-    }
+    const uint64_t *now = t->rows[t->which];
     tile_step ts;
-    for (int d = 0; d < 9; d++) {
-        const int64_t j = t->nb[d];
-        ts.nb[d / 3][d % 3] = j < 0 ? zero : s->tiles[j].rows[s->tiles[j].which];
-    }
-    const uint64_t *mid = ts.nb[1][1];
     ts.out = t->rows[other];
     memset(&ts.chg, 0, sizeof ts.chg);
     ts.chg2_rows = 0;
     ts.live = t->live[other] & ~todo;
-    if (s->conway) tile_rows_conway(s, t, &ts, todo);
-    else tile_rows_rule(s, t, &ts, todo);
+    t->written = (uint8_t)__builtin_popcountll(todo);
+    if (todo) { /* none for a blinker's tile: the other buffer holds S(g + 1) already */
+        for (int d = 0; d < 9; d++) {
+            const int64_t j = t->nb[d];
+            ts.nb[d / 3][d % 3] = j < 0 ? zero : s->tiles[j].rows[s->tiles[j].which];
+        }
+        if (s->conway) tile_rows_conway(s, t, &ts, todo);
+        else tile_rows_rule(s, t, &ts, todo);
+    }
     /* a kept row changes back to S(g - 1): as it changed from it, since S(g - 1) = S(g + 1) there */
     t->chg.rows = ts.chg.rows | (t->chg.rows & kept);
     t->chg.west = ts.chg.west | (t->chg.west & kept);
     t->chg.east = ts.chg.east | (t->chg.east & kept);
-    t->chg.top = ts.out[0] ^ mid[0], t->chg.bottom = ts.out[TILE - 1] ^ mid[TILE - 1];
+    t->chg.top = ts.out[0] ^ now[0], t->chg.bottom = ts.out[TILE - 1] ^ now[TILE - 1];
     /* against S(g - 1), by rows only: a row that changed counts as a change of its border cells
      * too (more dirty2 rows in a neighbour, never fewer: exact, and a few registers less) */
     const uint64_t r2 = ts.chg2_rows, all = ~UINT64_C(0);
@@ -503,6 +501,7 @@ pl_status pl_life_sparse_run(pl_life_sparse *s, int64_t gens, int threads)
             const int64_t i = s->work[k];
             tile *t = &s->tiles[i];
             t->which ^= 1;
+            s->rows_written += t->written;
             if (t->chg.rows) {
                 t->listed = s->gen + 1;
                 s->changed[s->n_changed++] = i;
@@ -569,6 +568,7 @@ void pl_life_sparse_extract(const pl_life_sparse *s, int64_t x0, int64_t y0, int
 
 int64_t pl_life_sparse_tiles(const pl_life_sparse *s) { return s->live_tiles; }
 int64_t pl_life_sparse_tile_steps(const pl_life_sparse *s) { return s->tile_steps; }
+int64_t pl_life_sparse_rows_written(const pl_life_sparse *s) { return s->rows_written; }
 
 /* The rung: the harness's bounded plane through the engine (loaded from the packed grid and
  * extracted back, both in the run's time). A torus has no empty space beyond its edge to skip

@@ -1,7 +1,8 @@
 /* sparse.h: cpu-sparse's engine, the unbounded plane (or a bounded one) as 64 x 64 tiles of
  * live space in a hash map (cpu_sparse.c). Only tiles that changed in the last generation,
- * and their neighbours, are computed; a still tile with still neighbours costs nothing, and a
- * tile that is empty and stays empty is dropped. A tile is 64 words, a word a row, cell x of
+ * and their neighbours, are computed, and in them only the rows whose inputs changed since one
+ * and since two generations ago; a still tile with still neighbours costs nothing, a blinker
+ * costs no rows, and a tile that is empty and stays empty is dropped. A tile is 64 words, a word a row, cell x of
  * the tile at bit x: the packed layout of life.h, so the word step is bitslice.h's.
  * `parlab life` runs patterns on the unbounded plane through this; the ladder's cpu-sparse
  * rung runs the harness's bounded plane through it. Rules with B0 (births from no neighbours:
@@ -29,8 +30,11 @@ void pl_life_sparse_bbox(const pl_life_sparse *s, int64_t *x0, int64_t *y0, int6
  * written (dead where no tile). */
 void pl_life_sparse_extract(const pl_life_sparse *s, int64_t x0, int64_t y0, int64_t w, int64_t h,
                             uint64_t *bits, int64_t words_per_row);
-/* Tiles held now, and tile-generations computed so far (the work done). */
+/* Tiles held now, tile-generations computed so far, and the 64-cell rows those wrote (the
+ * work done: a row whose inputs did not change since one or since two generations ago is not
+ * written). */
 int64_t pl_life_sparse_tiles(const pl_life_sparse *s);
 int64_t pl_life_sparse_tile_steps(const pl_life_sparse *s);
+int64_t pl_life_sparse_rows_written(const pl_life_sparse *s);
 
 #endif
