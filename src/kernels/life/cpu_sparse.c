@@ -279,7 +279,7 @@ static pl_status set_cell(pl_life_sparse *s, int64_t x, int64_t y)
 pl_status pl_life_sparse_load(pl_life_sparse *s, const uint64_t *bits, int64_t w, int64_t h, int64_t words_per_row,
                               int64_t x0, int64_t y0)
 {
-    for (int64_t y = 0; y < h; y++)
+    for (int64_t y = 0; w > 0 && y < h; y++) /* no columns: no cells, however many rows */
         for (int64_t k = 0; k < words_per_row; k++)
             for (uint64_t word = bits[y * words_per_row + k]; word; word &= word - 1) {
                 const int64_t x = k * 64 + __builtin_ctzll(word);

@@ -70,7 +70,7 @@ pl_status pl_life_soup(pl_life_pattern *p, int64_t w, int64_t h, double density,
     /* Each row from its own seed, drawn in turn from the soup's seed: rows never share bits. */
     pl_rng rows;
     pl_rng_seed(&rows, seed);
-    for (int64_t y = 0; y < h; y++)
+    for (int64_t y = 0; w > 0 && y < h; y++) /* no columns: no rows to fill, however many */
         pl_fill_bits(p->bits + y * p->words_per_row, w, density, pl_rng_next(&rows));
     return PL_OK;
 }
