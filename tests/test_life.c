@@ -264,6 +264,33 @@ static void test_sparse_work(void)
     pl_life_sparse_destroy(plane);
 }
 
+/* Acorn (tests/data/life/acorn.rle), the methuselah of docs/life.md's comparison with Golly:
+ * 7 cells that stabilise at generation 5206 with 633 cells in a 2325 x 2497 box at (-1123,
+ * -1247) from its top-left corner (Golly's bgolly agrees on the population), on the unbounded
+ * plane through blinkers, gliders and the ash they leave: the period-2 skipping at full load. */
+static void test_acorn(void)
+{
+    pl_life_pattern acorn;
+    pl_life_sparse *plane = NULL;
+    if (pl_life_read(in_tests("data/life/acorn.rle"), &acorn) != PL_OK) {
+        CHECK(0, "reading acorn: %s", pl_last_error());
+        return;
+    }
+    CHECK(pl_life_sparse_create(&plane, &acorn.rule, 0, 0, 0) == PL_OK &&
+              pl_life_sparse_load(plane, acorn.bits, acorn.w, acorn.h, acorn.words_per_row, 0, 0) == PL_OK &&
+              pl_life_sparse_run(plane, 5206, 2) == PL_OK,
+          "acorn on the sparse plane: %s", pl_last_error());
+    int64_t box[4] = {0, 0, 0, 0};
+    if (plane) pl_life_sparse_bbox(plane, &box[0], &box[1], &box[2], &box[3]);
+    CHECK(plane && pl_life_sparse_population(plane) == 633 && box[0] == -1123 && box[1] == -1247 &&
+              box[2] == 2325 && box[3] == 2497,
+          "acorn at generation 5206: %lld cells in %lldx%lld at (%lld, %lld), want 633 in 2325x2497 at (-1123, -1247)",
+          plane ? (long long)pl_life_sparse_population(plane) : -1LL, (long long)box[2], (long long)box[3],
+          (long long)box[0], (long long)box[1]);
+    pl_life_sparse_destroy(plane);
+    pl_life_pattern_free(&acorn);
+}
+
 /* The Gosper glider gun (tests/data/life/gosper_gun.rle, read by the pattern reader): 36 cells,
  * period 30, one glider (5 cells) more every 30 generations while the gliders fly: at
  * generation 30k the population is 36 + 5k. On a 160x160 plane (gun at the top-left, gliders
@@ -642,6 +669,7 @@ int main(void)
     test_sparse_soups();
     test_sparse_corners();
     test_sparse_work();
+    test_acorn();
     test_gosper_gun();
     return check_summary("test_life");
 }
