@@ -376,6 +376,7 @@ typedef struct tile_step {
     tile_change chg;          /* of the rows written, against S(g) */
     uint64_t chg2_rows;       /* the rows written that differ from S(g - 1) */
     uint64_t live;            /* the live rows of out, as built */
+    int written;              /* rows written */
 } tile_step;
 
 /* Row i (-1..64) of the tile's column and its west- and east-shifted copies (cell x's west
@@ -388,6 +389,14 @@ static inline void tile_row(const tile_step *ts, int i, uint64_t *x, uint64_t *w
     *e = (*x >> 1) | (ts->nb[band][2][k] << 63);
 }
 
+/* The same for a row i in 0..63: the tile's own band, no test. */
+static inline void tile_row_inside(const tile_step *ts, int i, uint64_t *x, uint64_t *w, uint64_t *e)
+{
+    *x = ts->nb[1][1][i];
+    *w = (*x << 1) | (ts->nb[1][0][i] >> 63);
+    *e = (*x >> 1) | (ts->nb[1][2][i] << 63);
+}
+
 /* Row r's new word v: kept dead beyond a bounded plane's edge, stored, and summarised. */
 static inline void tile_store(const pl_life_sparse *s, const tile *t, tile_step *ts, int r, uint64_t v)
 {
@@ -397,6 +406,7 @@ static inline void tile_store(const pl_life_sparse *s, const tile *t, tile_step 
         else if (x_end < TILE) v &= (UINT64_C(1) << x_end) - 1;
     }
     const uint64_t d = v ^ ts->nb[1][1][r];
+    ts->written++;
     ts->chg2_rows |= (uint64_t)(v != ts->out[r]) << r;
     ts->out[r] = v;
     ts->chg.rows |= (uint64_t)(d != 0) << r;
@@ -431,10 +441,11 @@ static void tile_rows_conway(const pl_life_sparse *s, const tile *t, tile_step *
         uint64_t x, w, e, a0, a1, b0, b1, alive;
         tile_row(ts, r0 - 1, &x, &w, &e);
         a0 = w ^ x ^ e, a1 = (w & x) | ((w ^ x) & e);
-        tile_row(ts, r0, &alive, &w, &e);
+        tile_row_inside(ts, r0, &alive, &w, &e);
         b0 = w ^ alive ^ e, b1 = (w & alive) | ((w ^ alive) & e);
         for (int r = r0; r < r0 + len; r++) {
-            tile_row(ts, r + 1, &x, &w, &e);
+            if (r + 1 < TILE) tile_row_inside(ts, r + 1, &x, &w, &e);
+            else tile_row(ts, TILE, &x, &w, &e);
             const uint64_t c0 = w ^ x ^ e, c1 = (w & x) | ((w ^ x) & e);
             /* t = a + b + c: bit 0 and its carry, then the weight-2 bits and their carries */
             const uint64_t t0 = a0 ^ b0 ^ c0, k0 = (a0 & b0) | ((a0 ^ b0) & c0);
@@ -462,7 +473,7 @@ static void compute_tile(const pl_life_sparse *s, int64_t idx)
     memset(&ts.chg, 0, sizeof ts.chg);
     ts.chg2_rows = 0;
     ts.live = t->live[other] & ~todo;
-    t->written = (uint8_t)__builtin_popcountll(todo);
+    ts.written = 0;
     if (todo) { /* none for a blinker's tile: the other buffer holds S(g + 1) already */
         for (int d = 0; d < 9; d++) {
             const int64_t j = t->nb[d];
@@ -481,6 +492,7 @@ static void compute_tile(const pl_life_sparse *s, int64_t idx)
     const uint64_t r2 = ts.chg2_rows, all = ~UINT64_C(0);
     t->chg2 = (tile_change){r2, r2, r2, (r2 & 1u) ? all : 0, (r2 >> 63) ? all : 0};
     t->live[other] = ts.live;
+    t->written = (uint8_t)ts.written;
 }
 
 pl_status pl_life_sparse_run(pl_life_sparse *s, int64_t gens, int threads)
