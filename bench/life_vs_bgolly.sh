@@ -69,5 +69,5 @@ if [ "$parlab_pop" != "$bgolly_pop" ]; then
     exit 1
 fi
 echo "population at generation $gens: $parlab_pop (both)"
-printf 'parlab %.3f ms, bgolly %.3f ms: parlab is %.1fx bgolly\n' "$(echo "$parlab_s * 1000" | bc -l)" \
+printf 'parlab %.3f ms, bgolly %.3f ms: parlab runs %.2fx as fast as bgolly\n' "$(echo "$parlab_s * 1000" | bc -l)" \
     "$(echo "$bgolly_s * 1000" | bc -l)" "$(echo "$bgolly_s / $parlab_s" | bc -l)"
