@@ -148,6 +148,10 @@ const char *pl_conv2d_best_variant(const pl_ctx *ctx);
 pl_status pl_life(pl_ctx *ctx, int64_t W, int64_t H, uint64_t *bits, int64_t gens, const char *rule, int torus);
 pl_status pl_life_variant(pl_ctx *ctx, const char *variant, const int64_t *params, int64_t W, int64_t H,
                           uint64_t *bits, int64_t gens, const char *rule, int torus);
+/* The rung pl_life runs for a W x H grid in this context (NULL: none can run): cpu-bitpacked
+ * on the CPU; on the GPU cuda-bitpacked below 1e8 cells and cuda-tuned from there on (where
+ * each is the faster on an H100). pl_life_best_variant: the choice for a large grid. */
+const char *pl_life_best_variant_for(const pl_ctx *ctx, int64_t W, int64_t H);
 const char *pl_life_best_variant(const pl_ctx *ctx);
 
 /* Local entropy: for each pixel of an H x W uint8 image of values in [0, bins) (bins 2..256),

@@ -264,6 +264,25 @@ static void test_sparse_work(void)
     pl_life_sparse_destroy(plane);
 }
 
+/* pl_life on the CPU: cpu-bitpacked at any size, and a glider on a 37x37 torus comes back. */
+static void test_best_variant(void)
+{
+    pl_ctx *ctx = NULL;
+    CHECK(pl_ctx_create(&ctx, PL_BACKEND_CPU, 0, 2) == PL_OK, "cpu context: %s", pl_last_error());
+    if (!ctx) return;
+    const char *small = pl_life_best_variant_for(ctx, 64, 64), *large = pl_life_best_variant_for(ctx, 65536, 65536);
+    CHECK(small && large && !strcmp(small, "cpu-bitpacked") && !strcmp(large, "cpu-bitpacked"),
+          "the CPU picks %s and %s, want cpu-bitpacked", small ? small : "none", large ? large : "none");
+    uint64_t g[37], start[37];
+    memset(start, 0, sizeof start);
+    start[0] |= 1ull << 1, start[1] |= 1ull << 2, start[2] |= 7ull; /* the glider */
+    memcpy(g, start, sizeof g);
+    CHECK(pl_life(ctx, 37, 37, g, 4 * 37 - 4, NULL, 1) == PL_OK && memcmp(g, start, sizeof g) &&
+              pl_life(ctx, 37, 37, g, 4, NULL, 1) == PL_OK && !memcmp(g, start, sizeof g),
+          "pl_life: the glider is not back after 4*37 generations on the 37x37 torus (%s)", pl_last_error());
+    pl_ctx_destroy(ctx);
+}
+
 /* Acorn (tests/data/life/acorn.rle), the methuselah of docs/life.md's comparison with Golly:
  * 7 cells that stabilise at generation 5206 with 633 cells in a 2325 x 2497 box at (-1123,
  * -1247) from its top-left corner (Golly's bgolly agrees on the population), on the unbounded
@@ -670,6 +689,7 @@ int main(void)
     test_sparse_corners();
     test_sparse_work();
     test_acorn();
+    test_best_variant();
     test_gosper_gun();
     return check_summary("test_life");
 }

@@ -120,6 +120,24 @@ static void test_patterns(pl_ctx *ctx)
     pl_life_pattern_free(&gun);
 }
 
+/* pl_life, the library call, picks its rung by the grid's size (cuda-bitpacked below 1e8 cells,
+ * cuda-tuned from there on) and runs it: a glider on a small torus comes back. */
+static void test_best_variant(pl_ctx *ctx)
+{
+    const char *small = pl_life_best_variant_for(ctx, 8192, 8192), *large = pl_life_best_variant_for(ctx, 12000, 12000);
+    CHECK(small && !strcmp(small, "cuda-bitpacked"), "8192^2 picks %s, want cuda-bitpacked", small ? small : "none");
+    CHECK(large && !strcmp(large, "cuda-tuned"), "12000^2 picks %s, want cuda-tuned", large ? large : "none");
+    const char *any = pl_life_best_variant(ctx);
+    CHECK(any && !strcmp(any, "cuda-tuned"), "pl_life_best_variant picks %s, want cuda-tuned", any ? any : "none");
+    uint64_t g[37], start[37];
+    memset(start, 0, sizeof start);
+    start[0] |= 1ull << 1, start[1] |= 1ull << 2, start[2] |= 7ull; /* the glider */
+    memcpy(g, start, sizeof g);
+    CHECK(pl_life(ctx, 37, 37, g, 4 * 37 - 4, NULL, 1) == PL_OK && memcmp(g, start, sizeof g) &&
+              pl_life(ctx, 37, 37, g, 4, NULL, 1) == PL_OK && !memcmp(g, start, sizeof g),
+          "pl_life: the glider is not back after 4*37 generations on the 37x37 torus (%s)", pl_last_error());
+}
+
 /* The word rungs' device memory: the operand (1 bit a cell, rows of whole words) and a second
  * packed grid: 2 bits a cell at 65536^2, at most 2.2 (the harness's pristine copy of an in-out
  * operand for re-runs is its own, not the rung's). */
@@ -145,6 +163,7 @@ int main(int argc, char **argv)
     pl_ctx *ctx = gpu_check_ctx();
     if (ctx) {
         test_device_bits();
+        test_best_variant(ctx);
         test_patterns(ctx);
         test_soups(ctx, quick);
         pl_ctx_destroy(ctx);

@@ -289,7 +289,7 @@ int pl_cmd_life(int argc, char **argv)
                 goto done;
             rc = PL_EXIT_FAIL;
         }
-        const char *ran = variant ? variant->name : pl_life_best_variant(ctx);
+        const char *ran = variant ? variant->name : pl_life_best_variant_for(ctx, W, H);
         if (!ran) {
             cli_error("life: no life variant can run here");
             goto done;
