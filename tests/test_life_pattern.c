@@ -315,6 +315,17 @@ static void test_reading(void)
               "details: comments '%s'", p.comments ? p.comments : "");
     }
     pl_life_pattern_free(&p);
+    /* Long runs, set a word at a time: 3 dead, 250 alive (four words), 7 dead, 40 alive. */
+    st = read_string("runs.rle", "x = 300, y = 2\n3b250o7b40o$o!\n", &p);
+    CHECK(st == PL_OK, "long runs: %s", pl_last_error());
+    if (st == PL_OK) {
+        int64_t wrong = 0;
+        for (int64_t x = 0; x < 300; x++)
+            wrong += pl_life_cell(&p, x, 0) != ((x >= 3 && x < 253) || x >= 260);
+        CHECK(wrong == 0 && population(&p) == 291, "long runs: %lld cells wrong, %lld alive, want 291", (long long)wrong,
+              (long long)population(&p));
+    }
+    pl_life_pattern_free(&p);
 
     /* An empty pattern. */
     st = read_string("empty.rle", "x = 0, y = 0\n!\n", &p);

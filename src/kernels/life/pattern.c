@@ -83,10 +83,19 @@ void pl_life_pattern_free(pl_life_pattern *p)
     memset(p, 0, sizeof *p);
 }
 
+/* Cells x .. x+n-1 of row y alive (n >= 1), a word at a time: a long run costs its words. */
 static void set_cells(pl_life_pattern *p, int64_t x, int64_t y, int64_t n)
 {
     uint64_t *row = p->bits + y * p->words_per_row;
-    for (int64_t i = x; i < x + n; i++) row[i / 64] |= UINT64_C(1) << (i % 64);
+    const int64_t last = x + n - 1, k0 = x / 64, k1 = last / 64;
+    const uint64_t from = ~UINT64_C(0) << (x % 64), to = ~UINT64_C(0) >> (63 - last % 64);
+    if (k0 == k1) {
+        row[k0] |= from & to;
+        return;
+    }
+    row[k0] |= from;
+    for (int64_t k = k0 + 1; k < k1; k++) row[k] = ~UINT64_C(0);
+    row[k1] |= to;
 }
 
 /* ---------------------------------------------------------------- the reader's cursor */
@@ -600,6 +609,20 @@ static void put_run(outbuf *o, int64_t count, char tag)
     put(o, t, (size_t)n);
 }
 
+/* The first cell at or after x in row y whose state is not `alive` (p->w if none), found a
+ * word at a time: a long run or an empty row costs its words, not its cells. */
+static int64_t run_end(const pl_life_pattern *p, int64_t y, int64_t x, int alive)
+{
+    const uint64_t *row = p->bits + y * p->words_per_row;
+    int64_t k = x / 64;
+    uint64_t other = (alive ? ~row[k] : row[k]) & (~UINT64_C(0) << (x % 64));
+    while (!other) {
+        if (++k >= p->words_per_row) return p->w;
+        other = alive ? ~row[k] : row[k];
+    }
+    return k * 64 + __builtin_ctzll(other); /* at most w: the bits past w are zero (dead) */
+}
+
 static void write_rle(outbuf *o, const pl_life_pattern *p)
 {
     if (p->comments) puts_(o, p->comments);
@@ -622,9 +645,8 @@ static void write_rle(outbuf *o, const pl_life_pattern *p)
     for (int64_t y = 0; p->w > 0 && y < p->h && !o->nomem && !o->write_errno; y++) {
         int64_t x = 0;
         while (x < p->w) {
-            int alive = pl_life_cell(p, x, y);
-            int64_t end = x + 1;
-            while (end < p->w && pl_life_cell(p, end, y) == alive) end++;
+            const int alive = pl_life_cell(p, x, y);
+            const int64_t end = run_end(p, y, x, alive);
             if (!alive && end == p->w) break; /* trailing dead cells are dropped */
             if (rows_pending) {
                 put_run(o, rows_pending, '$');
@@ -661,9 +683,15 @@ static void write_cells(outbuf *o, const pl_life_pattern *p)
     /* A file with no rows and no comments would not read as .cells: an empty box gets "!". */
     if ((!p->comments || !p->comments[0]) && (p->w == 0 || p->h == 0)) put(o, "!\n", 2);
     /* A box with no columns has only empty rows, which a reader drops: none are written. */
+    char chunk[4096]; /* a row's characters, handed to put() a chunk at a time */
     for (int64_t y = 0; p->w > 0 && y < p->h && !o->nomem && !o->write_errno; y++) {
-        for (int64_t x = 0; x < p->w; x++) put(o, pl_life_cell(p, x, y) ? "O" : ".", 1);
-        put(o, "\n", 1);
+        size_t n = 0;
+        for (int64_t x = 0; x < p->w; x++) {
+            chunk[n++] = pl_life_cell(p, x, y) ? 'O' : '.';
+            if (n == sizeof chunk) put(o, chunk, n), n = 0;
+        }
+        chunk[n++] = '\n';
+        put(o, chunk, n);
     }
 }
 
