@@ -63,6 +63,12 @@ run 2 "unknown variant" life blinker.rle --gens 1 --variant cpu-magic && expect_
 run 2 "bad density" life --soup 10x10 --density 2 --gens 1 && expect_err "bad density" "2"
 run 2 "no input" life --gens 3 && expect_err "no input" "PATTERN"
 run 2 "huge torus" life blinker.rle --gens 1 --torus 10000000x10000000 && expect_err "huge torus" "memory"
+# too long for --max-time: a grid run refused before it starts (had it run: ~11 s); a small one runs
+# (2 CPU threads: a ceiling of 5e11 cell-updates a second, whatever the machine)
+run 2 "1e5 generations of 4096^2 in 1 s" life --soup 4096x4096 --gens 100000 --max-time 1 --threads 2 \
+    --backend cpu -o x.rle && expect_err "too long for 1 s" "--max-time is 1 s"
+run 2 "bad max-time" life blinker.rle --gens 1 --max-time -1 && expect_err "bad max-time" "-1"
+run 0 "a short grid run under --max-time 1" life --soup 64x64 --gens 1000 --max-time 1
 no_file "usage errors" x.rle
 # runtime failures: exit 1, the file (and line) named
 printf 'x = 3, y = 1\n3q!\n' >bad.rle
@@ -70,6 +76,11 @@ run 1 "malformed RLE" life bad.rle --gens 1 -o x.rle && expect_err "malformed" "
 run 1 "missing file" life nope.rle --gens 1 -o x.rle && expect_err "missing" "nope.rle"
 no_file "runtime failures" x.rle
 run 1 "unwritable output" life blinker.rle --gens 1 -o nodir/x.rle && expect_err "unwritable" "nodir"
+# the unbounded plane: a run past --max-time stops, says where, writes nothing (the gun's
+# gliders make each generation dearer: 150000 generations take ~17 s on 2 cores)
+run 1 "gun past --max-time 1" life gun.rle --gens 150000 --max-time 1 -o x.rle &&
+    expect_err "stopped" "stopped at generation"
+no_file "a stopped run" x.rle
 # the bench: --variant all on a torus notes that cpu-sparse does not take it and runs the rest;
 # cpu-sparse named on a torus is a failure naming the torus
 run 0 "bench all on a torus" bench life --size 40x30 --set gens=10 --variant all &&

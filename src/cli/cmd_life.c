@@ -45,6 +45,11 @@ static void usage(FILE *f)
           "                      --plane WxH gives the grid; the soup is its top-left box)\n"
           "  --density D         the soup's density, 0..1 (default 0.5)\n"
           "  --seed S            the soup's seed (default 1)\n"
+          "  --max-time S        seconds a run may take, 0 for no limit (default 600): a grid\n"
+          "                      run that even the fastest rate this machine could reach\n"
+          "                      would not finish in S is refused before it starts; a run\n"
+          "                      on the unbounded plane (whose cost grows with its pattern)\n"
+          "                      is stopped at S, nothing written\n"
           "  --variant V         the life variant to run (an unknown name lists them); default:\n"
           "                      the best grid rung of the backend for the grid's size (CUDA:\n"
           "                      cuda-bitpacked below 1e8 cells, cuda-tuned above), cpu-sparse\n"
@@ -57,8 +62,9 @@ static void usage(FILE *f)
           "The output is written whole or not at all (a temporary file, renamed).\n"
           "\n"
           "exit status: 0 success; 1 runtime failure (a file cannot be read or written or is\n"
-          "malformed, a device error); 2 usage error (bad option or value, a pattern larger than\n"
-          "its grid, a variant that cannot run the grid, too big for this machine's memory).\n",
+          "malformed, a device error, the plane's run stopped at --max-time); 2 usage error\n"
+          "(bad option or value, a pattern larger than its grid, a variant that cannot run the\n"
+          "grid, too big for this machine's memory or for --max-time).\n",
           f);
 }
 
@@ -91,6 +97,15 @@ static void report(int64_t gen, int64_t pop, const int64_t box[4])
            (long long)box[2], (long long)box[3], (long long)box[0], (long long)box[1]);
 }
 
+/* A rate no rung reaches on this machine, in cell-updates a second: 2.5e11 a CPU thread (the
+ * best measured: 9.6e10 a core on 2 cores, 2.2e10 on 16), 1e14 on a GPU (the best measured:
+ * 1.08e13 on an H100). A grid run over --max-time even at this rate is refused at once: no run
+ * that could finish in time is. */
+static double life_rate_ceiling(int cuda, long threads)
+{
+    return cuda ? 1e14 : 2.5e11 * (double)(threads > 0 ? threads : pl_cpu_cores());
+}
+
 static int parse_grid(const char *opt, const char *val, int64_t d[2])
 {
     if (pl_parse_dims(opt, val, 2, "WxH", d) != PL_OK) {
@@ -105,7 +120,7 @@ int pl_cmd_life(int argc, char **argv)
     const pl_kernel *kernel = pl_kernel_find("life");
     const char *in_path = NULL, *rule_text = NULL;
     int n_in = 0, rc, handled, grid_given = 0;
-    long gens = -1, every = 0, seed = 1;
+    long gens = -1, every = 0, seed = 1, max_time = 600;
     float density = 0.5f;
     int64_t grid_dims[2] = {0, 0}, soup_dims[2] = {0, 0};
     int grid_kind = PL_LIFE_UNBOUNDED, soup = 0;
@@ -113,7 +128,7 @@ int pl_cmd_life(int argc, char **argv)
 
     static const char *const with_value[] = {"-o", "--output", "--variant", "--threads", "--backend", "--device",
                                              "--gens", "--torus", "--plane", "--rule", "--every", "--soup",
-                                             "--density", "--seed", NULL};
+                                             "--density", "--seed", "--max-time", NULL};
     tool_args ta = {"life", argc, argv, with_value, NULL, 1, 0};
     char name[32];
     const char *val;
@@ -127,6 +142,7 @@ int pl_cmd_life(int argc, char **argv)
         if (!strcmp(name, "--gens")) rc = cli_parse_int(name, val, 0, 1000000000000L, &gens);
         else if (!strcmp(name, "--every")) rc = cli_parse_int(name, val, 1, 1000000000000L, &every);
         else if (!strcmp(name, "--seed")) rc = cli_parse_int(name, val, 0, 2147483647L, &seed);
+        else if (!strcmp(name, "--max-time")) rc = cli_parse_int(name, val, 0, 100000000L, &max_time);
         else if (!strcmp(name, "--density")) {
             rc = tool_parse_real("life", name, val, &density);
             if (rc == 0 && !(density >= 0.0f && density <= 1.0f)) {
@@ -216,7 +232,10 @@ int pl_cmd_life(int argc, char **argv)
         double seconds = 0;
         int64_t box[4];
         for (int64_t done_gens = 0; done_gens < gens || (gens == 0 && done_gens == 0);) {
-            const int64_t step = every > 0 && every < gens - done_gens ? every : gens - done_gens;
+            /* to the next --every point or the end, at most 1024 generations (the time limit's check) */
+            int64_t step = every > 0 ? every - done_gens % every : gens - done_gens;
+            if (step > gens - done_gens) step = gens - done_gens;
+            if (max_time > 0 && step > 1024) step = 1024;
             const double t0 = tool_now();
             if ((s = pl_life_sparse_run(plane, step, threads)) != PL_OK) {
                 rc = cli_fail(s);
@@ -224,11 +243,18 @@ int pl_cmd_life(int argc, char **argv)
             }
             seconds += tool_now() - t0;
             done_gens += step;
-            if (every > 0 || done_gens >= gens) {
+            if ((every > 0 && done_gens % every == 0) || done_gens >= gens) {
                 pl_life_sparse_bbox(plane, &box[0], &box[1], &box[2], &box[3]);
                 report(done_gens, pl_life_sparse_population(plane), box);
             }
             if (gens == 0) break;
+            if (max_time > 0 && seconds > (double)max_time && done_gens < gens) {
+                cli_error("life: stopped at generation %lld of %lld after %.0f s (--max-time %ld; the pattern has "
+                          "%lld cells in %lld tiles): nothing written; give --max-time 0 for no limit",
+                          (long long)done_gens, (long long)gens, seconds, max_time,
+                          (long long)pl_life_sparse_population(plane), (long long)pl_life_sparse_tiles(plane));
+                goto done;
+            }
         }
         printf("%s on the unbounded plane, %lld generations by cpu-sparse in %.3f ms: %lld tile-generations "
                "(64x64 cells each), %lld rows of 64 cells written, %lld tiles now\n", rule_name, (long long)gens,
@@ -295,6 +321,22 @@ int pl_cmd_life(int argc, char **argv)
         if (!ran) {
             cli_error("life: no life variant can run here");
             goto done;
+        }
+        {
+            const int cuda = pl_ctx_backend(ctx) == PL_BACKEND_CUDA;
+            const double updates = (double)W * (double)H * (double)gens, ceiling = life_rate_ceiling(cuda, co.threads);
+            if (max_time > 0 && updates / ceiling > (double)max_time) {
+                char where[48];
+                if (cuda) snprintf(where, sizeof where, "a GPU");
+                else snprintf(where, sizeof where, "%ld CPU threads", co.threads > 0 ? co.threads : (long)pl_cpu_cores());
+                cli_error("life: %ld generations of the %lldx%lld %s are %.3g cell-updates: over %.3g s even at "
+                          "%.3g a second, more than any rung reaches on %s, and --max-time is %ld s: give fewer "
+                          "--gens, or --max-time 0 for no limit",
+                          gens, (long long)W, (long long)H, torus ? "torus" : "plane", updates, updates / ceiling,
+                          ceiling, where, max_time);
+                rc = PL_EXIT_USAGE;
+                goto done;
+            }
         }
         double seconds = 0;
         int64_t box[4];
