@@ -31,6 +31,7 @@
 #include "kernels/life/bitslice.h"
 #include "kernels/life/life.h"
 #include "kernels/life/sparse.h"
+#include "kernels/life/sparse_rows.h"
 
 #include <omp.h>
 #include <stdlib.h>
@@ -62,6 +63,7 @@ typedef struct tile {
 struct pl_life_sparse {
     life_rule_masks masks;
     int conway; /* the rule is B3/S23 */
+    int avx2;   /* Conway's rows four at a time (sparse_rows.h) */
     int bounded;
     int64_t W, H;                 /* bounded: the plane's size */
     tile *tiles;                  /* tiles[0..n_tiles): in use or on the free list */
@@ -222,6 +224,7 @@ pl_status pl_life_sparse_create(pl_life_sparse **out, const pl_life_rule *rule, 
     if (!s) return pl_fail(PL_ERR_NOMEM, "life sparse: no memory");
     life_rule_masks_make(rule, &s->masks);
     s->conway = life_rule_is_conway(rule);
+    s->avx2 = (pl_features() & PL_FEAT_AVX2) != 0;
     s->bounded = bounded, s->W = W, s->H = H, s->free_head = -1;
     pl_status st = map_grow(s);
     if (st == PL_OK) st = lists_reserve(s, 1024);
@@ -459,6 +462,15 @@ static void tile_rows_conway(const pl_life_sparse *s, const tile *t, tile_step *
     }
 }
 
+/* The 4-row blocks 1..14 (rows 4..59, whose inputs all lie in the tile's band) that hold a row
+ * of todo, as bit k for block k. */
+static uint32_t inner_blocks(uint64_t todo)
+{
+    uint32_t blocks = 0;
+    for (int k = 1; k < 15; k++) blocks |= (uint32_t)(((todo >> (4 * k)) & 0xFu) != 0) << k;
+    return blocks;
+}
+
 static void compute_tile(const pl_life_sparse *s, int64_t idx)
 {
     static const uint64_t zero[TILE];
@@ -468,19 +480,36 @@ static void compute_tile(const pl_life_sparse *s, int64_t idx)
     const uint64_t todo = dirty & dirty2, kept = dirty & ~dirty2;
     const int other = t->which ^ 1;
     const uint64_t *now = t->rows[t->which];
+    /* Conway's inner rows by whole 4-row blocks (AVX2): a row computed that need not be is
+     * written with the state it holds already (not dirty: S(g); kept: S(g - 1)), so computing
+     * more rows than todo changes nothing. Not on a bounded plane's edge tiles (their cells
+     * past the edge are masked row by row). */
+    const int inside = !s->bounded || ((t->tx + 1) * TILE <= s->W && (t->ty + 1) * TILE <= s->H);
+    const uint32_t blocks = s->conway && s->avx2 && inside ? inner_blocks(todo) : 0;
+    uint64_t block_rows = 0;
+    for (uint32_t b = blocks; b; b &= b - 1) block_rows |= UINT64_C(0xF) << (4 * __builtin_ctz(b));
     tile_step ts;
     ts.out = t->rows[other];
     memset(&ts.chg, 0, sizeof ts.chg);
     ts.chg2_rows = 0;
-    ts.live = t->live[other] & ~todo;
+    ts.live = t->live[other] & ~todo; /* a row computed beyond todo keeps its value, so its live bit */
     ts.written = 0;
     if (todo) { /* none for a blinker's tile: the other buffer holds S(g + 1) already */
         for (int d = 0; d < 9; d++) {
             const int64_t j = t->nb[d];
             ts.nb[d / 3][d % 3] = j < 0 ? zero : s->tiles[j].rows[s->tiles[j].which];
         }
-        if (s->conway) tile_rows_conway(s, t, &ts, todo);
-        else tile_rows_rule(s, t, &ts, todo);
+        if (blocks) {
+            life_rows_summary sum = {0, 0, 0, 0, 0};
+            pl_life_sparse_conway_blocks_avx2(ts.nb[1][0], ts.nb[1][1], ts.nb[1][2], ts.out, blocks, &sum);
+            ts.chg.rows = sum.rows, ts.chg.west = sum.west, ts.chg.east = sum.east;
+            ts.chg2_rows = sum.chg2;
+            ts.live |= sum.live;
+            ts.written = 4 * __builtin_popcount(blocks);
+        }
+        const uint64_t rest = todo & ~block_rows;
+        if (s->conway) tile_rows_conway(s, t, &ts, rest);
+        else tile_rows_rule(s, t, &ts, rest);
     }
     /* a kept row changes back to S(g - 1): as it changed from it, since S(g - 1) = S(g + 1) there */
     t->chg.rows = ts.chg.rows | (t->chg.rows & kept);
