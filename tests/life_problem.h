@@ -6,6 +6,8 @@
 #include "harness/harness.h"
 #include "kernels/life/life.h"
 
+#include <string.h>
+
 /* pv: the defaults with each of settings (NULL-terminated) set; PL_OK or the first error. */
 static inline pl_status life_settings(pl_pvalues *pv, const char *const *settings)
 {
@@ -26,5 +28,17 @@ static inline pl_problem *life_soup(const char *size, uint64_t seed, const char 
     if (life_settings(&pv, settings) == PL_OK && pl_problem_create_opts(&p, &pl_life_kernel, size, &pv, &opts) != PL_OK)
         p = NULL;
     return p;
+}
+
+/* pl_life (the library call, its rung chosen by size) on a glider on a 37x37 torus: 1 when
+ * the glider has moved after 4*37-4 generations and is back where it began 4 later. */
+static inline int life_call_glider_returns(pl_ctx *ctx)
+{
+    uint64_t g[37], start[37];
+    memset(start, 0, sizeof start);
+    start[0] |= 1ull << 1, start[1] |= 1ull << 2, start[2] |= 7ull; /* the glider */
+    memcpy(g, start, sizeof g);
+    return pl_life(ctx, 37, 37, g, 4 * 37 - 4, NULL, 1) == PL_OK && memcmp(g, start, sizeof g) &&
+           pl_life(ctx, 37, 37, g, 4, NULL, 1) == PL_OK && !memcmp(g, start, sizeof g);
 }
 #endif

@@ -129,13 +129,8 @@ static void test_best_variant(pl_ctx *ctx)
     CHECK(large && !strcmp(large, "cuda-tuned"), "12000^2 picks %s, want cuda-tuned", large ? large : "none");
     const char *any = pl_life_best_variant(ctx);
     CHECK(any && !strcmp(any, "cuda-tuned"), "pl_life_best_variant picks %s, want cuda-tuned", any ? any : "none");
-    uint64_t g[37], start[37];
-    memset(start, 0, sizeof start);
-    start[0] |= 1ull << 1, start[1] |= 1ull << 2, start[2] |= 7ull; /* the glider */
-    memcpy(g, start, sizeof g);
-    CHECK(pl_life(ctx, 37, 37, g, 4 * 37 - 4, NULL, 1) == PL_OK && memcmp(g, start, sizeof g) &&
-              pl_life(ctx, 37, 37, g, 4, NULL, 1) == PL_OK && !memcmp(g, start, sizeof g),
-          "pl_life: the glider is not back after 4*37 generations on the 37x37 torus (%s)", pl_last_error());
+    CHECK(life_call_glider_returns(ctx), "pl_life: the glider is not back after 4*37 generations on the 37x37 "
+          "torus (%s)", pl_last_error());
 }
 
 /* The word rungs' device memory: the operand (1 bit a cell, rows of whole words) and a second
