@@ -575,6 +575,15 @@ static void test_problem_text(void)
     CHECK(pl_pvalues_set(&pl_life_kernel, &pv, given, "rule=B9/S23") == PL_OK &&
               pl_life_spec_make_problem(&p, "8", &pv) == PL_ERR_ARG && strstr(pl_last_error(), "B9/S23"),
           "rule B9/S23 refused, named: '%s'", pl_last_error());
+    /* the op count: 0.5 a cell-update for Conway's rule, 1.0 for another (its mux over the count) */
+    pl_pvalues_default(&pl_life_kernel, &pv);
+    CHECK(pl_life_spec_make_problem(&p, "30x20", &pv) == PL_OK &&
+              pl_life_spec_ops(&p) == 0.5 * pl_life_spec_cell_updates(&p) && pl_life_spec_cell_updates(&p) == 60000.0,
+          "B3/S23 30x20 x100: %g ops for %g cell-updates, want 30000 for 60000", pl_life_spec_ops(&p),
+          pl_life_spec_cell_updates(&p));
+    p.rule.birth |= 1u << 6; /* B36/S23 */
+    CHECK(pl_life_spec_ops(&p) == pl_life_spec_cell_updates(&p), "B36/S23: %g ops for %g cell-updates",
+          pl_life_spec_ops(&p), pl_life_spec_cell_updates(&p));
     pl_pvalues_default(&pl_life_kernel, &pv);
     CHECK(pl_life_spec_make_problem(&p, "8x0", &pv) != PL_OK, "size 8x0 refused");
     CHECK(pl_life_spec_make_problem(&p, "8x8x8", &pv) != PL_OK, "size 8x8x8 refused");

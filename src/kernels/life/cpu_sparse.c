@@ -441,20 +441,22 @@ static void tile_rows_conway(const pl_life_sparse *s, const tile *t, tile_step *
         const uint64_t after = ~(dirty >> r0); /* the run of set bits from r0 */
         const int len = after ? __builtin_ctzll(after) : TILE - r0;
         dirty &= len == TILE ? 0 : ~(((UINT64_C(1) << len) - 1) << r0);
-        uint64_t x, w, e, a0, a1, b0, b1, alive;
+        uint64_t x, w, e, a0, a1, b0, b1, c0, c1, alive;
         tile_row(ts, r0 - 1, &x, &w, &e);
-        a0 = w ^ x ^ e, a1 = (w & x) | ((w ^ x) & e);
+        LIFE_FULL_ADD(a0, a1, w, x, e);
         tile_row_inside(ts, r0, &alive, &w, &e);
-        b0 = w ^ alive ^ e, b1 = (w & alive) | ((w ^ alive) & e);
+        LIFE_FULL_ADD(b0, b1, w, alive, e);
         for (int r = r0; r < r0 + len; r++) {
             if (r + 1 < TILE) tile_row_inside(ts, r + 1, &x, &w, &e);
             else tile_row(ts, TILE, &x, &w, &e);
-            const uint64_t c0 = w ^ x ^ e, c1 = (w & x) | ((w ^ x) & e);
-            /* t = a + b + c: bit 0 and its carry, then the weight-2 bits and their carries */
-            const uint64_t t0 = a0 ^ b0 ^ c0, k0 = (a0 & b0) | ((a0 ^ b0) & c0);
-            const uint64_t u = a1 ^ b1 ^ c1, v = (a1 & b1) | ((a1 ^ b1) & c1);
-            const uint64_t t1 = u ^ k0, k1 = u & k0;
-            const uint64_t t2 = v ^ k1, t3 = v & k1;
+            LIFE_FULL_ADD(c0, c1, w, x, e);
+            /* t = a + b + c: bit 0 and its carry k0, the weight-2 bits (u) and their carry (v),
+             * then t1 = u + k0 and the weight-4 bits t2, t3 */
+            uint64_t t0, k0, u, v, t1, k1, t2, t3;
+            LIFE_FULL_ADD(t0, k0, a0, b0, c0);
+            LIFE_FULL_ADD(u, v, a1, b1, c1);
+            LIFE_HALF_ADD(t1, k1, u, k0);
+            LIFE_HALF_ADD(t2, t3, v, k1);
             const uint64_t three = t0 & t1 & ~(t2 | t3), four = t2 & ~(t0 | t1 | t3);
             tile_store(s, t, ts, r, three | (four & alive));
             a0 = b0, a1 = b1, b0 = c0, b1 = c1, alive = x;
@@ -485,9 +487,6 @@ static void compute_tile(const pl_life_sparse *s, int64_t idx)
      * more rows than todo changes nothing. Not on a bounded plane's edge tiles (their cells
      * past the edge are masked row by row). */
     const int inside = !s->bounded || ((t->tx + 1) * TILE <= s->W && (t->ty + 1) * TILE <= s->H);
-    const uint32_t blocks = s->conway && s->avx2 && inside ? inner_blocks(todo) : 0;
-    uint64_t block_rows = 0;
-    for (uint32_t b = blocks; b; b &= b - 1) block_rows |= UINT64_C(0xF) << (4 * __builtin_ctz(b));
     tile_step ts;
     ts.out = t->rows[other];
     memset(&ts.chg, 0, sizeof ts.chg);
@@ -499,6 +498,9 @@ static void compute_tile(const pl_life_sparse *s, int64_t idx)
             const int64_t j = t->nb[d];
             ts.nb[d / 3][d % 3] = j < 0 ? zero : s->tiles[j].rows[s->tiles[j].which];
         }
+        const uint32_t blocks = s->conway && s->avx2 && inside ? inner_blocks(todo) : 0;
+        uint64_t block_rows = 0;
+        for (uint32_t b = blocks; b; b &= b - 1) block_rows |= UINT64_C(0xF) << (4 * __builtin_ctz(b));
         if (blocks) {
             life_rows_summary sum = {0, 0, 0, 0, 0};
             pl_life_sparse_conway_blocks_avx2(ts.nb[1][0], ts.nb[1][1], ts.nb[1][2], ts.out, blocks, &sum);

@@ -4,6 +4,7 @@
  * edge on the plane; then packed) and the counts. */
 #include "core/core.h"
 #include "core/sizes.h"
+#include "kernels/life/bitslice.h"
 #include "kernels/life/life.h"
 
 #include <math.h>
@@ -296,8 +297,7 @@ double pl_life_spec_bound(const void *problem, pl_precision prec, const char **w
 double pl_life_spec_ops(const void *problem)
 {
     const pl_life_problem *p = problem;
-    const int conway = p->rule.birth == (1u << 3) && p->rule.survive == ((1u << 2) | (1u << 3));
-    return (conway ? 0.5 : 1.0) * pl_life_spec_cell_updates(problem);
+    return (life_rule_is_conway(&p->rule) ? 0.5 : 1.0) * pl_life_spec_cell_updates(problem);
 }
 
 /* What the float64-free reference costs, in the harness's reference operations (plan.c: about
