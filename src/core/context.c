@@ -35,12 +35,15 @@ const char *pl_machine_summary(void)
     static char buf[512];
     unsigned f = pl_features();
     const char *isa = (f & PL_FEAT_AVX512) ? "AVX2 AVX-512" : (f & PL_FEAT_AVX2) ? "AVX2" : "no AVX2";
+    const char *hidden = !pl_cpu_features_hidden() ? ""
+                         : (f & PL_FEAT_AVX2) ? " (AVX-512 hidden by PARLAB_ISA_MAX)"
+                                              : " (SIMD hidden by PARLAB_ISA_MAX)";
     char gpu[200] = "no GPU";
     if (f & PL_FEAT_GPU) {
         int cc = pl_dev_cc(0);
         snprintf(gpu, sizeof gpu, "GPU: %s (sm_%d, %d SMs)", pl_dev_name(0), cc, pl_dev_sm_count(0));
     }
-    snprintf(buf, sizeof buf, "%s, %s, %d cores; %s; %s; OpenBLAS %s", pl_cpu_name(), isa,
+    snprintf(buf, sizeof buf, "%s, %s%s, %d cores; %s; %s; OpenBLAS %s", pl_cpu_name(), isa, hidden,
              pl_cpu_cores(), (f & PL_FEAT_CUDA_BUILD) ? "CUDA build" : "no CUDA build", gpu,
              (f & PL_FEAT_OPENBLAS) ? "yes" : "no");
     return buf;

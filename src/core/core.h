@@ -107,6 +107,10 @@ double pl_now(void);
 
 /* CPU: PL_FEAT_AVX2 | PL_FEAT_AVX512 as this CPU and OS support them. */
 unsigned pl_cpu_features(void);
+/* What the CPU has but PARLAB_ISA_MAX=avx2|none hides (0 when nothing is hidden), and whether
+ * PARLAB_ISA_MAX holds a value other than avx512, avx2, none or empty (then nothing is hidden). */
+unsigned pl_cpu_features_hidden(void);
+int pl_cpu_isa_max_bad(void);
 int pl_cpu_cores(void);
 /* The size in bytes of this CPU's level-`level` data (or unified) cache, from
  * /sys/devices/system/cpu/cpu0/cache, else sysconf; 0 where neither says. */

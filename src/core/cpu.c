@@ -35,15 +35,49 @@ static unsigned detect_features(void)
     return f;
 }
 
+/* PARLAB_ISA_MAX=avx512|avx2|none: the most parlab may use of what this CPU has, so that a
+ * machine with AVX-512 can run (and test) exactly what an AVX2-only or a pre-AVX2 x86-64 runs.
+ * Unset or empty: everything the CPU has. Any other text: pl_cpu_isa_max_bad() says so (the
+ * CLI refuses it) and nothing is hidden. */
+static int isa_max_bad;
+
+static unsigned isa_max_mask(void)
+{
+    const char *env = getenv("PARLAB_ISA_MAX");
+    if (!env || !*env || !strcmp(env, "avx512")) return ~0u;
+    if (!strcmp(env, "avx2")) return PL_FEAT_AVX2;
+    if (!strcmp(env, "none")) return 0u;
+    isa_max_bad = 1;
+    return ~0u;
+}
+
+static unsigned feats;
+static unsigned feats_hidden; /* what the CPU has and PARLAB_ISA_MAX hides */
+static pthread_once_t feats_once = PTHREAD_ONCE_INIT;
+
+static void find_features(void)
+{
+    unsigned all = detect_features();
+    feats = all & isa_max_mask();
+    feats_hidden = all & ~feats;
+}
+
 unsigned pl_cpu_features(void)
 {
-    static int done;
-    static unsigned feats;
-    if (!done) {
-        feats = detect_features();
-        done = 1;
-    }
+    pthread_once(&feats_once, find_features);
     return feats;
+}
+
+unsigned pl_cpu_features_hidden(void)
+{
+    pthread_once(&feats_once, find_features);
+    return feats_hidden;
+}
+
+int pl_cpu_isa_max_bad(void)
+{
+    pthread_once(&feats_once, find_features);
+    return isa_max_bad;
 }
 
 /* Physical cores this process may run on: the CPUs of its affinity mask, counted once per
