@@ -558,6 +558,19 @@ pl_status pl_peaks_measure(pl_ctx *ctx, pl_peaks *pk, int quick);
 /* The cache file: $PARLAB_CACHE_DIR or $XDG_CACHE_HOME/parlab or ~/.cache/parlab. */
 pl_status pl_cache_dir(char *buf, size_t n);
 
+/* ---------------------------------------------------------------- outputs */
+
+/* Every writer below (and pl_report_json/csv) writes its path this way: a symbolic link is
+ * followed; a regular file (or none yet) is written to "<target>.tmp.<pid>" beside it and
+ * renamed over it (no partial file, ever); a character device or FIFO is written through,
+ * never replaced; "-" is standard output; a directory or any other file is refused.
+ * pl_output_check: PL_OK if path can be written so (a temporary file tried and removed) -
+ * the check a program makes before a long run. */
+pl_status pl_output_check(const char *path);
+/* Remove every temporary output file being written now. Async-signal-safe: call it from a
+ * SIGINT/SIGTERM handler before ending the process (parlab's CLI does). */
+void pl_remove_partial_outputs(void);
+
 /* ---------------------------------------------------------------- .npy files */
 
 /* A dense array as in a .npy file: C order, rank 0..8 (0: a scalar, one element). */

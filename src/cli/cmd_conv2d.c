@@ -51,7 +51,8 @@ static void usage(FILE *f)
           "\n"
           "Prints: out = image (*) KxK filter: OHxOW (image HxW, MODE), variant V, T ms\n"
           "where T is the time of the conv2d call alone (with CUDA, including the copies).\n"
-          "The output is written whole or not at all (a temporary file, renamed).\n"
+          "\n"
+          TOOL_USAGE_OUTPUT TOOL_USAGE_NO_STDOUT
           "\n"
           "exit status: 0 success; 1 runtime failure (a file cannot be read or written, is\n"
           "malformed or of a type parlab conv2d does not take; a device error); 2 usage error\n"
@@ -192,6 +193,7 @@ int pl_cmd_conv2d(int argc, char **argv)
         return PL_EXIT_USAGE;
     }
     if ((rc = tool_need_output("conv2d", &co, "OUT.npy")) != 0) return rc;
+    if ((rc = tool_check_output("conv2d", "-o", co.out_path, &in_path, 1, TOOL_OUT_FILE_ONLY)) != 0) return rc;
     if (border_given && mode != PL_CONV2D_SAME) {
         cli_error("conv2d: --border %s applies to --mode same only", borders[border]);
         return PL_EXIT_USAGE;

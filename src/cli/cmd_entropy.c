@@ -50,6 +50,9 @@ static void usage(FILE *f)
           "only the kernel) and the total and the maximum. Every matrix is read and checked\n"
           "before the first is computed; on a failure the outputs this run wrote are removed.\n"
           "\n"
+          TOOL_USAGE_OUTPUT TOOL_USAGE_NO_STDOUT
+          "(With --batch, -o is a directory, made if missing.)\n"
+          "\n"
           "exit status: 0 success; 1 runtime failure (unreadable, malformed or wrong-typed\n"
           "file, a value that is not an integer in [0, bins), a device error, an output that\n"
           "cannot be written); 2 usage error (bad option or value, unknown variant, a problem\n"
@@ -373,6 +376,10 @@ int pl_cmd_entropy(int argc, char **argv)
         return PL_EXIT_USAGE;
     }
     if ((rc = tool_need_output("entropy", &co, batch_path ? "OUTDIR" : "OUT.npy")) != 0) return rc;
+    if (batch_path && !strcmp(co.out_path, "-")) /* a directory of files: the batch's own checks follow */
+        return tool_check_output("entropy", "-o", "-", NULL, 0, TOOL_OUT_FILE_ONLY);
+    if (!batch_path && (rc = tool_check_output("entropy", "-o", co.out_path, &in_path, 1, TOOL_OUT_FILE_ONLY)) != 0)
+        return rc;
     const pl_kernel *kernel = &pl_entropy_kernel;
     run_opts o = {(int)k, (int)bins, base2, NULL};
     if ((rc = tool_find_variant("entropy", kernel, co.variant_name, &o.variant, &co.backend, co.backend_given)) != 0)

@@ -41,6 +41,8 @@ static void usage(FILE *f)
           "this process may take: available memory and the cgroup limit (and the GPU's free\n"
           "memory); too much is a usage error that names the estimate and the limit.\n"
           "\n"
+          TOOL_USAGE_OUTPUT TOOL_USAGE_NO_STDOUT
+          "\n"
           "exit status: 0 success; 1 runtime failure (a file cannot be read or written, is\n"
           "not a valid .npy file, or is not a float32 matrix; a device error); 2 usage error\n"
           "(bad option or value, an empty file name, shapes that do not multiply, unknown\n"
@@ -85,6 +87,8 @@ int pl_cmd_gemm(int argc, char **argv)
         return PL_EXIT_USAGE;
     }
     if ((rc = tool_need_output("gemm", &co, "C.npy")) != 0) return rc;
+    const char *inputs[] = {pos[0], pos[1], c0_path};
+    if ((rc = tool_check_output("gemm", "-o", co.out_path, inputs, 3, TOOL_OUT_FILE_ONLY)) != 0) return rc;
     if (beta != 0.0f && !c0_path) {
         cli_error("gemm: --beta %g needs --c0 C0.npy (the initial C)", (double)beta);
         return PL_EXIT_USAGE;

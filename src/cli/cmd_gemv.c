@@ -30,6 +30,8 @@ static void usage(FILE *f)
           "Prints one line: y = A*x: MxN, variant V, T ms\n"
           "where T is the time of the call alone (with CUDA, including the copies).\n"
           "\n"
+          TOOL_USAGE_OUTPUT TOOL_USAGE_NO_STDOUT
+          "\n"
           "exit status: 0 success; 1 runtime failure (a file cannot be read or written, is\n"
           "not a valid .npy file, or is not float32 of the right rank; a device error); 2\n"
           "usage error (bad option or value, an empty file name, shapes that do not fit,\n"
@@ -68,6 +70,7 @@ int pl_cmd_gemv(int argc, char **argv)
         return PL_EXIT_USAGE;
     }
     if ((rc = tool_need_output("gemv", &co, "y.npy")) != 0) return rc;
+    if ((rc = tool_check_output("gemv", "-o", co.out_path, pos, 2, TOOL_OUT_FILE_ONLY)) != 0) return rc;
     const pl_kernel *kernel = pl_kernel_find("gemv");
     const pl_variant *variant = NULL;
     if ((rc = tool_find_variant("gemv", kernel, co.variant_name, &variant, &co.backend,

@@ -59,7 +59,9 @@ static void usage(FILE *f)
           "Prints: generation N: population P, box WxH at (x, y); and the run's time with\n"
           "cell-updates per second on a bounded grid (W x H x N), or on the plane the\n"
           "64x64 tile-generations computed and the rows of 64 cells written.\n"
-          "The output is written whole or not at all (a temporary file, renamed).\n"
+          "\n"
+          TOOL_USAGE_OUTPUT
+          "-o - writes the RLE to standard output (the lines above then go to stderr).\n"
           "\n"
           "exit status: 0 success; 1 runtime failure (a file cannot be read or written or is\n"
           "malformed, a device error, the plane's run stopped at --max-time); 2 usage error\n"
@@ -181,6 +183,8 @@ int pl_cmd_life(int argc, char **argv)
         cli_error("life: needs --gens N (the generations to run)");
         return PL_EXIT_USAGE;
     }
+    if (co.out_path && (rc = tool_check_output("life", "-o", co.out_path, &in_path, 1, TOOL_OUT_STDOUT)) != 0)
+        return rc;
     const pl_variant *variant = NULL;
     if ((rc = tool_find_variant("life", kernel, co.variant_name, &variant, &co.backend, co.backend_given)) != 0)
         return rc;

@@ -27,9 +27,12 @@ static void usage(FILE *f)
           "  --quick         small arrays and 3 repeats: seconds in all (numbers for checking, not for reading)\n"
           "  --threads N     the most threads a study uses (default: the cores)\n"
           "  --reps N        timed repeats of each case, 1..64 (default 10; --quick 3)\n"
-          "  --json F        write every table as JSON (schema parlab-mem/1); a temporary file renamed\n"
+          "  --json F        write every table as JSON (schema parlab-mem/1), whole or not at all; '-':\n"
+          "                  to standard output, the tables then on stderr. Checked before any study\n"
+          "                  runs: a directory, or a place no file can be created in, is exit 2\n"
           "  -h, --help      show this help\n"
-          "\nexit status: 0 success; 1 a study failed or computed a wrong checksum; 2 usage error.\n",
+          "\nexit status: 0 success; 1 a study failed or computed a wrong checksum, or the JSON could\n"
+          "not be written after the run; 2 usage error (an unwritable --json included).\n",
           f);
 }
 
@@ -137,10 +140,7 @@ int pl_cmd_mem(int argc, char **argv)
             return PL_EXIT_USAGE;
         }
     }
-    if (json && pl_report_path_writable(json) != PL_OK) {
-        cli_error("mem: --json %s: %s", json, pl_last_error());
-        return PL_EXIT_USAGE;
-    }
+    if (json && (rc = tool_check_output("mem", "--json", json, NULL, 0, TOOL_OUT_STDOUT)) != 0) return rc;
     mem_opts o = {quick, threads > 0 ? (int)threads : pl_cpu_cores(), reps > 0 ? (int)reps : quick ? 3 : 10};
     mem_table *tables = calloc(16, sizeof *tables);
     if (!tables) {

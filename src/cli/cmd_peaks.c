@@ -2,8 +2,9 @@
  * of the CPU and the GPU), cache them, and print them as a table with how each was measured.
  * `--show` prints the cached figures without measuring. The measurement itself lives in
  * src/harness/peaks.c. */
-#include "cli/cli.h"
+#include "cli/tool.h"
 #include "harness/peaks.h"
+#include "io/io.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -31,16 +32,18 @@ static void usage(FILE *f)
             "  --quick      shorter runs and smaller arrays: faster, a little less exact\n"
             "  --show       print the cached figures and measure nothing; fails (exit 1) when\n"
             "               none are cached\n"
-            "  --json FILE  also write the figures as JSON to FILE; with '-', the JSON goes to\n"
-            "               standard output instead of the table\n"
+            "  --json FILE  also write the figures as JSON to FILE, whole or not at all; with\n"
+            "               '-', the JSON goes to standard output instead of the table. Checked\n"
+            "               before measuring: a directory or a place no file can be created\n"
+            "               in is exit 2\n"
             "  -h, --help   print this help\n"
             "\n"
             "The cache is a text file, <dir>/peaks-<machine>.txt, where <dir> is\n"
             "$PARLAB_CACHE_DIR, else $XDG_CACHE_HOME/parlab, else ~/.cache/parlab; <machine>\n"
             "names the CPU model, the core count and the GPU.\n"
             "\n"
-            "exit status: 0 ok, 1 failure (nothing cached for --show, measuring, I/O),\n"
-            "2 usage error.\n");
+            "exit status: 0 ok, 1 failure (nothing cached for --show, measuring, a write\n"
+            "failing after the run), 2 usage error (an unwritable --json included).\n");
 }
 
 /* How a figure was measured, for the table: "quick"/"full" change the tries and sizes. */
@@ -186,12 +189,18 @@ static void json_num(FILE *f, double v)
 static int write_json(const char *file, const pl_peaks *pk, const char *path, const char *cpu_mode,
                       const char *gpu_mode, const char *tc_method)
 {
-    int to_stdout = strcmp(file, "-") == 0;
-    FILE *f = to_stdout ? stdout : fopen(file, "w");
-    if (!f) {
-        cli_error("peaks: cannot write %s", file);
+    pl_tmp t; /* io.h's output: a temporary file renamed, a device or FIFO, "-" standard output */
+    if (pl_tmp_open(file, &t) != PL_OK) {
+        cli_error("peaks: %s", pl_last_error());
         return PL_EXIT_FAIL;
     }
+    FILE *f = fdopen(t.fd, "w");
+    if (!f) {
+        pl_tmp_close(file, &t, pl_fail(PL_ERR_IO, "%s: cannot write", file));
+        cli_error("peaks: %s", pl_last_error());
+        return PL_EXIT_FAIL;
+    }
+    t.fd = -1; /* the stream owns it */
     fputs("{\n  \"machine\": ", f);
     json_string(f, pk->machine);
     fputs(",\n  \"cache_file\": ", f);
@@ -235,12 +244,9 @@ static int write_json(const char *file, const pl_peaks *pk, const char *path, co
     json_num(f, pk->gpu_copy_gbps);
     fputs("\n}\n", f);
     int failed = ferror(f) != 0;
-    if (to_stdout)
-        failed |= fflush(f) != 0;
-    else
-        failed |= fclose(f) != 0;
-    if (failed) {
-        cli_error("peaks: cannot write %s", file);
+    failed |= fclose(f) != 0;
+    if (pl_tmp_close(file, &t, failed ? pl_fail(PL_ERR_IO, "%s: cannot write", file) : PL_OK) != PL_OK) {
+        cli_error("peaks: %s", pl_last_error());
         return PL_EXIT_FAIL;
     }
     return PL_EXIT_OK;
@@ -279,6 +285,9 @@ int pl_cmd_peaks(int argc, char **argv)
         cli_error("peaks: --quick measures and --show does not: give one of them");
         return PL_EXIT_USAGE;
     }
+    int out_rc; /* before measuring: a directory or an unwritable place is exit 2 ('-': the JSON alone on stdout) */
+    if (json && (out_rc = tool_check_output("peaks", "--json", json, NULL, 0, TOOL_OUT_STDOUT_ALONE)) != 0)
+        return out_rc;
 
     char path[4096];
     pl_status s = pl_peaks_cache_path(NULL, path, sizeof path);

@@ -36,6 +36,9 @@ static void usage_reduce(FILE *f)
           "\n"
           "Prints one line: r = OP(A, axis=A): R values from MxN, variant V, T ms.\n"
           "exit status: 0 success; 1 runtime failure (unreadable or malformed file, not a\n"
+          "\n"
+          TOOL_USAGE_OUTPUT TOOL_USAGE_NO_STDOUT
+          "\n"
           "float32 matrix, device error); 2 usage error (bad option or value, unknown variant,\n"
           "min/max of an empty axis, too big for this machine's memory).\n",
           f);
@@ -101,6 +104,7 @@ int pl_cmd_reduce(int argc, char **argv)
                                 co.backend_given)) != 0) return rc;
 
     pl_array A = {0}, r = {0};
+    if ((rc = tool_check_output("reduce", "-o", co.out_path, &in_path, 1, TOOL_OUT_FILE_ONLY)) != 0) return rc;
     pl_ctx *ctx = NULL;
     if ((rc = tool_fits_host("reduce", "reading the input", tool_file_bytes(in_path))) != 0) goto done;
     if ((rc = tool_read_f32("reduce", in_path, 2, 2, &A)) != 0) goto done;

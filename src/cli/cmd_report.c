@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void usage(FILE *f)
 {
@@ -25,9 +26,13 @@ static void usage(FILE *f)
           "Each plot is titled with the machine and the date the file was written.\n"
           "\n"
           "options:\n"
-          "  -o, --output FILE   the HTML page to write (required); a temporary file renamed\n"
+          "  -o, --output FILE   the HTML page to write (required), whole or not at all; '-':\n"
+          "                      standard output (this command's line then on stderr)\n"
           "  --svg DIR           also write each plot as its own SVG file in DIR (made if missing)\n"
           "  -h, --help          show this help\n"
+          "\n"
+          "Before any file is read, -o is checked: a directory, one of the input files, or a place\n"
+          "no file can be created in is a usage error (2).\n"
           "\n"
           "exit status: 0 success; 1 a file cannot be read or written, or is not parlab's JSON of\n"
           "schema parlab-bench/2 (the file and the field are named; nothing is written); 2 usage error.\n",
@@ -44,6 +49,7 @@ int pl_cmd_report(int argc, char **argv)
         return PL_EXIT_FAIL;
     }
     const char *out = NULL, *svg_dir = NULL;
+    struct stat sb;
     int n = 0, rc = PL_EXIT_OK;
     char name[32];
     const char *val;
@@ -61,6 +67,13 @@ int pl_cmd_report(int argc, char **argv)
         rc = PL_EXIT_USAGE;
     } else if (!out) {
         cli_error("report: needs an output file: -o report.html");
+        rc = PL_EXIT_USAGE;
+    } else if ((rc = tool_check_output("report", "-o", out, inputs, n, TOOL_OUT_STDOUT)) != 0) {
+        /* the message is printed */
+    } else if (svg_dir && !strcmp(svg_dir, "-")) {
+        rc = tool_check_output("report", "--svg", "-", NULL, 0, TOOL_OUT_FILE_ONLY);
+    } else if (svg_dir && stat(svg_dir, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
+        cli_error("report: --svg %s: not a directory", svg_dir);
         rc = PL_EXIT_USAGE;
     } else {
         int plots = 0;

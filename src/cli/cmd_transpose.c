@@ -33,6 +33,8 @@ static void usage(FILE *f)
           "the device), the memory it takes is compared with what this process may take;\n"
           "too much is a usage error that names the estimate and the limit.\n"
           "\n"
+          TOOL_USAGE_OUTPUT TOOL_USAGE_NO_STDOUT
+          "\n"
           "exit status: 0 success; 1 runtime failure (a file cannot be read or written, is\n"
           "not a valid .npy file, or is not a float32 matrix; a device error); 2 usage error\n"
           "(bad option or value, an empty file name, unknown variant, a problem too big for\n"
@@ -64,6 +66,7 @@ int pl_cmd_transpose(int argc, char **argv)
         return PL_EXIT_USAGE;
     }
     if ((rc = tool_need_output("transpose", &co, "B.npy")) != 0) return rc;
+    if ((rc = tool_check_output("transpose", "-o", co.out_path, &in_path, 1, TOOL_OUT_FILE_ONLY)) != 0) return rc;
     const pl_kernel *kernel = pl_kernel_find("transpose");
     const pl_variant *variant = NULL;
     if ((rc = tool_find_variant("transpose", kernel, co.variant_name, &variant, &co.backend, co.backend_given)) != 0)

@@ -1,6 +1,7 @@
 /* main.c: `parlab`, the command. Each subcommand lives in its own cmd_<name>.c. */
 #include "cli/cli.h"
 
+#include <signal.h>
 #include <string.h>
 
 static const struct {
@@ -32,8 +33,34 @@ static void usage(FILE *f)
     fprintf(f, "\nparlab %s. Exit status: 0 success, 1 a run or check failed, 2 usage error.\n", PARLAB_VERSION);
 }
 
+/* SIGINT, SIGTERM, SIGHUP: remove the temporary output files being written (no *.tmp.* left
+ * behind), then die of the same signal with its default action (SA_RESETHAND restored it), so
+ * the exit status still says "killed by SIGINT". */
+static void remove_outputs_and_die(int sig)
+{
+    pl_remove_partial_outputs();
+    raise(sig);
+}
+
+/* The handler, for each of those signals not ignored (a job started in the background by a
+ * shell without job control ignores SIGINT: it stays ignored). */
+static void install_signal_handlers(void)
+{
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (int i = 0; i < 3; i++) {
+        struct sigaction old, sa;
+        if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN) continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = remove_outputs_and_die;
+        sa.sa_flags = SA_RESETHAND;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
 int main(int argc, char **argv)
 {
+    install_signal_handlers();
     if (argc < 2) {
         usage(stderr);
         return PL_EXIT_USAGE;

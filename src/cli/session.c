@@ -1,6 +1,7 @@
 /* session.c: the machinery `bench` and `sweep` share: one option table, one argument loop,
  * the checks before the first run, the runs, and the report. */
 #include "cli/session.h"
+#include "cli/tool.h"
 #include "core/core.h"
 
 #include <errno.h>
@@ -65,9 +66,11 @@ static const cli_opt options[] = {
      "size is over S seconds, saying so on stderr (default 120)"},
     {"--no-peaks", NULL, BOTH, O_NO_PEAKS, "do not place results against the machine's peaks"},
     {"--json", "FILE", BOTH, O_JSON,
-     "write every result as JSON (docs/output.md); checked writable first"},
+     "write every result as JSON (docs/output.md); '-': to standard output,\n"
+     "the table then on stderr. Checked before anything runs (exit 2:\n"
+     "a directory, not creatable there); a write failing after the run: exit 1"},
     {"--csv", "FILE", BOTH, O_CSV,
-     "write every result as CSV (docs/output.md); checked writable first"},
+     "write every result as CSV (docs/output.md); '-', the checks: as --json"},
     {"--suite", "FILE", CLI_BENCH, O_SUITE,
      "alone: parlab bench LINE for each line of FILE (# comments); a line\n"
      "--suite OTHER includes OTHER; a file including itself is refused;\n"
@@ -442,9 +445,16 @@ int session_prepare(cli_session *s)
             return code == PL_EXIT_OK ? PL_EXIT_USAGE : code;
         }
     }
-    /* The output files can be written. */
-    if (s->json && (st = pl_report_path_writable(s->json)) != PL_OK) return cli_fail(st);
-    if (s->csv && (st = pl_report_path_writable(s->csv)) != PL_OK) return cli_fail(st);
+    /* The output files can be written (tool_check_output: exit 2 before anything runs); "-" is
+     * standard output, the table then on stderr. */
+    const char *cmd = s->cmd == CLI_SWEEP ? "sweep" : "bench";
+    if (s->json && s->csv && !strcmp(s->json, "-") && !strcmp(s->csv, "-")) {
+        cli_error("%s: --json - and --csv -: only one of them can go to standard output", cmd);
+        return PL_EXIT_USAGE;
+    }
+    int out_rc;
+    if (s->json && (out_rc = tool_check_output(cmd, "--json", s->json, NULL, 0, TOOL_OUT_STDOUT)) != 0) return out_rc;
+    if (s->csv && (out_rc = tool_check_output(cmd, "--csv", s->csv, NULL, 0, TOOL_OUT_STDOUT)) != 0) return out_rc;
     /* The contexts the jobs need (the CUDA one first: its free memory is part of the check). */
     int need_cpu = 0, need_gpu = 0;
     for (int i = 0; i < s->n_jobs; i++) {

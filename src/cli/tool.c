@@ -1,7 +1,9 @@
 /* tool.c: what the file tools share (see tool.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/tool.h"
+#include "io/io.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 static int listed(const char *const *list, const char *name)
 {
@@ -99,6 +102,52 @@ int tool_need_output(const char *cmd, const tool_common *c, const char *example)
     if (c->out_path) return PL_EXIT_OK;
     cli_error("%s: needs an output file: -o %s", cmd, example);
     return PL_EXIT_USAGE;
+}
+
+/* "-" as an output with the command's own printing on stdout: the data keeps the real standard
+ * output (a saved descriptor the io module writes "-" to) and fd 1 becomes stderr, so tables and
+ * summary lines never mix with the data. Once per process. */
+static int move_prints_to_stderr(const char *cmd)
+{
+    static int moved;
+    if (moved) return PL_EXIT_OK;
+    fflush(stdout);
+    int data_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+    if (data_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+        cli_error("%s: cannot set standard output aside for the data", cmd);
+        return PL_EXIT_FAIL;
+    }
+    pl_io_set_stdout_fd(data_fd);
+    moved = 1;
+    return PL_EXIT_OK;
+}
+
+int tool_check_output(const char *cmd, const char *opt, const char *out, const char *const *inputs, int n_inputs,
+                      int stdout_mode)
+{
+    if (!strcmp(out, "-")) {
+        if (stdout_mode == TOOL_OUT_FILE_ONLY) {
+            cli_error("%s: %s -: this output cannot go to standard output (it is binary, or a directory); name a "
+                      "file", cmd, opt);
+            return PL_EXIT_USAGE;
+        }
+        return stdout_mode == TOOL_OUT_STDOUT ? move_prints_to_stderr(cmd) : PL_EXIT_OK;
+    }
+    if (pl_output_check(out) != PL_OK) {
+        cli_error("%s: %s %s: %s", cmd, opt, out, pl_last_error());
+        return PL_EXIT_USAGE;
+    }
+    struct stat out_st, in_st;
+    if (stat(out, &out_st) != 0) return PL_EXIT_OK; /* not there yet: no input can be it */
+    for (int i = 0; i < n_inputs; i++) {
+        if (!inputs[i] || !strcmp(inputs[i], "-") || stat(inputs[i], &in_st) != 0) continue;
+        if (in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino) {
+            cli_error("%s: %s %s is the input %s (the same file): write the output to another name", cmd, opt, out,
+                      inputs[i]);
+            return PL_EXIT_USAGE;
+        }
+    }
+    return PL_EXIT_OK;
 }
 
 int tool_parse_real(const char *cmd, const char *opt, const char *text, float *out)

@@ -17,6 +17,17 @@
     "  --device D          CUDA device ordinal (default 0)\n"                                       \
     "  -h, --help          show this help\n"
 
+/* What a file tool's -o does (docs/output.md, "Outputs"), for the usage strings; the binary
+ * formats' tools add TOOL_USAGE_NO_STDOUT. */
+#define TOOL_USAGE_OUTPUT                                                                          \
+    "The output (-o) is checked before any input is read: a directory, one of the inputs,\n"      \
+    "or a place no file can be created in (a missing or read-only directory) is a usage\n"       \
+    "error (2). A symbolic link is followed (its target gets the output, the link stays);\n"     \
+    "a device or FIFO (/dev/null, a named pipe) is written through; a file is written\n"         \
+    "whole or not at all (a temporary file beside it, renamed; removed on a failure and on\n"   \
+    "SIGINT or SIGTERM). A write that fails after the run (a full disk) is exit 1.\n"
+#define TOOL_USAGE_NO_STDOUT "-o - (standard output) is refused: the output is binary; name a file.\n"
+
 /* The argument loop: positionals, "--" (all after are positionals), -h/--help, options with
  * a value ("--opt V" or "--opt=V", never empty) and flags without one. */
 typedef struct tool_args {
@@ -51,6 +62,19 @@ int tool_common_option(const char *cmd, tool_common *c, const char *name, const 
 int tool_positional(const char *cmd, const char *val, const char **pos, int *n_pos, int max, const char *takes);
 /* Exit 2 with "CMD: needs an output file: -o EXAMPLE" where c has none. */
 int tool_need_output(const char *cmd, const tool_common *c, const char *example);
+
+/* The pre-flight check of an output (OPT OUT, "-o B.npy"), before any input is read or any
+ * work runs; every refusal is exit 2 with "CMD: OPT OUT: why":
+ *   - a directory, a socket, a block device; a directory the file cannot be created in
+ *     (missing, read-only, /proc); a link loop (pl_output_check);
+ *   - the same file as one of the inputs (same device and inode, links followed);
+ *   - "-" where stdout_mode is TOOL_OUT_FILE_ONLY (a binary format, a directory of files).
+ * With TOOL_OUT_STDOUT, "-" is standard output and the command's own printing (tables,
+ * summary lines) moves to stderr; with TOOL_OUT_STDOUT_ALONE the command prints nothing else
+ * on stdout itself. A write that fails later (a full disk) is the command's exit 1. */
+enum { TOOL_OUT_FILE_ONLY = 0, TOOL_OUT_STDOUT, TOOL_OUT_STDOUT_ALONE };
+int tool_check_output(const char *cmd, const char *opt, const char *out, const char *const *inputs, int n_inputs,
+                      int stdout_mode);
 
 /* The end of a tool for a TOOL_HELP (usage on stdout, exit 0) or TOOL_ERROR (exit 2; the
  * message is printed): `if (kind == TOOL_HELP || kind == TOOL_ERROR) return tool_stop(kind, usage);` */

@@ -1,9 +1,10 @@
 /* report.c: results as a person reads them (an aligned table and the lines under it) and as
  * programs read them (JSON and CSV, schema in docs/output.md); peers paired with rungs by
- * the problem they ran on. Files are written to a temporary name and renamed, so a failed
- * run leaves no partial file. */
+ * the problem they ran on. Files are written as io.h's outputs (a temporary name renamed, a
+ * device or FIFO written through, "-" standard output), so a failed run leaves no partial file. */
 #include "core/core.h"
 #include "harness/harness.h"
+#include "io/io.h"
 
 #include <errno.h>
 #include <math.h>
@@ -204,34 +205,55 @@ void pl_report_footer(FILE *f, const pl_result *r, int n)
 static void json_string(FILE *f, const char *s);
 static void json_num(FILE *f, double x, int known);
 
+/* The outputs open now, each its stream and its io output (pl_tmp: a temporary file to rename,
+ * or a device, FIFO or standard output written through), so that close_and_rename finds the
+ * output of a stream. Written from one thread; a handful at most are open at once. */
+enum { N_OPEN = 8 };
+static struct {
+    FILE *f;
+    pl_tmp t;
+} open_outputs[N_OPEN];
+
+/* path opened for writing through pl_tmp_open (io.h), as a stream; tmp gets the temporary
+ * file's name ("" when written through). NULL with the failure recorded (pl_last_error). */
 static FILE *open_temp(const char *path, char *tmp, size_t n)
 {
-    snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
-    return fopen(tmp, "w");
+    int slot = 0;
+    while (slot < N_OPEN && open_outputs[slot].f) slot++;
+    if (slot == N_OPEN) {
+        pl_fail(PL_ERR_INTERNAL, "%s: too many outputs open at once", path);
+        return NULL;
+    }
+    pl_tmp *t = &open_outputs[slot].t;
+    if (pl_tmp_open(path, t) != PL_OK) return NULL;
+    FILE *f = fdopen(t->fd, "w");
+    if (!f) {
+        pl_tmp_close(path, t, pl_fail(PL_ERR_IO, "%s: cannot write: %s", path, strerror(errno)));
+        return NULL;
+    }
+    t->fd = -1; /* the stream owns it */
+    snprintf(tmp, n, "%s", t->name ? t->name : "");
+    open_outputs[slot].f = f;
+    return f;
 }
 
+/* Close the stream; on success the temporary file becomes path, else it is removed. */
 static pl_status close_and_rename(FILE *f, const char *tmp, const char *path)
 {
+    (void)tmp;
+    int slot = 0;
+    while (slot < N_OPEN && open_outputs[slot].f != f) slot++;
+    if (slot == N_OPEN) return pl_fail(PL_ERR_INTERNAL, "%s: not an output open here", path);
     int bad = ferror(f);
-    if (fclose(f) != 0) bad = 1;
-    if (bad || rename(tmp, path) != 0) {
-        int e = errno;
-        remove(tmp);
-        return pl_fail(PL_ERR_IO, "%s: cannot write: %s", path, strerror(e));
-    }
-    return PL_OK;
+    int e = bad ? EIO : 0;
+    if (fclose(f) != 0 && !bad) bad = 1, e = errno;
+    open_outputs[slot].f = NULL;
+    pl_status st = bad ? pl_fail(PL_ERR_IO, "%s: cannot write: %s", path, strerror(e)) : PL_OK;
+    return pl_tmp_close(path, &open_outputs[slot].t, st);
 }
 
-pl_status pl_report_path_writable(const char *path)
-{
-    if (!path || !*path) return pl_fail(PL_ERR_ARG, "an empty output file name");
-    char tmp[4096];
-    FILE *f = open_temp(path, tmp, sizeof tmp);
-    if (!f) return pl_fail(PL_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
-    fclose(f);
-    remove(tmp);
-    return PL_OK;
-}
+/* (kept for the callers of parlab.h: the io module's pre-flight check) */
+pl_status pl_report_path_writable(const char *path) { return pl_output_check(path); }
 
 void pl_json_write_string(FILE *f, const char *s) { json_string(f, s); }
 void pl_json_write_num(FILE *f, double x) { json_num(f, x, 1); }
@@ -305,11 +327,8 @@ static void json_machine(FILE *f, const pl_report_info *rc)
 
 FILE *pl_report_json_open(const char *path, const char *schema, const pl_report_info *rc, char *tmp, size_t n)
 {
-    FILE *f = open_temp(path, tmp, n);
-    if (!f) {
-        pl_fail(PL_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
-        return NULL;
-    }
+    FILE *f = open_temp(path, tmp, n); /* NULL: the failure is recorded */
+    if (!f) return NULL;
     fprintf(f, "{\n  \"schema\": ");
     json_string(f, schema);
     fprintf(f, ",\n");
@@ -391,7 +410,7 @@ pl_status pl_report_csv(const char *path, const pl_result *r, int n, const pl_re
     (void)rc;
     char tmp[4096];
     FILE *f = open_temp(path, tmp, sizeof tmp);
-    if (!f) return pl_fail(PL_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+    if (!f) return PL_ERR_IO; /* the message is recorded */
     fprintf(f, "machine,gpu,build,kernel,variant,backend,precision,peer,params,size,threads,repeats,cold,median_s,"
                "min_s,max_s,alloc_s,h2d_s,kernel_s,d2h_s,unit,work,rate,rate_unit,ops,bytes,gbps,ceiling,ceiling_pct,"
                "over_ceiling,check,error,bound,elem_ratio,elem_bound,passed,peer_name,peer_ratio,peer2_name,peer2_ratio\n");

@@ -1,14 +1,18 @@
 /* file.c: the plumbing the file formats share (io.h): whole reads and writes, CRC-32, byte
- * sources over a file or memory, and the temporary file a writer renames into place. */
+ * sources over a file or memory, and every output: a regular file (or none yet) through a
+ * temporary file renamed into place, a device or FIFO written through, "-" standard output,
+ * the registry of live temporary files a signal handler removes. */
 #define _POSIX_C_SOURCE 200809L /* O_CLOEXEC */
 #include "io/io.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 enum { IO_CHUNK = 1 << 30 }; /* one read() or write() at most: Linux caps them near 2 GiB */
@@ -100,22 +104,168 @@ int64_t pl_src_read(pl_src *s, void *buf, size_t n)
     return got;
 }
 
-/* ---------------------------------------------------------------- temporary files */
+/* ---------------------------------------------------------------- outputs */
+
+/* Where "-" writes: standard output, or the descriptor the CLI saved before it moved its
+ * own printing to stderr (pl_io_set_stdout_fd). */
+static int stdout_fd = STDOUT_FILENO;
+
+void pl_io_set_stdout_fd(int fd) { stdout_fd = fd; }
+
+/* The temporary files being written now, for pl_remove_partial_outputs: a slot is claimed
+ * (FREE -> CLAIMED) by a compare-and-swap, its name copied, then published (LIVE); a signal
+ * handler only reads LIVE slots and calls unlink(), both async-signal-safe. */
+enum { SLOT_FREE = 0, SLOT_CLAIMED, SLOT_LIVE, N_SLOTS = 16, SLOT_NAME = 4096 };
+static atomic_int slot_state[N_SLOTS];
+static char slot_name[N_SLOTS][SLOT_NAME];
+
+static int slot_register(const char *name)
+{
+    if (strlen(name) >= SLOT_NAME) return -1;
+    for (int i = 0; i < N_SLOTS; i++) {
+        int expected = SLOT_FREE;
+        if (atomic_compare_exchange_strong(&slot_state[i], &expected, SLOT_CLAIMED)) {
+            memcpy(slot_name[i], name, strlen(name) + 1);
+            atomic_store(&slot_state[i], SLOT_LIVE);
+            return i;
+        }
+    }
+    return -1; /* all busy: this file is still removed on failure, but not by a signal handler */
+}
+
+static void slot_release(int i)
+{
+    if (i >= 0) atomic_store(&slot_state[i], SLOT_FREE);
+}
+
+void pl_remove_partial_outputs(void)
+{
+    for (int i = 0; i < N_SLOTS; i++)
+        if (atomic_load(&slot_state[i]) == SLOT_LIVE) unlink(slot_name[i]);
+}
+
+/* path with every symbolic link of its last component followed (up to 40 links, as the
+ * kernel allows), into buf: the file a write to path really reaches, which need not exist
+ * (a dangling link names the file it would create). -1 (errno set) on a loop or a name too
+ * long. The directories on the way are left as written: rename() goes through them. */
+static int resolve_links(const char *path, char *buf, size_t n)
+{
+    if (strlen(path) >= n) return errno = ENAMETOOLONG, -1;
+    snprintf(buf, n, "%s", path);
+    for (int hops = 0; hops < 40; hops++) {
+        struct stat sb;
+        if (lstat(buf, &sb) != 0 || !S_ISLNK(sb.st_mode)) return 0;
+        char link[4096];
+        ssize_t len = readlink(buf, link, sizeof link - 1);
+        if (len < 0) return -1;
+        link[len] = '\0';
+        if (link[0] == '/') {
+            if ((size_t)len >= n) return errno = ENAMETOOLONG, -1;
+            memcpy(buf, link, (size_t)len + 1);
+        } else { /* relative to the link's own directory */
+            char *slash = strrchr(buf, '/');
+            size_t dir_len = slash ? (size_t)(slash - buf) + 1 : 0;
+            if (dir_len + (size_t)len >= n) return errno = ENAMETOOLONG, -1;
+            memcpy(buf + dir_len, link, (size_t)len + 1);
+        }
+    }
+    return errno = ELOOP, -1;
+}
+
+/* What kind of output path is, with its links followed into target: 'f' a regular file or
+ * none yet (written through a temporary file renamed over target), 's' a character device
+ * or FIFO (written through), '-' standard output; anything else a PL_ERR_IO failure naming
+ * path and what it is. */
+static pl_status output_kind(const char *path, char *target, size_t n, char *kind, struct stat *sb)
+{
+    if (!path || !*path) return pl_fail(PL_ERR_ARG, "an empty output file name");
+    if (strcmp(path, "-") == 0) {
+        *kind = '-';
+        return PL_OK;
+    }
+    if (resolve_links(path, target, n) != 0)
+        return pl_fail(PL_ERR_IO, "%s: cannot follow its links: %s", path, strerror(errno));
+    if (stat(target, sb) != 0) {
+        if (errno != ENOENT) return pl_fail(PL_ERR_IO, "%s: %s", path, strerror(errno));
+        *kind = 'f';
+        sb->st_mode = 0;
+        return PL_OK;
+    }
+    if (S_ISREG(sb->st_mode)) *kind = 'f';
+    else if (S_ISCHR(sb->st_mode) || S_ISFIFO(sb->st_mode)) *kind = 's';
+    else if (S_ISDIR(sb->st_mode)) return pl_fail(PL_ERR_IO, "%s: is a directory, not a file to write", path);
+    else return pl_fail(PL_ERR_IO, "%s: not a regular file, character device or FIFO: refused as an output", path);
+    return PL_OK;
+}
+
+pl_status pl_output_check(const char *path)
+{
+    char target[4096];
+    char kind;
+    struct stat sb;
+    pl_status st = output_kind(path, target, sizeof target, &kind, &sb);
+    if (st != PL_OK || kind == '-') return st;
+    if (kind == 's') {
+        if (access(target, W_OK) != 0) return pl_fail(PL_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+        return PL_OK;
+    }
+    /* a regular file or none: a temporary file can be made beside the target */
+    char tmp[4096 + 32];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", target, (long)getpid());
+    int slot = slot_register(tmp);
+    unlink(tmp); /* a leftover of an earlier process with this pid */
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    int err = errno;
+    if (fd >= 0) {
+        close(fd);
+        unlink(tmp);
+    }
+    slot_release(slot);
+    if (fd < 0) return pl_fail(PL_ERR_IO, "%s: cannot create a file in its directory: %s", path, strerror(err));
+    return PL_OK;
+}
 
 pl_status pl_tmp_open(const char *path, pl_tmp *t)
 {
     t->fd = -1;
-    size_t n = strlen(path) + 32;
+    t->name = t->target = NULL;
+    t->slot = -1;
+    char target[4096];
+    char kind;
+    struct stat sb;
+    pl_status st = output_kind(path, target, sizeof target, &kind, &sb);
+    if (st != PL_OK) return st;
+    if (kind == '-') {
+        t->fd = fcntl(stdout_fd, F_DUPFD_CLOEXEC, 3);
+        if (t->fd < 0) return pl_fail(PL_ERR_IO, "%s: cannot write to standard output: %s", path, strerror(errno));
+        return PL_OK;
+    }
+    if (kind == 's') { /* a device or FIFO: written through, never replaced (no O_CREAT, no O_TRUNC) */
+        t->fd = open(target, O_WRONLY | O_CLOEXEC);
+        if (t->fd < 0) return pl_fail(PL_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+        return PL_OK;
+    }
+    size_t n = strlen(target) + 32;
     t->name = malloc(n);
-    if (!t->name) return pl_fail(PL_ERR_NOMEM, "%s: out of memory", path);
-    snprintf(t->name, n, "%s.tmp.%ld", path, (long)getpid());
-    t->fd = open(t->name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    t->target = strdup(target);
+    if (!t->name || !t->target) {
+        free(t->name), free(t->target);
+        t->name = t->target = NULL;
+        return pl_fail(PL_ERR_NOMEM, "%s: out of memory", path);
+    }
+    snprintf(t->name, n, "%s.tmp.%ld", target, (long)getpid());
+    t->slot = slot_register(t->name); /* before the file exists: a signal never misses it */
+    unlink(t->name); /* a leftover of an earlier process with this pid */
+    t->fd = open(t->name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (t->fd < 0) {
-        pl_status st = pl_fail(PL_ERR_IO, "%s: cannot create '%s': %s", path, t->name, strerror(errno));
-        free(t->name);
-        t->name = NULL;
+        st = pl_fail(PL_ERR_IO, "%s: cannot create '%s': %s", path, t->name, strerror(errno));
+        slot_release(t->slot);
+        free(t->name), free(t->target);
+        t->name = t->target = NULL;
+        t->slot = -1;
         return st;
     }
+    if (sb.st_mode) (void)fchmod(t->fd, sb.st_mode & 07777); /* the file replaced keeps its permissions */
     return PL_OK;
 }
 
@@ -124,10 +274,14 @@ pl_status pl_tmp_close(const char *path, pl_tmp *t, pl_status st)
     if (t->fd >= 0 && close(t->fd) != 0 && st == PL_OK)
         st = pl_fail(PL_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
     t->fd = -1;
-    if (st == PL_OK && rename(t->name, path) != 0)
-        st = pl_fail(PL_ERR_IO, "%s: cannot rename '%s' to it: %s", path, t->name, strerror(errno));
-    if (st != PL_OK) unlink(t->name);
-    free(t->name);
-    t->name = NULL;
+    if (t->name) {
+        if (st == PL_OK && rename(t->name, t->target) != 0)
+            st = pl_fail(PL_ERR_IO, "%s: cannot rename '%s' to it: %s", path, t->name, strerror(errno));
+        if (st != PL_OK) unlink(t->name);
+        slot_release(t->slot);
+    }
+    free(t->name), free(t->target);
+    t->name = t->target = NULL;
+    t->slot = -1;
     return st;
 }

@@ -3,8 +3,8 @@
  * A byte source (pl_src) lets one parser read from a whole file, from a slice of a file (a
  * record of a batch file, a stored member of a .npz) or from memory (an inflated .npz member),
  * with the number of bytes it still holds known up front so sizes are checked before
- * allocating. A writer makes "<path>.tmp.<pid>", writes it and renames it over path
- * (pl_tmp_*), so a failed write never leaves a partial file. */
+ * allocating. A writer opens its output with pl_tmp_open and ends it with pl_tmp_close, so a
+ * failed write never leaves a partial file and a link, device or FIFO is never replaced. */
 #ifndef PL_IO_H
 #define PL_IO_H
 
@@ -49,15 +49,31 @@ pl_status pl_npy_check(const char *path, const pl_array *a, int64_t *bytes);
  * 64), or 0 if it does not fit in n. */
 size_t pl_npy_header(const pl_array *a, char *buf, size_t n);
 
-/* A temporary file beside path: pl_tmp_open creates "<path>.tmp.<pid>" (t->fd, t->name);
- * pl_tmp_close closes it and, when st is PL_OK, renames it over path; otherwise (or when the
- * close or rename fails) removes it. Returns st or the failure. */
+/* Every output a writer makes goes through pl_tmp_open / pl_tmp_close, which decide by what
+ * the path names (symbolic links followed to the file they reach):
+ *   - a regular file, or nothing yet: "<target>.tmp.<pid>" is created beside the target
+ *     (t->fd, t->name) and, by pl_tmp_close when st is PL_OK, renamed over it (the target, not
+ *     the link: a link stays a link); otherwise (or when the close or rename fails) removed.
+ *     While it exists its name is in a registry that pl_remove_partial_outputs empties;
+ *   - a character device or a FIFO (/dev/null, a named pipe): opened and written through,
+ *     never replaced (t->name NULL);
+ *   - "-": standard output (a duplicate of it: closing t->fd leaves it open);
+ *   - a directory, a socket, a block device: refused (PL_ERR_IO naming path).
+ * pl_tmp_close returns st or the failure. Writers only use t->fd. */
 typedef struct pl_tmp {
     int fd;
-    char *name;
+    char *name;   /* the temporary file, or NULL when written through */
+    char *target; /* what it is renamed to: path with its links followed */
+    int slot;     /* its place in the registry of live temporary files, or -1 */
 } pl_tmp;
 pl_status pl_tmp_open(const char *path, pl_tmp *t);
 pl_status pl_tmp_close(const char *path, pl_tmp *t, pl_status st);
+
+/* Where "-" writes from now on: fd instead of standard output (the CLI keeps its standard
+ * output for the data and moves its own printing to stderr). */
+void pl_io_set_stdout_fd(int fd);
+
+/* (pl_output_check and pl_remove_partial_outputs are public: parlab.h.) */
 
 /* (memcheck.c, apart so that fuzz targets can give their own pl_host_memory_available.)
  * The size of an n-byte image the reader is about to allocate, checked against the host
