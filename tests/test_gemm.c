@@ -19,7 +19,11 @@ static void test_rungs(void)
             if (v->backend != PL_BACKEND_CPU) continue;
             char why[128];
             if (pl_variant_check(ctx, v, why, sizeof why) != PL_OK) {
-                printf("skipped: %s (threads=%d): %s\n", v->name, threads, why);
+                {
+                char label[96];
+                snprintf(label, sizeof label, "%s (threads=%d)", v->name, threads);
+                cpu_rung_may_skip(v, label, why);
+            }
                 continue;
             }
             check_variant_all_params(ctx, v);
@@ -121,7 +125,7 @@ static void test_packed_blocking(void)
             return;
         }
         if (pl_variant_check(ctx, v, why, sizeof why) != PL_OK) {
-            printf("skipped: cpu-packed blocking (threads=%d): %s\n", threads, why);
+            cpu_rung_may_skip(v, "cpu-packed blocking", why);
             pl_ctx_destroy(ctx);
             return;
         }
@@ -158,7 +162,7 @@ static void test_large_odd(void)
             CHECK(v != NULL, "no rung named %s", names[i]);
             if (!v) continue;
             if (pl_variant_check(ctx, v, why, sizeof why) != PL_OK) {
-                printf("skipped: %s at %s: %s\n", names[i], sizes[s], why);
+                cpu_rung_may_skip(v, names[i], why);
                 continue;
             }
             pl_result r;

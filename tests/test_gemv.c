@@ -20,7 +20,11 @@ static void test_rungs(void)
             if (v->backend != PL_BACKEND_CPU) continue;
             char why[128];
             if (pl_variant_check(ctx, v, why, sizeof why) != PL_OK) {
-                printf("skipped: %s (threads=%d): %s\n", v->name, threads, why);
+                {
+                char label[96];
+                snprintf(label, sizeof label, "%s (threads=%d)", v->name, threads);
+                cpu_rung_may_skip(v, label, why);
+            }
                 continue;
             }
             check_gemv_all_params(ctx, v, N_GEMV_SHAPES);

@@ -93,7 +93,7 @@ static void test_soups(void)
                         const pl_variant *v = pl_life_kernel.ladder[i];
                         char why[128];
                         if (pl_variant_check(ctxs[th], v, why, sizeof why) != PL_OK) {
-                            if (c == 0 && r == 0 && t == 0) printf("skipped: %s (threads=%d): %s\n", v->name, th + 1, why);
+                            if (c == 0 && r == 0 && t == 0) cpu_rung_may_skip(v, v->name, why);
                             continue;
                         }
                         if (t == 0 && !strcmp(v->name, "cpu-sparse")) { /* plane only: the torus refused */
@@ -323,7 +323,11 @@ static void test_gosper_gun(void)
     enum { GW = 160, GWPR = 3 };
     for (int runner = -1; ctx && runner < pl_life_kernel.n_variants; runner++) {
         const pl_variant *v = runner < 0 ? NULL : pl_life_kernel.ladder[runner];
-        if (v && pl_variant_check(ctx, v, NULL, 0) != PL_OK) continue;
+        char why[128];
+        if (v && pl_variant_check(ctx, v, why, sizeof why) != PL_OK) {
+            cpu_rung_may_skip(v, v->name, why);
+            continue;
+        }
         uint64_t grid[GW * GWPR];
         memset(grid, 0, sizeof grid);
         for (int64_t y = 0; y < gun.h; y++)
@@ -547,7 +551,7 @@ static void test_patterns(void)
         const pl_variant *v = pl_life_kernel.ladder[i];
         char why[128];
         if (pl_variant_check(ctx, v, why, sizeof why) != PL_OK) {
-            printf("skipped: %s patterns: %s\n", v->name, why);
+            cpu_rung_may_skip(v, v->name, why);
             continue;
         }
         check_patterns(ctx, i, v->name, !strcmp(v->name, "cpu-sparse"));
@@ -670,7 +674,10 @@ static void test_sampled_check(void)
     for (int i = 0; p && i < pl_life_kernel.n_variants; i++) {
         const pl_variant *v = pl_life_kernel.ladder[i];
         char why[128];
-        if (pl_variant_check(ctx, v, why, sizeof why) != PL_OK) continue;
+        if (pl_variant_check(ctx, v, why, sizeof why) != PL_OK) {
+            cpu_rung_may_skip(v, v->name, why);
+            continue;
+        }
         pl_bench_config cfg;
         pl_bench_config_default(&cfg);
         cfg.repeats = 1;

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Call a reduce rung directly (no harness: NaN inputs are ours). */
 static pl_status run_direct(pl_ctx *ctx, pl_status (*fn)(const pl_run_args *), const pl_reduce_problem *p,
@@ -47,6 +48,187 @@ static void check_nan(pl_ctx *ctx, const char *name, pl_status (*fn)(const pl_ru
             }
         free(A), free(r);
     }
+}
+
+/* ---------------------------------------------------------------- exact cases */
+
+/* One rung at one setting: its run function, the isa choice (-1: a rung without one), threads. */
+typedef struct exact_rung {
+    const char *name;
+    pl_status (*run)(const pl_run_args *);
+    int64_t isa;
+    pl_ctx *ctx;
+} exact_rung;
+
+/* Call a rung on A (M x N, pitch lda) directly, r[0..R) poisoned first; the label on failure. */
+static pl_status run_exact(const exact_rung *g, const pl_reduce_problem *p, const float *A, float *r)
+{
+    int64_t params[PL_MAX_PARAMS] = {g->isa < 0 ? 0 : g->isa};
+    void *data[2] = {(void *)A, r};
+    pl_run_args a = {g->ctx, p, data, 2, params, NULL};
+    int64_t R = p->axis ? p->M : p->N;
+    for (int64_t o = 0; o < R; o++) r[o] = 12345.0f;
+    pl_status st = g->run(&a);
+    CHECK(st == PL_OK, "%s (threads=%d) %lldx%lld: %s", g->name, pl_ctx_threads(g->ctx), (long long)p->M,
+          (long long)p->N, pl_last_error());
+    return st;
+}
+
+/* What op gives on n terms, all base but one special (computed here, not by a rung): the
+ * sums are exact in float (small integers), mean one float division as the rungs do it. */
+static float exact_want(int op, float base, float special, int64_t n)
+{
+    float lo = n > 1 && base < special ? base : special, hi = n > 1 && base > special ? base : special;
+    if (isnan(special)) return NAN;
+    double sum = (double)base * (double)(n - 1) + special, sq = (double)base * base * (double)(n - 1) + special * special;
+    switch (op) {
+    case PL_REDUCE_MIN: return lo;
+    case PL_REDUCE_MAX: return hi;
+    case PL_REDUCE_SUMSQ: return (float)sq;
+    case PL_REDUCE_MEAN: return (float)sum / (float)n;
+    default: return (float)sum;
+    }
+}
+
+static int same_float(float a, float b) { return a == b || (isnan(a) && isnan(b)); }
+
+/* The positions a lost element hides at: the ends, both sides of every block of 1024 (where
+ * rows are cut across threads and dot into pieces), both sides of the first pairwise halving
+ * (rounded to 8 and 16 lanes) and of every 64 rows up to 256 (the column leaves). */
+static int exact_positions(int64_t n, int64_t *pos, int cap)
+{
+    int k = 0;
+    int64_t cand[12] = {0, n - 1, n / 2, (n / 2 + 7) / 8 * 8, (n / 2 + 15) / 16 * 16, 63, 64, 127, 128, 255, 256, 1};
+    for (int i = 0; i < 12; i++) {
+        for (int d = -1; d <= 0 && i >= 3 && i <= 4; d++)
+            if (cand[i] + d >= 0 && cand[i] + d < n && k < cap) pos[k++] = cand[i] + d;
+        if ((i < 3 || i > 4) && cand[i] >= 0 && cand[i] < n && k < cap) pos[k++] = cand[i];
+    }
+    for (int64_t b = 1024; b < n && k + 2 <= cap; b += 1024) pos[k++] = b - 1, pos[k++] = b;
+    return k;
+}
+
+/* The three patterns: zeros and a 1 (sums, mean, max), ones and a -1 (min), zeros and a NaN. */
+static const float pattern_base[3] = {0.0f, 1.0f, 0.0f}, pattern_special[3] = {1.0f, -1.0f, NAN};
+
+/* Rows of n (M of them, pitch n + 1; M = 1 is cut across threads from 4096 on): each row all
+ * base but one special at each position in turn; every op must give exactly what it should. */
+static void check_exact_rows(const exact_rung *g, int64_t M, int64_t n)
+{
+    int64_t lda = n + 1, pos[256];
+    int np = exact_positions(n, pos, 256);
+    float *A = malloc(sizeof(float) * (size_t)(M * lda)), r[4];
+    for (int pt = 0; pt < 3; pt++) {
+        for (int64_t i = 0; i < M * lda; i++) A[i] = pattern_base[pt];
+        for (int k = 0; k < np; k++) {
+            for (int64_t i = 0; i < M; i++) A[i * lda + pos[k]] = pattern_special[pt];
+            for (int op = 0; op < PL_REDUCE_N_OPS; op++) {
+                pl_reduce_problem p = {M, n, lda, op, 1, 1};
+                if (run_exact(g, &p, A, r) != PL_OK) continue;
+                float want = exact_want(op, pattern_base[pt], pattern_special[pt], n);
+                for (int64_t i = 0; i < M; i++)
+                    CHECK(same_float(r[i], want), "%s isa=%lld threads=%d: %s of row %lld of %lldx%lld (base %g, %g at "
+                          "%lld): %.9g, want %.9g", g->name, (long long)g->isa, pl_ctx_threads(g->ctx),
+                          pl_reduce_op_names[op], (long long)i, (long long)M, (long long)n, pattern_base[pt],
+                          pattern_special[pt], (long long)pos[k], r[i], want);
+            }
+            for (int64_t i = 0; i < M; i++) A[i * lda + pos[k]] = pattern_base[pt];
+        }
+    }
+    free(A);
+}
+
+/* Columns: n rows of C = 67 columns (a band of 64 and a tail; pitch 68); column c holds its
+ * special at the position c picks in turn, so one run checks every position in several bands. */
+static void check_exact_cols(const exact_rung *g, int64_t n)
+{
+    enum { C = 67, LDA = 68 };
+    int64_t pos[256];
+    int np = exact_positions(n, pos, 256);
+    float *A = malloc(sizeof(float) * (size_t)(n * LDA)), r[C];
+    for (int pt = 0; pt < 3; pt++) {
+        for (int64_t i = 0; i < n * LDA; i++) A[i] = pattern_base[pt];
+        for (int c = 0; c < C; c++) A[pos[c % np] * LDA + c] = pattern_special[pt];
+        for (int op = 0; op < PL_REDUCE_N_OPS; op++) {
+            pl_reduce_problem p = {n, C, LDA, op, 0, 1};
+            if (run_exact(g, &p, A, r) != PL_OK) continue;
+            float want = exact_want(op, pattern_base[pt], pattern_special[pt], n);
+            for (int c = 0; c < C; c++)
+                CHECK(same_float(r[c], want), "%s isa=%lld threads=%d: %s of column %d of %lldx%d (base %g, %g at row "
+                      "%lld): %.9g, want %.9g", g->name, (long long)g->isa, pl_ctx_threads(g->ctx),
+                      pl_reduce_op_names[op], c, (long long)n, C, pattern_base[pt], pattern_special[pt],
+                      (long long)pos[c % np], r[c], want);
+        }
+    }
+    free(A);
+}
+
+/* dot of x (all base but one special) with y = 2s: 2 x the sum, exactly; NaN stays NaN. */
+static void check_exact_dot(const exact_rung *g, int64_t n)
+{
+    int64_t pos[256];
+    int np = exact_positions(n, pos, 256);
+    float *x = malloc(sizeof(float) * (size_t)n), *y = malloc(sizeof(float) * (size_t)n);
+    for (int64_t i = 0; i < n; i++) y[i] = 2.0f;
+    for (int pt = 0; pt < 3; pt++) {
+        for (int64_t i = 0; i < n; i++) x[i] = pattern_base[pt];
+        for (int k = 0; k < np; k++) {
+            x[pos[k]] = pattern_special[pt];
+            pl_dot_problem p = {n};
+            float d = 12345.0f;
+            int64_t params[PL_MAX_PARAMS] = {g->isa < 0 ? 0 : g->isa};
+            void *data[3] = {x, y, &d};
+            pl_run_args a = {g->ctx, &p, data, 3, params, NULL};
+            pl_status st = g->run(&a);
+            float want = 2.0f * exact_want(PL_REDUCE_SUM, pattern_base[pt], pattern_special[pt], n);
+            CHECK(st == PL_OK && same_float(d, want), "dot %s isa=%lld threads=%d: n=%lld (base %g, %g at %lld): %.9g, "
+                  "want %.9g %s", g->name, (long long)g->isa, pl_ctx_threads(g->ctx), (long long)n, pattern_base[pt],
+                  pattern_special[pt], (long long)pos[k], d, want, st == PL_OK ? "" : pl_last_error());
+            x[pos[k]] = pattern_base[pt];
+        }
+    }
+    free(x), free(y);
+}
+
+/* Each CPU rung of a ladder (peers too where they run), at each isa it can run, on 1, 2 and 3
+ * threads: exact answers at lengths past every place where cpu-simd cuts its work (4 vectors,
+ * blocks of 1024, the split of a long row from 4 blocks, column leaves of 64 rows). A rung
+ * that loses one element anywhere answers wrong here. */
+static void check_exact(const pl_kernel *K, int is_dot)
+{
+    static const int64_t lengths[] = {1, 7, 33, 65, 129, 1023, 1025, 4095, 4097, 5000, 8193, 12289, 100003};
+    static const int64_t col_lengths[] = {1, 7, 63, 65, 129, 257, 1000, 4097};
+    for (int th = 1; th <= 3; th++) {
+        pl_ctx *ctx = NULL;
+        CHECK(pl_ctx_create(&ctx, PL_BACKEND_CPU, 0, th) == PL_OK, "cpu context: %s", pl_last_error());
+        if (!ctx) continue;
+        for (int i = 0; i < K->n_variants; i++) {
+            const pl_variant *v = K->ladder[i];
+            char why[128];
+            if (v->backend != PL_BACKEND_CPU) continue;
+            if (pl_variant_check(ctx, v, why, sizeof why) != PL_OK) {
+                if (th == 1) cpu_rung_may_skip(v, v->name, why);
+                continue;
+            }
+            int has_isa = v->n_params > 0 && !strcmp(v->params[0].name, "isa");
+            for (int64_t isa = has_isa ? 0 : -1; isa < (has_isa ? 3 : 0); isa++) {
+                if (isa == 2 && !(pl_features() & PL_FEAT_AVX512)) continue; /* refused: test_reduce's cases */
+                exact_rung g = {v->name, v->run, isa, ctx};
+                for (size_t l = 0; l < sizeof lengths / sizeof *lengths; l++) {
+                    if (is_dot) {
+                        check_exact_dot(&g, lengths[l]);
+                        continue;
+                    }
+                    check_exact_rows(&g, 1, lengths[l]);
+                    if (lengths[l] < 10000) check_exact_rows(&g, 3, lengths[l]);
+                }
+                for (size_t l = 0; !is_dot && l < sizeof col_lengths / sizeof *col_lengths; l++)
+                    check_exact_cols(&g, col_lengths[l]);
+            }
+        }
+        pl_ctx_destroy(ctx);
+    }
+    printf("%s: exact cases (a lost element, the min or max or a NaN anywhere) checked\n", K->name);
 }
 
 /* The issue's target: a float sum over 10^8 positive elements within 1e-6 relative of float64
@@ -108,7 +290,7 @@ int main(void)
         if (v->backend != PL_BACKEND_CPU) continue;
         char why[128];
         if (pl_variant_check(ctx, v, why, sizeof why) != PL_OK) {
-            printf("skipped: %s: %s\n", v->name, why);
+            cpu_rung_may_skip(v, v->name, why);
             continue;
         }
         check_reduce_all_params(ctx, v, N_REDUCE_SHAPES);
@@ -119,7 +301,7 @@ int main(void)
         if (v->backend != PL_BACKEND_CPU) continue;
         char why[128];
         if (pl_variant_check(ctx, v, why, sizeof why) != PL_OK) {
-            printf("skipped: dot %s: %s\n", v->name, why);
+            cpu_rung_may_skip(v, "dot", why);
             continue;
         }
         check_dot_cases(ctx, v, NULL, v->name);
@@ -175,6 +357,8 @@ int main(void)
     CHECK(pl_reduce_spec_make_problem(&rp, "0x5", &pv) == PL_ERR_ARG, "size 0x5 is refused");
     CHECK(pl_reduce_spec_make_problem(&rp, "5x", &pv) == PL_ERR_ARG, "size 5x is refused");
 
+    check_exact(&pl_reduce_kernel, 0);
+    check_exact(&pl_dot_kernel, 1);
     check_accuracy(ctx);
     pl_ctx_destroy(ctx);
     return check_summary("reduce");

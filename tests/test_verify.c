@@ -71,6 +71,25 @@ static pl_status one_element_off(const pl_run_args *a)
     return s;
 }
 
+/* Element [5, 7] set to the float64 result plus bound_factor times its own element bound
+ * (gamma_(K+2) |alpha| (|A||B|)_57, beta = 0): the check's tolerance measured from both
+ * sides, 2x over (must fail) and 0.5x (must pass), not only by one far case. */
+static double bound_factor;
+static pl_status off_by_bound(const pl_run_args *a)
+{
+    pl_status s = pl_gemm_cpu_naive(a);
+    const pl_gemm_problem *p = a->problem;
+    const float *A = a->data[0], *B = a->data[1];
+    double ref = 0, mag = 0;
+    for (int64_t k = 0; k < p->K; k++) {
+        ref += (double)A[5 * p->lda + k] * B[k * p->ldb + 7];
+        mag += fabs((double)A[5 * p->lda + k] * B[k * p->ldb + 7]);
+    }
+    double bound = pl_gemm_kernel.elem_bound(p, PL_PREC_FP32, NULL) * fabs((double)p->alpha) * mag;
+    ((float *)a->data[2])[5 * p->ldc + 7] = (float)(p->alpha * ref + bound_factor * bound);
+    return s;
+}
+
 /* Computes on its first call only, then returns at once (the "1,844,122% of peak" case). */
 static int once_calls;
 static pl_status computes_once(const pl_run_args *a)
@@ -177,6 +196,19 @@ int main(void)
               "%s: the row does not say which check ran: %s", cn, r.last.how);
         r = bench_with(ctx, &off, "256", checks[c], 3);
         CHECK(r.verified == 0, "%s: one element off accepted (elem ratio %g)", cn, r.first.elem_ratio);
+        if (checks[c] == PL_CHECK_FULL) {
+            pl_variant near = make("off-by-bound", off_by_bound);
+            bound_factor = 2.0;
+            r = bench_with(ctx, &near, "256", checks[c], 1);
+            CHECK(r.verified == 0 && r.first.elem_ratio > 1.9 && r.first.elem_ratio < 2.1,
+                  "one element 2x over its bound: verified %d, elem ratio %g (want a failure at ~2)", r.verified,
+                  r.first.elem_ratio);
+            bound_factor = 0.5;
+            r = bench_with(ctx, &near, "256", checks[c], 1);
+            CHECK(r.verified == 1 && r.first.elem_ratio > 0.4 && r.first.elem_ratio < 0.6,
+                  "one element at 0.5x its bound: verified %d, elem ratio %g (want a pass at ~0.5)", r.verified,
+                  r.first.elem_ratio);
+        }
         if (checks[c] == PL_CHECK_FULL) {
             CHECK(r.first.error <= r.bound, "the whole-output error %g should pass its bound %g here (the element "
                   "check is what must catch it)", r.first.error, r.bound);

@@ -76,11 +76,51 @@ pl_status pl_reduce_spec_operands(const void *problem, pl_tensor *t, int *n)
     return PL_OK;
 }
 
+/* Exact inputs. A dropped term hides under a gamma_n sum|a| bound (100002 ones and a final 1000
+ * summed to 100002 passed it), so the inputs are drawn on a grid where every sum is exact: each
+ * value is k 2^-b with |k| <= 2^b (|x| <= 1; squares and products of two are multiples of
+ * q = 2^-2b, at most 2^2b of them), b the largest (at most 6: 129 values) with n 2^2b <= 2^24
+ * for n terms. Then sum|term| <= 2^24 q, and every partial sum of the terms, in any order, is a
+ * multiple of q no larger than that: a float32 (24-bit significand) holds it exactly, so a
+ * correct rung returns the exact sum, and the reference asks for it (grid_exact and the scale
+ * of 0 below), where one lost nonzero term is a failure. n > 2^24 gets b = 0 (-1, 0, 1); the
+ * reference checks the condition on the data and falls back to the gamma bound where it fails
+ * (dot's large 10^8). Inputs not from this fill (a file) are checked the same way. */
+static int grid_bits(int64_t n)
+{
+    int b = 0;
+    while (b < 6 && ldexp((double)n, 2 * (b + 1)) <= ldexp(1.0, 24)) b++;
+    return b;
+}
+
+static void fill_grid(float *x, int64_t len, int64_t terms, uint64_t seed)
+{
+    pl_fill_f32(x, len, seed);
+    const float up = ldexpf(1.0f, grid_bits(terms)), down = 1.0f / up;
+#pragma omp parallel for schedule(static) if (len > (1 << 22))
+    for (int64_t i = 0; i < len; i++) x[i] = rintf(x[i] * up) * down;
+}
+
+/* Is x a multiple of 2^-b? (NaN is not.) */
+static inline int on_grid(double x, int b)
+{
+    double k = ldexp(x, b);
+    return k == rint(k);
+}
+
+/* A sum of terms that are multiples of q with sum|term| <= 2^24 q is exact in float32 in any
+ * order (above): mag is that sum|term|, q_bits the grid of the terms. */
+static inline int grid_exact(int all_on_grid, double mag, int q_bits)
+{
+    return all_on_grid && ldexp(mag, q_bits) <= ldexp(1.0, 24);
+}
+
+static double gamma_or_stat(double n);
+
 void pl_reduce_spec_fill(const void *problem, pl_tensor *t, int n, uint64_t seed)
 {
-    (void)problem;
     (void)n;
-    pl_fill_f32(t[0].host, pl_tensor_span(&t[0]), seed);
+    fill_grid(t[0].host, pl_tensor_span(&t[0]), pl_reduce_terms(problem), seed);
 }
 
 /* ---------------------------------------------------------------- reference */
@@ -100,7 +140,17 @@ static double start(int op) { return op == PL_REDUCE_MIN ? INFINITY : op == PL_R
 
 /* float64 per output, and its scale: the sum of the terms' magnitudes (sum |a| for sum, sum a^2
  * for sumsq, divided by the count for mean; |result| for min/max, whose bound is 0). A float64
- * sum of at most 2^31 float terms is exact to far below the float32 bounds. */
+ * sum of at most 2^31 float terms is exact to far below the float32 bounds. Where the sum is
+ * exact in float32 (grid_exact: the fill's inputs), sum and sumsq get a scale of 0 (the exact
+ * result is required) and mean one for 2^-22 |result|: the exact sum, then one rounded division
+ * by (float)n (2^-24 relative, another 2^-24 where n > 2^24 rounds); a lost nonzero term moves
+ * the mean by at least 2^-b/n, over 2^-22 |sum|/n while |sum| < 2^(22-b): always so for b >= 2,
+ * as |sum| <= n <= 2^(24-2b). */
+static double exact_scale(int op, double result, double terms)
+{
+    return op == PL_REDUCE_MEAN ? ldexp(fabs(result), -22) / gamma_or_stat(terms + 1) : 0.0;
+}
+
 pl_status pl_reduce_spec_reference(const void *problem, const pl_tensor *t, int n, pl_tensor *ref, pl_tensor *scale)
 {
     (void)n;
@@ -109,13 +159,20 @@ pl_status pl_reduce_spec_reference(const void *problem, const pl_tensor *t, int 
     double *R = ref[1].host, *S = scale[1].host;
     const int op = p->op;
     const double terms = (double)pl_reduce_terms(p);
+    const int b = grid_bits(pl_reduce_terms(p)), q_bits = op == PL_REDUCE_SUMSQ ? 2 * b : b;
     if (p->axis == 1) {
 #pragma omp parallel for schedule(static)
         for (int64_t i = 0; i < p->M; i++) {
             double acc = start(op), mag = 0;
-            for (int64_t j = 0; j < p->N; j++) fold(op, A[i * p->lda + j], &acc, &mag);
+            int grid = 1;
+            for (int64_t j = 0; j < p->N; j++) {
+                fold(op, A[i * p->lda + j], &acc, &mag);
+                grid &= on_grid(A[i * p->lda + j], b);
+            }
             R[i] = op == PL_REDUCE_MEAN ? acc / terms : acc;
             S[i] = op == PL_REDUCE_MEAN ? mag / terms : op == PL_REDUCE_MIN || op == PL_REDUCE_MAX ? fabs(acc) : mag;
+            if (op != PL_REDUCE_MIN && op != PL_REDUCE_MAX && grid_exact(grid, mag, q_bits))
+                S[i] = exact_scale(op, R[i], terms);
         }
     } else {
         /* Columns: bands of columns, A walked along its rows. */
@@ -123,15 +180,21 @@ pl_status pl_reduce_spec_reference(const void *problem, const pl_tensor *t, int 
 #pragma omp parallel for schedule(dynamic)
         for (int64_t j0 = 0; j0 < p->N; j0 += BAND) {
             double acc[BAND], mag[BAND];
+            int grid[BAND];
             int64_t w = p->N - j0 < BAND ? p->N - j0 : BAND;
-            for (int64_t j = 0; j < w; j++) acc[j] = start(op), mag[j] = 0;
+            for (int64_t j = 0; j < w; j++) acc[j] = start(op), mag[j] = 0, grid[j] = 1;
             for (int64_t i = 0; i < p->M; i++)
-                for (int64_t j = 0; j < w; j++) fold(op, A[i * p->lda + j0 + j], &acc[j], &mag[j]);
+                for (int64_t j = 0; j < w; j++) {
+                    fold(op, A[i * p->lda + j0 + j], &acc[j], &mag[j]);
+                    grid[j] &= on_grid(A[i * p->lda + j0 + j], b);
+                }
             for (int64_t j = 0; j < w; j++) {
                 R[j0 + j] = op == PL_REDUCE_MEAN ? acc[j] / terms : acc[j];
                 S[j0 + j] = op == PL_REDUCE_MEAN                           ? mag[j] / terms
                             : op == PL_REDUCE_MIN || op == PL_REDUCE_MAX ? fabs(acc[j])
                                                                            : mag[j];
+                if (op != PL_REDUCE_MIN && op != PL_REDUCE_MAX && grid_exact(grid[j], mag[j], q_bits))
+                    S[j0 + j] = exact_scale(op, R[j0 + j], terms);
             }
         }
     }
@@ -165,13 +228,16 @@ double pl_reduce_spec_elem_bound(const void *problem, pl_precision prec, const c
         if (why) *why = "min/max: exact (a float compare rounds nothing), NaN as NumPy";
         return 0;
     case PL_REDUCE_MEAN:
-        if (why) *why = "gamma_(n+1) sum|a|/n: an n-term sum in any order, then one rounded division";
+        if (why) *why = "gamma_(n+1) sum|a|/n: an n-term sum in any order, then one rounded division (2^-22 |r| "
+                       "where the sum is exact: the inputs' grid)";
         return gamma_or_stat(n + 1);
     case PL_REDUCE_SUMSQ:
-        if (why) *why = "gamma_(n+1) sum a^2: n rounded squares summed in any order (a dot product)";
+        if (why) *why = "gamma_(n+1) sum a^2: n rounded squares summed in any order (a dot product); 0 where the "
+                       "sum is exact in float32 (the inputs' grid)";
         return gamma_or_stat(n + 1);
     default:
-        if (why) *why = "gamma_(n-1) sum|a|: an n-term sum in any order (gamma_n = nu/(1-nu), u=2^-24)";
+        if (why) *why = "gamma_(n-1) sum|a|: an n-term sum in any order (gamma_n = nu/(1-nu), u=2^-24); 0 where "
+                       "the sum is exact in float32 (the inputs' grid)";
         return gamma_or_stat(n > 1 ? n - 1 : 1);
     }
 }
@@ -242,10 +308,10 @@ pl_status pl_dot_spec_operands(const void *problem, pl_tensor *t, int *n)
 
 void pl_dot_spec_fill(const void *problem, pl_tensor *t, int n, uint64_t seed)
 {
-    (void)problem;
     (void)n;
-    pl_fill_f32(t[0].host, pl_tensor_span(&t[0]), seed);
-    pl_fill_f32(t[1].host, pl_tensor_span(&t[1]), seed + 1000003u);
+    int64_t terms = ((const pl_dot_problem *)problem)->N;
+    fill_grid(t[0].host, pl_tensor_span(&t[0]), terms, seed);
+    fill_grid(t[1].host, pl_tensor_span(&t[1]), terms, seed + 1000003u);
 }
 
 pl_status pl_dot_spec_reference(const void *problem, const pl_tensor *t, int n, pl_tensor *ref, pl_tensor *scale)
@@ -254,14 +320,18 @@ pl_status pl_dot_spec_reference(const void *problem, const pl_tensor *t, int n, 
     const pl_dot_problem *p = problem;
     const float *x = t[0].host, *y = t[1].host;
     double acc = 0, mag = 0;
-#pragma omp parallel for schedule(static) reduction(+ : acc, mag)
+    const int b = grid_bits(p->N);
+    int grid = 1;
+#pragma omp parallel for schedule(static) reduction(+ : acc, mag) reduction(& : grid)
     for (int64_t i = 0; i < p->N; i++) {
         double v = (double)x[i] * (double)y[i];
         acc += v;
         mag += fabs(v);
+        grid &= on_grid(x[i], b) & on_grid(y[i], b);
     }
     ((double *)ref[2].host)[0] = acc;
-    ((double *)scale[2].host)[0] = mag;
+    /* products of the grid are multiples of 2^-2b: exact in float32 as a reduce's sum is */
+    ((double *)scale[2].host)[0] = grid_exact(grid, mag, 2 * b) ? 0.0 : mag;
     return PL_OK;
 }
 
@@ -270,7 +340,8 @@ double pl_dot_spec_reference_ops(const void *problem) { return 2.0 * (double)((c
 double pl_dot_spec_elem_bound(const void *problem, pl_precision prec, const char **why)
 {
     (void)prec;
-    if (why) *why = "gamma_N sum|x||y|: an N-term dot product in any order (u=2^-24)";
+    if (why) *why = "gamma_N sum|x||y|: an N-term dot product in any order (u=2^-24); 0 where the sum is "
+                "exact in float32 (the inputs' grid)";
     return gamma_or_stat((double)((const pl_dot_problem *)problem)->N);
 }
 
