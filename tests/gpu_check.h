@@ -8,7 +8,9 @@
 #include "check.h"
 #include "parlab.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* gpu_check_require: returns only where this is a CUDA build on a machine with a GPU. */
 static inline void gpu_check_require(void)
@@ -30,13 +32,18 @@ static inline pl_ctx *gpu_check_ctx(void)
     return ctx;
 }
 
-/* gpu_check_rung: nonzero when v is a CUDA variant that can run on ctx; a CUDA variant that
- * cannot is a failure on a GPU machine (recorded). CPU variants: 0, nothing recorded. */
+/* gpu_check_rung: nonzero when v is a CUDA variant that can run on ctx. A peer whose optional
+ * library this build lacks (cuDNN, cuBLAS) is skipped, saying why; any other CUDA variant that
+ * cannot run is a failure on a GPU machine (recorded). CPU variants: 0, nothing recorded. */
 static inline int gpu_check_rung(pl_ctx *ctx, const pl_variant *v)
 {
     if (v->backend != PL_BACKEND_CUDA) return 0;
     char why[128];
     if (pl_variant_check(ctx, v, why, sizeof why) != PL_OK) {
+        if (v->is_peer && !strncmp(why, "built without ", 14)) {
+            printf("skipped: %s: %s (an optional peer: its library was not found at configure time)\n", v->name, why);
+            return 0;
+        }
         CHECK(0, "%s cannot run on this GPU machine: %s", v->name, why);
         return 0;
     }

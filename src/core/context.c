@@ -43,9 +43,10 @@ const char *pl_machine_summary(void)
         int cc = pl_dev_cc(0);
         snprintf(gpu, sizeof gpu, "GPU: %s (sm_%d, %d SMs)", pl_dev_name(0), cc, pl_dev_sm_count(0));
     }
-    snprintf(buf, sizeof buf, "%s, %s%s, %d cores; %s; %s; OpenBLAS %s", pl_cpu_name(), isa, hidden,
+    snprintf(buf, sizeof buf, "%s, %s%s, %d cores; %s; %s; OpenBLAS %s%s", pl_cpu_name(), isa, hidden,
              pl_cpu_cores(), (f & PL_FEAT_CUDA_BUILD) ? "CUDA build" : "no CUDA build", gpu,
-             (f & PL_FEAT_OPENBLAS) ? "yes" : "no");
+             (f & PL_FEAT_OPENBLAS) ? "yes" : "no",
+             !(f & PL_FEAT_CUDA_BUILD) ? "" : (f & PL_FEAT_CUDNN) ? "; cuDNN header yes" : "; cuDNN header no");
     return buf;
 }
 

@@ -84,7 +84,10 @@ static __global__ void conv2d_prep_kernel(const T *__restrict__ w, int K, int fl
     rank1 = __syncthreads_and(rank1);
     if (t != 0) return;
     prep[0] = T(rank1);
-    if (!rank1) return;
+    if (!rank1) { // the main kernel copies every prep word: none is left unwritten
+        for (int j = 0; j < 2 * K; j++) prep[1 + j] = T(0);
+        return;
+    }
     const int pr = pv / K, pc = pv % K;
     T *row = prep + 1, *col = prep + 1 + K;
     if constexpr (std::is_same<T, float>::value) {

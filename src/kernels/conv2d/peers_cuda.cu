@@ -54,13 +54,20 @@ static std::once_flag api_once;
 
 static void load_api()
 {
+    // $PARLAB_CUDNN, then the loader's path, then the folder CMake found it in at build time
+    // (a toolkit's lib folder that is not in the loader's cache).
     const char *env = getenv("PARLAB_CUDNN");
-    const char *names[2] = {env && *env ? env : nullptr, "libcudnn.so.9"};
-    for (int n = 0; n < 2 && !api.lib; n++)
+#ifdef PL_CUDNN_LIBDIR
+    const char *built = PL_CUDNN_LIBDIR "/libcudnn.so.9";
+#else
+    const char *built = nullptr;
+#endif
+    const char *names[3] = {env && *env ? env : nullptr, "libcudnn.so.9", built};
+    for (int n = 0; n < 3 && !api.lib; n++)
         if (names[n]) api.lib = dlopen(names[n], RTLD_NOW | RTLD_LOCAL);
     if (!api.lib) {
-        snprintf(api.why, sizeof api.why, "peer-cudnn: cuDNN not found (libcudnn.so.9; set PARLAB_CUDNN)%s%s",
-                 env && *env ? ": PARLAB_CUDNN=" : "", env && *env ? env : "");
+        snprintf(api.why, sizeof api.why, "peer-cudnn: cuDNN not found (libcudnn.so.9%s%s; set PARLAB_CUDNN)%s%s",
+                 built ? " or " : "", built ? built : "", env && *env ? ": PARLAB_CUDNN=" : "", env && *env ? env : "");
         return;
     }
 #define RESOLVE(f)                                                                                                     \
