@@ -1,5 +1,5 @@
 # test_cli_conv2d.sh: `parlab conv2d` end to end. Small cases computed by hand (written with
-# cli_lib.sh's npy helper, no python); where python3 has numpy, a round trip of every mode,
+# cli_lib.sh's npy helper, no python); with NumPy (/usr/bin/python3, a failure without it), a round trip of every mode,
 # border, flip and dtype against numpy's own padding (np.pad 'constant', 'edge', 'reflect')
 # and sliding windows; PGM in and out (8 and 16 bit, rounding and the clamped count); the
 # usage errors and runtime failures. Run with PARLAB (the parlab executable) and PL_TESTDIR set.
@@ -105,7 +105,11 @@ else
 fi
 
 # ---------------------------------------------------------------- numpy round trip
-if python3 -c 'import numpy' 2>/dev/null; then
+# With the interpreter CI installs NumPy for (Debian's python3-numpy for /usr/bin/python3, see
+# .ci/run), not whatever python3 is first on PATH; without NumPy there this is a failure that
+# says so, not a quiet pass. PL_NUMPY_PYTHON names another interpreter.
+numpy_py=${PL_NUMPY_PYTHON:-/usr/bin/python3}
+if "$numpy_py" -c 'import numpy' 2>/dev/null; then
     cat >ref.py <<'PY'
 import sys
 import numpy as np
@@ -134,7 +138,7 @@ else:
     if got.dtype != np.float32 or err.max() > 1e-5:
         sys.exit("float32: worst relative error %g" % err.max())
 PY
-    python3 - <<'PY'
+    "$numpy_py" - <<'PY'
 import numpy as np
 rng = np.random.default_rng(5)
 np.save("F.npy", rng.uniform(-1, 1, (37, 53)).astype(np.float32))
@@ -155,7 +159,7 @@ PY
                     [ $img = U ] && args+=(--dtype i32)
                     rm -f O.npy
                     if run 0 "numpy $img $mode flip=$flip $filt" "${args[@]}"; then
-                        if msg=$(python3 ref.py $img.npy "$filt" O.npy $1 ${2:-zero} $flip 2>&1); then ok
+                        if msg=$("$numpy_py" ref.py $img.npy "$filt" O.npy $1 ${2:-zero} $flip 2>&1); then ok
                         else bad "numpy $img $mode flip=$flip $filt: $msg"; fi
                     fi
                 done
@@ -166,11 +170,11 @@ PY
     for v in $("$PARLAB" list conv2d 2>/dev/null | awk '$1 == "+" && $3 == "cpu" {print $2}'); do
         rm -f O.npy
         if run 0 "$v" conv2d F.npy --filter K5.npy --mode same --border reflect --flip -o O.npy --variant $v; then
-            if msg=$(python3 ref.py F.npy K5.npy O.npy same reflect 1 2>&1); then ok; else bad "$v: $msg"; fi
+            if msg=$("$numpy_py" ref.py F.npy K5.npy O.npy same reflect 1 2>&1); then ok; else bad "$v: $msg"; fi
         fi
     done
 else
-    echo "skipped: numpy round trip: python3 has no numpy"
+    bad "numpy round trip: $numpy_py has no NumPy (install python3-numpy, as .ci/run does, or set PL_NUMPY_PYTHON)"
 fi
 
 run 0 "--help" conv2d --help && { grep -q '^usage: parlab conv2d' out.txt && ok || bad "--help: no usage line"; }

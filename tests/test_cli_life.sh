@@ -41,11 +41,17 @@ cmp -s g0.rle g64.rle && ok || bad "glider not back after 64 generations: $(cat 
 run 0 "glider .cells on a torus" life glider.cells --gens 40 --torus 10x10 -o g.cells &&
     { grep -q "^generation 40: population 5" out.txt && ok || bad "glider cells: $(cat out.txt)"; }
 grep -q '^!' g.cells && ok || bad "the .cells output has no comment line: $(cat g.cells)"
-run 0 "soup" life --soup 300x200 --density 0.3 --seed 7 --gens 20 --every 10 --variant cpu-threads
-run 0 "soup, same seed" life --soup 300x200 --density 0.3 --seed 7 --gens 20 --every 10 --variant cpu-bitpacked
-p1=$(pop 20)
-run 0 "soup again" life --soup 300x200 --density 0.3 --seed 7 --gens 20 --variant cpu-naive
-[ -n "$p1" ] && [ "$(pop 20)" = "$p1" ] && ok || bad "soups differ: $p1 vs $(pop 20)"
+# one soup by three rungs: the populations on the way and the pattern written must agree with
+# cpu-naive's (not only the exit status)
+run 0 "soup" life --soup 300x200 --density 0.3 --seed 7 --gens 20 --every 10 --variant cpu-threads -o soup_t.rle
+t10=$(pop 10) t20=$(pop 20)
+run 0 "soup, same seed" life --soup 300x200 --density 0.3 --seed 7 --gens 20 --every 10 --variant cpu-bitpacked -o soup_b.rle
+b10=$(pop 10) p1=$(pop 20)
+run 0 "soup again" life --soup 300x200 --density 0.3 --seed 7 --gens 20 --every 10 --variant cpu-naive -o soup_n.rle
+[ -n "$p1" ] && [ "$(pop 20)" = "$p1" ] && [ "$(pop 10)" = "$b10" ] && ok || bad "soups differ: $p1 vs $(pop 20)"
+[ -n "$t20" ] && [ "$t20" = "$(pop 20)" ] && [ "$t10" = "$(pop 10)" ] && ok ||
+    bad "cpu-threads' soup populations $t10, $t20; cpu-naive's $(pop 10), $(pop 20)"
+cmp -s soup_t.rle soup_n.rle && cmp -s soup_b.rle soup_n.rle && ok || bad "the soups written by cpu-threads, cpu-bitpacked and cpu-naive differ"
 run 0 "rule override" life blinker.rle --gens 1 --rule B3/S
 [ "$(pop 1)" = 2 ] && ok || bad "B3/S: the cells above and below the middle are born, the row dies: $(cat out.txt)"
 

@@ -1,5 +1,5 @@
 # test_cli_reduce.sh: `parlab reduce` and `parlab dot` end to end, on .npy files written here
-# with printf (no numpy). Run as `bash test_cli_reduce.sh` with PARLAB (the parlab executable) and PL_TESTDIR
+# with printf, and rank-1 files read and written by NumPy. Run as `bash test_cli_reduce.sh` with PARLAB (the parlab executable) and PL_TESTDIR
 # (a scratch directory) set.
 #
 # The fixtures (npy, values, run, expect_err, no_file) are cli_lib.sh's.
@@ -83,5 +83,50 @@ no_file "min of empty" X7.npy
 run 2 "dot lengths" dot X.npy Y2.npy --backend cpu
 expect_err "dot lengths" "X.npy has 3 elements, Y2.npy has 2"
 run 2 "dot one file" dot X.npy
+
+# ---------------------------------------------------------------- NumPy, both ways
+# Rank 1 through NumPy itself, not only parlab's own reader: NumPy writes the vectors parlab's
+# dot reads, and reads the rank-1 vectors parlab's reduce writes (values on a grid of 1/64, so
+# every sum is exact and compared exactly). The interpreter CI installs NumPy for
+# (/usr/bin/python3, python3-numpy in .ci/run); without NumPy there this fails saying so.
+numpy_py=${PL_NUMPY_PYTHON:-/usr/bin/python3}
+if "$numpy_py" -c 'import numpy' 2>/dev/null; then
+    "$numpy_py" - <<'PY'
+import numpy as np
+rng = np.random.default_rng(11)
+np.save("nx.npy", rng.integers(-3, 4, 5001).astype(np.float32))
+np.save("ny.npy", rng.integers(-3, 4, 5001).astype(np.float32))
+np.save("nA.npy", (rng.integers(-64, 65, (37, 1029)) / 64).astype(np.float32))
+PY
+    run 0 "dot of NumPy's rank-1 files" dot nx.npy ny.npy --backend cpu &&
+        { if "$numpy_py" -c 'import numpy as np, sys; x, y = np.load("nx.npy"), np.load("ny.npy"); w = float(np.dot(x.astype(np.float64), y)); sys.exit(0 if float(open("out.txt").read()) == w else "parlab %s, NumPy %r" % (open("out.txt").read().strip(), w))' >np.txt 2>&1
+          then ok; else bad "dot of NumPy's vectors: $(cat np.txt)"; fi; }
+    for axis in 0 1; do
+        for op in sum max; do
+            rm -f nr.npy
+            run 0 "$op axis $axis for NumPy" reduce nA.npy --op $op --axis $axis -o nr.npy --backend cpu &&
+                { if "$numpy_py" - $op $axis >np.txt 2>&1 <<'PY'
+import sys, numpy as np
+op, axis = sys.argv[1], int(sys.argv[2])
+a, r = np.load("nA.npy"), np.load("nr.npy")
+want = getattr(np.asarray(a, np.float64), op)(axis=axis)
+if r.ndim != 1 or r.dtype != np.float32 or r.shape != want.shape: sys.exit("read %s %s, want rank 1 %s float32" % (r.dtype, r.shape, want.shape))
+if not np.array_equal(r.astype(np.float64), want): sys.exit("%d values differ" % np.sum(r != want))
+PY
+                  then ok; else bad "NumPy reading parlab's $op axis $axis: $(cat np.txt)"; fi; }
+        done
+    done
+else
+    bad "NumPy checks: $numpy_py has no NumPy (install python3-numpy, as .ci/run does, or set PL_NUMPY_PYTHON)"
+fi
+
+# ---------------------------------------------------------------- the bench's own check
+# A long row cut across threads, and dot in pieces: the bench's check is exact on its inputs
+# (src/kernels/reduce/spec.c), so a rung that loses one element fails it.
+for v in cpu-naive cpu-simd; do
+    run 0 "bench reduce 1x100003 $v" bench reduce --size 1x100003,2x70001 --variant $v --threads 2 --repeats 1
+    run 0 "bench reduce sumsq columns $v" bench reduce --size 70001x3 --set op=sumsq --set axis=0 --variant $v --threads 2 --repeats 1
+    run 0 "bench dot $v" bench dot --size 100003 --variant $v --threads 2 --repeats 1
+done
 
 summary test_cli_reduce

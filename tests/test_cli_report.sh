@@ -15,6 +15,58 @@ run 0 "sweep life" sweep life --variant cpu-bitpacked --param tblock=1,2 --size 
 run 0 "report" report t.json l.json s.json s2.json -o r.html --svg figs && grep -q "^r.html: [0-9]* plots from 4 files" out.txt &&
     ok || bad "report summary: $(cat out.txt)"
 
+# Each bar's geometry against its axis, not only its data attribute: the y axis is read back
+# from its tick labels (their text and height: linear, or log by decades), and each bar's rect
+# must start at the axis' base (0, or the bottom of a log axis) and reach its value's height
+# (clamped to the plot area) within a pixel; a stacked phase segment's height must be its value.
+cat >geometry.py <<'PY'
+import math, sys, xml.etree.ElementTree as ET
+NS = "{http://www.w3.org/2000/svg}"
+SUFFIX = {"k": 1e3, "M": 1e6, "G": 1e9}
+def tick_value(t):
+    sup = t.find(NS + "tspan")
+    if sup is not None: return 10.0 ** int(sup.text), True        # "10" with a superscript k
+    s = "".join(t.itertext()).strip()
+    return (float(s[:-1]) * SUFFIX[s[-1]] if s[-1] in SUFFIX else float(s)), False
+def check(path):
+    fails, root = [], ET.parse(path).getroot()
+    ticks = [t for t in root.iter(NS + "text") if t.get("class") == "tick" and t.get("text-anchor") == "end"]
+    bars = [g for g in root.iter(NS + "g") if (g.get("class") or "").split(" ")[0] == "bar"]
+    if not bars: return fails, 0
+    if len(ticks) < 2: return ["%s: bars but %d y ticks" % (path, len(ticks))], 0
+    pts = [(tick_value(t), float(t.get("y")) - 4) for t in ticks]   # a label sits 4 px under its tick
+    log = pts[0][0][1]
+    f = (lambda v: math.log10(v)) if log else (lambda v: v)
+    (a, qa), (b, qb) = min(pts, key=lambda p: p[1]), max(pts, key=lambda p: p[1])
+    a, b = f(a[0]), f(b[0])
+    frame = next(r for r in root.iter(NS + "rect") if r.get("class") == "frame")
+    top, bottom = float(frame.get("y")), float(frame.get("y")) + float(frame.get("height"))
+    def px(v):
+        q = qb + ((f(v) if v > 0 or not log else -1e300) - b) * (qa - qb) / (a - b)
+        return min(max(q, top), bottom)
+    for g in bars:
+        v, r = float(g.get("data-value")), g.find(NS + "rect")
+        y, h = float(r.get("y")), float(r.get("height"))
+        tip = "".join(g.find(NS + "title").itertext())[:60] if g.find(NS + "title") is not None else "?"
+        if "phase" in g.get("class"):    # stacked: its height is its value
+            want_h = px(0) - px(v)
+            if abs(h - want_h) > 1: fails.append("%s: %s: segment %.1f px tall, its value %g is %.1f px" % (path, tip, h, v, want_h))
+            continue
+        base = bottom if log else px(0)
+        if abs(y + h - base) > 1 or abs(y - px(v)) > 1:
+            fails.append("%s: %s: bar from %.1f to %.1f px, value %g on the axis: from %.1f to %.1f" % (path, tip, y + h, y, v, base, px(v)))
+    return fails, len(bars)
+fails, n = [], 0
+for path in sys.argv[1:]:
+    f, k = check(path)
+    fails += f
+    n += k
+if n == 0: fails.append("no bars in %s" % " ".join(sys.argv[1:]))
+print("\n".join(fails) if fails else "ok: %d bars" % n)
+sys.exit(1 if fails else 0)
+PY
+if python3 geometry.py figs/*.svg >geom.txt 2>&1; then ok; else bad "bar geometry: $(cat geom.txt)"; fi
+
 cat >check.py <<'PY'
 import glob, json, math, sys, xml.etree.ElementTree as ET
 NS = "{http://www.w3.org/2000/svg}"
@@ -114,6 +166,7 @@ print("\n".join(fails) if fails else "ok")
 sys.exit(1 if fails else 0)
 PY
 if python3 check2.py >check2.txt 2>&1; then ok; else bad "two machines: $(cat check2.txt)"; fi
+if python3 geometry.py twofigs/*.svg >geom2.txt 2>&1; then ok; else bad "bar geometry, two machines: $(cat geom2.txt)"; fi
 
 # a suite with --json-dir: a JSON file a line (an include line writes none itself), drawn as one run
 printf 'transpose --size 64 --variant cpu-naive --repeats 3\n# a comment\nreduce --size 64 --variant cpu-naive --repeats 3\n' >mini.suite
