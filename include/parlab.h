@@ -229,7 +229,8 @@ typedef enum pl_ceiling {
     PL_CEIL_ROOFLINE = 0, /* whichever of compute (by the variant's precision) and memory
                            * bandwidth would take longer */
     PL_CEIL_COMPUTE,      /* the compute peak of the variant's precision */
-    PL_CEIL_MEMORY        /* memory bandwidth: GPU copy, CPU triad */
+    PL_CEIL_MEMORY        /* memory bandwidth: the time the run's bytes read and written
+                           * need at the measured stream rates (docs/output.md) */
 } pl_ceiling;
 
 /* How an output is checked against the float64 reference. */
@@ -353,6 +354,9 @@ typedef struct pl_kernel {
                                            * integer/bitwise lane ops for exact kernels */
     double (*bytes)(const void *problem); /* the fewest bytes: each input read, each output written once */
 } pl_kernel;
+    /* Of bytes(), those written (each output once); the rest are read. NULL: the split is
+     * unknown, and the memory bound takes the fastest stream rate measured for all bytes. */
+    double (*bytes_written)(const void *problem);
 
 int pl_kernel_count(void);
 const pl_kernel *pl_kernel_at(int i);
@@ -527,6 +531,8 @@ typedef struct pl_report_info {
     const struct pl_peaks *peaks; /* may be NULL */
     const char *command;          /* the command line, for the record */
 } pl_report_info;
+    const pl_pvalues *problem;    /* the run's problem parameters (--set), written as each JSON
+                                   * row's "problem"; NULL: none written */
 /* Written to a temporary name and renamed: no partial file. Schema: docs/output.md. */
 pl_status pl_report_json(const char *path, const pl_result *r, int n, const pl_report_info *info);
 pl_status pl_report_csv(const char *path, const pl_result *r, int n, const pl_report_info *info);
@@ -550,10 +556,38 @@ struct pl_peaks {
                                     Gop/s, one op per 32-bit lane per instruction */
     double gpu_gops_int32;       /* Gop/s, one op per thread per LOP3/IADD3; 0 = no GPU */
 };
+    /* Streams on arrays as large as the triad's, all threads (GB/s of the bytes each moves):
+     * read only (a SIMD sum), write only (the faster of non-temporal and plain stores,
+     * cpu_write_nt says which), copy (b = a, read + written). cpu_read_1thr_gbps: the read
+     * stream on one thread (a sanity check: all threads must not be slower). */
+    double cpu_read_gbps, cpu_write_gbps, cpu_copy_gbps, cpu_read_1thr_gbps;
+    int cpu_write_nt;
+    /* Cache-resident streams (warm runs of problems that fit in the last-level cache):
+     * read only and copy, all threads, on arrays of half of cpu_cache_bytes together. */
+    double cpu_cache_read_gbps, cpu_cache_copy_gbps, cpu_cache_bytes;
+    /* GPU streams: read only, write only (16-byte accesses), and read only and copy on half
+     * of the L2 (gpu_cache_bytes) for warm runs that fit in it; 0 = no GPU. */
+    double gpu_read_gbps, gpu_write_gbps, gpu_cache_read_gbps, gpu_cache_copy_gbps, gpu_cache_bytes;
+    /* How they were taken: mode "quick"/"full" ("none": no GPU figures), when (UTC,
+     * 2026-11-22T10:31:02Z), the 1-minute load average when the measuring began (-1:
+     * unknown), the widest spread of repeated readings (best / median - 1) and what it was. */
+    char cpu_mode[8], gpu_mode[8], measured[24];
+    double load1, spread;
+    char spread_what[40];
+    /* The sanity verdict: sane = 1 with "ok" (or "not checked: ..."), else 0 and why. Only
+     * sane figures are cached; others serve the run that measured them (cached = 0). */
+    int sane;
+    char sanity[200];
+    int cached;   /* the figures are those of the cache file (read from it or written to it) */
+    int implicit; /* pl_peaks_get measured them because none (or no usable ones) were cached */
+    char implicit_why[200]; /* then: why the cache was not used ("no cached peaks ...", "... format 2 ...") */
 typedef struct pl_peaks pl_peaks;
-/* Load the cached peaks for this machine, or measure (quick) and cache them. */
+/* Load the cached peaks for this machine, or measure (quick) and cache them: then
+ * pk->implicit is 1 (a caller that prints should say so), and figures that fail the sanity
+ * checks (pk->sane 0, pk->sanity says why) are returned for this run but not cached. */
 pl_status pl_peaks_get(pl_ctx *ctx, pl_peaks *pk, int measure_if_missing);
-/* Measure now (full) and cache. */
+/* Measure now and cache. Figures that fail the sanity checks are not cached: pk holds them
+ * (valid, sane 0, cached 0) and the status is PL_ERR_UNSUPPORTED with the reason. */
 pl_status pl_peaks_measure(pl_ctx *ctx, pl_peaks *pk, int quick);
 /* The cache file: $PARLAB_CACHE_DIR or $XDG_CACHE_HOME/parlab or ~/.cache/parlab. */
 pl_status pl_cache_dir(char *buf, size_t n);

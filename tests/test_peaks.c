@@ -8,7 +8,15 @@
  *   defect, and the test checks the reason in the message, so that each case reaches the check
  *   it is about (not an earlier one, e.g. "another machine");
  * - a cache written before the integer and TF32 figures existed (an older parlab's) is not
- *   accepted as complete: rejected without measuring, measured again with. */
+ *   accepted as complete: rejected without measuring, measured again with; so is one of an
+ *   older format (2: before the read, write and copy streams), naming the format;
+ * - how the figures were taken is recorded and read back (mode, UTC time, the load average
+ *   from $PARLAB_PEAKS_LOADAVG, the spread, the sanity verdict);
+ * - figures measured on a busy machine (a load average above the limit) are not cached: the
+ *   cache file stays as it was, pl_peaks_measure says why, and pl_peaks_get returns them for
+ *   the run (implicit, not cached) without writing a file.
+ * The checks of the figures are off (PARLAB_PEAKS_SANITY=off) except where the refusal is
+ * tested: on a shared machine, the test must not depend on a quiet one. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* mkdtemp, setenv */
 #endif
@@ -124,7 +132,17 @@ static void expect_edit_rejected(const char *path, const char *good, const char 
 
 static int same_figures(const pl_peaks *a, const pl_peaks *b)
 {
-    return a->cpu_threads == b->cpu_threads && strcmp(a->machine, b->machine) == 0 &&
+    return a->cpu_read_gbps == b->cpu_read_gbps && a->cpu_write_gbps == b->cpu_write_gbps &&
+           a->cpu_copy_gbps == b->cpu_copy_gbps && a->cpu_read_1thr_gbps == b->cpu_read_1thr_gbps &&
+           a->cpu_write_nt == b->cpu_write_nt && a->cpu_cache_read_gbps == b->cpu_cache_read_gbps &&
+           a->cpu_cache_copy_gbps == b->cpu_cache_copy_gbps && a->cpu_cache_bytes == b->cpu_cache_bytes &&
+           a->gpu_read_gbps == b->gpu_read_gbps && a->gpu_write_gbps == b->gpu_write_gbps &&
+           a->gpu_cache_read_gbps == b->gpu_cache_read_gbps && a->gpu_cache_copy_gbps == b->gpu_cache_copy_gbps &&
+           a->gpu_cache_bytes == b->gpu_cache_bytes && a->load1 == b->load1 && a->spread == b->spread &&
+           strcmp(a->cpu_mode, b->cpu_mode) == 0 && strcmp(a->gpu_mode, b->gpu_mode) == 0 &&
+           strcmp(a->measured, b->measured) == 0 && strcmp(a->spread_what, b->spread_what) == 0 &&
+           strcmp(a->sanity, b->sanity) == 0 && a->sane == b->sane &&
+           a->cpu_threads == b->cpu_threads && strcmp(a->machine, b->machine) == 0 &&
            a->cpu_gflops_scalar[0] == b->cpu_gflops_scalar[0] &&
            a->cpu_gflops_scalar[1] == b->cpu_gflops_scalar[1] &&
            a->cpu_gflops_avx2[0] == b->cpu_gflops_avx2[0] && a->cpu_gflops_avx2[1] == b->cpu_gflops_avx2[1] &&
@@ -150,6 +168,14 @@ int main(void)
         return 1;
     }
     setenv("PARLAB_CACHE_DIR", dir, 1);
+    setenv("PARLAB_PEAKS_SANITY", "off", 1);
+    /* the load average the figures record: a quiet one, and a busy one for the refusal */
+    char quiet_load[4200], busy_load[4200];
+    snprintf(quiet_load, sizeof quiet_load, "%s/loadavg-quiet", dir);
+    snprintf(busy_load, sizeof busy_load, "%s/loadavg-busy", dir);
+    CHECK(write_file(quiet_load, "0.25 0.20 0.10 1/100 4242\n", 26), "cannot write %s", quiet_load);
+    CHECK(write_file(busy_load, "99.5 50.0 20.0 90/300 4242\n", 27), "cannot write %s", busy_load);
+    setenv("PARLAB_PEAKS_LOADAVG", quiet_load, 1);
 
     char got_dir[4096];
     CHECK(pl_cache_dir(got_dir, sizeof got_dir) == PL_OK && strcmp(got_dir, dir) == 0,
@@ -203,6 +229,22 @@ int main(void)
     }
     CHECK(pk.cpu_triad_gbps > 0.5 && pk.cpu_triad_gbps < 10000.0, "STREAM triad %g GB/s",
           pk.cpu_triad_gbps);
+    CHECK(pk.cpu_read_gbps > 0.5 && pk.cpu_write_gbps > 0.5 && pk.cpu_copy_gbps > 0.5 &&
+              pk.cpu_read_1thr_gbps > 0.5 && pk.cpu_read_gbps < 10000.0,
+          "CPU streams: read %g, write %g, copy %g, read on 1 thread %g GB/s", pk.cpu_read_gbps,
+          pk.cpu_write_gbps, pk.cpu_copy_gbps, pk.cpu_read_1thr_gbps);
+    /* in half the last-level cache, warm: faster than from memory (where the size is known) */
+    CHECK(pk.cpu_cache_bytes <= 0 || pk.cpu_cache_read_gbps > pk.cpu_read_gbps,
+          "cache-resident read %g GB/s not above memory's %g (cache %g bytes)", pk.cpu_cache_read_gbps,
+          pk.cpu_read_gbps, pk.cpu_cache_bytes);
+    /* how they were taken */
+    CHECK(strcmp(pk.cpu_mode, "quick") == 0, "cpu_mode '%s'", pk.cpu_mode);
+    CHECK(pk.load1 == 0.25, "load1 %g, expected 0.25 from %s", pk.load1, quiet_load);
+    CHECK(strlen(pk.measured) == 20 && pk.measured[4] == '-' && pk.measured[10] == 'T' && pk.measured[19] == 'Z',
+          "measured '%s' is not a UTC time", pk.measured);
+    CHECK(pk.sane && strstr(pk.sanity, "not checked") && pk.cached && !pk.implicit,
+          "sane %d, sanity '%s', cached %d, implicit %d", pk.sane, pk.sanity, pk.cached, pk.implicit);
+    CHECK(pk.spread >= 0.0 && pk.spread_what[0], "spread %g of '%s'", pk.spread, pk.spread_what);
     /* Integer ops: at least one op per cycle at ~1 GHz on one thread (scalar), more with SIMD;
      * all threads not slower than one. */
     CHECK(pk.cpu_gops_int32[0] > 1.0 && pk.cpu_gops_int32[1] >= 0.9 * pk.cpu_gops_int32[0],
@@ -261,13 +303,29 @@ int main(void)
     memcpy(buf + good_len, "\0\0binary", 8);
     expect_rejected(path, buf, good_len + 8, "a binary tail", "not text", NULL);
 
-    /* A truncated file: the lines of the first half of the good one; and cut inside a key. */
+    /* A truncated file: cut just after the cpu_threads line (the same place on any machine,
+     * whatever figures follow); and cut inside the key of the next line. */
     {
-        size_t cut = good_len / 2;
-        while (cut > 0 && good[cut - 1] != '\n') cut--;
+        const char *at = strstr(good, "\ncpu_threads = ");
+        const char *eol = at ? strchr(at + 1, '\n') : NULL;
+        CHECK(eol != NULL, "no cpu_threads line in the cache file");
+        size_t cut = eol ? (size_t)(eol - good) + 1 : 0;
         expect_rejected(path, good, cut, "a truncated file", "no ", "figure");
         expect_rejected(path, good, cut + 3, "a file cut inside a key", "not a \"key = value\" line", NULL);
     }
+
+    /* The recorded fields, as written. */
+    CHECK(strstr(good, "\nformat = 3\n") && strstr(good, "\nload1 = 0.25\n") && strstr(good, "\ncpu_mode = quick\n") &&
+              strstr(good, "\nsanity = not checked") && strstr(good, "\nmeasured = 2"),
+          "the cache file lacks a recorded field:\n%s", good);
+
+    /* An older format (2: before the streams): measure again, saying so. */
+    expect_edit_rejected(path, good, "format", "2", "a format-2 file", "format 2", "older parlab");
+    /* A sanity verdict other than ok: such figures are never cached, never read. */
+    expect_edit_rejected(path, good, "sanity", "a busy machine", "a cached failed verdict", "never cached", NULL);
+    expect_edit_rejected(path, good, "cpu_read_gbps", NULL, "no read stream figure", "no cpu_read_gbps figure",
+                         NULL);
+    expect_edit_rejected(path, good, "load1", "busy", "a load that is no number", "load1", NULL);
 
     /* A figure spelled wrong ("12.5x"), not a number ("-nan"), or negative: rejected by the
      * number parser, which the message names with the key. */
@@ -341,6 +399,35 @@ int main(void)
     CHECK(s == PL_OK && same_figures(&pk, &back), "the good file, written back, is rejected: %s",
           pl_last_error());
 
+    /* Figures taken on a busy machine are not cached: the good file stays as it is. */
+    {
+        CHECK(write_file(path, good, good_len), "cannot write %s", path);
+        unsetenv("PARLAB_PEAKS_SANITY");
+        setenv("PARLAB_PEAKS_LOADAVG", busy_load, 1);
+        pl_peaks busy;
+        s = pl_peaks_measure(NULL, &busy, 1);
+        CHECK(s == PL_ERR_UNSUPPORTED && strstr(pl_last_error(), "not cached") &&
+                  strstr(pl_last_error(), "busy machine"),
+              "a busy machine's figures: status %d, '%s'", (int)s, pl_last_error());
+        CHECK(busy.valid && !busy.sane && !busy.cached && busy.load1 == 99.5 && strstr(busy.sanity, "busy machine"),
+              "busy figures: valid %d, sane %d, cached %d, load1 %g, sanity '%s'", busy.valid, busy.sane,
+              busy.cached, busy.load1, busy.sanity);
+        size_t nlen = 0;
+        char *now = read_all(path, &nlen);
+        CHECK(now && nlen == good_len && memcmp(now, good, good_len) == 0, "the busy figures replaced the cache");
+        free(now);
+        /* no cache: pl_peaks_get measures them for this run, says it did, writes nothing */
+        unlink(path);
+        s = pl_peaks_get(NULL, &busy, 1);
+        CHECK(s == PL_OK && busy.valid && busy.implicit && !busy.cached && !busy.sane,
+              "implicit busy figures: status %d, valid %d, implicit %d, cached %d (%s)", (int)s, busy.valid,
+              busy.implicit, busy.cached, pl_last_error());
+        CHECK(strstr(busy.implicit_why, "no cached peaks") != NULL, "implicit_why '%s'", busy.implicit_why);
+        CHECK(access(path, F_OK) != 0, "the busy figures were cached by pl_peaks_get");
+        setenv("PARLAB_PEAKS_SANITY", "off", 1);
+        setenv("PARLAB_PEAKS_LOADAVG", quiet_load, 1);
+    }
+
     /* A corrupt file once more, for the re-measuring below. */
     expect_edit_rejected(path, good, "cpu_triad_gbps", "12.5x", "a misspelt figure", "cpu_triad_gbps", NULL);
     free(good);
@@ -354,6 +441,8 @@ int main(void)
 
     /* Clean up the temporary directory (best effort). */
     unlink(path);
+    unlink(quiet_load);
+    unlink(busy_load);
     rmdir(dir);
     return check_summary("peaks");
 }

@@ -3,6 +3,7 @@
  * `--show` prints the cached figures without measuring. The measurement itself lives in
  * src/harness/peaks.c. */
 #include "cli/tool.h"
+#include "core/core.h"
 #include "harness/peaks.h"
 #include "io/io.h"
 
@@ -22,16 +23,25 @@ static void usage(FILE *f)
             "  CPU 32-bit integer/bitwise throughput with the best ISA (AVX-512 vpternlogd +\n"
             "      vpaddd, AVX2 vpxor + vpaddd, or scalar xor + add), on 1 thread and on every\n"
             "      core, in Gop/s: one op per 32-bit lane per instruction;\n"
-            "  CPU memory bandwidth: STREAM triad on every core;\n"
+            "  CPU memory streams on every core, arrays 4x the last-level cache: STREAM triad,\n"
+            "      read only, write only and copy (the ceilings of memory-bound rows: each row's\n"
+            "      bytes read and written at their own rates); read only on one thread; read\n"
+            "      and copy in half the last-level cache (warm rows whose bytes fit in it);\n"
             "  GPU FP32 FMA peak, TF32 tensor-core peak (wgmma on Hopper, mma.sync on sm_80+),\n"
             "      32-bit integer throughput (LOP3 + IADD3, one op per thread per instruction)\n"
-            "      and device-to-device copy bandwidth, when this build has CUDA and a GPU is\n"
-            "      usable.\n"
+            "      device-to-device copy, read-only and write-only streams, and read and copy in\n"
+            "      half the L2, when this build has CUDA and a GPU is usable.\n"
+            "\n"
+            "Before caching, the figures are checked: all threads not slower than one (FMA,\n"
+            "int32, the read stream), repeated readings within 25%% of each other (best vs\n"
+            "median), and a 1-minute load average at the start of at most 1 + cores/4. Figures\n"
+            "that fail are printed but not cached (exit 1), with the reason.\n"
+            "PARLAB_PEAKS_SANITY=off skips the checks (recorded as such).\n"
             "\n"
             "options:\n"
             "  --quick      shorter runs and smaller arrays: faster, a little less exact\n"
-            "  --show       print the cached figures and measure nothing; fails (exit 1) when\n"
-            "               none are cached\n"
+            "  --show       print the cached figures, and how, when and under what load they\n"
+            "               were measured; measures nothing; fails (exit 1) when none are cached\n"
             "  --json FILE  also write the figures as JSON to FILE, whole or not at all; with\n"
             "               '-', the JSON goes to standard output instead of the table. Checked\n"
             "               before measuring: a directory or a place no file can be created\n"
@@ -122,6 +132,15 @@ static void print_table(const pl_peaks *pk, int cpu_quick, int gpu_quick, const 
     else
         snprintf(how, sizeof how, "a = b + s*c, 12 B/elem (read b, c; write a)");
     print_row("CPU memory (STREAM triad)", all, pk->cpu_triad_gbps, "GB/s", how);
+    print_row("CPU memory, read only", all, pk->cpu_read_gbps, "GB/s", "sum, 8 SIMD accumulators, same arrays");
+    print_row("CPU memory, read only", "1 thr", pk->cpu_read_1thr_gbps, "GB/s", "a sanity check: all threads must not be slower");
+    print_row("CPU memory, write only", all, pk->cpu_write_gbps, "GB/s",
+              pk->cpu_write_nt ? "a[i] = v, non-temporal stores (faster than plain)"
+                               : "a[i] = v, plain stores (faster than non-temporal)");
+    print_row("CPU memory, copy", all, pk->cpu_copy_gbps, "GB/s", "a = b, read + written, best of plain/non-temporal");
+    snprintf(how, sizeof how, "in %.3g MiB (half the last-level cache), warm", pk->cpu_cache_bytes / 2.0 / 1048576.0);
+    print_row("CPU cache-resident read", all, pk->cpu_cache_read_gbps, "GB/s", pk->cpu_cache_bytes > 0 ? how : "no cache size known");
+    print_row("CPU cache-resident copy", all, pk->cpu_cache_copy_gbps, "GB/s", pk->cpu_cache_bytes > 0 ? how : "no cache size known");
 
     if (pk->gpu_gflops_fp32 > 0.0) {
         int len = snprintf(how, sizeof how, "%d chains/thread, %d x %d threads/SM",
@@ -153,11 +172,17 @@ static void print_table(const pl_peaks *pk, int cpu_quick, int gpu_quick, const 
         else
             snprintf(how, sizeof how, "cudaMemcpy D2D, read + write");
         print_row("GPU memory (D2D copy)", "GPU", pk->gpu_copy_gbps, "GB/s", how);
+        print_row("GPU memory, read only", "GPU", pk->gpu_read_gbps, "GB/s", "float4 loads, sum per thread, full GPU");
+        print_row("GPU memory, write only", "GPU", pk->gpu_write_gbps, "GB/s", "float4 stores, full GPU");
+        snprintf(how, sizeof how, "in %.3g MiB (half the L2), warm", pk->gpu_cache_bytes / 2.0 / 1048576.0);
+        print_row("GPU L2-resident read", "GPU", pk->gpu_cache_read_gbps, "GB/s", how);
+        print_row("GPU L2-resident copy", "GPU", pk->gpu_cache_copy_gbps, "GB/s", how);
     } else {
         print_row("GPU FP32 FMA (CUDA cores)", "-", 0.0, "", gpu_why);
         print_row("GPU TF32 (tensor cores)", "-", 0.0, "", gpu_why);
         print_row("GPU int32 ops", "-", 0.0, "", gpu_why);
         print_row("GPU memory (D2D copy)", "-", 0.0, "", gpu_why);
+        print_row("GPU memory, read/write only", "-", 0.0, "", gpu_why);
     }
 }
 
@@ -242,6 +267,34 @@ static int write_json(const char *file, const pl_peaks *pk, const char *path, co
     json_num(f, pk->gpu_gops_int32);
     fputs(",\n  \"gpu_copy_gbps\": ", f);
     json_num(f, pk->gpu_copy_gbps);
+    const struct {
+        const char *name;
+        double v;
+    } streams[] = {{"cpu_read_gbps", pk->cpu_read_gbps},       {"cpu_write_gbps", pk->cpu_write_gbps},
+                   {"cpu_copy_gbps", pk->cpu_copy_gbps},       {"cpu_read_1thr_gbps", pk->cpu_read_1thr_gbps},
+                   {"cpu_cache_bytes", pk->cpu_cache_bytes},   {"cpu_cache_read_gbps", pk->cpu_cache_read_gbps},
+                   {"cpu_cache_copy_gbps", pk->cpu_cache_copy_gbps}, {"gpu_read_gbps", pk->gpu_read_gbps},
+                   {"gpu_write_gbps", pk->gpu_write_gbps},     {"gpu_cache_bytes", pk->gpu_cache_bytes},
+                   {"gpu_cache_read_gbps", pk->gpu_cache_read_gbps},
+                   {"gpu_cache_copy_gbps", pk->gpu_cache_copy_gbps}};
+    for (size_t i = 0; i < sizeof streams / sizeof streams[0]; i++) {
+        fprintf(f, ",\n  \"%s\": ", streams[i].name);
+        json_num(f, streams[i].v);
+    }
+    fprintf(f, ",\n  \"cpu_write_nt\": %s", pk->cpu_write_nt ? "true" : "false");
+    /* how the figures were taken */
+    fputs(",\n  \"measured\": ", f);
+    json_string(f, pk->measured);
+    fputs(",\n  \"load1\": ", f);
+    if (pk->load1 >= 0) fprintf(f, "%.4g", pk->load1);
+    else fputs("null", f);
+    fprintf(f, ",\n  \"spread\": %.4g", pk->spread);
+    fputs(",\n  \"spread_what\": ", f);
+    json_string(f, pk->spread_what);
+    fprintf(f, ",\n  \"sane\": %s", pk->sane ? "true" : "false");
+    fputs(",\n  \"sanity\": ", f);
+    json_string(f, pk->sanity);
+    fprintf(f, ",\n  \"cached\": %s", pk->cached ? "true" : "false");
     fputs("\n}\n", f);
     int failed = ferror(f) != 0;
     failed |= fclose(f) != 0;
@@ -311,16 +364,14 @@ int pl_cmd_peaks(int argc, char **argv)
         if (s != PL_OK) rc = cli_fail(s); /* measured, but the cache could not be written */
     }
 
-    /* How the figures were measured: from the cache file (--show), else from this run. */
-    char cpu_mode[16], gpu_mode[16], when[40] = "";
-    if (!pl_peaks_cache_field(path, "cpu_mode", cpu_mode, sizeof cpu_mode) || (!show && rc))
-        snprintf(cpu_mode, sizeof cpu_mode, "%s", quick ? "quick" : "full");
-    if (!pl_peaks_cache_field(path, "gpu_mode", gpu_mode, sizeof gpu_mode) || (!show && rc))
-        snprintf(gpu_mode, sizeof gpu_mode, "%s", pk.gpu_gflops_fp32 > 0.0 ? cpu_mode : "none");
-    pl_peaks_cache_field(path, "measured", when, sizeof when);
+    /* How the figures were measured: pk says (from the cache file with --show). */
+    const char *cpu_mode = pk.cpu_mode[0] ? pk.cpu_mode : (quick ? "quick" : "full");
+    const char *gpu_mode = pk.gpu_mode[0] ? pk.gpu_mode : "none";
     char tc_name[16] = "none";
-    if (!pl_peaks_cache_field(path, "gpu_tf32_method", tc_name, sizeof tc_name) || (!show && rc))
+    if (show && !pl_peaks_cache_field(path, "gpu_tf32_method", tc_name, sizeof tc_name))
         snprintf(tc_name, sizeof tc_name, "%s", "unknown");
+    if (!show) snprintf(tc_name, sizeof tc_name, "%s", "unknown");
+    if (!show && pk.cached) pl_peaks_cache_field(path, "gpu_tf32_method", tc_name, sizeof tc_name);
     int tc = pl_peaks_tc_parse(tc_name);
 
     unsigned f = pl_features();
@@ -330,8 +381,17 @@ int pl_cmd_peaks(int argc, char **argv)
     int json_only = json && strcmp(json, "-") == 0;
     if (!json_only) {
         print_table(&pk, mode_quick(cpu_mode), mode_quick(gpu_mode), gpu_why, tc);
-        if (rc == PL_EXIT_OK)
-            printf("\ncache: %s (%s%s%s)\n", path, cpu_mode, when[0] ? ", measured " : "", when);
+        char load[32] = "unknown";
+        if (pk.load1 >= 0) snprintf(load, sizeof load, "%.2f", pk.load1);
+        printf("\ntaken: %s (GPU: %s), %s, 1-minute load average %s at the start (limit %.2f), "
+               "repeated readings within %.0f%% (widest: %s)\nsanity: %s\n",
+               cpu_mode, gpu_mode, pk.measured[0] ? pk.measured : "unknown", load,
+               pl_peaks_max_load(pl_cpu_cores()), 100.0 * pk.spread, pk.spread_what[0] ? pk.spread_what : "-",
+               pk.sanity[0] ? pk.sanity : "-");
+        if (pk.cached)
+            printf("cache: %s\n", path);
+        else
+            printf("cache: not written (%s)\n", pk.sane ? "the file could not be written" : "failed the sanity checks");
     }
     if (json) {
         int jrc = write_json(json, &pk, path, cpu_mode, gpu_mode, tc_name);

@@ -518,6 +518,13 @@ int session_prepare(cli_session *s)
         if (st != PL_OK) {
             fprintf(stderr, "parlab: note: no peaks (%s); the %%peak column stays empty\n", pl_last_error());
             memset(&s->peaks, 0, sizeof s->peaks);
+        } else if (s->peaks.implicit) {
+            /* measured now, quickly, because none were cached: say so, and whether they were kept */
+            fprintf(stderr, "parlab: note: %s: measured quick peaks now (%s, load %.2f)%s%s; "
+                    "for the %%peak column to mean much, run `parlab peaks` on a quiet machine\n",
+                    s->peaks.implicit_why, s->peaks.measured, s->peaks.load1,
+                    s->peaks.cached ? ", cached" : ", used for this run only, not cached: ",
+                    s->peaks.cached ? "" : s->peaks.sanity);
         }
         s->cfg.peaks = &s->peaks;
     }

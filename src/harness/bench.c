@@ -15,6 +15,7 @@
 #include "core/core.h"
 #include "core/device.h"
 #include "harness/harness.h"
+#include "harness/peaks.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -349,19 +350,23 @@ static double compute_peak(const pl_ctx *ctx, const pl_variant *v, const pl_peak
 
 /* The ceiling that bounds this run: the kernel names compute, memory, or the roofline
  * (whichever would take longer at the measured peaks); % is that floor time over the
- * measured time. Above 100% is flagged. */
-static void place_on_ceiling(const pl_ctx *ctx, const pl_variant *v, const pl_peaks *pk, pl_result *r)
+ * measured time. Above 100% is flagged. The memory floor is the time the run's bytes read
+ * and written need at the measured read-only, write-only and mixed stream rates, or at the
+ * cache-resident rates for a warm run whose bytes fit in the cache (pl_peaks_mem_time);
+ * written: the bytes written (< 0: unknown). */
+static void place_on_ceiling(const pl_ctx *ctx, const pl_variant *v, const pl_peaks *pk, double written,
+                             pl_result *r)
 {
     r->ceiling_pct = -1;
     snprintf(r->ceiling_name, sizeof r->ceiling_name, "-");
     if (!pk || !pk->valid || r->median_s <= 0) return;
-    char cname[64];
+    char cname[64], bname[64];
     double peak = compute_peak(ctx, v, pk, cname, sizeof cname);
-    double gbps = v->backend == PL_BACKEND_CUDA ? pk->gpu_copy_gbps : pk->cpu_triad_gbps;
-    const char *bname = v->backend == PL_BACKEND_CUDA ? "GPU copy bandwidth" : "CPU triad bandwidth";
     pl_ceiling kind = r->kernel->ceiling;
     double t_ops = kind != PL_CEIL_MEMORY && peak > 0 ? r->ops / (peak * 1e9) : 0;
-    double t_byte = kind != PL_CEIL_COMPUTE && gbps > 0 ? r->bytes / (gbps * 1e9) : 0;
+    double t_byte = kind != PL_CEIL_COMPUTE ? pl_peaks_mem_time(pk, v->backend == PL_BACKEND_CUDA, r->bytes,
+                                                                written, r->cold, bname, sizeof bname)
+                                            : 0;
     if (t_ops <= 0 && t_byte <= 0) return;
     int compute_bound = t_ops >= t_byte;
     r->ceiling_pct = 100.0 * (compute_bound ? t_ops : t_byte) / r->median_s;
@@ -691,7 +696,7 @@ pl_status pl_bench_variant(pl_ctx *ctx, pl_problem *p, const pl_variant *v, cons
         r->gbps = r->bytes / r->median_s * 1e-9;
         r->error = r->first.error > r->last.error || isnan(r->first.error) ? r->first.error : r->last.error;
         r->verified = !probe && first_ok && last_ok && r->padding_ok && r->inputs_ok;
-        place_on_ceiling(ctx, v, cfg.peaks, r);
+        place_on_ceiling(ctx, v, cfg.peaks, p->kernel->bytes_written ? p->kernel->bytes_written(p->spec) : -1.0, r);
     }
     free(times);
     pl_dev_event_destroy(ev0);

@@ -3,27 +3,37 @@
  * - CPU FP32 FMA peak per ISA (scalar, AVX2, AVX-512), on one thread and on every core: each
  *   thread runs many independent FMA chains (peaks_avx2.c, peaks_avx512.c, the baseline loop
  *   below), 2 flops per lane per step, best of a few timed tries.
- * - CPU memory bandwidth: STREAM triad a[i] = b[i] + s*c[i] on float arrays far beyond the
- *   caches, all threads, 12 bytes per element (read b and c, write a; like STREAM, the
- *   write-allocate read of a is not counted), best of N.
+ * - CPU memory streams on all threads, on float arrays far beyond the caches (4x the
+ *   last-level cache): STREAM triad a[i] = b[i] + s*c[i] (12 bytes an element: read b and c,
+ *   write a; like STREAM, the write-allocate read of a is not counted), read only (a SIMD
+ *   sum with eight accumulators), write only and copy (each the faster of plain and
+ *   non-temporal stores); the read stream on one thread (a sanity check); read and copy on
+ *   arrays of half the last-level cache, warm (the bound of cache-resident runs). Best of N.
  * - CPU 32-bit integer/bitwise throughput with the best ISA (AVX-512, AVX2 or scalar), on one
  *   thread and on every core: independent xor/ternlog + add chains, one op per 32-bit lane.
  * - GPU FP32 FMA peak, TF32 tensor-core peak (wgmma on Hopper, mma.sync on sm_80+), 32-bit
- *   integer throughput (LOP3 + IADD3) and device-to-device copy bandwidth (peaks_cuda.cu),
- *   when a GPU is usable and the context (which may be NULL) is not a CPU context.
+ *   integer throughput (LOP3 + IADD3), device-to-device copy bandwidth, and read-only and
+ *   write-only streams in DRAM and read/copy streams in half the L2 (peaks_cuda.cu), when a
+ *   GPU is usable and the context (which may be NULL) is not a CPU context.
+ * - How they were taken: quick or full, when (UTC), the 1-minute load average at the start,
+ *   the widest spread of repeated readings, and the sanity verdict (pl_peaks_sanity). Only
+ *   figures that pass are cached; the others serve the run that measured them.
  *
  * The figures are cached per machine in <pl_cache_dir>/peaks-<machine key>.txt, a text file
  * of "key = value" lines ('#' starts a comment line), written atomically (temporary file +
  * rename). The machine key is "<CPU name> <cores>c" plus " + <GPU name>" when the machine has
  * a GPU (pl_cpu_name(), pl_cpu_cores(), the name of the GPU the context uses: pl_gpu_name()
  * for device 0). Doubles are written with %.17g, so a figure reads back bit for bit. Keys:
- *   format = 2                      machine = AMD EPYC 2c
- *   measured = 2026-11-22T10:31:02Z cpu_mode = quick|full      cpu_threads = 2
- *   cpu_gflops_{scalar,avx2,avx512}_{1,all}                     cpu_triad_gbps
+ *   format = 3                      machine = AMD EPYC 2c
+ *   measured = 2026-11-22T10:31:02Z cpu_mode = quick|full      gpu_mode = quick|full|none
+ *   load1 = 0.12 (-1: unknown)      spread = 0.04               spread_what = cpu_read_gbps
+ *   sanity = ok|not checked (...)   cpu_threads = 2
+ *   cpu_gflops_{scalar,avx2,avx512}_{1,all}
  *   cpu_int32_isa = avx512|avx2|scalar                          cpu_gops_int32_{1,all}
- *   gpu_mode = quick|full|none      gpu_gflops_fp32             gpu_copy_gbps
- *   gpu_tf32_method = wgmma|mma.sync|none                       gpu_gflops_tf32
- *   gpu_gops_int32
+ *   cpu_{triad,read,write,copy,read_1thr}_gbps  cpu_write_nt = 0|1 (non-temporal stores won)
+ *   cpu_cache_bytes  cpu_cache_{read,copy}_gbps
+ *   gpu_gflops_fp32  gpu_copy_gbps  gpu_tf32_method = wgmma|mma.sync|none  gpu_gflops_tf32
+ *   gpu_gops_int32  gpu_{read,write}_gbps  gpu_cache_bytes  gpu_cache_{read,copy}_gbps
  * A figure of 0 means "not available here" (no AVX-512, no GPU, no TF32 tensor cores). A file
  * that lacks a key (a file written before a figure was added to parlab, too: it is measured
  * again, never read as 0), holds a malformed or negative number or anything that is not text,
@@ -183,23 +193,54 @@ static double try_fma(fma_fn fn, double flops_per_step, int64_t iters, int threa
     return s > 0.0 ? (double)*team * (double)iters * flops_per_step / s / 1e9 : 0.0;
 }
 
+/* The median of x[0..n) (sorts x; n <= 64). */
+static double median_of(double *x, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && x[j - 1] > x[j]; j--) {
+            double t = x[j];
+            x[j] = x[j - 1];
+            x[j - 1] = t;
+        }
+    return n <= 0 ? 0.0 : (n % 2) ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
+/* Keep in pk the widest spread of repeated readings (best / median - 1) and what it was. */
+static void note_spread(pl_peaks *pk, const char *what, double best, double median)
+{
+    double spread = median > 0.0 ? best / median - 1.0 : 0.0;
+    if (spread > pk->spread || !pk->spread_what[0]) {
+        pk->spread = spread > pk->spread ? spread : pk->spread;
+        snprintf(pk->spread_what, sizeof pk->spread_what, "%s", what);
+    }
+}
+
 /* GFLOP/s of fn on one thread (g[0]) and on `threads` threads (g[1]), each the best of the
  * tries. The two alternate, so that a burst of load from elsewhere on a shared machine hits
- * both alike. *team: the threads that ran the second. */
+ * both alike. *team: the threads that ran the second. The spread of the tries goes to pk
+ * under name ("_1", "_all" appended). */
 static void measure_fma(fma_fn fn, double flops_per_step, int threads, int quick, double g[2],
-                        int *team)
+                        int *team, pl_peaks *pk, const char *name)
 {
     int64_t iters = calibrate_fma(fn, quick);
-    int one;
+    int one, tries = pl_peaks_tries(quick);
+    double x1[16], xa[16];
+    char what[40];
     g[0] = g[1] = 0.0;
     *team = 1;
-    for (int t = 0; t < pl_peaks_tries(quick); t++) {
-        double x = try_fma(fn, flops_per_step, iters, 1, &one);
+    for (int t = 0; t < tries; t++) {
+        double x = x1[t] = try_fma(fn, flops_per_step, iters, 1, &one);
         if (x > g[0]) g[0] = x;
         if (threads > 1) {
-            x = try_fma(fn, flops_per_step, iters, threads, team);
+            x = xa[t] = try_fma(fn, flops_per_step, iters, threads, team);
             if (x > g[1]) g[1] = x;
         }
+    }
+    snprintf(what, sizeof what, "%s_1", name);
+    note_spread(pk, what, g[0], median_of(x1, tries));
+    if (threads > 1) {
+        snprintf(what, sizeof what, "%s_all", name);
+        note_spread(pk, what, g[1], median_of(xa, tries));
     }
     if (threads <= 1) g[1] = g[0];
 }
@@ -213,10 +254,155 @@ int pl_peaks_triad_mib(int quick)
     return 4 * llc_mib > floor_mib ? (int)(4 * llc_mib) : floor_mib;
 }
 
-/* STREAM triad on all threads: three float arrays of pl_peaks_triad_mib(quick) MiB each, far
- * beyond the last-level cache; initialized by the threads that later use them (first touch
- * places the pages near them); GB/s of the best repetition, 12 bytes per element. */
-static pl_status measure_triad(int threads, int quick, double *gbps, int *team)
+/* The baseline (SSE) streams, for CPUs without AVX2: see pl_peaks_read_avx2. */
+float pl_peaks_read_sse(const float *a, int64_t n)
+{
+    __m128 s0 = _mm_setzero_ps(), s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
+    int64_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        s0 = _mm_add_ps(s0, _mm_loadu_ps(a + i));
+        s1 = _mm_add_ps(s1, _mm_loadu_ps(a + i + 4));
+        s2 = _mm_add_ps(s2, _mm_loadu_ps(a + i + 8));
+        s3 = _mm_add_ps(s3, _mm_loadu_ps(a + i + 12));
+        s4 = _mm_add_ps(s4, _mm_loadu_ps(a + i + 16));
+        s5 = _mm_add_ps(s5, _mm_loadu_ps(a + i + 20));
+        s6 = _mm_add_ps(s6, _mm_loadu_ps(a + i + 24));
+        s7 = _mm_add_ps(s7, _mm_loadu_ps(a + i + 28));
+    }
+    __m128 s = _mm_add_ps(_mm_add_ps(_mm_add_ps(s0, s1), _mm_add_ps(s2, s3)),
+                          _mm_add_ps(_mm_add_ps(s4, s5), _mm_add_ps(s6, s7)));
+    float lanes[4], t;
+    _mm_storeu_ps(lanes, s);
+    t = lanes[0] + lanes[1] + lanes[2] + lanes[3];
+    for (; i < n; i++) t += a[i];
+    return t;
+}
+
+void pl_peaks_write_sse(float *a, int64_t n, float v, int nt)
+{
+    const __m128 x = _mm_set1_ps(v);
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __asm__ __volatile__("" ::: "memory"); /* no memset call */
+        if (nt) {
+            _mm_stream_ps(a + i, x);
+            _mm_stream_ps(a + i + 4, x);
+            _mm_stream_ps(a + i + 8, x);
+            _mm_stream_ps(a + i + 12, x);
+        } else {
+            _mm_storeu_ps(a + i, x);
+            _mm_storeu_ps(a + i + 4, x);
+            _mm_storeu_ps(a + i + 8, x);
+            _mm_storeu_ps(a + i + 12, x);
+        }
+    }
+    if (nt) _mm_sfence();
+    for (; i < n; i++) a[i] = v;
+}
+
+void pl_peaks_copy_sse(float *dst, const float *src, int64_t n, int nt)
+{
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __asm__ __volatile__("" ::: "memory"); /* no memcpy call */
+        __m128 x0 = _mm_loadu_ps(src + i), x1 = _mm_loadu_ps(src + i + 4);
+        __m128 x2 = _mm_loadu_ps(src + i + 8), x3 = _mm_loadu_ps(src + i + 12);
+        if (nt) {
+            _mm_stream_ps(dst + i, x0);
+            _mm_stream_ps(dst + i + 4, x1);
+            _mm_stream_ps(dst + i + 8, x2);
+            _mm_stream_ps(dst + i + 12, x3);
+        } else {
+            _mm_storeu_ps(dst + i, x0);
+            _mm_storeu_ps(dst + i + 4, x1);
+            _mm_storeu_ps(dst + i + 8, x2);
+            _mm_storeu_ps(dst + i + 12, x3);
+        }
+    }
+    if (nt) _mm_sfence();
+    for (; i < n; i++) dst[i] = src[i];
+}
+
+/* The streams of this CPU's widest ISA. */
+typedef struct stream_fns {
+    float (*read)(const float *a, int64_t n);
+    void (*write)(float *a, int64_t n, float v, int nt);
+    void (*copy)(float *dst, const float *src, int64_t n, int nt);
+} stream_fns;
+
+static stream_fns best_streams(void)
+{
+    unsigned f = pl_cpu_features();
+    if (f & PL_FEAT_AVX512) return (stream_fns){pl_peaks_read_avx512, pl_peaks_write_avx512, pl_peaks_copy_avx512};
+    if (f & PL_FEAT_AVX2) return (stream_fns){pl_peaks_read_avx2, pl_peaks_write_avx2, pl_peaks_copy_avx2};
+    return (stream_fns){pl_peaks_read_sse, pl_peaks_write_sse, pl_peaks_copy_sse};
+}
+
+enum { STREAM_READ, STREAM_WRITE, STREAM_WRITE_NT, STREAM_COPY, STREAM_COPY_NT, STREAM_TRIAD };
+
+/* One stream over arrays of n floats on `threads` threads, `passes` sweeps a repetition,
+ * `reps` timed repetitions: the best GB/s, and the median in *median. Each thread sweeps the
+ * same chunk every time (a multiple of 64 floats: the non-temporal stores' alignment, and a
+ * cache-resident chunk stays in its core's caches). Bytes: the triad 12 an element (read b
+ * and c, write a; like STREAM, the write-allocate read of a is not counted), copy 8, read
+ * and write 4. */
+static double time_stream(int kind, float *a, const float *b, const float *c, long n, int threads,
+                          int passes, int reps, double *median, int *team)
+{
+    const stream_fns fns = best_streams();
+    const float s = 3.0f;
+    double rate[64], best = 0.0;
+    int got = 1;
+    if (reps > 64) reps = 64;
+    for (int r = 0; r < reps; r++) {
+        float sum = 0.0f;
+        double t0 = pl_now();
+#pragma omp parallel num_threads(threads) reduction(+ : sum)
+        {
+            int nt = omp_get_num_threads(), me = omp_get_thread_num();
+            if (me == 0) got = nt;
+            long per = (n / nt + 63) / 64 * 64;
+            long lo = (long)me * per, hi = lo + per < n ? lo + per : n;
+            long len = hi > lo ? hi - lo : 0;
+            for (int p = 0; p < passes && len > 0; p++) {
+                switch (kind) {
+                case STREAM_READ: sum += fns.read(b + lo, len); break;
+                case STREAM_WRITE: fns.write(a + lo, len, (float)p, 0); break;
+                case STREAM_WRITE_NT: fns.write(a + lo, len, (float)p, 1); break;
+                case STREAM_COPY: fns.copy(a + lo, b + lo, len, 0); break;
+                case STREAM_COPY_NT: fns.copy(a + lo, b + lo, len, 1); break;
+                default:
+                    for (long i = lo; i < hi; i++) a[i] = b[i] + s * c[i];
+                    break;
+                }
+            }
+        }
+        double t = pl_now() - t0;
+        peaks_sink = sum;
+        double per_elem = kind == STREAM_TRIAD ? 12.0 : (kind == STREAM_COPY || kind == STREAM_COPY_NT) ? 8.0 : 4.0;
+        rate[r] = t > 0.0 ? per_elem * (double)n * passes / t / 1e9 : 0.0;
+        if (rate[r] > best) best = rate[r];
+    }
+    *median = median_of(rate, reps);
+    *team = got;
+    return best;
+}
+
+/* Time one stream, keep the best in *out and note its spread under name. */
+static void stream_figure(pl_peaks *pk, const char *name, double *out, int kind, float *a, const float *b,
+                          const float *c, long n, int threads, int passes, int reps, int *team)
+{
+    double median, best = time_stream(kind, a, b, c, n, threads, passes, reps, &median, team);
+    *out = best;
+    note_spread(pk, name, best, median);
+}
+
+/* The memory streams on all threads: the triad, read only, write only (plain and
+ * non-temporal stores: the faster counts), copy (likewise) on three float arrays of
+ * pl_peaks_triad_mib(quick) MiB each, far beyond the last-level cache, first touched by the
+ * threads that later use them; the read stream on one thread too (a sanity check); then read
+ * and copy on arrays of half the last-level cache together, warm (cache-resident runs). */
+static pl_status measure_streams(pl_peaks *pk, int threads, int quick, int *team)
 {
     const long n = (long)pl_peaks_triad_mib(quick) * 1024 * 1024 / (long)sizeof(float);
     float *a = pl_alloc((size_t)n * sizeof(float));
@@ -226,39 +412,55 @@ static pl_status measure_triad(int threads, int quick, double *gbps, int *team)
         pl_free(a);
         pl_free(b);
         pl_free(c);
-        return pl_fail(PL_ERR_NOMEM, "peaks: cannot allocate 3 x %d MiB for the STREAM triad",
+        return pl_fail(PL_ERR_NOMEM, "peaks: cannot allocate 3 x %d MiB for the memory streams",
                        pl_peaks_triad_mib(quick));
     }
-    int got = 1;
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (long i = 0; i < n; i++) {
-        a[i] = 0.0f;
-        b[i] = 1.0f;
-        c[i] = 2.0f;
-    }
-    const float s = 3.0f;
-    double best = 0.0;
-    for (int r = 0; r < pl_peaks_triad_reps(quick); r++) {
-        double t0 = pl_now();
 #pragma omp parallel num_threads(threads)
-        {
-            if (omp_get_thread_num() == 0) got = omp_get_num_threads();
-#pragma omp for schedule(static)
-            for (long i = 0; i < n; i++) a[i] = b[i] + s * c[i];
+    {
+        int nt = omp_get_num_threads(), me = omp_get_thread_num();
+        long per = (n / nt + 63) / 64 * 64;
+        long lo = (long)me * per, hi = lo + per < n ? lo + per : n;
+        for (long i = lo; i < hi; i++) {
+            a[i] = 0.0f;
+            b[i] = 1.0f;
+            c[i] = 2.0f;
         }
-        double t = pl_now() - t0;
-        if (r == 0 || t < best) best = t;
     }
-    peaks_sink = a[n / 2];
+    const int reps = pl_peaks_triad_reps(quick);
+    double plain = 0.0, nt = 0.0, copy_nt = 0.0;
+    stream_figure(pk, "cpu_triad_gbps", &pk->cpu_triad_gbps, STREAM_TRIAD, a, b, c, n, threads, 1, reps, team);
+    stream_figure(pk, "cpu_read_gbps", &pk->cpu_read_gbps, STREAM_READ, a, b, c, n, threads, 1, reps, team);
+    stream_figure(pk, "cpu_write_gbps (plain)", &plain, STREAM_WRITE, a, b, c, n, threads, 1, reps, team);
+    stream_figure(pk, "cpu_write_gbps (nt)", &nt, STREAM_WRITE_NT, a, b, c, n, threads, 1, reps, team);
+    pk->cpu_write_gbps = nt > plain ? nt : plain;
+    pk->cpu_write_nt = nt > plain;
+    stream_figure(pk, "cpu_copy_gbps (plain)", &plain, STREAM_COPY, a, b, c, n, threads, 1, reps, team);
+    stream_figure(pk, "cpu_copy_gbps (nt)", &copy_nt, STREAM_COPY_NT, a, b, c, n, threads, 1, reps, team);
+    pk->cpu_copy_gbps = copy_nt > plain ? copy_nt : plain;
+    int one;
+    stream_figure(pk, "cpu_read_1thr_gbps", &pk->cpu_read_1thr_gbps, STREAM_READ, a, b, c, n, 1, 1,
+                  reps / 2 > 3 ? reps / 2 : 3, &one);
+    /* Cache-resident: half the last-level cache in all, warm: one array for the read, two of
+     * a quarter each for the copy. The first repetition warms them up and is not timed. */
+    const int64_t llc = pl_cpu_llc_bytes(0);
+    pk->cpu_cache_bytes = (double)llc;
+    if (llc > 0) {
+        long half = (long)(llc / 2 / (int64_t)sizeof(float)), quarter = half / 2;
+        double ignored;
+        time_stream(STREAM_READ, a, b, c, half < n ? half : n, threads, 1, 1, &ignored, &one);
+        stream_figure(pk, "cpu_cache_read_gbps", &pk->cpu_cache_read_gbps, STREAM_READ, a, b, c,
+                      half < n ? half : n, threads, pl_peaks_cache_passes(), pl_peaks_cache_reps(quick), &one);
+        time_stream(STREAM_COPY, a, b, c, quarter < n ? quarter : n, threads, 1, 1, &ignored, &one);
+        stream_figure(pk, "cpu_cache_copy_gbps", &pk->cpu_cache_copy_gbps, STREAM_COPY, a, b, c,
+                      quarter < n ? quarter : n, threads, pl_peaks_cache_passes(), pl_peaks_cache_reps(quick), &one);
+    }
     pl_free(a);
     pl_free(b);
     pl_free(c);
-    *gbps = best > 0.0 ? 3.0 * sizeof(float) * (double)n / best / 1e9 : 0.0;
-    *team = got;
     return PL_OK;
 }
 
-/* Every CPU figure: FMA peaks for each ISA this CPU has, then the triad. */
+/* Every CPU figure: FMA peaks for each ISA this CPU has, the integer ops, then the streams. */
 static pl_status measure_cpu(pl_peaks *pk, int quick)
 {
     unsigned f = pl_cpu_features();
@@ -268,36 +470,147 @@ static pl_status measure_cpu(pl_peaks *pk, int quick)
         fma_fn fn;
         double flops_per_step; /* chains x lanes x 2 */
         double *out;
+        const char *name;
     } isa[3] = {
         {1, (f & PL_FEAT_AVX2) ? pl_peaks_fma_scalar : pl_peaks_fma_sse,
-         PL_PEAKS_CHAINS_SCALAR * 1 * 2.0, pk->cpu_gflops_scalar},
+         PL_PEAKS_CHAINS_SCALAR * 1 * 2.0, pk->cpu_gflops_scalar, "cpu_gflops_scalar"},
         {(f & PL_FEAT_AVX2) != 0, pl_peaks_fma_avx2, PL_PEAKS_CHAINS_AVX2 * 8 * 2.0,
-         pk->cpu_gflops_avx2},
+         pk->cpu_gflops_avx2, "cpu_gflops_avx2"},
         {(f & PL_FEAT_AVX512) != 0, pl_peaks_fma_avx512, PL_PEAKS_CHAINS_AVX512 * 16 * 2.0,
-         pk->cpu_gflops_avx512},
+         pk->cpu_gflops_avx512, "cpu_gflops_avx512"},
     };
     int team = 1, most = 1;
     for (int k = 0; k < 3; k++) {
         isa[k].out[0] = isa[k].out[1] = 0.0;
         if (!isa[k].have) continue;
-        measure_fma(isa[k].fn, isa[k].flops_per_step, n, quick, isa[k].out, &team);
+        measure_fma(isa[k].fn, isa[k].flops_per_step, n, quick, isa[k].out, &team, pk, isa[k].name);
         if (team > most) most = team;
     }
     /* Integer/bitwise ops with the best ISA: chains x lanes x PL_PEAKS_INT_OPS a step. */
     if (f & PL_FEAT_AVX512)
         measure_fma(pl_peaks_int_avx512, PL_PEAKS_INT_CHAINS_AVX512 * 16.0 * PL_PEAKS_INT_OPS, n,
-                    quick, pk->cpu_gops_int32, &team);
+                    quick, pk->cpu_gops_int32, &team, pk, "cpu_gops_int32");
     else if (f & PL_FEAT_AVX2)
         measure_fma(pl_peaks_int_avx2, PL_PEAKS_INT_CHAINS_AVX2 * 8.0 * PL_PEAKS_INT_OPS, n, quick,
-                    pk->cpu_gops_int32, &team);
+                    pk->cpu_gops_int32, &team, pk, "cpu_gops_int32");
     else
         measure_fma(pl_peaks_int_scalar, PL_PEAKS_INT_CHAINS_SCALAR * 1.0 * PL_PEAKS_INT_OPS, n,
-                    quick, pk->cpu_gops_int32, &team);
+                    quick, pk->cpu_gops_int32, &team, pk, "cpu_gops_int32");
     if (team > most) most = team;
-    pl_status s = measure_triad(n, quick, &pk->cpu_triad_gbps, &team);
+    pl_status s = measure_streams(pk, n, quick, &team);
     if (team > most) most = team;
     pk->cpu_threads = most;
     return s;
+}
+
+/* ---------------------------------------------------------------- sanity and the memory bound */
+
+double pl_peaks_load1(void)
+{
+    const char *env = getenv("PARLAB_PEAKS_LOADAVG");
+    FILE *f = fopen(env && *env ? env : "/proc/loadavg", "r");
+    if (!f) return -1.0;
+    double load = -1.0;
+    if (fscanf(f, "%lf", &load) != 1 || !isfinite(load) || load < 0.0) load = -1.0;
+    fclose(f);
+    return load;
+}
+
+/* Append one reason to why (of size n), "; " between reasons. */
+static void add_reason(char *why, size_t n, const char *fmt, double a, double b)
+{
+    size_t len = strlen(why);
+    if (len + 3 >= n) return;
+    if (len) {
+        memcpy(why + len, "; ", 3);
+        len += 2;
+    }
+    snprintf(why + len, n - len, fmt, a, b);
+}
+
+int pl_peaks_sanity(const pl_peaks *pk, int cores, char *why, size_t n)
+{
+    if (n == 0) return 0;
+    why[0] = '\0';
+    if (pk->cpu_threads > 1) {
+        const struct {
+            const char *fmt;
+            const double *pair;
+        } pairs[] = {
+            {"scalar FMA on all threads %.3g GFLOP/s, slower than 0.9 x one thread's %.3g", pk->cpu_gflops_scalar},
+            {"AVX2 FMA on all threads %.3g GFLOP/s, slower than 0.9 x one thread's %.3g", pk->cpu_gflops_avx2},
+            {"AVX-512 FMA on all threads %.3g GFLOP/s, slower than 0.9 x one thread's %.3g", pk->cpu_gflops_avx512},
+            {"int32 on all threads %.3g Gop/s, slower than 0.9 x one thread's %.3g", pk->cpu_gops_int32},
+        };
+        for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+            if (pairs[i].pair[0] > 0.0 && pairs[i].pair[1] < 0.9 * pairs[i].pair[0])
+                add_reason(why, n, pairs[i].fmt, pairs[i].pair[1], pairs[i].pair[0]);
+        if (pk->cpu_read_1thr_gbps > 0.0 && pk->cpu_read_gbps < 0.9 * pk->cpu_read_1thr_gbps)
+            add_reason(why, n, "the read stream on all threads %.3g GB/s, slower than 0.9 x one thread's %.3g",
+                       pk->cpu_read_gbps, pk->cpu_read_1thr_gbps);
+    }
+    if (pk->spread > PL_PEAKS_MAX_SPREAD) {
+        size_t len = strlen(why);
+        add_reason(why, n, "repeated readings far apart: the best %.0f%% above the median (limit %.0f%%)",
+                   100.0 * pk->spread, 100.0 * PL_PEAKS_MAX_SPREAD);
+        if (pk->spread_what[0] && strlen(why) > len && strlen(why) + strlen(pk->spread_what) + 8 < n)
+            snprintf(why + strlen(why), n - strlen(why), " in %s", pk->spread_what);
+    }
+    if (pk->load1 > pl_peaks_max_load(cores))
+        add_reason(why, n, "a busy machine: 1-minute load average %.2g at the start, above %.3g", pk->load1,
+                   pl_peaks_max_load(cores));
+    if (why[0]) return 0;
+    snprintf(why, n, "ok");
+    return 1;
+}
+
+double pl_peaks_mem_time(const pl_peaks *pk, int gpu, double bytes, double written, int cold, char *name,
+                         size_t n)
+{
+    const char *unit = gpu ? "GPU" : "CPU";
+    double R = gpu ? pk->gpu_read_gbps : pk->cpu_read_gbps;
+    double W = gpu ? pk->gpu_write_gbps : pk->cpu_write_gbps;
+    double copy = gpu ? pk->gpu_copy_gbps : pk->cpu_copy_gbps, triad = gpu ? 0.0 : pk->cpu_triad_gbps;
+    double M = copy > triad ? copy : triad;
+    const char *mname = copy >= triad ? "copy bandwidth" : "triad bandwidth";
+    double t = 0.0;
+    snprintf(name, n, "-");
+    if (!(bytes > 0.0)) return 0.0;
+    if (written >= 0.0 && written <= bytes) {
+        double read = bytes - written;
+        if (M > 0.0) {
+            t = bytes / (M * 1e9);
+            snprintf(name, n, "%s %s", unit, mname);
+        }
+        /* each stream at its own rate; a stream with no bytes needs no figure */
+        if ((read <= 0.0 || R > 0.0) && (written <= 0.0 || W > 0.0)) {
+            double split = (read > 0.0 ? read / (R * 1e9) : 0.0) + (written > 0.0 ? written / (W * 1e9) : 0.0);
+            if (t <= 0.0 || split < t) {
+                t = split;
+                snprintf(name, n, "%s read/write streams", unit);
+            }
+        }
+    } else {
+        /* the split is unknown: every byte at the fastest stream */
+        double fastest = R > W ? R : W;
+        fastest = M > fastest ? M : fastest;
+        if (fastest > 0.0) {
+            t = bytes / (fastest * 1e9);
+            snprintf(name, n, "%s fastest stream", unit);
+        }
+    }
+    double cache = gpu ? pk->gpu_cache_bytes : pk->cpu_cache_bytes;
+    double cr = gpu ? pk->gpu_cache_read_gbps : pk->cpu_cache_read_gbps;
+    double cc = gpu ? pk->gpu_cache_copy_gbps : pk->cpu_cache_copy_gbps;
+    double crate = cr > cc ? cr : cc;
+    if (!cold && cache > 0.0 && bytes <= cache && crate > 0.0) {
+        double tc = bytes / (crate * 1e9);
+        if (t <= 0.0 || tc < t) {
+            t = tc;
+            snprintf(name, n, "%s %s-resident streams", unit, gpu ? "L2" : "LLC");
+        }
+    }
+    return t;
 }
 
 /* ---------------------------------------------------------------- the machine and its cache */
@@ -340,6 +653,9 @@ static void machine_key(const pl_ctx *ctx, char *buf, size_t n)
     snprintf(cores, sizeof cores, " %dc", pl_cpu_cores());
     size_t len = append_squeezed(buf, n, 0, pl_cpu_name());
     len = append_squeezed(buf, n, len, cores);
+    /* PARLAB_ISA_MAX hides part of the CPU: its figures are another machine's */
+    unsigned hidden = pl_cpu_features_hidden();
+    if (hidden) len = append_squeezed(buf, n, len, (pl_cpu_features() & PL_FEAT_AVX2) ? " avx2-only" : " no-simd");
     int dev = gpu_device(ctx);
     if (pl_dev_count() > dev) {
         len = append_squeezed(buf, n, len, " + ");
@@ -412,7 +728,8 @@ pl_status pl_peaks_cache_path(const pl_ctx *ctx, char *buf, size_t n)
 
 /* ---------------------------------------------------------------- the cache file */
 
-enum { MAX_FIELDS = 48, KEY_LEN = 48, VAL_LEN = 256, LINE_LEN = 512 };
+enum { MAX_FIELDS = 64, KEY_LEN = 48, VAL_LEN = 256, LINE_LEN = 512 };
+#define PEAKS_FORMAT "3" /* the cache file's format (load_cache says what each added) */
 typedef struct kvfile {
     int n;
     char key[MAX_FIELDS][KEY_LEN];
@@ -559,16 +876,46 @@ static pl_status load_cache(const char *path, const char *machine, pl_peaks *pk)
         {"cpu_gops_int32_all", offsetof(pl_peaks, cpu_gops_int32[1]), 1},
         {"gpu_gflops_tf32", offsetof(pl_peaks, gpu_gflops_tf32), 1},
         {"gpu_gops_int32", offsetof(pl_peaks, gpu_gops_int32), 1},
+        /* format 3: the streams the memory bound uses, and how the figures were taken */
+        {"cpu_read_gbps", offsetof(pl_peaks, cpu_read_gbps), 0},
+        {"cpu_write_gbps", offsetof(pl_peaks, cpu_write_gbps), 0},
+        {"cpu_copy_gbps", offsetof(pl_peaks, cpu_copy_gbps), 0},
+        {"cpu_read_1thr_gbps", offsetof(pl_peaks, cpu_read_1thr_gbps), 0},
+        {"cpu_cache_read_gbps", offsetof(pl_peaks, cpu_cache_read_gbps), 0},
+        {"cpu_cache_copy_gbps", offsetof(pl_peaks, cpu_cache_copy_gbps), 0},
+        {"cpu_cache_bytes", offsetof(pl_peaks, cpu_cache_bytes), 0},
+        {"gpu_read_gbps", offsetof(pl_peaks, gpu_read_gbps), 0},
+        {"gpu_write_gbps", offsetof(pl_peaks, gpu_write_gbps), 0},
+        {"gpu_cache_read_gbps", offsetof(pl_peaks, gpu_cache_read_gbps), 0},
+        {"gpu_cache_copy_gbps", offsetof(pl_peaks, gpu_cache_copy_gbps), 0},
+        {"gpu_cache_bytes", offsetof(pl_peaks, gpu_cache_bytes), 0},
+        {"spread", offsetof(pl_peaks, spread), 0},
+    };
+    static const struct {
+        const char *key;
+        size_t offset, size; /* of the text in pl_peaks */
+    } texts[] = {
+        {"cpu_mode", offsetof(pl_peaks, cpu_mode), sizeof(((pl_peaks *)0)->cpu_mode)},
+        {"gpu_mode", offsetof(pl_peaks, gpu_mode), sizeof(((pl_peaks *)0)->gpu_mode)},
+        {"measured", offsetof(pl_peaks, measured), sizeof(((pl_peaks *)0)->measured)},
+        {"spread_what", offsetof(pl_peaks, spread_what), sizeof(((pl_peaks *)0)->spread_what)},
+        {"sanity", offsetof(pl_peaks, sanity), sizeof(((pl_peaks *)0)->sanity)},
     };
     pl_peaks got;
     memset(&got, 0, sizeof got);
     const char *v = kv_get(kf, "format"), *why = NULL;
     char whybuf[VAL_LEN + 128];
-    double threads = 0.0;
+    double threads = 0.0, write_nt = -1.0;
     int tc = -1;
-    if (!v || strcmp(v, "2") != 0) /* 2: the triad on arrays of 4x the last-level cache */
-        why = "no \"format = 2\" line";
-    else if (!(v = kv_get(kf, "machine")) || strcmp(v, machine) != 0)
+    /* 2: the triad on arrays of 4x the last-level cache; 3: the read, write and copy streams,
+     * the cache-resident ones, and how, when and under what load the figures were taken */
+    if (!v || strcmp(v, PEAKS_FORMAT) != 0) {
+        snprintf(whybuf, sizeof whybuf,
+                 "format %s, this parlab reads format " PEAKS_FORMAT
+                 " (with the read, write and copy streams): written by an older parlab, measure again",
+                 v ? v : "(missing)");
+        why = whybuf;
+    } else if (!(v = kv_get(kf, "machine")) || strcmp(v, machine) != 0)
         why = "written for another machine";
     else if (!kv_num(kf, "cpu_threads", &threads) || threads < 1.0 || threads != floor(threads))
         why = "bad or missing cpu_threads";
@@ -581,6 +928,25 @@ static pl_status load_cache(const char *path, const char *machine, pl_peaks *pk)
             snprintf(whybuf, sizeof whybuf, "%s = \"%s\" is not a number >= 0", nums[i].key, v);
             why = whybuf;
         }
+    }
+    if (!why && (!kv_num(kf, "cpu_write_nt", &write_nt) || (write_nt != 0.0 && write_nt != 1.0)))
+        why = "bad or missing cpu_write_nt";
+    if (!why && !((v = kv_get(kf, "load1")) && strcmp(v, "-1") == 0 ? (got.load1 = -1.0, 1)
+                                                                     : kv_num(kf, "load1", &got.load1)))
+        why = "bad or missing load1";
+    for (size_t i = 0; !why && i < sizeof texts / sizeof texts[0]; i++) {
+        v = kv_get(kf, texts[i].key);
+        if (!v || !*v || strlen(v) >= texts[i].size) {
+            snprintf(whybuf, sizeof whybuf, "bad or missing %s", texts[i].key);
+            why = whybuf;
+        } else {
+            snprintf((char *)&got + texts[i].offset, texts[i].size, "%s", v);
+        }
+    }
+    if (!why && strcmp(got.sanity, "ok") != 0 && strncmp(got.sanity, "not checked", 11) != 0) {
+        snprintf(whybuf, sizeof whybuf, "sanity = %.150s: figures that failed the checks are never cached",
+                 got.sanity);
+        why = whybuf;
     }
     if (!why) {
         if (!(v = kv_get(kf, "cpu_int32_isa")) || strcmp(v, pl_peaks_int_isa()) != 0) {
@@ -604,6 +970,12 @@ static pl_status load_cache(const char *path, const char *machine, pl_peaks *pk)
             why = "no AVX-512 figures, and this CPU has AVX-512";
         else if (!(got.cpu_gops_int32[0] > 0.0 && got.cpu_gops_int32[1] > 0.0))
             why = "a CPU integer figure is zero";
+        else if (!(got.cpu_read_gbps > 0.0 && got.cpu_write_gbps > 0.0 && got.cpu_copy_gbps > 0.0 &&
+                   got.cpu_read_1thr_gbps > 0.0))
+            why = "a CPU stream figure is zero";
+        else if ((got.gpu_gflops_fp32 > 0.0) != (got.gpu_read_gbps > 0.0) ||
+                 (got.gpu_gflops_fp32 > 0.0) != (got.gpu_write_gbps > 0.0))
+            why = "only some of the GPU figures";
         else if ((got.gpu_gflops_fp32 > 0.0) != (got.gpu_copy_gbps > 0.0) ||
                  (got.gpu_gflops_fp32 > 0.0) != (got.gpu_gops_int32 > 0.0))
             why = "only some of the GPU figures";
@@ -617,6 +989,9 @@ static pl_status load_cache(const char *path, const char *machine, pl_peaks *pk)
     }
     snprintf(got.machine, sizeof got.machine, "%s", machine);
     got.cpu_threads = (int)threads;
+    got.cpu_write_nt = (int)write_nt;
+    got.sane = 1;
+    got.cached = 1;
     got.valid = 1;
     *pk = got;
     free(kf);
@@ -624,9 +999,9 @@ static pl_status load_cache(const char *path, const char *machine, pl_peaks *pk)
 }
 
 /* Write the cache file: a temporary file beside it, then rename, so that a reader never sees
- * half a file. */
-static pl_status save_cache(const char *path, const pl_peaks *pk, const char *cpu_mode,
-                            const char *gpu_mode, int tc_method)
+ * half a file. How the figures were taken comes from pk (cpu_mode, gpu_mode, measured, load1,
+ * spread, sanity). */
+static pl_status save_cache(const char *path, const pl_peaks *pk, int tc_method)
 {
     char tmp[PATH_LEN + 8];
     snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
@@ -639,35 +1014,48 @@ static pl_status save_cache(const char *path, const pl_peaks *pk, const char *cp
         unlink(tmp);
         return pl_fail(PL_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
     }
-    char when[32] = "unknown";
-    time_t now = time(NULL);
-    struct tm tm;
-    if (gmtime_r(&now, &tm)) strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
     fprintf(f,
             "# parlab peaks: the measured ceilings of one machine (written by `parlab peaks`).\n"
             "# One \"key = value\" a line. GFLOP/s: FP32 FMA, 2 flops per lane per FMA;\n"
             "# TF32: 2 flops per multiply-add; Gop/s: 32-bit integer/bitwise ops, one per lane\n"
             "# per instruction; GB/s: bytes read + written. _1: one thread, _all: cpu_threads\n"
-            "# threads. 0 means not available here (no such ISA, no GPU).\n"
-            "format = 2\n"
+            "# threads. 0 means not available here (no such ISA, no GPU). load1: the 1-minute\n"
+            "# load average when the measuring began (-1: unknown); spread: the widest\n"
+            "# best / median - 1 of repeated readings (spread_what: of which figure).\n"
+            "format = " PEAKS_FORMAT "\n"
             "machine = %s\n"
             "measured = %s\n"
             "cpu_mode = %s\n"
+            "gpu_mode = %s\n"
+            "load1 = %.17g\n"
+            "spread = %.17g\n"
+            "spread_what = %s\n"
+            "sanity = %s\n"
             "cpu_threads = %d\n",
-            pk->machine, when, cpu_mode, pk->cpu_threads);
+            pk->machine, pk->measured[0] ? pk->measured : "unknown", pk->cpu_mode[0] ? pk->cpu_mode : "quick",
+            pk->gpu_mode[0] ? pk->gpu_mode : "none", pk->load1 < 0.0 ? -1.0 : pk->load1, pk->spread,
+            pk->spread_what[0] ? pk->spread_what : "none", pk->sanity[0] ? pk->sanity : "ok", pk->cpu_threads);
     fprintf(f, "cpu_gflops_scalar_1 = %.17g\ncpu_gflops_scalar_all = %.17g\n",
             pk->cpu_gflops_scalar[0], pk->cpu_gflops_scalar[1]);
     fprintf(f, "cpu_gflops_avx2_1 = %.17g\ncpu_gflops_avx2_all = %.17g\n", pk->cpu_gflops_avx2[0],
             pk->cpu_gflops_avx2[1]);
     fprintf(f, "cpu_gflops_avx512_1 = %.17g\ncpu_gflops_avx512_all = %.17g\n",
             pk->cpu_gflops_avx512[0], pk->cpu_gflops_avx512[1]);
-    fprintf(f, "cpu_triad_gbps = %.17g\n", pk->cpu_triad_gbps);
     fprintf(f, "cpu_int32_isa = %s\ncpu_gops_int32_1 = %.17g\ncpu_gops_int32_all = %.17g\n",
             pl_peaks_int_isa(), pk->cpu_gops_int32[0], pk->cpu_gops_int32[1]);
-    fprintf(f, "gpu_mode = %s\ngpu_gflops_fp32 = %.17g\ngpu_copy_gbps = %.17g\n", gpu_mode,
-            pk->gpu_gflops_fp32, pk->gpu_copy_gbps);
+    fprintf(f, "cpu_triad_gbps = %.17g\ncpu_read_gbps = %.17g\ncpu_write_gbps = %.17g\ncpu_write_nt = %d\n"
+               "cpu_copy_gbps = %.17g\ncpu_read_1thr_gbps = %.17g\n",
+            pk->cpu_triad_gbps, pk->cpu_read_gbps, pk->cpu_write_gbps, pk->cpu_write_nt ? 1 : 0,
+            pk->cpu_copy_gbps, pk->cpu_read_1thr_gbps);
+    fprintf(f, "cpu_cache_bytes = %.17g\ncpu_cache_read_gbps = %.17g\ncpu_cache_copy_gbps = %.17g\n",
+            pk->cpu_cache_bytes, pk->cpu_cache_read_gbps, pk->cpu_cache_copy_gbps);
+    fprintf(f, "gpu_gflops_fp32 = %.17g\ngpu_copy_gbps = %.17g\n", pk->gpu_gflops_fp32, pk->gpu_copy_gbps);
     fprintf(f, "gpu_tf32_method = %s\ngpu_gflops_tf32 = %.17g\ngpu_gops_int32 = %.17g\n",
             pl_peaks_tc_name(tc_method), pk->gpu_gflops_tf32, pk->gpu_gops_int32);
+    fprintf(f, "gpu_read_gbps = %.17g\ngpu_write_gbps = %.17g\ngpu_cache_bytes = %.17g\n"
+               "gpu_cache_read_gbps = %.17g\ngpu_cache_copy_gbps = %.17g\n",
+            pk->gpu_read_gbps, pk->gpu_write_gbps, pk->gpu_cache_bytes, pk->gpu_cache_read_gbps,
+            pk->gpu_cache_copy_gbps);
     int failed = ferror(f) != 0;
     failed |= fflush(f) != 0;
     failed |= fsync(fileno(f)) != 0;
@@ -696,14 +1084,43 @@ static pl_status measure_gpu(const pl_ctx *ctx, pl_peaks *pk, int quick, int *tc
     if (s == PL_OK) s = pl_peaks_gpu_tf32(dev, quick, &pk->gpu_gflops_tf32, tc);
     if (s == PL_OK) s = pl_peaks_gpu_int32(dev, quick, &pk->gpu_gops_int32);
     if (s == PL_OK) s = pl_peaks_gpu_copy(dev, quick, &pk->gpu_copy_gbps);
+    if (s == PL_OK)
+        s = pl_peaks_gpu_streams(dev, quick, &pk->gpu_read_gbps, &pk->gpu_write_gbps, &pk->gpu_cache_read_gbps,
+                                 &pk->gpu_cache_copy_gbps, &pk->gpu_cache_bytes);
     if (s != PL_OK) {
         pk->gpu_gflops_fp32 = pk->gpu_copy_gbps = pk->gpu_gflops_tf32 = pk->gpu_gops_int32 = 0.0;
+        pk->gpu_read_gbps = pk->gpu_write_gbps = pk->gpu_cache_read_gbps = pk->gpu_cache_copy_gbps = 0.0;
+        pk->gpu_cache_bytes = 0.0;
         *tc = PL_PEAKS_TC_NONE;
     }
+    snprintf(pk->gpu_mode, sizeof pk->gpu_mode, "%s", s != PL_OK ? "none" : quick ? "quick" : "full");
     return s;
 }
 
-/* Measure now and cache. pk holds the figures even when only the saving failed. */
+/* "2026-11-22T10:31:02Z": now, UTC. */
+static void utc_now(char *buf, size_t n)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    snprintf(buf, n, "unknown");
+    if (gmtime_r(&now, &tm)) strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* The sanity verdict into pk (sane, sanity); PARLAB_PEAKS_SANITY=off skips the checks (for
+ * tests on a shared machine) and says so. */
+static void judge(pl_peaks *pk)
+{
+    const char *env = getenv("PARLAB_PEAKS_SANITY");
+    if (env && strcmp(env, "off") == 0) {
+        pk->sane = 1;
+        snprintf(pk->sanity, sizeof pk->sanity, "not checked (PARLAB_PEAKS_SANITY=off)");
+        return;
+    }
+    pk->sane = pl_peaks_sanity(pk, pl_cpu_cores(), pk->sanity, sizeof pk->sanity);
+}
+
+/* Measure now; cache the figures if they pass the sanity checks. pk holds the figures even
+ * when they were not cached (PL_ERR_UNSUPPORTED: failed the checks) or the saving failed. */
 pl_status pl_peaks_measure(pl_ctx *ctx, pl_peaks *pk, int quick)
 {
     if (!pk) return pl_fail(PL_ERR_ARG, "pl_peaks_measure: NULL output");
@@ -712,18 +1129,29 @@ pl_status pl_peaks_measure(pl_ctx *ctx, pl_peaks *pk, int quick)
     pl_status s = pl_peaks_cache_path(ctx, path, sizeof path); /* before the work: fail early */
     if (s != PL_OK) return s;
     machine_key(ctx, pk->machine, sizeof pk->machine);
+    pk->load1 = pl_peaks_load1(); /* before this process adds its own threads */
+    utc_now(pk->measured, sizeof pk->measured);
+    snprintf(pk->cpu_mode, sizeof pk->cpu_mode, "%s", quick ? "quick" : "full");
+    snprintf(pk->gpu_mode, sizeof pk->gpu_mode, "none");
     s = measure_cpu(pk, quick);
     int gpu = gpu_wanted(ctx), tc = PL_PEAKS_TC_NONE;
     if (s == PL_OK && gpu) s = measure_gpu(ctx, pk, quick, &tc);
     if (s != PL_OK) return s;
     pk->valid = 1;
-    const char *mode = quick ? "quick" : "full";
-    return save_cache(path, pk, mode, gpu ? mode : "none", tc);
+    judge(pk);
+    if (!pk->sane)
+        return pl_fail(PL_ERR_UNSUPPORTED, "peaks not cached, used for this run only: %s; run `parlab peaks` "
+                       "on a quiet machine", pk->sanity);
+    s = save_cache(path, pk, tc);
+    pk->cached = s == PL_OK;
+    return s;
 }
 
-/* Load the cache; measure (quick) what is missing if allowed. A cache written without the GPU
- * figures (under a CPU context) on a machine whose GPU this context may use gets the GPU
- * measured and added; without measure_if_missing it is returned as it is (GPU figures 0). */
+/* Load the cache; measure (quick) what is missing if allowed (pk->implicit = 1: the caller
+ * says so). Figures that fail the sanity checks are returned (PL_OK, sane 0, cached 0) for
+ * this run. A cache written without the GPU figures (under a CPU context) on a machine whose
+ * GPU this context may use gets the GPU measured and added; without measure_if_missing it is
+ * returned as it is (GPU figures 0). */
 pl_status pl_peaks_get(pl_ctx *ctx, pl_peaks *pk, int measure_if_missing)
 {
     if (!pk) return pl_fail(PL_ERR_ARG, "pl_peaks_get: NULL output");
@@ -734,16 +1162,25 @@ pl_status pl_peaks_get(pl_ctx *ctx, pl_peaks *pk, int measure_if_missing)
     machine_key(ctx, machine, sizeof machine);
     pl_peaks got;
     s = load_cache(path, machine, &got);
-    if (s != PL_OK) return measure_if_missing ? pl_peaks_measure(ctx, pk, 1) : s;
+    if (s != PL_OK) {
+        if (!measure_if_missing) return s;
+        char why[sizeof pk->implicit_why];
+        snprintf(why, sizeof why, "%s", pl_last_error());
+        s = pl_peaks_measure(ctx, pk, 1);
+        pk->implicit = 1;
+        snprintf(pk->implicit_why, sizeof pk->implicit_why, "%s", why);
+        return s == PL_ERR_UNSUPPORTED && pk->valid ? PL_OK : s; /* insane: this run only */
+    }
     if (measure_if_missing && !(got.gpu_gflops_fp32 > 0.0) && gpu_wanted(ctx)) {
-        char cpu_mode[16];
-        if (!pl_peaks_cache_field(path, "cpu_mode", cpu_mode, sizeof cpu_mode))
-            snprintf(cpu_mode, sizeof cpu_mode, "quick");
         int tc;
         s = measure_gpu(ctx, &got, 1, &tc);
         if (s != PL_OK) return s;
+        got.implicit = 1;
+        snprintf(got.implicit_why, sizeof got.implicit_why, "the cached peaks have no GPU figures");
         *pk = got;
-        return save_cache(path, &got, cpu_mode, "quick", tc);
+        s = save_cache(path, &got, tc);
+        pk->cached = s == PL_OK;
+        return s;
     }
     *pk = got;
     return PL_OK;

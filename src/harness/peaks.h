@@ -86,9 +86,64 @@ float pl_peaks_int_scalar(int64_t iters);     /* xor + add on 32-bit registers (
 float pl_peaks_int_avx2(int64_t iters);       /* vpxor + vpaddd ymm, 8 lanes, peaks_avx2.c */
 float pl_peaks_int_avx512(int64_t iters);     /* vpternlogd + vpaddd zmm, 16 lanes, peaks_avx512.c */
 
+/* One thread's memory streams over its chunk (a multiple of 64 floats, 64-byte aligned):
+ * read: the sum of a[0..n) (returned, so that the loads cannot be dropped); write: a[i] = v;
+ * copy: dst[i] = src[i]; nt: non-temporal (streaming) stores. sse: peaks.c (baseline x86-64),
+ * avx2: peaks_avx2.c, avx512: peaks_avx512.c. */
+float pl_peaks_read_sse(const float *a, int64_t n);
+void pl_peaks_write_sse(float *a, int64_t n, float v, int nt);
+void pl_peaks_copy_sse(float *dst, const float *src, int64_t n, int nt);
+float pl_peaks_read_avx2(const float *a, int64_t n);
+void pl_peaks_write_avx2(float *a, int64_t n, float v, int nt);
+void pl_peaks_copy_avx2(float *dst, const float *src, int64_t n, int nt);
+float pl_peaks_read_avx512(const float *a, int64_t n);
+void pl_peaks_write_avx512(float *a, int64_t n, float v, int nt);
+void pl_peaks_copy_avx512(float *dst, const float *src, int64_t n, int nt);
+/* Cache-resident streams: passes over the arrays per timed repetition, repetitions. */
+static inline int pl_peaks_cache_passes(void) { return 16; }
+static inline int pl_peaks_cache_reps(int quick) { return quick ? 10 : 40; }
+
+/* ---- the memory bound of a run (docs/output.md, "%peak")
+ * The least time a run's bytes need at the measured stream rates, R (read only), W (write
+ * only) and M (the best mixed stream, copy or triad, bytes read + written):
+ *   t = min(read / R + written / W, (read + written) / M)
+ * Each term alone is a time no run can beat when its reads and writes go one after the
+ * other; the min keeps it a lower bound where they overlap (as the mixed streams' do). A
+ * warm run (not cold) whose bytes fit in the cache the cache-resident figures were measured
+ * in (cpu_cache_bytes: the last-level cache; gpu_cache_bytes: the L2) is bounded by
+ * (read + written) / the fastest cache-resident stream instead, when that is less. written <
+ * 0: the split is unknown, and all bytes go at the fastest of R, W and M. gpu: the GPU's
+ * figures, else the CPU's. Returns the seconds (0: no figures to bound it) and the bound's
+ * name in name ("CPU read/write streams", "CPU copy bandwidth", "CPU triad bandwidth",
+ * "CPU LLC-resident streams", "GPU ..."). */
+double pl_peaks_mem_time(const pl_peaks *pk, int gpu, double bytes, double written, int cold, char *name,
+                         size_t n);
+
+/* ---- sanity of freshly measured figures (docs/design.md, "Peaks")
+ * The rules, each a reason to refuse to cache them:
+ * - threads: on a machine of more than one thread, all threads slower than 0.9 x one thread
+ *   for an FMA ISA, the int32 figure or the read stream;
+ * - spread: repeated readings of one figure far apart: best / median - 1 > PL_PEAKS_MAX_SPREAD;
+ * - load: the 1-minute load average when the measuring began above
+ *   pl_peaks_max_load(cores) = 1 + 0.25 x cores (one runnable task allowed: the load average
+ *   lags a minute behind, so the command before this one in a script still counts; a quarter
+ *   of the cores for background noise); load1 < 0 (unknown) passes.
+ * Returns 1 if the figures pass, else 0 with the reasons in why. */
+#define PL_PEAKS_MAX_SPREAD 0.25
+static inline double pl_peaks_max_load(int cores) { return 1.0 + 0.25 * (double)cores; }
+int pl_peaks_sanity(const pl_peaks *pk, int cores, char *why, size_t n);
+/* The 1-minute load average, from /proc/loadavg (or the file named by $PARLAB_PEAKS_LOADAVG,
+ * for tests); -1 if unknown. */
+double pl_peaks_load1(void);
+
 /* GPU ceilings of one device (peaks_cuda.cu; peaks_cuda_stub.c answers PL_ERR_NO_CUDA). */
 pl_status pl_peaks_gpu_fma(int device, int quick, double *gflops);
 pl_status pl_peaks_gpu_copy(int device, int quick, double *gbps);
+/* Streams with 16-byte accesses, enough blocks to fill the GPU: read only (a sum per thread,
+ * stored) and write only on pl_peaks_copy_mib(quick) MiB; read only and copy (kernel) on half
+ * of the L2 (*l2_bytes: its size), warm, for runs that fit in it. GB/s of the bytes moved. */
+pl_status pl_peaks_gpu_streams(int device, int quick, double *read_gbps, double *write_gbps,
+                               double *l2_read_gbps, double *l2_copy_gbps, double *l2_bytes);
 /* TF32 tensor-core peak; *method: a pl_peaks_tc. PL_OK with 0 GFLOP/s and PL_PEAKS_TC_NONE on
  * a GPU without TF32 tensor cores. */
 pl_status pl_peaks_gpu_tf32(int device, int quick, double *gflops, int *method);

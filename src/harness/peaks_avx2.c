@@ -101,3 +101,84 @@ float pl_peaks_int_avx2(int64_t iters)
     for (int i = 0; i < 8; i++) t += lanes[i];
     return (float)(t & 0xFFFF);
 }
+
+/* ---------------------------------------------------------------- memory streams, 8 lanes */
+
+/* The sum of a[0..n): eight independent accumulators (add latency 3 x 2 pipes, and two loads a
+ * cycle), so that the loop waits on memory, not on the adds. */
+float pl_peaks_read_avx2(const float *a, int64_t n)
+{
+    __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
+    int64_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        s0 = _mm256_add_ps(s0, _mm256_loadu_ps(a + i));
+        s1 = _mm256_add_ps(s1, _mm256_loadu_ps(a + i + 8));
+        s2 = _mm256_add_ps(s2, _mm256_loadu_ps(a + i + 16));
+        s3 = _mm256_add_ps(s3, _mm256_loadu_ps(a + i + 24));
+        s4 = _mm256_add_ps(s4, _mm256_loadu_ps(a + i + 32));
+        s5 = _mm256_add_ps(s5, _mm256_loadu_ps(a + i + 40));
+        s6 = _mm256_add_ps(s6, _mm256_loadu_ps(a + i + 48));
+        s7 = _mm256_add_ps(s7, _mm256_loadu_ps(a + i + 56));
+    }
+    __m256 s = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(s0, s1), _mm256_add_ps(s2, s3)),
+                             _mm256_add_ps(_mm256_add_ps(s4, s5), _mm256_add_ps(s6, s7)));
+    float lanes[8], t = 0.0f;
+    _mm256_storeu_ps(lanes, s);
+    for (int k = 0; k < 8; k++) t += lanes[k];
+    for (; i < n; i++) t += a[i];
+    return t;
+}
+
+/* a[0..n) = v with 32-byte stores; nt: non-temporal (streaming) stores, which skip the read
+ * for ownership of each line; they need a 32-byte aligned a (the caller's chunks are). */
+void pl_peaks_write_avx2(float *a, int64_t n, float v, int nt)
+{
+    const __m256 x = _mm256_set1_ps(v);
+    int64_t i = 0;
+    if (nt) {
+        for (; i + 32 <= n; i += 32) {
+            _mm256_stream_ps(a + i, x);
+            _mm256_stream_ps(a + i + 8, x);
+            _mm256_stream_ps(a + i + 16, x);
+            _mm256_stream_ps(a + i + 24, x);
+        }
+        _mm_sfence();
+    } else {
+        for (; i + 32 <= n; i += 32) {
+            __asm__ __volatile__("" ::: "memory"); /* plain stores: no memset/memcpy call */
+            _mm256_storeu_ps(a + i, x);
+            _mm256_storeu_ps(a + i + 8, x);
+            _mm256_storeu_ps(a + i + 16, x);
+            _mm256_storeu_ps(a + i + 24, x);
+        }
+    }
+    for (; i < n; i++) a[i] = v;
+}
+
+/* dst[0..n) = src[0..n); nt: non-temporal stores (dst 32-byte aligned). */
+void pl_peaks_copy_avx2(float *dst, const float *src, int64_t n, int nt)
+{
+    int64_t i = 0;
+    if (nt) {
+        for (; i + 32 <= n; i += 32) {
+            __m256 x0 = _mm256_loadu_ps(src + i), x1 = _mm256_loadu_ps(src + i + 8);
+            __m256 x2 = _mm256_loadu_ps(src + i + 16), x3 = _mm256_loadu_ps(src + i + 24);
+            _mm256_stream_ps(dst + i, x0);
+            _mm256_stream_ps(dst + i + 8, x1);
+            _mm256_stream_ps(dst + i + 16, x2);
+            _mm256_stream_ps(dst + i + 24, x3);
+        }
+        _mm_sfence();
+    } else {
+        for (; i + 32 <= n; i += 32) {
+            __asm__ __volatile__("" ::: "memory"); /* plain stores: no memset/memcpy call */
+            __m256 x0 = _mm256_loadu_ps(src + i), x1 = _mm256_loadu_ps(src + i + 8);
+            __m256 x2 = _mm256_loadu_ps(src + i + 16), x3 = _mm256_loadu_ps(src + i + 24);
+            _mm256_storeu_ps(dst + i, x0);
+            _mm256_storeu_ps(dst + i + 8, x1);
+            _mm256_storeu_ps(dst + i + 16, x2);
+            _mm256_storeu_ps(dst + i + 24, x3);
+        }
+    }
+    for (; i < n; i++) dst[i] = src[i];
+}

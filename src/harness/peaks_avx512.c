@@ -85,3 +85,82 @@ float pl_peaks_int_avx512(int64_t iters)
     for (int i = 0; i < 16; i++) t += lanes[i];
     return (float)(t & 0xFFFF);
 }
+
+/* ---------------------------------------------------------------- memory streams, 16 lanes */
+
+/* The sum of a[0..n): eight independent zmm accumulators (see pl_peaks_read_avx2). */
+float pl_peaks_read_avx512(const float *a, int64_t n)
+{
+    __m512 s0 = _mm512_setzero_ps(), s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
+    int64_t i = 0;
+    for (; i + 128 <= n; i += 128) {
+        s0 = _mm512_add_ps(s0, _mm512_loadu_ps(a + i));
+        s1 = _mm512_add_ps(s1, _mm512_loadu_ps(a + i + 16));
+        s2 = _mm512_add_ps(s2, _mm512_loadu_ps(a + i + 32));
+        s3 = _mm512_add_ps(s3, _mm512_loadu_ps(a + i + 48));
+        s4 = _mm512_add_ps(s4, _mm512_loadu_ps(a + i + 64));
+        s5 = _mm512_add_ps(s5, _mm512_loadu_ps(a + i + 80));
+        s6 = _mm512_add_ps(s6, _mm512_loadu_ps(a + i + 96));
+        s7 = _mm512_add_ps(s7, _mm512_loadu_ps(a + i + 112));
+    }
+    __m512 s = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(s0, s1), _mm512_add_ps(s2, s3)),
+                             _mm512_add_ps(_mm512_add_ps(s4, s5), _mm512_add_ps(s6, s7)));
+    float lanes[16], t = 0.0f;
+    _mm512_storeu_ps(lanes, s);
+    for (int k = 0; k < 16; k++) t += lanes[k];
+    for (; i < n; i++) t += a[i];
+    return t;
+}
+
+/* a[0..n) = v with 64-byte stores; nt: non-temporal (a 64-byte aligned). */
+void pl_peaks_write_avx512(float *a, int64_t n, float v, int nt)
+{
+    const __m512 x = _mm512_set1_ps(v);
+    int64_t i = 0;
+    if (nt) {
+        for (; i + 64 <= n; i += 64) {
+            _mm512_stream_ps(a + i, x);
+            _mm512_stream_ps(a + i + 16, x);
+            _mm512_stream_ps(a + i + 32, x);
+            _mm512_stream_ps(a + i + 48, x);
+        }
+        _mm_sfence();
+    } else {
+        for (; i + 64 <= n; i += 64) {
+            __asm__ __volatile__("" ::: "memory"); /* plain stores: no memset/memcpy call */
+            _mm512_storeu_ps(a + i, x);
+            _mm512_storeu_ps(a + i + 16, x);
+            _mm512_storeu_ps(a + i + 32, x);
+            _mm512_storeu_ps(a + i + 48, x);
+        }
+    }
+    for (; i < n; i++) a[i] = v;
+}
+
+/* dst[0..n) = src[0..n); nt: non-temporal stores (dst 64-byte aligned). */
+void pl_peaks_copy_avx512(float *dst, const float *src, int64_t n, int nt)
+{
+    int64_t i = 0;
+    if (nt) {
+        for (; i + 64 <= n; i += 64) {
+            __m512 x0 = _mm512_loadu_ps(src + i), x1 = _mm512_loadu_ps(src + i + 16);
+            __m512 x2 = _mm512_loadu_ps(src + i + 32), x3 = _mm512_loadu_ps(src + i + 48);
+            _mm512_stream_ps(dst + i, x0);
+            _mm512_stream_ps(dst + i + 16, x1);
+            _mm512_stream_ps(dst + i + 32, x2);
+            _mm512_stream_ps(dst + i + 48, x3);
+        }
+        _mm_sfence();
+    } else {
+        for (; i + 64 <= n; i += 64) {
+            __asm__ __volatile__("" ::: "memory"); /* plain stores: no memset/memcpy call */
+            __m512 x0 = _mm512_loadu_ps(src + i), x1 = _mm512_loadu_ps(src + i + 16);
+            __m512 x2 = _mm512_loadu_ps(src + i + 32), x3 = _mm512_loadu_ps(src + i + 48);
+            _mm512_storeu_ps(dst + i, x0);
+            _mm512_storeu_ps(dst + i + 16, x1);
+            _mm512_storeu_ps(dst + i + 32, x2);
+            _mm512_storeu_ps(dst + i + 48, x3);
+        }
+    }
+    for (; i < n; i++) dst[i] = src[i];
+}

@@ -429,3 +429,103 @@ done:
     if (prev >= 0) cudaSetDevice(prev);
     return s;
 }
+
+// ---------------------------------------------------------------- memory streams
+
+// Read only: every thread sums the float4s of its grid-stride share, four loads in flight a
+// trip; `passes` sweeps a launch (the empty asm between passes keeps the compiler from
+// merging them); each thread stores its sum, so that no load can be dropped.
+__global__ void peaks_read_kernel(const float4 *__restrict__ a, size_t n4, int passes, float *out)
+{
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    const size_t first = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    float4 s0 = make_float4(0.f, 0.f, 0.f, 0.f), s1 = s0, s2 = s0, s3 = s0;
+    for (int p = 0; p < passes; p++) {
+        size_t i = first;
+        for (; i + 3 * stride < n4; i += 4 * stride) {
+            float4 x0 = a[i], x1 = a[i + stride], x2 = a[i + 2 * stride], x3 = a[i + 3 * stride];
+            s0.x += x0.x; s0.y += x0.y; s0.z += x0.z; s0.w += x0.w;
+            s1.x += x1.x; s1.y += x1.y; s1.z += x1.z; s1.w += x1.w;
+            s2.x += x2.x; s2.y += x2.y; s2.z += x2.z; s2.w += x2.w;
+            s3.x += x3.x; s3.y += x3.y; s3.z += x3.z; s3.w += x3.w;
+        }
+        for (; i < n4; i += stride) {
+            float4 x0 = a[i];
+            s0.x += x0.x; s0.y += x0.y; s0.z += x0.z; s0.w += x0.w;
+        }
+        asm volatile("" ::: "memory");
+    }
+    out[first] = (s0.x + s0.y + s0.z + s0.w) + (s1.x + s1.y + s1.z + s1.w) + (s2.x + s2.y + s2.z + s2.w) +
+                 (s3.x + s3.y + s3.z + s3.w);
+}
+
+// Write only: a[i] = v, one float4 store a step, grid-stride, `passes` sweeps a launch.
+__global__ void peaks_write_kernel(float4 *__restrict__ a, size_t n4, int passes, float v)
+{
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (int p = 0; p < passes; p++) {
+        const float4 x = make_float4(v + p, v, v, v);
+        for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += stride) a[i] = x;
+        asm volatile("" ::: "memory");
+    }
+}
+
+// Copy: dst[i] = src[i], float4s, grid-stride, `passes` sweeps a launch.
+__global__ void peaks_copy_kernel(float4 *__restrict__ dst, const float4 *__restrict__ src, size_t n4, int passes)
+{
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (int p = 0; p < passes; p++) {
+        for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += stride) dst[i] = src[i];
+        asm volatile("" ::: "memory");
+    }
+}
+
+extern "C" pl_status pl_peaks_gpu_streams(int device, int quick, double *read_gbps, double *write_gbps,
+                                          double *l2_read_gbps, double *l2_copy_gbps, double *l2_bytes)
+{
+    pl_status s = PL_OK;
+    int prev = -1, sms = 0, l2 = 0, blocks = 0;
+    float *a = NULL, *b = NULL, *out = NULL;
+    const size_t bytes = (size_t)pl_peaks_copy_mib(quick) << 20;
+    const int threads = PL_PEAKS_GPU_THREADS;
+    size_t n4 = bytes / 16, l2_n4 = 0;
+    *read_gbps = *write_gbps = *l2_read_gbps = *l2_copy_gbps = *l2_bytes = 0.0;
+
+    PEAKS_CUDA(cudaGetDevice(&prev), "cudaGetDevice");
+    PEAKS_CUDA(cudaSetDevice(device), "cudaSetDevice");
+    PEAKS_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
+               "cudaDeviceGetAttribute(SM count)");
+    PEAKS_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device), "cudaDeviceGetAttribute(L2 size)");
+    blocks = sms * PL_PEAKS_GPU_BLOCKS_PER_SM; // a full GPU of resident threads
+    PEAKS_CUDA(cudaMalloc((void **)&a, bytes), "cudaMalloc (stream array)");
+    PEAKS_CUDA(cudaMalloc((void **)&b, bytes), "cudaMalloc (stream array)");
+    PEAKS_CUDA(cudaMalloc((void **)&out, (size_t)blocks * threads * sizeof(float)), "cudaMalloc");
+    PEAKS_CUDA(cudaMemset(a, 0, bytes), "cudaMemset");
+    PEAKS_CUDA(cudaMemset(b, 0, bytes), "cudaMemset");
+    s = best_rate([&](int passes) { peaks_read_kernel<<<blocks, threads>>>((const float4 *)a, n4, passes, out); },
+                  "read stream kernel", quick, (double)bytes, read_gbps);
+    if (s != PL_OK) goto done;
+    s = best_rate([&](int passes) { peaks_write_kernel<<<blocks, threads>>>((float4 *)a, n4, passes, 1.0f); },
+                  "write stream kernel", quick, (double)bytes, write_gbps);
+    if (s != PL_OK) goto done;
+    // Half the L2 in all, warm (best_rate's calibration runs first): one array for the read,
+    // two of a quarter for the copy (bytes read + written).
+    if (l2 > 0) {
+        *l2_bytes = (double)l2;
+        l2_n4 = (size_t)l2 / 2 / 16;
+        s = best_rate([&](int passes) { peaks_read_kernel<<<blocks, threads>>>((const float4 *)a, l2_n4, passes, out); },
+                      "L2 read stream kernel", quick, 16.0 * (double)l2_n4, l2_read_gbps);
+        if (s != PL_OK) goto done;
+        s = best_rate([&](int passes) {
+            peaks_copy_kernel<<<blocks, threads>>>((float4 *)b, (const float4 *)a, l2_n4 / 2, passes);
+        }, "L2 copy stream kernel", quick, 2.0 * 16.0 * (double)(l2_n4 / 2), l2_copy_gbps);
+        if (s != PL_OK) goto done;
+    }
+
+done:
+    if (a) cudaFree(a);
+    if (b) cudaFree(b);
+    if (out) cudaFree(out);
+    if (prev >= 0) cudaSetDevice(prev);
+    return s;
+}

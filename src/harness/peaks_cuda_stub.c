@@ -35,3 +35,12 @@ pl_status pl_peaks_gpu_int32(int device, int quick, double *gops)
     if (gops) *gops = 0.0;
     return pl_fail(PL_ERR_NO_CUDA, "this parlab was built without CUDA: no GPU peaks");
 }
+
+pl_status pl_peaks_gpu_streams(int device, int quick, double *read_gbps, double *write_gbps,
+                               double *l2_read_gbps, double *l2_copy_gbps, double *l2_bytes)
+{
+    (void)device;
+    (void)quick;
+    *read_gbps = *write_gbps = *l2_read_gbps = *l2_copy_gbps = *l2_bytes = 0.0;
+    return pl_fail(PL_ERR_NO_CUDA, "this parlab was built without CUDA: no GPU peaks");
+}

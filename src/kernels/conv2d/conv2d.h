@@ -104,6 +104,7 @@ pl_status pl_conv2d_spec_check_sampled(const void *problem, const pl_tensor *t, 
                                        pl_precision prec, uint64_t seed, pl_check_result *res);
 double pl_conv2d_spec_ops(const void *problem);
 double pl_conv2d_spec_bytes(const void *problem);
+double pl_conv2d_spec_bytes_written(const void *problem);
 
 /* The rungs, in ladder order (ladder.c). CUDA ones exist only in CUDA builds; the cuDNN peer
  * only where cuDNN was found at configure time (PL_HAVE_CUDNN). */

@@ -76,4 +76,5 @@ const pl_kernel pl_conv2d_kernel = {
     .work = pl_conv2d_spec_ops,
     .ops = pl_conv2d_spec_ops,
     .bytes = pl_conv2d_spec_bytes,
+    .bytes_written = pl_conv2d_spec_bytes_written,
 };

@@ -531,3 +531,10 @@ double pl_conv2d_spec_bytes(const void *problem)
     const pl_conv2d_problem *p = problem;
     return 4.0 * ((double)p->H * (double)p->W + (double)p->OH * (double)p->OW + (double)p->K * p->K);
 }
+
+/* Of those, the output's (the memory bound times reads and writes at their own rates). */
+double pl_conv2d_spec_bytes_written(const void *problem)
+{
+    const pl_conv2d_problem *p = problem;
+    return 4.0 * (double)p->OH * (double)p->OW;
+}

@@ -49,6 +49,7 @@ double pl_entropy_spec_bound(const void *problem, pl_precision prec, const char 
 double pl_entropy_spec_error_bound(const void *problem, pl_precision prec, const char **why);
 double pl_entropy_spec_ops(const void *problem);
 double pl_entropy_spec_bytes(const void *problem);
+double pl_entropy_spec_bytes_written(const void *problem);
 /* The float64 entropy of pixel (i, j)'s clipped window of values v (pitch p->ld_in); *n_out
  * (may be NULL) gets the window's count. The tests and the sampled check use it. */
 double pl_entropy_reference_at(const pl_entropy_problem *p, const uint8_t *v, int64_t i, int64_t j,

@@ -74,4 +74,5 @@ const pl_kernel pl_entropy_kernel = {
     .work = pl_entropy_spec_pixels,
     .ops = pl_entropy_spec_ops,
     .bytes = pl_entropy_spec_bytes,
+    .bytes_written = pl_entropy_spec_bytes_written,
 };

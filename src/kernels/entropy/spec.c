@@ -226,3 +226,5 @@ double pl_entropy_spec_ops(const void *problem)
 
 /* One byte read and one float32 written per pixel. */
 double pl_entropy_spec_bytes(const void *problem) { return 5.0 * pl_entropy_spec_pixels(problem); }
+/* Of those, the float32 output's: 4 a pixel. */
+double pl_entropy_spec_bytes_written(const void *problem) { return 4.0 * pl_entropy_spec_pixels(problem); }

@@ -33,6 +33,7 @@ pl_status pl_gemm_spec_check_sampled(const void *problem, const pl_tensor *t, in
                                      pl_precision prec, uint64_t seed, pl_check_result *res);
 double pl_gemm_spec_flops(const void *problem);
 double pl_gemm_spec_bytes(const void *problem);
+double pl_gemm_spec_bytes_written(const void *problem);
 
 /* Validate sizes and leading dimensions, with a message naming the problem. */
 pl_status pl_gemm_check(const pl_gemm_problem *p);

@@ -109,4 +109,5 @@ const pl_kernel pl_gemm_kernel = {
     .work = pl_gemm_spec_flops,
     .ops = pl_gemm_spec_flops,
     .bytes = pl_gemm_spec_bytes,
+    .bytes_written = pl_gemm_spec_bytes_written,
 };

@@ -389,6 +389,13 @@ double pl_gemm_spec_bytes(const void *problem)
     return 4.0 * ((double)p->M * (double)p->K + (double)p->K * (double)p->N + c);
 }
 
+/* Of those, C written once (read too when beta != 0: counted with the reads). */
+double pl_gemm_spec_bytes_written(const void *problem)
+{
+    const pl_gemm_problem *p = problem;
+    return 4.0 * (double)p->M * (double)p->N;
+}
+
 /* ---------------------------------------------------------------- problem parameters */
 
 const pl_param_def pl_gemm_problem_params[3] = {

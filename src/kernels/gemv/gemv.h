@@ -40,6 +40,7 @@ double pl_gemv_spec_reference_ops(const void *problem);
 double pl_gemv_spec_error_bound(const void *problem, pl_precision prec, const char **why);
 double pl_gemv_spec_elem_bound(const void *problem, pl_precision prec, const char **why);
 double pl_gemv_spec_bytes(const void *problem);
+double pl_gemv_spec_bytes_written(const void *problem);
 double pl_gemv_spec_flops(const void *problem);
 
 /* The rungs, in ladder order (ladder.c). CUDA ones exist only in CUDA builds. */

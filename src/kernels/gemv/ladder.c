@@ -87,4 +87,5 @@ const pl_kernel pl_gemv_kernel = {
     .work = pl_gemv_spec_bytes,
     .ops = pl_gemv_spec_flops,
     .bytes = pl_gemv_spec_bytes,
+    .bytes_written = pl_gemv_spec_bytes_written,
 };

@@ -174,6 +174,12 @@ double pl_gemv_spec_bytes(const void *problem)
     return 4.0 * ((double)p->M * (double)p->N + (double)pl_gemv_xlen(p) + y);
 }
 
+/* Of those, y written once. */
+double pl_gemv_spec_bytes_written(const void *problem)
+{
+    return 4.0 * (double)pl_gemv_ylen((const pl_gemv_problem *)problem);
+}
+
 double pl_gemv_spec_flops(const void *problem)
 {
     const pl_gemv_problem *p = problem;

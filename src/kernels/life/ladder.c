@@ -70,4 +70,5 @@ const pl_kernel pl_life_kernel = {
     .work = pl_life_spec_cell_updates,
     .ops = pl_life_spec_ops,
     .bytes = pl_life_spec_bytes,
+    .bytes_written = pl_life_spec_bytes_written,
 };

@@ -47,6 +47,7 @@ double pl_life_spec_bound(const void *problem, pl_precision prec, const char **w
 double pl_life_spec_ops(const void *problem);
 double pl_life_spec_reference_ops(const void *problem);
 double pl_life_spec_bytes(const void *problem);
+double pl_life_spec_bytes_written(const void *problem);
 
 /* The packed layout (packed.c): words a row; rows y0..y1-1 unpacked to a byte a cell (0/1,
  * ld = W) and packed back (padding bits zeroed). */

@@ -319,3 +319,6 @@ double pl_life_spec_bytes(const void *problem)
     const pl_life_problem *p = problem;
     return 2.0 * (double)p->H * 8.0 * (double)pl_life_words_per_row(p->W);
 }
+
+/* Of those, the grid written once: half. */
+double pl_life_spec_bytes_written(const void *problem) { return 0.5 * pl_life_spec_bytes(problem); }

@@ -85,6 +85,7 @@ const pl_kernel pl_reduce_kernel = {
     .work = pl_reduce_spec_bytes,
     .ops = pl_reduce_spec_ops,
     .bytes = pl_reduce_spec_bytes,
+    .bytes_written = pl_reduce_spec_bytes_written,
 };
 
 /* ---------------------------------------------------------------- dot */
@@ -136,4 +137,5 @@ const pl_kernel pl_dot_kernel = {
     .work = pl_dot_spec_bytes,
     .ops = pl_dot_spec_ops,
     .bytes = pl_dot_spec_bytes,
+    .bytes_written = pl_dot_spec_bytes_written,
 };

@@ -56,6 +56,7 @@ double pl_reduce_spec_error_bound(const void *problem, pl_precision prec, const 
 double pl_reduce_spec_elem_bound(const void *problem, pl_precision prec, const char **why);
 double pl_reduce_spec_ops(const void *problem);
 double pl_reduce_spec_bytes(const void *problem);
+double pl_reduce_spec_bytes_written(const void *problem);
 extern const pl_param_def pl_reduce_problem_params[3]; /* op, axis, offset */
 
 pl_status pl_dot_spec_make_problem(void *problem, const char *size, const pl_pvalues *pv);
@@ -68,6 +69,7 @@ double pl_dot_spec_error_bound(const void *problem, pl_precision prec, const cha
 double pl_dot_spec_elem_bound(const void *problem, pl_precision prec, const char **why);
 double pl_dot_spec_ops(const void *problem);
 double pl_dot_spec_bytes(const void *problem);
+double pl_dot_spec_bytes_written(const void *problem);
 
 /* The rungs, in ladder order (ladder.c). CUDA ones exist only in CUDA builds. */
 pl_status pl_reduce_cpu_naive(const pl_run_args *a);

@@ -277,6 +277,12 @@ double pl_reduce_spec_bytes(const void *problem)
     return 4.0 * ((double)p->M * (double)p->N + (double)pl_reduce_outputs(p));
 }
 
+/* Of those, the outputs written once. */
+double pl_reduce_spec_bytes_written(const void *problem)
+{
+    return 4.0 * (double)pl_reduce_outputs((const pl_reduce_problem *)problem);
+}
+
 /* ================================================================ dot */
 
 pl_status pl_dot_spec_make_problem(void *problem, const char *size, const pl_pvalues *pv)
@@ -354,3 +360,9 @@ double pl_dot_spec_error_bound(const void *problem, pl_precision prec, const cha
 double pl_dot_spec_ops(const void *problem) { return 2.0 * (double)((const pl_dot_problem *)problem)->N; }
 
 double pl_dot_spec_bytes(const void *problem) { return 8.0 * (double)((const pl_dot_problem *)problem)->N + 4.0; }
+/* Of those, the one float32 result. */
+double pl_dot_spec_bytes_written(const void *problem)
+{
+    (void)problem;
+    return 4.0;
+}

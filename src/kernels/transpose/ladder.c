@@ -82,4 +82,5 @@ const pl_kernel pl_transpose_kernel = {
     .work = pl_transpose_spec_bytes,
     .ops = pl_transpose_spec_ops,
     .bytes = pl_transpose_spec_bytes,
+    .bytes_written = pl_transpose_spec_bytes_written,
 };

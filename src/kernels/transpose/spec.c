@@ -102,6 +102,9 @@ double pl_transpose_spec_bytes(const void *problem)
     return 8.0 * pl_transpose_spec_elements(problem);
 }
 
+/* Of those, B written once: half. */
+double pl_transpose_spec_bytes_written(const void *problem) { return 4.0 * pl_transpose_spec_elements(problem); }
+
 const pl_param_def pl_transpose_problem_params[1] = {
     {"pad", "extra elements per row: lda = N+pad, ldb = M+pad", PL_PARAM_RANGE, NULL, 0, 0, 4096, 1, NULL, 0.0},
 };

@@ -30,6 +30,7 @@ double pl_transpose_spec_elements(const void *problem);
 double pl_transpose_spec_bound(const void *problem, pl_precision prec, const char **why);
 double pl_transpose_spec_ops(const void *problem);
 double pl_transpose_spec_bytes(const void *problem);
+double pl_transpose_spec_bytes_written(const void *problem);
 
 /* Validate sizes and leading dimensions, with a message naming the problem. */
 pl_status pl_transpose_check(const pl_transpose_problem *p);
