@@ -5,7 +5,8 @@
 # usage errors and runtime failures. Run with PARLAB (the parlab executable) and PL_TESTDIR set.
 #
 # Exit codes checked (see src/cli/cmd_conv2d.c): 0 success; 1 runtime failure (missing or
-# malformed file, a type conv2d does not take, unwritable output); 2 usage error (bad option,
+# malformed file, a type conv2d does not take, a write failing after the run); 2 usage error (an output refused
+# before the run, bad option,
 # value or filter, a filter larger than the image in valid mode, int32 overflow, unknown
 # variant, too big for memory).
 . "$(dirname "$0")/cli_lib.sh"
@@ -192,7 +193,7 @@ expect_err "float64 image" "float64"
 run 1 "rank-1 image" conv2d V.npy --filter 1 -o X4.npy
 expect_err "rank-1 image" "rank 1"
 run 1 "truncated pgm" conv2d Trunc.pgm --filter 1 -o X5.npy
-run 1 "unwritable output" conv2d A.npy --filter 1 -o no-such-dir/B.npy
+run 2 "unwritable output" conv2d A.npy --filter 1 -o no-such-dir/B.npy
 expect_err "unwritable output" "no-such-dir/B.npy"
 for f in X1 X2 X3 X4 X5; do no_file "runtime failures" $f.npy; done
 

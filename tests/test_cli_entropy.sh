@@ -133,7 +133,7 @@ run 1 "missing file" entropy nothere.npy -o X.npy && expect_err "missing file" "
 printf 'P5\n3 3\n255\nab' >short.pgm
 run 1 "truncated PGM" entropy short.pgm -o X.npy && expect_err "truncated PGM" "short.pgm"
 no_file "runtime failures" X.npy
-run 1 "unwritable output" entropy u8.npy -o nodir/E.npy
+run 2 "unwritable output" entropy u8.npy -o nodir/E.npy
 
 # ---------------------------------------------------------------- usage errors: exit 2, the value named
 run 2 "even k" entropy u8.npy -k 4 -o X.npy && expect_err "even k" "-k 4"

@@ -3,7 +3,8 @@
 # (a scratch directory) set.
 #
 # Exit codes checked (see src/cli/cmd_gemm.c): 0 success; 1 runtime failure (missing file,
-# malformed .npy, wrong dtype or rank, unwritable output); 2 usage error (unknown option,
+# malformed .npy, wrong dtype or rank, a write failing after the run); 2 usage error (an output refused
+# before the run, unknown option,
 # missing argument, bad number, shapes that do not multiply, unknown variant).
 . "$(dirname "$0")/cli_lib.sh"
 cli_setup cli_gemm
@@ -75,7 +76,7 @@ run 1 "rank-1 input" gemm A.npy V.npy -o X5.npy --backend cpu
 expect_err "rank-1 input" "rank 1"
 no_file "rank-1 input" X5.npy
 
-run 1 "unwritable output" gemm A.npy B.npy -o no-such-dir/C.npy --backend cpu
+run 2 "unwritable output" gemm A.npy B.npy -o no-such-dir/C.npy --backend cpu
 expect_err "unwritable output" "no-such-dir/C.npy"
 no_file "unwritable output" no-such-dir/C.npy
 

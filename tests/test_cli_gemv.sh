@@ -3,7 +3,8 @@
 # with PARLAB (the parlab executable) and PL_TESTDIR set.
 #
 # Exit codes checked (see src/cli/cmd_gemv.c): 0 success; 1 runtime failure (missing file,
-# malformed .npy, wrong dtype or rank, unwritable output); 2 usage error (unknown option,
+# malformed .npy, wrong dtype or rank, a write failing after the run); 2 usage error (an output refused
+# before the run, unknown option,
 # missing argument, bad number, shapes that do not fit, unknown variant, too big for memory).
 . "$(dirname "$0")/cli_lib.sh"
 cli_setup cli_gemv python3
@@ -103,7 +104,7 @@ expect_err "rank-2 x" "xcol.npy"
 no_file "rank-2 x" X5.npy
 run 1 "rank-1 A" gemv x65.npy x65.npy -o X6.npy --backend cpu
 no_file "rank-1 A" X6.npy
-run 1 "unwritable output" gemv A.npy x65.npy -o no-such-dir/y.npy --backend cpu
+run 2 "unwritable output" gemv A.npy x65.npy -o no-such-dir/y.npy --backend cpu
 expect_err "unwritable output" "no-such-dir/y.npy"
 
 # ---------------------------------------------------------------- usage errors: exit 2

@@ -81,7 +81,7 @@ printf 'x = 3, y = 1\n3q!\n' >bad.rle
 run 1 "malformed RLE" life bad.rle --gens 1 -o x.rle && expect_err "malformed" "bad.rle:2"
 run 1 "missing file" life nope.rle --gens 1 -o x.rle && expect_err "missing" "nope.rle"
 no_file "runtime failures" x.rle
-run 1 "unwritable output" life blinker.rle --gens 1 -o nodir/x.rle && expect_err "unwritable" "nodir"
+run 2 "unwritable output" life blinker.rle --gens 1 -o nodir/x.rle && expect_err "unwritable" "nodir"
 # the unbounded plane: a run past --max-time stops, says where, writes nothing (the gun's
 # gliders make each generation dearer: 150000 generations take ~17 s on 2 cores)
 run 1 "gun past --max-time 1" life gun.rle --gens 150000 --max-time 1 -o x.rle &&

@@ -3,7 +3,8 @@
 # library only (no numpy). Run with PARLAB (the parlab executable) and PL_TESTDIR set.
 #
 # Exit codes checked (see src/cli/cmd_transpose.c): 0 success; 1 runtime failure (missing file,
-# malformed .npy, wrong dtype or rank, unwritable output); 2 usage error (unknown option,
+# malformed .npy, wrong dtype or rank, a write failing after the run); 2 usage error (an output refused
+# before the run, unknown option,
 # missing argument, unknown variant, too big for memory).
 . "$(dirname "$0")/cli_lib.sh"
 cli_setup cli_transpose python3
@@ -97,7 +98,7 @@ run 1 "float64 input" transpose A64.npy -o X4.npy --backend cpu
 expect_err "float64 input" "float64"
 run 1 "rank-1 input" transpose V.npy -o X5.npy --backend cpu
 expect_err "rank-1 input" "rank 1"
-run 1 "unwritable output" transpose A.npy -o no-such-dir/B.npy --backend cpu
+run 2 "unwritable output" transpose A.npy -o no-such-dir/B.npy --backend cpu
 expect_err "unwritable output" "no-such-dir/B.npy"
 for f in X1 X2 X3 X4 X5; do no_file "runtime failures" $f.npy; done
 

@@ -134,7 +134,7 @@ int tool_check_output(const char *cmd, const char *opt, const char *out, const c
         return stdout_mode == TOOL_OUT_STDOUT ? move_prints_to_stderr(cmd) : PL_EXIT_OK;
     }
     if (pl_output_check(out) != PL_OK) {
-        cli_error("%s: %s %s: %s", cmd, opt, out, pl_last_error());
+        cli_error("%s: %s %s", cmd, opt, pl_last_error()); /* the message names out */
         return PL_EXIT_USAGE;
     }
     struct stat out_st, in_st;
