@@ -367,8 +367,8 @@ static double time_stream(int kind, float *a, const float *b, const float *c, lo
             for (int p = 0; p < passes && len > 0; p++) {
                 switch (kind) {
                 case STREAM_READ: sum += fns.read(b + lo, len); break;
-                case STREAM_WRITE: fns.write(a + lo, len, (float)p, 0); break;
-                case STREAM_WRITE_NT: fns.write(a + lo, len, (float)p, 1); break;
+                case STREAM_WRITE: fns.write(a + lo, len, (float)(r + p), 0); break;
+                case STREAM_WRITE_NT: fns.write(a + lo, len, (float)(r + p), 1); break;
                 case STREAM_COPY: fns.copy(a + lo, b + lo, len, 0); break;
                 case STREAM_COPY_NT: fns.copy(a + lo, b + lo, len, 1); break;
                 default:
@@ -537,27 +537,27 @@ int pl_peaks_sanity(const pl_peaks *pk, int cores, char *why, size_t n)
             const char *fmt;
             const double *pair;
         } pairs[] = {
-            {"scalar FMA on all threads %.3g GFLOP/s, slower than 0.9 x one thread's %.3g", pk->cpu_gflops_scalar},
-            {"AVX2 FMA on all threads %.3g GFLOP/s, slower than 0.9 x one thread's %.3g", pk->cpu_gflops_avx2},
-            {"AVX-512 FMA on all threads %.3g GFLOP/s, slower than 0.9 x one thread's %.3g", pk->cpu_gflops_avx512},
-            {"int32 on all threads %.3g Gop/s, slower than 0.9 x one thread's %.3g", pk->cpu_gops_int32},
+            {"scalar FMA on all threads %.3g < 0.9 x 1 thread %.3g GFLOP/s", pk->cpu_gflops_scalar},
+            {"AVX2 FMA on all threads %.3g < 0.9 x 1 thread %.3g GFLOP/s", pk->cpu_gflops_avx2},
+            {"AVX-512 FMA on all threads %.3g < 0.9 x 1 thread %.3g GFLOP/s", pk->cpu_gflops_avx512},
+            {"int32 on all threads %.3g < 0.9 x 1 thread %.3g Gop/s", pk->cpu_gops_int32},
         };
         for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
             if (pairs[i].pair[0] > 0.0 && pairs[i].pair[1] < 0.9 * pairs[i].pair[0])
                 add_reason(why, n, pairs[i].fmt, pairs[i].pair[1], pairs[i].pair[0]);
         if (pk->cpu_read_1thr_gbps > 0.0 && pk->cpu_read_gbps < 0.9 * pk->cpu_read_1thr_gbps)
-            add_reason(why, n, "the read stream on all threads %.3g GB/s, slower than 0.9 x one thread's %.3g",
+            add_reason(why, n, "read stream on all threads %.3g < 0.9 x 1 thread %.3g GB/s",
                        pk->cpu_read_gbps, pk->cpu_read_1thr_gbps);
     }
     if (pk->spread > PL_PEAKS_MAX_SPREAD) {
         size_t len = strlen(why);
-        add_reason(why, n, "repeated readings far apart: the best %.0f%% above the median (limit %.0f%%)",
+        add_reason(why, n, "readings far apart: best %.0f%% over median (limit %.0f%%)",
                    100.0 * pk->spread, 100.0 * PL_PEAKS_MAX_SPREAD);
         if (pk->spread_what[0] && strlen(why) > len && strlen(why) + strlen(pk->spread_what) + 8 < n)
             snprintf(why + strlen(why), n - strlen(why), " in %s", pk->spread_what);
     }
     if (pk->load1 > pl_peaks_max_load(cores))
-        add_reason(why, n, "a busy machine: 1-minute load average %.2g at the start, above %.3g", pk->load1,
+        add_reason(why, n, "busy machine: load %.2f > %.2f", pk->load1,
                    pl_peaks_max_load(cores));
     if (why[0]) return 0;
     snprintf(why, n, "ok");
