@@ -98,7 +98,8 @@ pl_status pl_sgemm_variant(pl_ctx *ctx, const char *variant, const int64_t *para
 const char *pl_gemm_best_variant(const pl_ctx *ctx);
 
 /* r = op over each row (axis 1: r has M elements) or each column (axis 0: N elements) of the
- * row-major M x N matrix A (lda >= N); op 0..4 = sum, mean, min, max, sumsq (min/max propagate
+ * row-major M x N matrix A (lda >= N); as NumPy, axis -1 is 1 and -2 is 0 (others: PL_ERR_ARG,
+ * naming the axis); op 0..4 = sum, mean, min, max, sumsq (min/max propagate
  * NaN as NumPy). dot: *result = sum_i x_i y_i. Host pointers, the best rung, as pl_sgemm. */
 pl_status pl_sreduce(pl_ctx *ctx, int op, int axis, int64_t M, int64_t N, const float *A, int64_t lda, float *r);
 pl_status pl_sdot(pl_ctx *ctx, int64_t N, const float *x, const float *y, float *result);
@@ -530,6 +531,8 @@ void pl_report_params(const pl_result *r, char *buf, size_t n);
 typedef struct pl_report_info {
     const struct pl_peaks *peaks; /* may be NULL */
     const char *command;          /* the command line, for the record */
+    const pl_pvalues *problem;    /* the run's problem parameters (--set), written as each JSON
+                                   * row's "problem"; NULL: none written */
 } pl_report_info;
     const pl_pvalues *problem;    /* the run's problem parameters (--set), written as each JSON
                                    * row's "problem"; NULL: none written */

@@ -179,6 +179,111 @@ run 0 "report of a suite" report sj/001-transpose.json sj/002-reduce.json -o sui
     ok || bad "the suite's report: $(grep -o '<h2>[^<]*' suite.html)"
 run 2 "suite, no such --json-dir" bench --suite mini.suite --json-dir nodir && expect_err "json-dir" "nodir"
 
+# problems kept apart (issue 19): reduce on axis 1 and axis 0 (two bench files of one directory,
+# one run), gemv with trans n and t: each bar and each line is one problem, named by the
+# parameter that differs ("cpu-simd axis=0"), its value the JSON's; a line joins the sizes of
+# one problem only. Every row records its problem.
+mkdir -p ax
+run 0 "bench reduce axis 1" bench reduce --size 64,128 --variant cpu-naive,cpu-simd --repeats 3 --no-peaks --json ax/r1.json
+run 0 "bench reduce axis 0" bench reduce --size 64,128 --set axis=0 --variant cpu-naive,cpu-simd --repeats 3 --no-peaks \
+    --json ax/r0.json
+run 0 "bench gemv trans n" bench gemv --size 64,96 --variant cpu-naive --repeats 3 --no-peaks --json ax/gn.json
+run 0 "bench gemv trans t" bench gemv --size 64,96 --set trans=t --variant cpu-naive --repeats 3 --no-peaks --json ax/gt.json
+run 0 "report of two problems" report ax/r1.json ax/r0.json ax/gn.json ax/gt.json -o ax.html --svg axfigs
+cat >check3.py <<'PY'
+import glob, json, math, sys, xml.etree.ElementTree as ET
+NS = "{http://www.w3.org/2000/svg}"
+fails = []
+def fail(m): fails.append(m)
+rows = [r for f in ("ax/r1.json", "ax/r0.json", "ax/gn.json", "ax/gt.json") for r in json.load(open(f))["results"]]
+for r in rows:
+    if "problem" not in r: fail("a row without its problem: %s %s" % (r["kernel"], r["variant"]))
+def key(r): return r["variant"] + (" axis=%s" % r["problem"]["axis"] if r["kernel"] == "reduce" else " trans=%s" % r["problem"]["trans"])
+for kernel, big in (("reduce", {"1": "128x128", "0": "128x128"}), ("gemv", {"n": "96", "t": "96 T"})):
+    lad = glob.glob("axfigs/*%s-ladder.svg" % kernel)
+    if len(lad) != 1: fail("%s: %d ladder plots" % (kernel, len(lad))); continue
+    root = ET.parse(lad[0]).getroot()
+    labels = ["".join(t.itertext()) for t in root.iter(NS + "text") if t.get("class") == "category"]
+    bars = [g for g in root.iter(NS + "g") if g.get("class") == "bar"]
+    want = [r for r in rows if r["kernel"] == kernel and r["size"] == big[str(r["problem"]["axis" if kernel == "reduce" else "trans"])]]
+    if len(bars) != len(want) or len(labels) != len(want):
+        fail("%s ladder: %d bars, %d labels, want %d (one a variant and problem)" % (kernel, len(bars), len(labels), len(want)))
+    for r in want:
+        name = key(r)
+        at = [i for i, l in enumerate(labels) if l.startswith(name)]
+        if len(at) != 1: fail("%s ladder: %d labels start with %r: %s" % (kernel, len(at), name, labels)); continue
+        got = float(bars[at[0]].get("data-value"))
+        if not math.isclose(got, r["rate"], rel_tol=1e-5): fail("%s ladder %s: drawn %g, JSON %g" % (kernel, name, got, r["rate"]))
+    sc = glob.glob("axfigs/*%s-scaling.svg" % kernel)
+    if len(sc) != 1: fail("%s: %d scaling plots" % (kernel, len(sc))); continue
+    root = ET.parse(sc[0]).getroot()
+    lines = {g.get("data-series"): g for g in root.iter(NS + "g") if g.get("class") == "line"}
+    names = set(key(r) for r in rows if r["kernel"] == kernel)
+    if set(lines) != names: fail("%s scaling: lines %s, want %s" % (kernel, sorted(lines), sorted(names)))
+    for name, g in lines.items():
+        pts = sorted((float(m.get("data-x")), float(m.get("data-y"))) for m in g.iter(NS + "g") if m.get("class") == "point")
+        mine = sorted((r["bytes"], r["rate"]) for r in rows if r["kernel"] == kernel and key(r) == name)
+        if len(pts) != len(mine) or any(not math.isclose(a[1], b[1], rel_tol=1e-3) for a, b in zip(pts, mine)):
+            fail("%s scaling %s: points %s, want the problem's own %s" % (kernel, name, pts, mine))
+    legend = "".join(root.find(".//*[@class='legend']").itertext())
+    for name in names:
+        if name not in legend: fail("%s scaling: the legend lacks %r: %s" % (kernel, name, legend))
+print("\n".join(fails) if fails else "ok")
+sys.exit(1 if fails else 0)
+PY
+if python3 check3.py >check3.txt 2>&1; then ok; else bad "problems kept apart: $(cat check3.txt)"; fi
+
+# a bar over 100% of its ceiling carries the flag (! and its %, as the tables), is cut off at the
+# axis top where it is past it (its true value written on it); bars under 100% carry none
+cat >over.py <<'PY'
+import json
+d = json.load(open("t.json"))
+big = max(r["work"] for r in d["results"])
+rows = [r for r in d["results"] if r["work"] == big]
+top = max(r["rate"] for r in rows)
+for r in rows:
+    r["ceiling"] = {"name": "CPU triad bandwidth", "pct": 50.0, "over": False}
+rows[0]["rate"] = top * 10
+rows[0]["ceiling"] = {"name": "CPU triad bandwidth", "pct": 250.0, "over": True}
+json.dump(d, open("over/o.json", "w"))
+PY
+mkdir -p over && python3 over.py && run 0 "report, a bar over 100%" report over/o.json -o over.html --svg overfigs
+cat >check4.py <<'PY'
+import glob, json, math, sys, xml.etree.ElementTree as ET
+NS = "{http://www.w3.org/2000/svg}"
+fails = []
+d = json.load(open("over/o.json"))
+big = max(r["work"] for r in d["results"])
+rows = [r for r in d["results"] if r["work"] == big]
+lad = glob.glob("overfigs/*transpose-ladder.svg")
+root = ET.parse(lad[0]).getroot()
+frame = [r for r in root.iter(NS + "rect") if r.get("class") == "frame"][0]
+top = float(frame.get("y"))
+flags = [g for g in root.iter(NS + "g") if g.get("class") == "over-flag"]
+if len(flags) != 1: fails.append("%d over-100%% flags, want 1" % len(flags))
+else:
+    text = "".join(t for x in flags[0].iter(NS + "text") for t in x.itertext())
+    if "!250%" not in text: fails.append("the flag does not say !250%%: %r" % text)
+    if not math.isclose(float(flags[0].get("data-value")), rows[0]["rate"], rel_tol=1e-5): fails.append("the flag's value is not the true rate")
+bars = [g for g in root.iter(NS + "g") if g.get("class") == "bar"]
+over = [g for g in bars if "".join(g.find(NS + "title").itertext()).split(" ")[0] == rows[0]["variant"]]
+if len(over) != 1: fails.append("%d bars of %s" % (len(over), rows[0]["variant"]))
+else:
+    g = over[0]
+    y = float(g.find(NS + "rect").get("y"))
+    if g.get("data-clipped") != "1" or abs(y - top) > 0.11: fails.append("the bar over 100%% is not cut off at the axis top: y %g, top %g, %s" % (y, top, g.attrib))
+    if not math.isclose(float(g.get("data-value")), rows[0]["rate"], rel_tol=1e-5): fails.append("the cut bar's data-value is not its rate")
+    if flags and not any("cut off" in "".join(t.itertext()) for t in flags[0].iter(NS + "text")):
+        fails.append("the cut bar's label does not say it is cut off")
+for g in bars:
+    if g is not (over[0] if over else None) and g.get("data-clipped"): fails.append("a bar under 100% is cut off")
+cap = "".join(ET.parse("over.html").getroot().find(".//*[@id='%s']" % lad[0][9:-4]).find("figcaption").itertext())
+if "flagged !" not in cap: fails.append("the caption does not explain the flag: %s" % cap)
+print("\n".join(fails) if fails else "ok")
+sys.exit(1 if fails else 0)
+PY
+if python3 check4.py >check4.txt 2>&1; then ok; else bad "a bar over 100%: $(cat check4.txt)"; fi
+
 # bad input: exit 1, the file (and field) named, nothing written
 echo '{"schema": "parlab-bench/2", "machine": ' >trunc.json
 run 1 "truncated JSON" report trunc.json -o x.html --svg xfigs && expect_err "truncated" "trunc.json:2:1: expected a value"

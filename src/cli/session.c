@@ -623,7 +623,7 @@ int session_finish(cli_session *s)
         pl_report_footer(stdout, s->results, s->n_results);
         fflush(stdout);
     }
-    pl_report_info info = {s->cfg.peaks, s->command};
+    pl_report_info info = {s->cfg.peaks, s->command, &s->pv};
     int status = s->failures ? PL_EXIT_FAIL : PL_EXIT_OK;
     pl_status st;
     if (s->json && (st = pl_report_json(s->json, s->results, s->n_results, &info)) != PL_OK) status = cli_fail(st);

@@ -166,8 +166,8 @@ void pl_report_footer(FILE *f, const pl_result *r, int n)
         if (seen) continue;
         const pl_result *x = &r[i];
         const char *prec = pl_precision_name(x->variant->precision);
-        if (x->bound == 0) {
-            fprintf(f, "check %s %s: exact equality with the reference (%s)\n", x->kernel->name, prec,
+        if (x->bound == 0) { /* exact: no precision word (an FP32 rung on int32 data is checked exactly) */
+            fprintf(f, "check %s exact: equality with the reference (%s)\n", x->kernel->name,
                     x->last.how[0] ? x->last.how : check_word(x));
             continue;
         }
@@ -357,6 +357,24 @@ FILE *pl_report_json_open(const char *path, const char *schema, const pl_report_
 
 pl_status pl_report_json_close(FILE *f, const char *tmp, const char *path) { return close_and_rename(f, tmp, path); }
 
+/* "problem": the kernel's problem parameters as the row ran them (op, axis, trans, k, rule...):
+ * what tells two problems of one size apart (parlab report keeps their series apart by it).
+ * Choices by name, a text as given (null: the default), numbers as numbers. */
+static void json_problem(FILE *f, const pl_kernel *k, const pl_pvalues *pv)
+{
+    if (!pv) return;
+    fprintf(f, "\"problem\": {");
+    for (int i = 0; i < k->n_problem_params && i < PL_MAX_PARAMS; i++) {
+        const pl_param_def *p = &k->problem_params[i];
+        fprintf(f, "%s\"%s\": ", i ? ", " : "", p->name);
+        if (p->kind == PL_PARAM_CHOICE) json_string(f, p->choices[(int)pv->num[i]]);
+        else if (p->kind == PL_PARAM_STRING && pv->str[i]) json_string(f, pv->str[i]);
+        else if (p->kind == PL_PARAM_STRING) fputs("null", f);
+        else json_num(f, pv->num[i], 1);
+    }
+    fprintf(f, "}, ");
+}
+
 pl_status pl_report_json(const char *path, const pl_result *r, int n, const pl_report_info *rc)
 {
     char tmp[4096];
@@ -375,7 +393,9 @@ pl_status pl_report_json(const char *path, const pl_result *r, int n, const pl_r
             if (p->kind == PL_PARAM_CHOICE) json_string(f, p->choices[x->params[j]]);
             else fprintf(f, "%lld", (long long)x->params[j]);
         }
-        fprintf(f, "},\n     \"size\": ");
+        fprintf(f, "},\n     ");
+        json_problem(f, x->kernel, rc->problem);
+        fprintf(f, "\"size\": ");
         json_string(f, x->size);
         fprintf(f, ", \"threads\": %d, \"repeats\": %d, \"cold\": %s, \"median_s\": ", x->threads, x->repeats,
                 x->cold ? "true" : "false");

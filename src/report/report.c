@@ -16,12 +16,19 @@
 
 #define SCHEMA "parlab-bench/2"
 
-enum { PHASES = 4 };
+enum { PHASES = 4, MAX_PROB = 8 };
 static const char *const phase_names[PHASES] = {"alloc", "h2d", "kernel", "d2h"};
 
 typedef struct result {
     const char *kernel, *variant, *backend, *size, *rate_unit, *check, *ceiling_name;
     char params[160];  /* "tile=64 isa=auto" */
+    /* the problem parameters (the row's "problem": op, axis, trans, k, rule...), name and value */
+    int n_prob;
+    const char *prob_name[MAX_PROB];
+    char prob_val[MAX_PROB][48];
+    /* set once all files are read: the problem parameters that differ between the kernel's rows
+     * (" axis=0"; "" where every row has the same), and the series they make ("cpu-simd axis=0") */
+    char tag[128], series[192];
     int peer, passed;
     double median_s, rate, ops, bytes, work, ceiling_pct, error, bound;
     double phase[PHASES]; /* seconds, -1: none */
@@ -35,6 +42,8 @@ typedef struct run {
     int n;
     pl_json *doc;
     char label[160]; /* "AMD EPYC, 2 cores" */
+    int n_set;       /* the command's --set items: the problem of rows written before issue 19 */
+    char set_name[MAX_PROB][32], set_val[MAX_PROB][48];
 } run;
 
 /* ---------------------------------------------------------------- reading */
@@ -98,6 +107,15 @@ static double peak(const pl_json *peaks, const char *name)
     return 0;
 }
 
+/* A parameter's value as a label shows it: text as is, numbers by %g, null the default. */
+static void value_text(const pl_json *x, char *buf, size_t n)
+{
+    if (x->type == PL_JSON_STRING) snprintf(buf, n, "%s", x->str);
+    else if (x->type == PL_JSON_NUMBER) snprintf(buf, n, "%g", x->num);
+    else if (x->type == PL_JSON_NULL) snprintf(buf, n, "default");
+    else snprintf(buf, n, "?");
+}
+
 static pl_status read_result(const field_ctx *f, const pl_json *o, result *r)
 {
     pl_status s;
@@ -117,14 +135,18 @@ static pl_status read_result(const field_ctx *f, const pl_json *o, result *r)
     if ((s = need(f, o, "params", PL_JSON_OBJECT, 0, &v))) return s;
     size_t len = 0;
     for (int64_t i = 0; i < v->n && len < sizeof r->params; i++) {
-        const pl_json *x = &v->items[i];
         char val[48];
-        if (x->type == PL_JSON_STRING) snprintf(val, sizeof val, "%s", x->str);
-        else if (x->type == PL_JSON_NUMBER) snprintf(val, sizeof val, "%g", x->num);
-        else snprintf(val, sizeof val, "?");
+        value_text(&v->items[i], val, sizeof val);
         int k = snprintf(r->params + len, sizeof r->params - len, "%s%s=%s", i ? " " : "", v->keys[i], val);
         if (k < 0) break;
         len += (size_t)k;
+    }
+    const pl_json *prob = pl_json_get(o, "problem"); /* absent in files before issue 19 */
+    if (prob && prob->type != PL_JSON_OBJECT) return bad_field(f, prob, "problem", "expected an object");
+    for (int64_t i = 0; prob && i < prob->n && r->n_prob < MAX_PROB; i++) {
+        const pl_json *x = &prob->items[i];
+        r->prob_name[r->n_prob] = prob->keys[i];
+        value_text(x, r->prob_val[r->n_prob++], sizeof r->prob_val[0]);
     }
     if ((s = need(f, o, "phases_s", PL_JSON_OBJECT, 0, &v))) return s;
     for (int p = 0; p < PHASES; p++) {
@@ -149,6 +171,33 @@ static pl_status read_result(const field_ctx *f, const pl_json *o, result *r)
         r->passed = pass->boolean;
     }
     return PL_OK;
+}
+
+/* Rows written before issue 19 carry no "problem": the --set items of the file's command (one
+ * bench line, one problem) stand in for it, so an old reduce axis=0 file still draws apart. */
+static void problem_from_command(run *r)
+{
+    for (const char *c = strstr(r->command, " --set "); c; c = strstr(c, " --set ")) {
+        c += 7;
+        const size_t len = strcspn(c, " ");
+        for (size_t at = 0; at < len;) {
+            size_t item = at;
+            while (item < len && c[item] != ',') item++;
+            const char *eq = memchr(c + at, '=', item - at);
+            if (eq && r->n_set < MAX_PROB) {
+                snprintf(r->set_name[r->n_set], sizeof r->set_name[0], "%.*s", (int)(eq - (c + at)), c + at);
+                snprintf(r->set_val[r->n_set++], sizeof r->set_val[0], "%.*s", (int)(c + item - eq - 1), eq + 1);
+            }
+            at = item + 1;
+        }
+    }
+    for (int i = 0; i < r->n; i++)
+        if (r->res[i].n_prob == 0)
+            for (int j = 0; j < r->n_set; j++) {
+                r->res[i].prob_name[j] = r->set_name[j];
+                snprintf(r->res[i].prob_val[j], sizeof r->res[i].prob_val[j], "%s", r->set_val[j]);
+                r->res[i].n_prob = j + 1;
+            }
 }
 
 static pl_status read_run(const char *path, run *r)
@@ -193,6 +242,7 @@ static pl_status read_run(const char *path, run *r)
         if ((s = read_result(&f, &results->items[i], &r->res[i])) != PL_OK) return s;
         r->n++;
     }
+    problem_from_command(r);
     return PL_OK;
 }
 
@@ -241,7 +291,6 @@ static figure *new_figure(page *pg, const char *stem, const char *heading, const
 
 static int is_gpu(const result *r) { return !strcmp(r->backend, "cuda"); }
 
-/* The indices of r's results of kernel k at its largest size (by work); *n of them. */
 /* The results of kernel k at size (into idx); their count. */
 static int results_at(const run *r, const char *k, const char *size, int *idx)
 {
@@ -251,6 +300,7 @@ static int results_at(const run *r, const char *k, const char *size, int *idx)
     return n;
 }
 
+/* The results of kernel k at its largest size (by work), into idx; their count. */
 static int largest_size(const run *r, const char *k, int *idx)
 {
     double best = -1;
@@ -284,9 +334,90 @@ static const char *common_size(const run *runs, const int *has, int nh, const ch
 
 static void subtitle(char *buf, size_t n, const run *r) { snprintf(buf, n, "%s - %s", r->label, r->date); }
 
-/* The ladder of kernel k at its largest size: a bar a variant (rungs plain or hatched by
- * backend, peers hatched apart), the ceiling over each bar as a dashed line with the % of it
- * on the bar, the verification under the name. */
+/* The value of problem parameter `name` in x ("" where x does not record it). */
+static const char *prob_value(const result *x, const char *name)
+{
+    for (int j = 0; j < x->n_prob; j++)
+        if (!strcmp(x->prob_name[j], name)) return x->prob_val[j];
+    return "";
+}
+
+/* Name each result's series: its variant and the problem parameters that differ between the
+ * rows of its kernel over every run drawn ("cpu-simd axis=0"), so that two problems of one
+ * kernel (reduce's axes, gemv's trans) never share a series, and their labels say which. */
+static void name_series(run *runs, int nr)
+{
+    for (int q = 0; q < nr; q++)
+        for (int i = 0; i < runs[q].n; i++) {
+            result *a = &runs[q].res[i];
+            size_t len = 0;
+            a->tag[0] = 0;
+            for (int j = 0; j < a->n_prob; j++) {
+                int differs = 0;
+                for (int q2 = 0; q2 < nr && !differs; q2++)
+                    for (int i2 = 0; i2 < runs[q2].n && !differs; i2++) {
+                        const result *b = &runs[q2].res[i2];
+                        differs = !strcmp(b->kernel, a->kernel) && strcmp(prob_value(b, a->prob_name[j]), a->prob_val[j]);
+                    }
+                if (differs && len < sizeof a->tag) {
+                    int k = snprintf(a->tag + len, sizeof a->tag - len, " %s=%s", a->prob_name[j], a->prob_val[j]);
+                    if (k > 0) len += (size_t)k;
+                }
+            }
+            snprintf(a->series, sizeof a->series, "%s%s", a->variant, a->tag);
+        }
+}
+
+/* The results of kernel k to draw as its ladder (into idx; their count): for each problem of
+ * k (its tag), its results at that problem's largest size (by work), problems in run order. */
+static int ladder_results(const run *r, const char *k, int *idx)
+{
+    int n = 0;
+    for (int i = 0; i < r->n; i++) {
+        const result *a = &r->res[i];
+        if (strcmp(a->kernel, k)) continue;
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++) seen = !strcmp(r->res[j].kernel, k) && !strcmp(r->res[j].tag, a->tag);
+        if (seen) continue;
+        const result *big = a;
+        for (int j = i; j < r->n; j++)
+            if (!strcmp(r->res[j].kernel, k) && !strcmp(r->res[j].tag, a->tag) && r->res[j].work > big->work) big = &r->res[j];
+        for (int j = i; j < r->n; j++)
+            if (!strcmp(r->res[j].kernel, k) && !strcmp(r->res[j].tag, a->tag) && !strcmp(r->res[j].size, big->size))
+                idx[n++] = j;
+    }
+    return n;
+}
+
+/* The flag of a bar over 100% of its ceiling: "!" and the % as the tables write it, over the
+ * bar (at the axis top where the bar is cut off there, with its true value), never shown as
+ * if the figure were true (docs/output.md). */
+static void over_flag(plot *p, svg_buf *b, const result *x, double cx)
+{
+    const int clipped = x->rate > p->y.hi;
+    const double top = plot_y(p, x->rate);
+    char text[96], v[32];
+    plot_format(v, sizeof v, x->rate);
+    if (clipped) snprintf(text, sizeof text, "!%.3g%% (%s %s, cut off)", x->ceiling_pct, v, x->rate_unit);
+    else snprintf(text, sizeof text, "!%.3g%%", x->ceiling_pct);
+    svg_printf(b, "<g class=\"over-flag\" data-pct=\"%.6g\" data-value=\"%.6g\"%s><title>", x->ceiling_pct, x->rate,
+               clipped ? " data-clipped=\"1\"" : "");
+    svg_printf(b, "%s: %.4g %s is %.3g%% of its ceiling (%s): over 100%%, not a true figure (the ceiling or "
+                  "the count is off)", x->series, x->rate, x->rate_unit, x->ceiling_pct, x->ceiling_name);
+    svg_printf(b, "</title><circle cx=\"%.1f\" cy=\"%.1f\" r=\"7\" fill=\"#c00\"/><text x=\"%.1f\" y=\"%.1f\" "
+                  "text-anchor=\"middle\" font-size=\"11\" font-weight=\"bold\" fill=\"#fff\">!</text>",
+               cx, top + (clipped ? 20 : 10), cx, top + (clipped ? 24 : 14));
+    svg_printf(b, "<text class=\"over-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\" "
+                  "font-weight=\"bold\" fill=\"#c00\" stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\">",
+               cx, clipped ? top + 40 : top - 4);
+    svg_escaped(b, text);
+    svg_printf(b, "</text></g>");
+}
+
+/* The ladder of kernel k: a bar a variant and problem at that problem's largest size (rungs
+ * plain or hatched by backend, peers hatched apart), named by the problem parameters that set
+ * the problems apart; the ceiling over each bar as a dashed line with the % of it on the bar,
+ * a bar over 100% flagged; the verification under the name. */
 static void ladder_plot(page *pg, const run *r, const char *k)
 {
     int *idx = malloc(sizeof(int) * (size_t)(r->n > 0 ? r->n : 1));
@@ -294,34 +425,53 @@ static void ladder_plot(page *pg, const run *r, const char *k)
         pg->failed = 1;
         return;
     }
-    int n = largest_size(r, k, idx);
+    int n = ladder_results(r, k, idx);
     if (n == 0) {
         free(idx);
         return;
     }
     const result *first = &r->res[idx[0]];
-    char heading[160], caption[512], sub[256], ylabel[64], stem[96];
-    snprintf(heading, sizeof heading, "%s: the ladder at size %s", k, first->size);
-    snprintf(caption, sizeof caption, "Each bar is a variant's rate (%s, the median of its timed runs). The dashed "
-             "line over a bar is its ceiling (the machine's measured peak that bounds it) and the %% on the bar is the "
-             "share of it reached; peers are hatched. Under each name: the verification (the check, its error, "
-             "ok or FAILED).", first->rate_unit);
+    char heading[160], caption[640], sub[256], ylabel[64], stem[96], sizes[96];
+    snprintf(sizes, sizeof sizes, "size %s", first->size);
+    for (int j = 1; j < n; j++) /* problems at different sizes: each named */
+        if (strcmp(r->res[idx[j]].size, first->size)) {
+            size_t len = (size_t)snprintf(sizes, sizeof sizes, "sizes");
+            for (int a = 0; a < n && len < sizeof sizes; a++) {
+                int seen = 0;
+                for (int b = 0; b < a && !seen; b++) seen = !strcmp(r->res[idx[a]].size, r->res[idx[b]].size);
+                if (!seen) len += (size_t)snprintf(sizes + len, sizeof sizes - len, "%s %s", a ? "," : "", r->res[idx[a]].size);
+            }
+            break;
+        }
+    snprintf(heading, sizeof heading, "%s: the ladder at %s", k, sizes);
+    int any_over = 0;
+    for (int j = 0; j < n; j++) any_over |= r->res[idx[j]].ceiling_pct > 100;
+    snprintf(caption, sizeof caption, "Each bar is a variant's rate (%s, the median of its timed runs), named with the "
+             "problem parameters that set its problem apart. The dashed line over a bar is its ceiling (the machine's "
+             "measured peak that bounds it) and the %% on the bar is the share of it reached; peers are hatched. Under "
+             "each name: the verification (the check, its error, ok or FAILED).%s", first->rate_unit,
+             any_over ? " A bar flagged ! reached over 100% of its ceiling: not a true figure (the ceiling is below what "
+                        "the kernel reaches, or its count is off); one past the axis top is cut off there, its value "
+                        "written on it." : "");
     snprintf(stem, sizeof stem, "%s-ladder", k);
     figure *f = new_figure(pg, stem, heading, caption);
     if (!f) {
         free(idx);
         return;
     }
+    /* the axis holds every ceiling and every bar not flagged: a bar over its ceiling does not
+     * stretch it (it is cut off at the top instead) */
     double lo = INFINITY, hi = 0;
     for (int j = 0; j < n; j++) {
         const result *x = &r->res[idx[j]];
-        if (x->rate > 0) lo = fmin(lo, x->rate), hi = fmax(hi, x->rate);
-        if (x->ceiling_pct > 0 && x->rate > 0) hi = fmax(hi, x->rate * 100 / x->ceiling_pct);
+        if (x->rate > 0) lo = fmin(lo, x->rate);
+        if (x->rate > 0 && !(x->ceiling_pct > 100)) hi = fmax(hi, x->rate);
+        if (x->ceiling_pct > 0 && x->rate > 0) hi = fmax(hi, x->rate * 100 / x->ceiling_pct), lo = fmin(lo, x->rate * 100 / x->ceiling_pct);
     }
     if (!(hi > 0)) hi = 1, lo = 0.1;
     plot p;
     subtitle(sub, sizeof sub, r);
-    snprintf(heading, sizeof heading, "%s %s: ladder", k, first->size);
+    snprintf(heading, sizeof heading, "%s %s: ladder", k, sizes);
     plot_begin(&p, &f->svg, 860, 440, heading, sub, n);
     snprintf(ylabel, sizeof ylabel, "rate (%s)", first->rate_unit);
     p.y.label = ylabel;
@@ -329,13 +479,15 @@ static void ladder_plot(page *pg, const run *r, const char *k)
     p.y.lo = p.y.log ? lo / 2 : 0, p.y.hi = hi * 1.12;
     plot_axes(&p);
     const char **labels = calloc((size_t)n, sizeof *labels);
-    char (*lab)[96] = calloc((size_t)n, sizeof *lab);
+    char (*lab)[256] = calloc((size_t)n, sizeof *lab);
     for (int j = 0; labels && lab && j < n; j++) {
         const result *x = &r->res[idx[j]];
         const int style = x->peer ? (is_gpu(x) ? 3 : 1) : (is_gpu(x) ? 2 : 0);
-        char tip[256], v[32], e[32];
+        const int over = x->ceiling_pct > 100;
+        char tip[512], v[32], e[32];
         plot_format(v, sizeof v, x->rate);
-        snprintf(tip, sizeof tip, "%s %s: %s %s, %s", x->variant, x->params, v, x->rate_unit, x->ceiling_name);
+        snprintf(tip, sizeof tip, "%s %s: %s %s, %s%s", x->series, x->params, v, x->rate_unit, x->ceiling_name,
+                 over ? " (over 100%: not a true figure)" : "");
         if (x->rate > 0) plot_bar(&p, j, 0, 1, x->rate, style, tip);
         const double cx = plot_cat_x(&p, j), slot = (p.right - p.left) / n;
         if (x->ceiling_pct > 0 && x->rate > 0) {
@@ -344,11 +496,12 @@ static void ladder_plot(page *pg, const run *r, const char *k)
                                 "stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>", cx - slot * 0.45, cy, cx + slot * 0.45, cy);
             char pct[32];
             snprintf(pct, sizeof pct, "%.3g%%", x->ceiling_pct);
-            plot_text(&p, cx, plot_y(&p, x->rate) - 4, "middle", pct, 1);
+            if (over) over_flag(&p, &f->svg, x, cx);
+            else plot_text(&p, cx, plot_y(&p, x->rate) - 4, "middle", pct, 1);
         }
         if (x->error == x->error) snprintf(e, sizeof e, "%.2g", x->error);
         else snprintf(e, sizeof e, "-");
-        snprintf(lab[j], sizeof lab[j], "%s\n%s %s %s", x->variant, x->check, e, x->passed ? "ok" : "FAILED");
+        snprintf(lab[j], sizeof lab[j], "%s\n%s %s %s", x->series, x->check, e, x->passed ? "ok" : "FAILED");
         labels[j] = lab[j];
     }
     if (labels && lab) plot_cat_labels(&p, labels, n);
@@ -426,7 +579,7 @@ static void roofline_plot(page *pg, const run *r)
         while (k < nk && strcmp(kernels[k], x->kernel)) k++;
         if (k == nk && nk < PLOT_STYLES) kernels[nk++] = x->kernel;
         char tip[256];
-        snprintf(tip, sizeof tip, "%s %s %s", x->kernel, x->variant, x->size);
+        snprintf(tip, sizeof tip, "%s %s %s", x->kernel, x->series, x->size);
         plot_marker(&p, x->ops / x->bytes, x->ops / x->median_s / 1e9, k, tip);
     }
     for (int k = 0; k < nk; k++) names[m] = kernels[k], styles[m] = k, kinds[m++] = 2;
@@ -434,22 +587,22 @@ static void roofline_plot(page *pg, const run *r)
     plot_end(&p);
 }
 
-/* Rate against working-set bytes, a line a variant, for kernel k with two sizes or more. */
+/* Rate against working-set bytes, a line a series (a variant on one problem: reduce's axis 0
+ * and axis 1 are two lines, never one zig-zag), for kernel k where a series has two sizes. */
 static void scaling_plot(page *pg, const run *r, const char *k)
 {
-    const char *vars[64];
-    int nv = 0, sizes = 0;
-    const char *first_size = NULL;
+    const char *series[64];
+    int ns = 0, sizes = 0;
     double lo_x = INFINITY, hi_x = 0, lo_y = INFINITY, hi_y = 0;
     const char *unit = "";
     for (int i = 0; i < r->n; i++) {
         const result *x = &r->res[i];
         if (strcmp(x->kernel, k) || !(x->rate > 0 && x->bytes > 0)) continue;
-        if (!first_size) first_size = x->size;
-        if (strcmp(first_size, x->size)) sizes = 1;
         int v = 0;
-        while (v < nv && strcmp(vars[v], x->variant)) v++;
-        if (v == nv && nv < 64) vars[nv++] = x->variant;
+        while (v < ns && strcmp(series[v], x->series)) v++;
+        if (v == ns && ns < 64) series[ns++] = x->series;
+        for (int j = 0; j < i && !sizes; j++)
+            sizes = !strcmp(r->res[j].kernel, k) && !strcmp(r->res[j].series, x->series) && strcmp(r->res[j].size, x->size);
         lo_x = fmin(lo_x, x->bytes), hi_x = fmax(hi_x, x->bytes), lo_y = fmin(lo_y, x->rate), hi_y = fmax(hi_y, x->rate);
         unit = x->rate_unit;
     }
@@ -457,9 +610,9 @@ static void scaling_plot(page *pg, const run *r, const char *k)
     char heading[160], sub[256], stem[96], ylabel[64];
     snprintf(heading, sizeof heading, "%s: rate against size", k);
     snprintf(stem, sizeof stem, "%s-scaling", k);
-    figure *f = new_figure(pg, stem, heading, "Each line is a variant's rate at each size it ran, against the "
-                           "bytes the problem must move (log axes): a drop where the working set leaves a cache "
-                           "level shows where that cache ends.");
+    figure *f = new_figure(pg, stem, heading, "Each line is a variant's rate on one problem (named by the problem "
+                           "parameters that differ) at each size it ran, against the bytes the problem must move (log "
+                           "axes): a drop where the working set leaves a cache level shows where that cache ends.");
     if (!f) return;
     subtitle(sub, sizeof sub, r);
     plot p;
@@ -469,12 +622,12 @@ static void scaling_plot(page *pg, const run *r, const char *k)
     p.y = (plot_axis){lo_y, hi_y, 1, ylabel};
     plot_axes(&p);
     int styles[64];
-    for (int v = 0; v < nv; v++) {
+    for (int v = 0; v < ns; v++) {
         double xs[256], ys[256];
         int n = 0;
         for (int i = 0; i < r->n && n < 256; i++) {
             const result *x = &r->res[i];
-            if (strcmp(x->kernel, k) || strcmp(x->variant, vars[v]) || !(x->rate > 0 && x->bytes > 0)) continue;
+            if (strcmp(x->kernel, k) || strcmp(x->series, series[v]) || !(x->rate > 0 && x->bytes > 0)) continue;
             xs[n] = x->bytes, ys[n] = x->rate;
             n++;
         }
@@ -483,17 +636,21 @@ static void scaling_plot(page *pg, const run *r, const char *k)
                 double t = xs[b]; xs[b] = xs[b - 1], xs[b - 1] = t;
                 t = ys[b]; ys[b] = ys[b - 1], ys[b - 1] = t;
             }
+        svg_printf(&f->svg, "<g class=\"line\" data-series=\"");
+        svg_escaped(&f->svg, series[v]);
+        svg_printf(&f->svg, "\">");
         plot_line(&p, xs, ys, n, v, 1);
         for (int i = 0; i < n; i++) {
-            char tip[160];
-            snprintf(tip, sizeof tip, "%s: %.4g %s at %.4g bytes", vars[v], ys[i], unit, xs[i]);
+            char tip[320];
+            snprintf(tip, sizeof tip, "%s: %.4g %s at %.4g bytes", series[v], ys[i], unit, xs[i]);
             plot_marker(&p, xs[i], ys[i], v, tip);
         }
+        svg_printf(&f->svg, "</g>");
         styles[v] = v;
     }
     int lines[64];
-    for (int v = 0; v < nv; v++) lines[v] = 1;
-    plot_legend(&p, vars, styles, lines, nv < 16 ? nv : 16);
+    for (int v = 0; v < ns; v++) lines[v] = 1;
+    plot_legend(&p, series, styles, lines, ns < 16 ? ns : 16);
     plot_end(&p);
 }
 
@@ -505,20 +662,20 @@ static void sweep_plots(page *pg, const run *r)
         const result *a = &r->res[i];
         int seen = 0;
         for (int j = 0; j < i && !seen; j++)
-            seen = !strcmp(r->res[j].kernel, a->kernel) && !strcmp(r->res[j].variant, a->variant) &&
+            seen = !strcmp(r->res[j].kernel, a->kernel) && !strcmp(r->res[j].series, a->series) &&
                    !strcmp(r->res[j].size, a->size);
         if (seen) continue;
         int idx[256], n = 0, best = -1;
         for (int j = i; j < r->n && n < 256; j++) {
             const result *b = &r->res[j];
-            if (strcmp(b->kernel, a->kernel) || strcmp(b->variant, a->variant) || strcmp(b->size, a->size)) continue;
+            if (strcmp(b->kernel, a->kernel) || strcmp(b->series, a->series) || strcmp(b->size, a->size)) continue;
             idx[n] = j;
             if (b->rate > 0 && (best < 0 || b->rate > r->res[idx[best]].rate)) best = n;
             n++;
         }
         if (n < 2 || best < 0) continue;
-        char heading[200], sub[256], stem[96], ylabel[64], cap[400];
-        snprintf(heading, sizeof heading, "%s %s at %s: the sweep", a->kernel, a->variant, a->size);
+        char heading[320], sub[256], stem[96], ylabel[64], cap[400];
+        snprintf(heading, sizeof heading, "%s %s at %s: the sweep", a->kernel, a->series, a->size);
         snprintf(stem, sizeof stem, "%s-%s-sweep", a->kernel, a->variant);
         snprintf(cap, sizeof cap, "Each bar is one setting of the variant's parameters; the best (highest rate) is "
                  "drawn apart and named: %s.", r->res[idx[best]].params);
@@ -596,7 +753,7 @@ static void phases_plot(page *pg, const run *r)
     plot_end(&p);
 }
 
-/* Kernel k in several runs (sweeps left out): a group a variant, a bar a run that has it (each
+/* Kernel k in several runs (sweeps left out): a group a series (a variant on one problem), a bar a run that has it (each
  * run at its largest size for k, the best setting where a variant ran several). */
 static void side_by_side_plot(page *pg, const run *runs, int nr, const char *k)
 {
@@ -609,8 +766,8 @@ static void side_by_side_plot(page *pg, const run *runs, int nr, const char *k)
             if (strcmp(runs[q].res[i].kernel, k)) continue;
             any = 1;
             int v = 0;
-            while (v < nv && strcmp(vars[v], runs[q].res[i].variant)) v++;
-            if (v == nv && nv < 64) vars[nv++] = runs[q].res[i].variant;
+            while (v < nv && strcmp(vars[v], runs[q].res[i].series)) v++;
+            if (v == nv && nv < 64) vars[nv++] = runs[q].res[i].series;
         }
         if (any) has[nh++] = q;
     }
@@ -653,11 +810,11 @@ static void side_by_side_plot(page *pg, const run *runs, int nr, const char *k)
             const result *best = NULL;
             for (int j = 0; j < n; j++) {
                 const result *x = &r->res[idx[j]];
-                if (!strcmp(x->variant, vars[v]) && x->rate > 0 && (!best || x->rate > best->rate)) best = x;
+                if (!strcmp(x->series, vars[v]) && x->rate > 0 && (!best || x->rate > best->rate)) best = x;
             }
             if (!best) continue;
             char tip[400];
-            snprintf(tip, sizeof tip, "%s, %s at %s: %.4g %s", r->label, best->variant, best->size, best->rate,
+            snprintf(tip, sizeof tip, "%s, %s at %s: %.4g %s", r->label, best->series, best->size, best->rate,
                      best->rate_unit);
             plot_bar(&p, v, h, nh, best->rate, h, tip);
         }
@@ -786,6 +943,7 @@ pl_status pl_report_write(const char *const *paths, int n, const char *out_html,
     const int n_files = n;
     runs = NULL;
     if (s == PL_OK) s = merge_runs(files, n_files, &runs, &n);
+    if (s == PL_OK) name_series(runs, n);
     page pg = {0};
     svg_buf html = {0};
     int made_dir = 0, written = 0;

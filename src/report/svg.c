@@ -252,12 +252,17 @@ void plot_bar(plot *p, int i, int j, int of, double v, int style, const char *to
     const double x = p->left + slot * i + (slot - group) / 2 + bw * j;
     const double y0 = plot_y(p, p->y.log ? p->y.lo : 0), y1 = plot_y(p, v);
     const int s = ((style % PLOT_STYLES) + PLOT_STYLES) % PLOT_STYLES;
-    svg_printf(p->b, "<g class=\"bar\" data-value=\"%.6g\"><title>", v);
+    const int clipped = v > p->y.hi; /* drawn up to the axis top, and marked cut off there */
+    svg_printf(p->b, "<g class=\"bar\" data-value=\"%.6g\"%s><title>", v, clipped ? " data-clipped=\"1\"" : "");
     svg_escaped(p->b, tooltip ? tooltip : "");
     svg_printf(p->b, "</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" stroke=\"#222\" "
                      "stroke-width=\"0.6\"/>", x, y1, bw * 0.94, y0 - y1, colours[s]);
     if (s) svg_printf(p->b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"url(#pl-hatch%d)\"/>", x, y1,
                       bw * 0.94, y0 - y1, s);
+    if (clipped) /* a break across the bar's top: the bar goes on past the axis */
+        svg_printf(p->b, "<path class=\"cut\" d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1f\" fill=\"none\" "
+                         "stroke=\"#fff\" stroke-width=\"3\"/>", x, y1 + 8, x + bw * 0.235, y1 + 4, x + bw * 0.47,
+                   y1 + 8, x + bw * 0.705, y1 + 4, x + bw * 0.94, y1 + 8);
     svg_printf(p->b, "</g>");
 }
 

@@ -51,7 +51,8 @@ void plot_axes(plot *p);
 void plot_cat_labels(plot *p, const char *const *labels, int n);
 /* The style of series i: fill colour, hatch id, stroke dash, marker. */
 const char *plot_colour(int i);
-/* A bar of category i (of `of` bars in the group, j-th) from 0 to v; style s; data-value v. */
+/* A bar of category i (of `of` bars in the group, j-th) from 0 to v; style s; data-value v.
+ * A v past the axis top is drawn up to it, a break across its top, data-clipped="1". */
 void plot_bar(plot *p, int i, int j, int of, double v, int style, const char *tooltip);
 /* A marker of style s at (x, y) (data coordinates). */
 void plot_marker(plot *p, double x, double y, int style, const char *tooltip);
