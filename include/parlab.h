@@ -354,10 +354,10 @@ typedef struct pl_kernel {
     double (*ops)(const void *problem);   /* against the compute ceiling: flops, or 32-bit
                                            * integer/bitwise lane ops for exact kernels */
     double (*bytes)(const void *problem); /* the fewest bytes: each input read, each output written once */
-} pl_kernel;
     /* Of bytes(), those written (each output once); the rest are read. NULL: the split is
      * unknown, and the memory bound takes the fastest stream rate measured for all bytes. */
     double (*bytes_written)(const void *problem);
+} pl_kernel;
 
 int pl_kernel_count(void);
 const pl_kernel *pl_kernel_at(int i);
@@ -534,8 +534,6 @@ typedef struct pl_report_info {
     const pl_pvalues *problem;    /* the run's problem parameters (--set), written as each JSON
                                    * row's "problem"; NULL: none written */
 } pl_report_info;
-    const pl_pvalues *problem;    /* the run's problem parameters (--set), written as each JSON
-                                   * row's "problem"; NULL: none written */
 /* Written to a temporary name and renamed: no partial file. Schema: docs/output.md. */
 pl_status pl_report_json(const char *path, const pl_result *r, int n, const pl_report_info *info);
 pl_status pl_report_csv(const char *path, const pl_result *r, int n, const pl_report_info *info);
@@ -558,7 +556,6 @@ struct pl_peaks {
     double cpu_gops_int32[2];    /* 32-bit integer/bitwise ops, best ISA, [0]: 1 thread, [1]: all;
                                     Gop/s, one op per 32-bit lane per instruction */
     double gpu_gops_int32;       /* Gop/s, one op per thread per LOP3/IADD3; 0 = no GPU */
-};
     /* Streams on arrays as large as the triad's, all threads (GB/s of the bytes each moves):
      * read only (a SIMD sum), write only (the faster of non-temporal and plain stores,
      * cpu_write_nt says which), copy (b = a, read + written). cpu_read_1thr_gbps: the read
@@ -584,6 +581,7 @@ struct pl_peaks {
     int cached;   /* the figures are those of the cache file (read from it or written to it) */
     int implicit; /* pl_peaks_get measured them because none (or no usable ones) were cached */
     char implicit_why[200]; /* then: why the cache was not used ("no cached peaks ...", "... format 2 ...") */
+};
 typedef struct pl_peaks pl_peaks;
 /* Load the cached peaks for this machine, or measure (quick) and cache them: then
  * pk->implicit is 1 (a caller that prints should say so), and figures that fail the sanity
