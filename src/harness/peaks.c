@@ -532,6 +532,17 @@ int pl_peaks_sanity(const pl_peaks *pk, int cores, char *why, size_t n)
 {
     if (n == 0) return 0;
     why[0] = '\0';
+    /* the load first, then the spread, then the threads: the first reasons survive a full buffer */
+    if (pk->load1 > pl_peaks_max_load(cores))
+        add_reason(why, n, "busy machine: load %.2f > %.2f", pk->load1,
+                   pl_peaks_max_load(cores));
+    if (pk->spread > PL_PEAKS_MAX_SPREAD) {
+        size_t len = strlen(why);
+        add_reason(why, n, "readings far apart: best %.0f%% over median (limit %.0f%%)",
+                   100.0 * pk->spread, 100.0 * PL_PEAKS_MAX_SPREAD);
+        if (pk->spread_what[0] && strlen(why) > len && strlen(why) + strlen(pk->spread_what) + 8 < n)
+            snprintf(why + strlen(why), n - strlen(why), " in %s", pk->spread_what);
+    }
     if (pk->cpu_threads > 1) {
         const struct {
             const char *fmt;
@@ -549,16 +560,6 @@ int pl_peaks_sanity(const pl_peaks *pk, int cores, char *why, size_t n)
             add_reason(why, n, "read stream on all threads %.3g < 0.9 x 1 thread %.3g GB/s",
                        pk->cpu_read_gbps, pk->cpu_read_1thr_gbps);
     }
-    if (pk->spread > PL_PEAKS_MAX_SPREAD) {
-        size_t len = strlen(why);
-        add_reason(why, n, "readings far apart: best %.0f%% over median (limit %.0f%%)",
-                   100.0 * pk->spread, 100.0 * PL_PEAKS_MAX_SPREAD);
-        if (pk->spread_what[0] && strlen(why) > len && strlen(why) + strlen(pk->spread_what) + 8 < n)
-            snprintf(why + strlen(why), n - strlen(why), " in %s", pk->spread_what);
-    }
-    if (pk->load1 > pl_peaks_max_load(cores))
-        add_reason(why, n, "busy machine: load %.2f > %.2f", pk->load1,
-                   pl_peaks_max_load(cores));
     if (why[0]) return 0;
     snprintf(why, n, "ok");
     return 1;
