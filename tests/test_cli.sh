@@ -172,6 +172,20 @@ if [ "$rc" -eq 2 ] && [ -z "$out" ] && fast 5; then ok; else bad "unwritable --j
 # Too big for this machine: exit 2 at once, the estimate and the limit in GiB.
 run_timed bench gemm --size 70000
 if [ "$rc" -eq 2 ] && [ -z "$out" ] && [ "$(grep -o 'GiB' <<<"$err" | wc -l)" -ge 2 ] && fast 10; then ok; else bad "bench gemm --size 70000: exit $rc in ${secs}s: $err"; fi
+# Issue 19: the sizes are checked before the variants: a bad or too big size says so first,
+# with no note about variants this machine skips ("skipping cuda-naive: ...") before it.
+run_timed bench gemm --size 1e9 --no-peaks
+if [ "$rc" -eq 2 ] && grep -q "1e9" <<<"$err" && ! grep -q "skipping" <<<"$err"; then ok; else bad "bench gemm --size 1e9: exit $rc: $err"; fi
+run_timed bench gemm --size 70000 --no-peaks
+if [ "$rc" -eq 2 ] && grep -q "GiB" <<<"$err" && ! grep -q "skipping" <<<"$err"; then ok; else bad "bench gemm --size 70000, notes first: $err"; fi
+# Issue 19: each check line says what was checked: int32 conv2d and Life exactly, against their
+# own reference, not "FP32" or "the float64 reference".
+run_timed bench conv2d --size 64 --set k=3,dtype=i32 --variant cpu-naive --repeats 3 --no-peaks
+line=$(grep '^check conv2d' <<<"$out")
+if [ "$rc" -eq 0 ] && grep -q "exact" <<<"$line" && grep -q "int32" <<<"$line" && ! grep -qE "FP32|float64" <<<"$line"; then ok; else bad "conv2d i32 check line: '$line'"; fi
+run_timed bench life --size 64 --set gens=2 --variant cpu-naive --repeats 3 --no-peaks
+line=$(grep '^check life' <<<"$out")
+if [ "$rc" -eq 0 ] && grep -q "exact against the life reference" <<<"$line" && ! grep -q "float64" <<<"$line"; then ok; else bad "life check line: '$line'"; fi
 # --variant all leaves out the rungs estimated over --max-time, and says so; a named rung runs.
 run_timed bench gemm --variant all --size 2048 --max-time 20 --repeats 1 --no-peaks
 if [ "$rc" -eq 0 ] && grep -qE "leaving out cpu-naive at 2048: about [0-9]+ s, over --max-time 20; name it with --variant" <<<"$err" \

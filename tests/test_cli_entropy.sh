@@ -120,6 +120,17 @@ no_file "non-integer" X.npy
 ent bad big.npy u1 4 5 3 1 16
 run 1 "value = bins" entropy big.npy -o X.npy && expect_err "value = bins" "value 16 at pixel (row 3, col 1) is outside [0, 16)"
 no_file "value = bins" X.npy
+# an ordinary 8-bit image under the default --bins 16: the refusal says what to give
+ent pgm full.pgm 6 7 256 9
+run 1 "8-bit image, default bins" entropy full.pgm -o X.npy && expect_err "8-bit image hint" "needs --bins 256"
+no_file "8-bit image, default bins" X.npy
+run 0 "8-bit image, --bins 256" entropy full.pgm --bins 256 -o F8.npy &&
+    { ent check F8.npy 6 7 256 9 5 0 && ok || bad "8-bit PGM with 256 bins: wrong values"; }
+# the output is float32 NumPy data: an image name is refused before anything runs
+run 2 "-o x.pgm" entropy u8.npy -o x.pgm && expect_err "-o x.pgm" "x.pgm" && expect_err "-o x.pgm says .npy" ".npy"
+no_file "-o x.pgm" x.pgm
+run 2 "-o x.png" entropy u8.npy -o x.png && expect_err "-o x.png" "x.png"
+no_file "-o x.png" x.png
 ent bad bigf.npy f4 3 3 2 2 16
 run 1 "float32 value = bins" entropy bigf.npy -o X.npy && expect_err "float32 value = bins" "value 16 at pixel (row 2, col 2) is outside [0, 16)"
 ent bad neg.npy i4 4 5 0 4 -1

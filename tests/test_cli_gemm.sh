@@ -102,6 +102,9 @@ run 2 "one input" gemm A.npy -o X9.npy
 run 2 "three inputs" gemm A.npy B.npy C0.npy -o X9.npy
 run 2 "option without value" gemm A.npy B.npy -o
 run 2 "bad number" gemm A.npy B.npy -o X9.npy --alpha two
+run 2 "alpha past float32" gemm A.npy B.npy -o X9.npy --alpha 1e40 && expect_err "alpha 1e40" "'1e40' is out of float32 range"
+run 2 "alpha past double" gemm A.npy B.npy -o X9.npy --alpha 1e400 && expect_err "alpha 1e400" "'1e400' is out of float32 range"
+run 2 "alpha inf" gemm A.npy B.npy -o X9.npy --alpha inf && expect_err "alpha inf" "'inf' is not a finite number"
 run 2 "bad threads" gemm A.npy B.npy -o X9.npy --threads 0x
 run 2 "bad backend" gemm A.npy B.npy -o X9.npy --backend gpu
 run 2 "beta without c0" gemm A.npy B.npy -o X9.npy --beta 0.5

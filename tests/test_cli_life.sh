@@ -65,6 +65,24 @@ run 2 "too small a grid" life gun.rle --gens 1 --torus 20x20 -o x.rle && expect_
 run 2 "grid rung, unbounded" life gun.rle --gens 1 --variant cpu-naive -o x.rle &&
     expect_err "grid rung on the plane" "unbounded plane"
 run 2 "sparse on a torus" life glider_t8.rle --gens 1 --variant cpu-sparse -o x.rle && expect_err "sparse torus" "torus"
+# in the tool's words (what to drop), not the bench's parameter (topology=plane)
+run 2 "sparse, --torus" life blinker.rle --gens 1 --torus 20x20 --variant cpu-sparse -o x.rle &&
+    expect_err "sparse --torus" "cpu-sparse runs only on the unbounded plane; drop --torus or pick another --variant"
+if grep -q "topology" err.txt; then bad "sparse --torus names the bench's topology: $(cat err.txt)"; else ok; fi
+no_file "sparse, --torus" x.rle
+# Golly's other formats: said so, not a parser's complaint
+printf '[M2] (golly 4.2)\n#R B3/S23\n$$*$.*$\n' >glider.mc
+run 1 "macrocell" life glider.mc --gens 1 -o x.rle &&
+    expect_err "macrocell" "glider.mc: Golly macrocell (.mc) is not supported; parlab reads RLE and plaintext .cells"
+printf '#Life 1.06\n0 0\n1 0\n' >two.lif
+run 1 "Life 1.06" life two.lif --gens 1 -o x.rle && expect_err "Life 1.06" "two.lif: Life 1.05/1.06 (.lif) is not supported"
+printf '\037\213\010\000' >gl.rle.gz
+run 1 "gzip by name" life gl.rle.gz --gens 1 -o x.rle && expect_err "gzip by name" "gzip-compressed"
+cp gl.rle.gz packed.rle
+run 1 "gzip by magic" life packed.rle --gens 1 -o x.rle && expect_err "gzip by magic" "packed.rle: a gzip-compressed"
+cp glider.mc macro.rle
+run 1 "macrocell by magic" life macro.rle --gens 1 -o x.rle && expect_err "macrocell by magic" "macro.rle: Golly macrocell"
+no_file "unsupported formats" x.rle
 run 2 "unknown variant" life blinker.rle --gens 1 --variant cpu-magic && expect_err "unknown variant" "cpu-magic"
 run 2 "bad density" life --soup 10x10 --density 2 --gens 1 && expect_err "bad density" "2"
 run 2 "no input" life --gens 3 && expect_err "no input" "PATTERN"

@@ -48,6 +48,11 @@ if head -c 128 r.npy | grep -qF "{'descr': '<f4', 'fortran_order': False, 'shape
 else bad "r.npy header: $(head -c 128 r.npy)"; fi
 if grep -qE '^r = sum\(A, axis=1\): 2 values from 2x3, variant [a-z0-9-]+, [0-9.]+ ms$' <(
     "$PARLAB" reduce A.npy -o r2.npy --backend cpu); then ok; else bad "stdout line (defaults sum, axis 1)"; fi
+# NumPy's negative axes: -1 is the last (per row), -2 the first (per column)
+run 0 "sum --axis -1" reduce A.npy --op sum --axis -1 -o rneg.npy --backend cpu &&
+    { if same_values rneg.npy "6 15"; then ok; else bad "--axis -1: wrong values"; fi; }
+run 0 "sum --axis -2" reduce A.npy --op sum --axis -2 -o cneg.npy --backend cpu &&
+    { if same_values cneg.npy "5 7 9"; then ok; else bad "--axis -2: wrong values"; fi; }
 run 0 "sum of empty rows" reduce E.npy --op sum -o e.npy --backend cpu &&
     { if same_values e.npy "0 0"; then ok; else bad "sum of empty rows: wrong values"; fi; }
 run 0 "mean of empty rows" reduce E.npy --op mean -o em.npy --backend cpu &&
@@ -72,7 +77,10 @@ run 1 "rank 2 to dot" dot A.npy X.npy --backend cpu
 run 2 "unknown op" reduce A.npy --op median -o X4.npy
 expect_err "unknown op" "expected sum, mean, min, max or sumsq"
 run 2 "bad axis" reduce A.npy --axis 2 -o X5.npy
-expect_err "bad axis" "expected 1 (per row) or 0 (per column)"
+expect_err "bad axis" "--axis '2': out of range"
+run 2 "bad negative axis" reduce A.npy --axis -3 -o X5.npy
+expect_err "bad negative axis" "--axis '-3': out of range"
+no_file "bad axis" X5.npy
 run 2 "no output" reduce A.npy
 expect_err "no output" "-o r.npy"
 run 2 "unknown variant" reduce A.npy -o X6.npy --variant cpu-fast

@@ -335,6 +335,15 @@ int main(void)
     CHECK(pl_sreduce(ctx, PL_REDUCE_SUM, 1, M, N, A, N - 1, r) == PL_ERR_ARG, "lda < N is refused");
     CHECK(pl_sreduce(ctx, 7, 1, M, N, A, LDA, r) == PL_ERR_ARG, "op 7 is refused");
     CHECK(pl_sreduce(ctx, PL_REDUCE_SUM, 2, M, N, A, LDA, r) == PL_ERR_ARG, "axis 2 is refused");
+    CHECK(pl_sreduce(ctx, PL_REDUCE_SUM, -3, M, N, A, LDA, r) == PL_ERR_ARG && strstr(pl_last_error(), "-3"),
+          "axis -3 is refused, named: %s", pl_last_error());
+    /* NumPy's negative axes: -2 is 0 (a column max, as above), -1 is 1 */
+    CHECK(pl_sreduce(ctx, PL_REDUCE_MAX, -2, M, N, A, LDA, r) == PL_OK, "pl_sreduce axis -2: %s", pl_last_error());
+    for (int j = 0; j < N; j++) {
+        float m = A[j];
+        for (int i = 1; i < M; i++) m = A[(size_t)i * LDA + j] > m ? A[(size_t)i * LDA + j] : m;
+        CHECK(r[j] == m, "pl_sreduce axis -2 column max %d: %g, want %g", j, r[j], m);
+    }
     CHECK(pl_sdot(ctx, 0, A, A, &d) == PL_ERR_ARG, "N = 0 is refused");
 
     /* Problem parameters by name: op=max axis=0 offset=1 gives lda = N + 1 and a 1 x N output. */

@@ -95,8 +95,27 @@ static int aligned(const char *text, int lines)
     return 1;
 }
 
+/* Issue 19: a long variant name and a long size widen their columns: every line of the table
+ * keeps one length, and the size column starts where its header does. */
+static const pl_variant rung_long_name = {"cpu-histogram-log-table-wide", "a name wider than the column",
+                                          PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, NULL, 0, NULL, NULL};
+static void long_names_aligned(void)
+{
+    static char text[16384];
+    pl_result rows[2] = {make(&rung_long_name, "100000x100000x100000", 1.0e-3), make(&rung, "64", 2.0e-3)};
+    rows[0].problem_id = rows[1].problem_id = 1;
+    pl_results_peer_ratios(rows, 2);
+    table(rows, 2, text, sizeof text);
+    CHECK(aligned(text, 3), "long variant name and size: table lines differ in length:\n%s", text);
+    const char *second = strchr(text, '\n');
+    const char *size_head = strstr(text, "size"), *size_row = second ? strstr(second, "100000x100000x100000") : NULL;
+    CHECK(second && size_head && size_row && size_head - text == size_row - (second + 1),
+          "the size column does not start under its header:\n%s", text);
+}
+
 int main(void)
 {
+    long_names_aligned();
     /* Two CPU peers and a rung at 64; a GPU FP32 peer, a TF32 rung and its peer; a rung at 32
      * with no peer; peer-openblas again at 64 (its first run counts). */
     pl_result r[9];

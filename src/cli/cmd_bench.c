@@ -95,6 +95,25 @@ static int variant_params(const pl_variant *v, const vparam *ps, int n, int64_t 
     return PL_EXIT_OK;
 }
 
+/* Every size, planned once before any variant is looked at: a bad size is a usage error
+ * before notes about variants this machine skips (session_prepare plans them again). */
+static int check_sizes(const cli_session *s)
+{
+    for (int z = 0; z < s->n_sizes; z++) {
+        pl_plan plan;
+        pl_status st = pl_problem_plan(s->kernel, s->sizes[z], &s->pv, s->check, &plan);
+        if (st != PL_OK) {
+            int code = cli_fail(st);
+            return code == PL_EXIT_OK ? PL_EXIT_USAGE : code;
+        }
+        if ((st = pl_plan_fits(&plan, NULL)) == PL_ERR_TOO_BIG) { /* the host's memory; the device's later */
+            cli_error("%s %s: %s", s->kernel->name, plan.desc, pl_last_error());
+            return PL_EXIT_USAGE;
+        }
+    }
+    return PL_EXIT_OK;
+}
+
 /* Every job the command line selects: named variants (in order) or all the rungs that can
  * run here, then with --peer the peers of the same backends. */
 static int select_jobs(cli_session *s)
@@ -229,7 +248,7 @@ int pl_cmd_bench(int argc, char **argv)
     cli_session s;
     session_init(&s, k, CLI_BENCH, argc, argv);
     int status = session_parse(&s, argc, argv, help);
-    if (status < 0 && (status = select_jobs(&s)) == PL_EXIT_OK && s.n_jobs > 0 &&
+    if (status < 0 && (status = check_sizes(&s)) == PL_EXIT_OK && (status = select_jobs(&s)) == PL_EXIT_OK && s.n_jobs > 0 &&
         (status = session_prepare(&s)) == PL_EXIT_OK) {
         session_run_all(&s);
         status = session_finish(&s);

@@ -60,6 +60,16 @@ static void usage(FILE *f)
           f);
 }
 
+/* What to do about a value past the bins: an 8-bit image (values below 256) needs --bins 256
+ * (the default 16 is for images of 16 levels); a larger value no --bins can take. */
+static const char *bins_hint(double value, int bins)
+{
+    if (value < 0) return "";
+    if (value < PL_ENTROPY_MAX_BINS && bins < PL_ENTROPY_MAX_BINS)
+        return "; an 8-bit image (values 0..255) needs --bins 256";
+    return "; values must be integers below 256 (--bins 256 at most): rescale the image";
+}
+
 /* The values of a rank-2 array as uint8 in [0, bins): a uint8 array is used in place (*owned
  * = NULL), others are converted. A value that is not an integer in [0, bins) is a runtime
  * failure naming the file and the first such pixel. */
@@ -75,8 +85,8 @@ static int to_values(const char *path, const pl_array *a, int bins, const uint8_
         const uint8_t *v = a->data;
         for (int64_t i = 0; i < n; i++)
             if (v[i] >= bins) {
-                cli_error("entropy: %s: value %d at pixel (row %lld, col %lld) is outside [0, %d) (--bins %d)", path,
-                          v[i], (long long)(i / W), (long long)(i % W), bins, bins);
+                cli_error("entropy: %s: value %d at pixel (row %lld, col %lld) is outside [0, %d) (--bins %d)%s", path,
+                          v[i], (long long)(i / W), (long long)(i % W), bins, bins, bins_hint(v[i], bins));
                 return PL_EXIT_FAIL;
             }
         *values = v;
@@ -98,8 +108,8 @@ static int to_values(const char *path, const pl_array *a, int bins, const uint8_
         }
         if (x != floor(x) || !(x >= 0 && x < bins)) { /* NaN fails both */
             if (x == floor(x))
-                cli_error("entropy: %s: value %.17g at pixel (row %lld, col %lld) is outside [0, %d) (--bins %d)", path,
-                          x, (long long)(i / W), (long long)(i % W), bins, bins);
+                cli_error("entropy: %s: value %.17g at pixel (row %lld, col %lld) is outside [0, %d) (--bins %d)%s", path,
+                          x, (long long)(i / W), (long long)(i % W), bins, bins, bins_hint(x, bins));
             else
                 cli_error("entropy: %s: value %.9g at pixel (row %lld, col %lld) is not an integer", path, x,
                           (long long)(i / W), (long long)(i % W));
@@ -327,6 +337,20 @@ done:
     return rc;
 }
 
+/* The output is float32 NumPy data: a name that says another format (x.pgm, x.png, x.txt) is
+ * refused before anything runs, not written as .npy under that name. */
+static int npy_output_name(const char *path)
+{
+    const char *base = strrchr(path, '/'), *dot = strrchr(base ? base + 1 : path, '.');
+    if (!strcmp(path, "-") || (dot && !strcmp(dot, ".npy"))) return PL_EXIT_OK;
+    if (dot && (!strcmp(dot, ".pgm") || !strcmp(dot, ".png")))
+        cli_error("entropy: -o %s: the entropy is float32 data, written only as NumPy .npy (an image of it would "
+                  "lose the values); name it OUT.npy", path);
+    else
+        cli_error("entropy: -o %s: the output is a NumPy .npy file; name it OUT.npy", path);
+    return PL_EXIT_USAGE;
+}
+
 int pl_cmd_entropy(int argc, char **argv)
 {
     const char *in_path = NULL, *batch_path = NULL;
@@ -380,6 +404,7 @@ int pl_cmd_entropy(int argc, char **argv)
         return tool_check_output("entropy", "-o", "-", NULL, 0, TOOL_OUT_FILE_ONLY);
     if (!batch_path && (rc = tool_check_output("entropy", "-o", co.out_path, &in_path, 1, TOOL_OUT_FILE_ONLY)) != 0)
         return rc;
+    if (!batch_path && (rc = npy_output_name(co.out_path)) != 0) return rc;
     const pl_kernel *kernel = &pl_entropy_kernel;
     run_opts o = {(int)k, (int)bins, base2, NULL};
     if ((rc = tool_find_variant("entropy", kernel, co.variant_name, &o.variant, &co.backend, co.backend_given)) != 0)

@@ -291,6 +291,15 @@ int pl_cmd_life(int argc, char **argv)
     {
         const int64_t W = grid_dims[0], H = grid_dims[1], wpr = pl_life_words_per_row(W);
         const int torus = grid_kind == PL_LIFE_TORUS;
+        if (variant && !strcmp(variant->name, "cpu-sparse")) { /* said in the tool's words, not the bench's */
+            const char *grid_from = grid_given ? (torus ? "--torus" : "--plane")
+                                    : soup     ? "--soup (a soup is a torus)"
+                                    : torus    ? "the torus of the file's rule (:T)"
+                                               : "the bounded plane of the file's rule (:P)";
+            cli_error("life: cpu-sparse runs only on the unbounded plane; drop %s or pick another --variant", grid_from);
+            rc = PL_EXIT_USAGE;
+            goto done;
+        }
         if (pat.w > W || pat.h > H) {
             cli_error("life: the pattern's %lldx%lld box is larger than the %lldx%lld %s", (long long)pat.w,
                       (long long)pat.h, (long long)W, (long long)H, torus ? "torus" : "plane");

@@ -36,14 +36,34 @@ static void usage(FILE *f)
           f);
 }
 
+enum { NOISY_SPREAD_PCT = 50 }; /* as bench's noisy: the slowest repeat 1.5x the fastest */
+
+/* The table; a case whose repeats spread over NOISY_SPREAD_PCT of their median is marked noisy,
+ * and where any is, a warning (stdout and stderr) says the reading is not to be trusted: a busy
+ * machine, not the memory system, made those numbers. */
 static void print_table(const mem_study *s, const mem_table *t)
 {
     printf("\n== %s: %s\n%s\n", s->name, s->summary, t->setup);
     printf("%-52s %12s %12s %8s  %s\n", "case", "best", "median", "spread", "unit");
-    for (int i = 0; i < t->n; i++)
-        printf("%-52s %12.4g %12.4g %7.1f%%  %s\n", t->rows[i].name, t->rows[i].best, t->rows[i].median,
-               100 * t->rows[i].spread, t->rows[i].unit);
-    printf("reading: %s\nchecksums: %s\n", t->reading, t->checksums_ok ? "ok" : "WRONG");
+    int noisy = 0;
+    double worst = 0;
+    for (int i = 0; i < t->n; i++) {
+        const int is_noisy = 100 * t->rows[i].spread > NOISY_SPREAD_PCT;
+        noisy += is_noisy;
+        worst = t->rows[i].spread > worst ? t->rows[i].spread : worst;
+        printf("%-52s %12.4g %12.4g %7.1f%%  %s%s\n", t->rows[i].name, t->rows[i].best, t->rows[i].median,
+               100 * t->rows[i].spread, t->rows[i].unit, is_noisy ? "  (noisy)" : "");
+    }
+    if (noisy) {
+        char warn[256];
+        snprintf(warn, sizeof warn, "%d of %d cases spread over %d%% between repeats (worst %.0f%%): the machine was "
+                 "busy, so the reading below is not to be trusted; rerun on a quiet machine", noisy, t->n,
+                 NOISY_SPREAD_PCT, 100 * worst);
+        printf("warning: %s\n", warn);
+        fprintf(stderr, "parlab: mem %s: warning: %s\n", s->name, warn);
+    }
+    printf("reading: %s%s\nchecksums: %s\n", noisy ? "(unreliable: noisy repeats) " : "", t->reading,
+           t->checksums_ok ? "ok" : "WRONG");
 }
 
 /* The stream table's triad on all threads with normal stores against parlab peaks' triad (its
@@ -185,7 +205,7 @@ int pl_cmd_mem(int argc, char **argv)
             size_t len = strlen(command);
             snprintf(command + len, sizeof command - len, " %s", argv[i]);
         }
-        pl_report_info info = {NULL, command};
+        pl_report_info info = {NULL, command, NULL};
         FILE *f = pl_report_json_open(json, "parlab-mem/1", &info, tmp, sizeof tmp);
         if (!f) {
             cli_error("mem: %s", pl_last_error());

@@ -26,7 +26,8 @@ static void usage_reduce(FILE *f)
           "\n"
           "options:\n"
           "  --op OP             sum|mean|min|max|sumsq (default sum)\n"
-          "  --axis A            1: per row, 0: per column (default 1)\n"
+          "  --axis A            1: per row, 0: per column (default 1); as NumPy, -1 is the\n"
+          "                      last axis (= 1) and -2 the first (= 0)\n"
           "  -o, --output r.npy  where to write r (required)\n"
           "  --variant V         the reduce variant to run (default: the best the backend can run)\n"
           "  --threads N         CPU threads (default: OMP_NUM_THREADS, else one per core)\n"
@@ -35,10 +36,10 @@ static void usage_reduce(FILE *f)
           "  -h, --help          show this help\n"
           "\n"
           "Prints one line: r = OP(A, axis=A): R values from MxN, variant V, T ms.\n"
-          "exit status: 0 success; 1 runtime failure (unreadable or malformed file, not a\n"
           "\n"
           TOOL_USAGE_OUTPUT TOOL_USAGE_NO_STDOUT
           "\n"
+          "exit status: 0 success; 1 runtime failure (unreadable or malformed file, not a\n"
           "float32 matrix, device error); 2 usage error (bad option or value, unknown variant,\n"
           "min/max of an empty axis, too big for this machine's memory).\n",
           f);
@@ -86,11 +87,16 @@ int pl_cmd_reduce(int argc, char **argv)
                 return PL_EXIT_USAGE;
             }
         } else if (!strcmp(name, "--axis")) {
-            if (strcmp(val, "0") && strcmp(val, "1")) {
-                cli_error("reduce: --axis '%s': expected 1 (per row) or 0 (per column)", val);
+            /* NumPy's axes of a 2-D array: 0, 1, and from the end -2 (= 0), -1 (= 1) */
+            static const char *const axes[] = {"-2", "-1", "0", "1"};
+            int a = 0;
+            while (a < 4 && strcmp(val, axes[a])) a++;
+            if (a == 4) {
+                cli_error("reduce: --axis '%s': out of range for a 2-D array: 1 or -1 (per row), 0 or -2 (per column)",
+                          val);
                 return PL_EXIT_USAGE;
             }
-            axis = val[0] - '0';
+            axis = a % 2;
         }
     }
     if (!in_path) {
@@ -98,13 +104,13 @@ int pl_cmd_reduce(int argc, char **argv)
         return PL_EXIT_USAGE;
     }
     if ((rc = tool_need_output("reduce", &co, "r.npy")) != 0) return rc;
+    if ((rc = tool_check_output("reduce", "-o", co.out_path, &in_path, 1, TOOL_OUT_FILE_ONLY)) != 0) return rc;
     const pl_kernel *kernel = &pl_reduce_kernel;
     const pl_variant *variant = NULL;
     if ((rc = tool_find_variant("reduce", kernel, co.variant_name, &variant, &co.backend,
                                 co.backend_given)) != 0) return rc;
 
     pl_array A = {0}, r = {0};
-    if ((rc = tool_check_output("reduce", "-o", co.out_path, &in_path, 1, TOOL_OUT_FILE_ONLY)) != 0) return rc;
     pl_ctx *ctx = NULL;
     if ((rc = tool_fits_host("reduce", "reading the input", tool_file_bytes(in_path))) != 0) goto done;
     if ((rc = tool_read_f32("reduce", in_path, 2, 2, &A)) != 0) goto done;

@@ -3,7 +3,9 @@
 #include "cli/tool.h"
 #include "io/io.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -153,9 +155,15 @@ int tool_check_output(const char *cmd, const char *opt, const char *out, const c
 int tool_parse_real(const char *cmd, const char *opt, const char *text, float *out)
 {
     char *end;
+    errno = 0;
     double v = strtod(text, &end);
-    if (end == text || *end != '\0' || !isfinite(v) || fabs(v) > 3.4e38) {
+    const int too_big = (errno == ERANGE && isinf(v)) || (isfinite(v) && fabs(v) > FLT_MAX);
+    if (end == text || *end != '\0' || (!isfinite(v) && !too_big)) {
         cli_error("%s: %s: '%s' is not a finite number", cmd, opt, text);
+        return PL_EXIT_USAGE;
+    }
+    if (too_big) { /* a number, but no float32 holds it */
+        cli_error("%s: %s: '%s' is out of float32 range (at most %.4g in magnitude)", cmd, opt, text, FLT_MAX);
         return PL_EXIT_USAGE;
     }
     *out = (float)v;

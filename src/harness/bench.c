@@ -474,7 +474,11 @@ static int check_outputs(run_state *st, pl_result *r, pl_check_result *res, uint
         for (int i = 0; i < p->n; i++)
             if (p->t[i].role != PL_IN)
                 pl_check_tensor(&out[i], &p->ref[i], p->scale[i].host ? &p->scale[i] : NULL, r->elem_bound, i, res);
-        snprintf(res->how, sizeof res->how, "full: every element against the float64 reference");
+        if (r->bound == 0) /* integer outputs: equality with the kernel's own reference, no float64 */
+            snprintf(res->how, sizeof res->how, "full: every element exact against the %s reference (%s)",
+                     p->kernel->name, pl_dtype_name(p->ref[p->n > 0 ? p->n - 1 : 0].dtype));
+        else
+            snprintf(res->how, sizeof res->how, "full: every element against the float64 reference");
     }
     r->padding_ok &= pad_ok;
     int exact = r->bound == 0;

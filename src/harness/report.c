@@ -102,10 +102,17 @@ static int same_unit(const pl_result *r, int n)
 
 void pl_report_table(FILE *f, const pl_result *r, int n)
 {
-    /* The params and vs-peer columns widen to their longest entry. */
+    /* The variant, params, size, rate and vs-peer columns widen to their longest entry. */
     int any_gpu = 0, named = peers_named(r, n), params_w = 22, peer_w = 8, one_unit = n > 0 && same_unit(r, n);
+    int variant_w = 18, size_w = 14, rate_w = 10;
     char params[128], ratio[160];
     for (int i = 0; i < n; i++) {
+        char rate[48];
+        if (one_unit) snprintf(rate, sizeof rate, "%.1f", r[i].rate);
+        else snprintf(rate, sizeof rate, "%.1f %s", r[i].rate, pl_unit_rate_name(r[i].unit));
+        if ((int)strlen(rate) > rate_w) rate_w = (int)strlen(rate);
+        if ((int)strlen(r[i].variant->name) > variant_w) variant_w = (int)strlen(r[i].variant->name);
+        if ((int)strlen(r[i].size) > size_w) size_w = (int)strlen(r[i].size);
         any_gpu |= r[i].phase_s[PL_PHASE_H2D] >= 0;
         pl_report_params(&r[i], params, sizeof params);
         if ((int)strlen(params) > params_w) params_w = (int)strlen(params);
@@ -115,15 +122,15 @@ void pl_report_table(FILE *f, const pl_result *r, int n)
     const char *rate_name = one_unit ? pl_unit_rate_name(r[0].unit) : "rate";
     /* GB/s beside the kernel's own rate, unless that rate is GB/s already. */
     int show_gbps = !(one_unit && r[0].unit == PL_UNIT_BYTE);
-    fprintf(f, "%-18s %-*s %-14s %3s %10s %10s %10s %10s ", "variant", params_w, "params", "size", "thr", "median ms",
-            "min ms", "max ms", rate_name);
+    fprintf(f, "%-*s %-*s %-*s %3s %10s %10s %10s %*s ", variant_w, "variant", params_w, "params", size_w, "size", "thr",
+            "median ms", "min ms", "max ms", rate_w, rate_name);
     if (show_gbps) fprintf(f, "%8s ", "GB/s");
     fprintf(f, "%7s %9s %9s %7s %-7s %-5s %*s", "%peak", "error", "bound", "elem", "check", "ok", peer_w, "vs peer");
     if (any_gpu) fprintf(f, " %9s %9s %9s", "alloc ms", "h2d ms", "d2h ms");
     fputc('\n', f);
     for (int i = 0; i < n; i++) {
         const pl_result *x = &r[i];
-        char med[32], mn[32], mx[32], pct[16], thr[16], rate[32], elem[16];
+        char med[32], mn[32], mx[32], pct[16], thr[16], rate[48], elem[16];
         pl_report_params(x, params, sizeof params);
         fmt_ms(med, sizeof med, x->median_s);
         fmt_ms(mn, sizeof mn, x->min_s);
@@ -138,8 +145,8 @@ void pl_report_table(FILE *f, const pl_result *r, int n)
         fmt_peers(ratio, sizeof ratio, x, named);
         if (x->threads > 0) snprintf(thr, sizeof thr, "%d", x->threads);
         else snprintf(thr, sizeof thr, "gpu");
-        fprintf(f, "%-18s %-*s %-14s %3s %10s %10s %10s %10s ", x->variant->name, params_w, params, x->size, thr, med,
-                mn, mx, rate);
+        fprintf(f, "%-*s %-*s %-*s %3s %10s %10s %10s %*s ", variant_w, x->variant->name, params_w, params, size_w, x->size,
+                thr, med, mn, mx, rate_w, rate);
         if (show_gbps) fprintf(f, "%8.1f ", x->gbps);
         fprintf(f, "%7s %9.2e %9.2e %7s %-7s %-5s %*s", pct, x->error, x->bound, elem, check_word(x), verdict(x),
                 peer_w, ratio);
@@ -394,7 +401,7 @@ pl_status pl_report_json(const char *path, const pl_result *r, int n, const pl_r
             else fprintf(f, "%lld", (long long)x->params[j]);
         }
         fprintf(f, "},\n     ");
-        json_problem(f, x->kernel, rc->problem);
+        json_problem(f, x->kernel, rc ? rc->problem : NULL);
         fprintf(f, "\"size\": ");
         json_string(f, x->size);
         fprintf(f, ", \"threads\": %d, \"repeats\": %d, \"cold\": %s, \"median_s\": ", x->threads, x->repeats,

@@ -512,7 +512,7 @@ pl_status pl_conv2d_spec_check_sampled(const void *problem, const pl_tensor *t, 
         res->elem_ratio = all.worst;
     }
     snprintf(res->how, sizeof res->how, "sampled: %d whole rows, %d whole columns and %d random outputs against "
-             "the float64 reference", nr, nc, RANDOM_POINTS);
+             "the %s reference", nr, nc, RANDOM_POINTS, p->dtype == PL_I32 ? "exact int64" : "float64");
     return PL_OK;
 }
 

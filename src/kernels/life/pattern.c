@@ -11,6 +11,7 @@
 #include "io/io.h"
 #include "kernels/life/pattern.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -483,15 +484,45 @@ static pl_status slurp(const char *path, char **buf, size_t *n)
     return PL_OK;
 }
 
+/* A name ending in `ext` (any case). */
+static int ends_with_nocase(const char *path, const char *ext)
+{
+    const size_t n = strlen(path), e = strlen(ext);
+    if (n < e) return 0;
+    for (size_t i = 0; i < e; i++)
+        if (tolower((unsigned char)path[n - e + i]) != ext[i]) return 0;
+    return 1;
+}
+
+/* The formats Golly writes that parlab does not read, by the name's extension or, where text
+ * is given, by their first bytes: their name (NULL where none matches). */
+static const char *golly_unsupported(const char *path, const char *text, size_t n)
+{
+    if (ends_with_nocase(path, ".gz") || (text && n >= 2 && (unsigned char)text[0] == 0x1f && (unsigned char)text[1] == 0x8b))
+        return "a gzip-compressed file (.gz: gunzip it first)";
+    if (ends_with_nocase(path, ".zip") || (text && n >= 4 && !memcmp(text, "PK\x03\x04", 4))) return "a zip archive (.zip)";
+    if (ends_with_nocase(path, ".mc") || (text && n >= 4 && !memcmp(text, "[M2]", 4))) return "Golly macrocell (.mc)";
+    if (ends_with_nocase(path, ".lif") || ends_with_nocase(path, ".life") || (text && n >= 9 && !memcmp(text, "#Life 1.0", 9)))
+        return "Life 1.05/1.06 (.lif)";
+    if (ends_with_nocase(path, ".mcl") || (text && n >= 6 && !memcmp(text, "#MCell", 6))) return "MCell (.mcl)";
+    return NULL;
+}
+
 pl_status pl_life_read(const char *path, pl_life_pattern *p)
 {
     if (!p) return pl_fail(PL_ERR_ARG, "pl_life_read: NULL pattern");
     memset(p, 0, sizeof *p);
     if (!path) return pl_fail(PL_ERR_ARG, "pl_life_read: NULL path");
+    const char *other = golly_unsupported(path, NULL, 0); /* by the name: not even read */
     char *text = NULL;
     size_t n = 0;
-    pl_status st = slurp(path, &text, &n);
+    pl_status st = other ? PL_OK : slurp(path, &text, &n);
     if (st != PL_OK) return st;
+    if (!other) other = golly_unsupported(path, text, n); /* by the first bytes */
+    if (other) {
+        free(text);
+        return pl_fail(PL_ERR_UNSUPPORTED, "%s: %s is not supported; parlab reads RLE and plaintext .cells", path, other);
+    }
     reader r = {.path = path, .s = text, .n = n, .i = 0, .line = 1, .col = 1};
     pl_life_pattern pre = {0};
 

@@ -17,6 +17,10 @@ pl_status pl_sreduce(pl_ctx *ctx, int op, int axis, int64_t M, int64_t N, const 
 {
     if (!ctx) return pl_fail(PL_ERR_ARG, "pl_sreduce: NULL context");
     if (!A || !r) return pl_fail(PL_ERR_ARG, "pl_sreduce: NULL array");
+    if (axis < -2 || axis > 1) /* NumPy's axes of a 2-D array: -2 is 0, -1 is 1 */
+        return pl_fail(PL_ERR_ARG, "pl_sreduce: axis %d is out of range for a 2-D array (0 or 1; -2 or -1 from the end)",
+                       axis);
+    if (axis < 0) axis += 2;
     pl_reduce_problem p = {M, N, lda, op, axis, lda - N};
     pl_status s = pl_reduce_check(&p);
     if (s != PL_OK) return s;
