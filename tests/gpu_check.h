@@ -32,12 +32,23 @@ static inline pl_ctx *gpu_check_ctx(void)
     return ctx;
 }
 
+/* gpu_check_peer_skipped: nonzero (and a line saying why) where v is a peer and
+ * PL_SANITIZER_PEERS=0: compute-sanitizer's initcheck then checks parlab's kernels only, not the
+ * libraries' (cuDNN's implicit GEMM reads workspace it never wrote, by its own design). */
+static inline int gpu_check_peer_skipped(const pl_variant *v)
+{
+    const char *env = getenv("PL_SANITIZER_PEERS");
+    if (!v->is_peer || !env || strcmp(env, "0")) return 0;
+    printf("skipped: %s: PL_SANITIZER_PEERS=0 (a library's kernels are not parlab's to sanitize)\n", v->name);
+    return 1;
+}
+
 /* gpu_check_rung: nonzero when v is a CUDA variant that can run on ctx. A peer whose optional
  * library this build lacks (cuDNN, cuBLAS) is skipped, saying why; any other CUDA variant that
  * cannot run is a failure on a GPU machine (recorded). CPU variants: 0, nothing recorded. */
 static inline int gpu_check_rung(pl_ctx *ctx, const pl_variant *v)
 {
-    if (v->backend != PL_BACKEND_CUDA) return 0;
+    if (v->backend != PL_BACKEND_CUDA || gpu_check_peer_skipped(v)) return 0;
     char why[128];
     if (pl_variant_check(ctx, v, why, sizeof why) != PL_OK) {
         if (v->is_peer && !strncmp(why, "built without ", 14)) {

@@ -36,7 +36,7 @@ int main(void)
             CHECK(pl_problem_create(&p, &pl_gemv_kernel, big[s], pv, 11) == PL_OK, "%s: %s", big[s], pl_last_error());
             for (int i = 0; p && i < pl_gemv_kernel.n_variants; i++) {
                 const pl_variant *v = pl_gemv_kernel.ladder[i];
-                if (v->backend != PL_BACKEND_CUDA) continue;
+                if (v->backend != PL_BACKEND_CUDA || gpu_check_peer_skipped(v)) continue;
                 pl_result r;
                 pl_status st = pl_bench_variant(ctx, p, v, NULL, &cfg, &r);
                 CHECK(st == PL_OK && r.verified, "%s at %s trans=%s beta=%g pad=%g: %s error %.3e bound %.3e", v->name,

@@ -72,7 +72,7 @@ int main(void)
     }
     for (int i = 0; i < pl_dot_kernel.n_variants; i++) {
         const pl_variant *v = pl_dot_kernel.ladder[i];
-        if (v->backend != PL_BACKEND_CUDA) continue;
+        if (v->backend != PL_BACKEND_CUDA || gpu_check_peer_skipped(v)) continue;
         check_dot_cases(ctx, v, NULL, v->name);
         for (int k = 0; !sanitizer && k < v->n_params; k++)
             for (int j = 0; j < v->params[k].n_values; j++) {
@@ -105,7 +105,7 @@ int main(void)
                           pl_last_error());
                     for (int i = 0; p && i < pl_reduce_kernel.n_variants; i++) {
                         const pl_variant *v = pl_reduce_kernel.ladder[i];
-                        if (v->backend != PL_BACKEND_CUDA) continue;
+                        if (v->backend != PL_BACKEND_CUDA || gpu_check_peer_skipped(v)) continue;
                         pl_result r;
                         pl_status st = pl_bench_variant(ctx, p, v, NULL, &cfg, &r);
                         if (st == PL_ERR_UNSUPPORTED && v->is_peer) continue;

@@ -37,7 +37,7 @@ int main(void)
         CHECK(pl_problem_create(&p, &pl_transpose_kernel, big[s], NULL, 11) == PL_OK, "%s: %s", big[s], pl_last_error());
         for (int i = 0; p && i < pl_transpose_kernel.n_variants; i++) {
             const pl_variant *v = pl_transpose_kernel.ladder[i];
-            if (v->backend != PL_BACKEND_CUDA) continue;
+            if (v->backend != PL_BACKEND_CUDA || gpu_check_peer_skipped(v)) continue;
             pl_result r;
             pl_status st = pl_bench_variant(ctx, p, v, NULL, &cfg, &r);
             CHECK(st == PL_OK && r.verified, "%s at %s: %s error %g (worst at B[%lld][%lld])", v->name, big[s],
