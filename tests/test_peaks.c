@@ -199,6 +199,7 @@ int main(void)
                            pk.cpu_gflops_avx2[1] >= 0.9 * pk.cpu_gflops_avx2[0] &&
                            pk.cpu_gflops_avx512[1] >= 0.9 * pk.cpu_gflops_avx512[0] &&
                            pk.cpu_gops_int32[1] >= 0.9 * pk.cpu_gops_int32[0] &&
+                           (pk.cpu_cache_bytes <= 0 || pk.cpu_cache_read_gbps > pk.cpu_read_gbps) &&
                            (!(f & PL_FEAT_AVX2) || (pk.cpu_gflops_avx2[1] > pk.cpu_gflops_scalar[1] &&
                                                     pk.cpu_gops_int32[0] > 8.0))))
             break;
