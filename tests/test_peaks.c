@@ -255,6 +255,11 @@ int main(void)
     if (f & PL_FEAT_GPU) {
         CHECK(pk.gpu_gflops_fp32 > 100.0, "GPU FMA peak %g GFLOP/s", pk.gpu_gflops_fp32);
         CHECK(pk.gpu_copy_gbps > 10.0, "GPU copy %g GB/s", pk.gpu_copy_gbps);
+        CHECK(pk.gpu_read_gbps > 10.0 && pk.gpu_write_gbps > 10.0, "GPU read %g, write %g GB/s", pk.gpu_read_gbps,
+              pk.gpu_write_gbps);
+        CHECK(pk.gpu_cache_bytes <= 0 || (pk.gpu_cache_read_gbps > 10.0 && pk.gpu_cache_copy_gbps > 10.0),
+              "GPU L2 read %g, copy %g GB/s (L2 %g bytes)", pk.gpu_cache_read_gbps, pk.gpu_cache_copy_gbps,
+              pk.gpu_cache_bytes);
         CHECK(pk.gpu_gops_int32 > 100.0, "GPU int32 %g Gop/s", pk.gpu_gops_int32);
         /* TF32 tensor cores (sm_80+) run several times the FP32 FMA peak; 0 before sm_80 */
         CHECK(pk.gpu_gflops_tf32 == 0.0 || pk.gpu_gflops_tf32 > 2.0 * pk.gpu_gflops_fp32,
@@ -265,7 +270,8 @@ int main(void)
                   pk.gpu_gflops_tf32);
     } else {
         CHECK(pk.gpu_gflops_fp32 == 0.0 && pk.gpu_copy_gbps == 0.0 && pk.gpu_gflops_tf32 == 0.0 &&
-                  pk.gpu_gops_int32 == 0.0,
+                  pk.gpu_gops_int32 == 0.0 && pk.gpu_read_gbps == 0.0 && pk.gpu_write_gbps == 0.0 &&
+                  pk.gpu_cache_read_gbps == 0.0,
               "GPU figures without a GPU");
     }
     printf("measured: scalar %.1f/%.1f, AVX2 %.1f/%.1f, AVX-512 %.1f/%.1f GFLOP/s, triad %.1f GB/s, "
