@@ -36,4 +36,33 @@ cc "$T/use.c" -o "$T/use" $flags -Wl,-rpath,"$T/pfx/lib" || { echo "FAIL: compil
 out=$("$T/use") || { echo "FAIL: the program failed: $out"; exit 1; }
 # A = [1 2 3; 4 5 6], B = [1 0; 0 1; 1 1]: C = [4 5; 10 11]
 [ "$out" = "4 5 10 11" ] || { echo "FAIL: got '$out', want '4 5 10 11'"; exit 1; }
-echo "install: 1 passed, 0 failed"
+# The installed command runs with no LD_LIBRARY_PATH: its RPATH finds every library it was
+# linked with (CUDA's runtime in a CUDA build), wherever the prefix is.
+[ -z "$(env -u LD_LIBRARY_PATH ldd "$T/pfx/bin/parlab" | grep 'not found')" ] ||
+  { echo "FAIL: the installed parlab lacks libraries without LD_LIBRARY_PATH: $(env -u LD_LIBRARY_PATH ldd "$T/pfx/bin/parlab" | grep 'not found')"; exit 1; }
+# Where ld.so.conf lists CUDA's directory (as here) ldd finds it anyway: every library outside
+# the system's directories must be found through the RUNPATH itself.
+runpath=$(readelf -d "$T/pfx/bin/parlab" | sed -n 's/.*(R[UN]*PATH).*\[\(.*\)\]/\1/p' | sed "s#\$ORIGIN#$T/pfx/bin#g")
+search=" "; for d in ${runpath//:/ }; do search+="$(realpath -m "$d") "; done
+system=" "; for d in /lib /usr/lib /lib64 /usr/lib64 /lib/x86_64-linux-gnu /usr/lib/x86_64-linux-gnu /usr/lib/gcc/x86_64-linux-gnu/*; do
+  [ -d "$d" ] && system+="$(realpath "$d") "; done
+for lib in $(env -u LD_LIBRARY_PATH ldd "$T/pfx/bin/parlab" | awk '/=> \//{print $3}'); do
+  d=$(dirname "$(realpath "$lib")")
+  case "$system" in *" $d "*) continue ;; esac
+  case "$search" in *" $d "*) ;; *) echo "FAIL: $lib ($d) is found only through the loader's own paths; the RUNPATH is '$runpath'"; exit 1 ;; esac
+done
+env -u LD_LIBRARY_PATH "$T/pfx/bin/parlab" list >"$T/list.txt" 2>&1 && grep -q gemm "$T/list.txt" ||
+  { echo "FAIL: the installed parlab does not run without LD_LIBRARY_PATH: $(head -c 300 "$T/list.txt")"; exit 1; }
+# A static link through pkg-config --static: libparlab.a and its Libs.private. In a CUDA build
+# the archive holds nvcc's C++ objects, so Libs.private names -lstdc++.
+private=$(sed -n 's/^Libs.private: //p' "$T/pfx/lib/pkgconfig/parlab.pc")
+if grep -q -- "-lcudart" <<<"$private"; then
+  grep -q -- "-lstdc++" <<<"$private" || { echo "FAIL: a CUDA build's Libs.private lacks -lstdc++: $private"; exit 1; }
+fi
+static_flags=$(pkg-config --static --libs parlab | sed "s#-lparlab\b#$T/pfx/lib/libparlab.a#")
+rpaths=$(for d in $(pkg-config --static --libs-only-L parlab); do printf -- ' -Wl,-rpath,%s' "${d#-L}"; done)
+cc "$T/use.c" -o "$T/use_static" $(pkg-config --cflags parlab) $static_flags $rpaths ||
+  { echo "FAIL: static link with: $static_flags"; exit 1; }
+out=$(env -u LD_LIBRARY_PATH "$T/use_static") || { echo "FAIL: the static program failed: $out"; exit 1; }
+[ "$out" = "4 5 10 11" ] || { echo "FAIL: static: got '$out', want '4 5 10 11'"; exit 1; }
+echo "install: 3 passed, 0 failed"
