@@ -1,6 +1,9 @@
 /* main.c: `parlab`, the command. Each subcommand lives in its own cmd_<name>.c. */
 #include "cli/cli.h"
 
+#include "core/core.h"
+
+#include <stdlib.h>
 #include <signal.h>
 #include <string.h>
 
@@ -30,6 +33,8 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: parlab COMMAND [options]   (parlab COMMAND --help for its options)\n\n");
     for (int i = 0; i < N_COMMANDS; i++) fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
+    fprintf(f, "\nEnvironment: PARLAB_ISA_MAX=avx2|none uses at most AVX2 (or no SIMD) of this CPU, to run\n"
+               "what an AVX2-only machine runs; PARLAB_CACHE_DIR holds the measured peaks.\n");
     fprintf(f, "\nparlab %s. Exit status: 0 success, 1 a run or check failed, 2 usage error.\n", PARLAB_VERSION);
 }
 
@@ -72,6 +77,11 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "--version")) {
         printf("parlab %s\n", PARLAB_VERSION);
         return PL_EXIT_OK;
+    }
+    if (pl_cpu_isa_max_bad()) {
+        cli_error("PARLAB_ISA_MAX='%s': give avx512, avx2 or none (the most SIMD parlab may use)",
+                  getenv("PARLAB_ISA_MAX"));
+        return PL_EXIT_USAGE;
     }
     for (int i = 0; i < N_COMMANDS; i++)
         if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
