@@ -224,6 +224,9 @@ run 2 "bad dtype" conv2d A.npy --filter 1 --dtype f64 -o X6.npy
 run 2 "dtype against the file" conv2d A.npy --filter 1 --dtype i32 -o X6.npy
 expect_err "dtype against the file" "float32"
 run 2 "depth for a .npy" conv2d A.npy --filter 1 --depth 16 -o X6.npy
+run 2 "output format by name" conv2d A.npy --filter 1 -o X6.jpg
+expect_err "output format by name" "'.jpg' is not an output format"
+no_file "output format by name" X6.jpg
 run 2 "bad depth" conv2d A.npy --filter 1 --depth 12 -o X6.pgm
 run 2 "unknown variant" conv2d A.npy --filter 1 -o X6.npy --variant cpu-magic
 expect_err "unknown variant" "unknown variant 'cpu-magic'"

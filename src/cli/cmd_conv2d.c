@@ -199,6 +199,14 @@ int pl_cmd_conv2d(int argc, char **argv)
         return PL_EXIT_USAGE;
     }
     const int image_out = has_ext(co.out_path, ".pgm") || has_ext(co.out_path, ".png");
+    { /* the format follows the name: .pgm, .png or .npy; another extension is refused, not
+       * written as NumPy data under that name */
+        const char *base = strrchr(co.out_path, '/'), *dot = strrchr(base ? base + 1 : co.out_path, '.');
+        if (dot && dot[1] && !image_out && !has_ext(co.out_path, ".npy")) {
+            cli_error("conv2d: -o %s: '%s' is not an output format: name it .npy, .pgm or .png", co.out_path, dot);
+            return PL_EXIT_USAGE;
+        }
+    }
     if (depth_given && !image_out) {
         cli_error("conv2d: --depth applies to a .pgm or .png output, not %s", co.out_path);
         return PL_EXIT_USAGE;
