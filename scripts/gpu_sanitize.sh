@@ -52,8 +52,11 @@ one_run() {
 }
 export -f one_run
 
-out=$(for tool in $tools; do for t in $tests; do echo "$tool $t"; done; done |
-    xargs -P "$jobs" -L 1 bash -c 'one_run "$0" "$1"' | tee /dev/stderr)
+# Each line as its run ends (stdout and LOGS/lines.txt), then the lines sorted as a summary.
+: >"$LOGS/lines.txt"
+for tool in $tools; do for t in $tests; do echo "$tool $t"; done; done |
+    xargs -P "$jobs" -L 1 bash -c 'one_run "$0" "$1"' | tee -a "$LOGS/lines.txt"
+out=$(cat "$LOGS/lines.txt")
 echo "== gpu_sanitize summary ($(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1))"
 echo "$out" | sort
 if echo "$out" | grep -q "BAD"; then
