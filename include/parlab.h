@@ -579,7 +579,8 @@ struct pl_peaks {
     int sane;
     char sanity[200];
     int cached;   /* the figures are those of the cache file (read from it or written to it) */
-    int implicit; /* pl_peaks_get measured them because none (or no usable ones) were cached */
+    int implicit; /* pl_peaks_get measured them because none (or no usable ones) were cached
+                   * (the CLI sets 2 where an earlier line of the same run measured them) */
     char implicit_why[200]; /* then: why the cache was not used ("no cached peaks ...", "... format 2 ...") */
 };
 typedef struct pl_peaks pl_peaks;

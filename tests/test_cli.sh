@@ -197,5 +197,17 @@ expect 0 "[|] caches: cold [|]" -- bench gemm 16 --variant cpu-naive --cold --no
 expect 0 "[|] caches: warm [|]" -- bench gemm 16 --variant cpu-naive --verify full --no-peaks
 expect 2 "full, sample, auto" -- bench gemm 16 --verify some --no-peaks
 
+# A suite on a busy machine with no cached peaks: the quick peaks fail the sanity checks, so
+# they are not cached; the first line measures them and says so, the second reuses them.
+busy_dir="$T/busy-peaks"; mkdir -p "$busy_dir"
+echo "99.5 50.0 20.0 90/300 4242" >"$T/loadavg-busy"
+printf 'gemm --size 16 --variant cpu-naive\ngemv --size 16 --variant cpu-naive\n' >"$T/two.suite"
+out=$(env -u PARLAB_PEAKS_SANITY PARLAB_CACHE_DIR="$busy_dir" PARLAB_PEAKS_LOADAVG="$T/loadavg-busy" \
+  "$P" bench --suite "$T/two.suite" 2>&1)
+rc=$?
+n=$(grep -c "measured quick peaks now" <<<"$out")
+if [ "$rc" -eq 0 ] && [ "$n" -eq 1 ] && grep -q "not cached" <<<"$out" && [ -z "$(ls "$busy_dir")" ]; then ok
+else bad "busy suite: exit $rc, $n notes of measuring (want 1), cache dir: $(ls "$busy_dir"); output: $out"; fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

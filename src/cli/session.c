@@ -514,11 +514,27 @@ int session_prepare(cli_session *s)
     if (s->use_peaks && left < s->n_sizes * s->n_jobs) {
         pl_ctx *ctx = s->gpu ? s->gpu : s->cpu;
         if (s->tty) fprintf(stderr, "parlab: reading the machine's peaks (measured once, then cached)...\n");
-        st = pl_peaks_get(ctx, &s->peaks, 1);
+        /* Quick peaks measured for an earlier line of this process (a suite) that failed the
+         * sanity checks, so were not cached, serve the later lines while the cache stays empty:
+         * measured once a process, not once a line. */
+        static pl_peaks uncached;
+        static int have_uncached = -1; /* -1 none, else whether they were taken with a GPU context */
+        st = have_uncached == (s->gpu != NULL) ? pl_peaks_get(ctx, &s->peaks, 0) : PL_ERR_IO;
+        if (st != PL_OK && have_uncached == (s->gpu != NULL)) {
+            s->peaks = uncached;
+            s->peaks.implicit = 2; /* said on the line that measured them */
+            st = PL_OK;
+        } else if (st != PL_OK) {
+            st = pl_peaks_get(ctx, &s->peaks, 1);
+            if (st == PL_OK && s->peaks.implicit && !s->peaks.cached) {
+                uncached = s->peaks;
+                have_uncached = s->gpu != NULL;
+            }
+        }
         if (st != PL_OK) {
             fprintf(stderr, "parlab: note: no peaks (%s); the %%peak column stays empty\n", pl_last_error());
             memset(&s->peaks, 0, sizeof s->peaks);
-        } else if (s->peaks.implicit) {
+        } else if (s->peaks.implicit == 1) {
             /* measured now, quickly, because none were cached: say so, and whether they were kept */
             fprintf(stderr, "parlab: note: %s: measured quick peaks now (%s, load %.2f)%s%s; "
                     "for the %%peak column to mean much, run `parlab peaks` on a quiet machine\n",
