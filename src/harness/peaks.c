@@ -254,74 +254,26 @@ int pl_peaks_triad_mib(int quick)
     return 4 * llc_mib > floor_mib ? (int)(4 * llc_mib) : floor_mib;
 }
 
-/* The baseline (SSE) streams, for CPUs without AVX2: see pl_peaks_read_avx2. */
-float pl_peaks_read_sse(const float *a, int64_t n)
-{
-    __m128 s0 = _mm_setzero_ps(), s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
-    int64_t i = 0;
-    for (; i + 32 <= n; i += 32) {
-        s0 = _mm_add_ps(s0, _mm_loadu_ps(a + i));
-        s1 = _mm_add_ps(s1, _mm_loadu_ps(a + i + 4));
-        s2 = _mm_add_ps(s2, _mm_loadu_ps(a + i + 8));
-        s3 = _mm_add_ps(s3, _mm_loadu_ps(a + i + 12));
-        s4 = _mm_add_ps(s4, _mm_loadu_ps(a + i + 16));
-        s5 = _mm_add_ps(s5, _mm_loadu_ps(a + i + 20));
-        s6 = _mm_add_ps(s6, _mm_loadu_ps(a + i + 24));
-        s7 = _mm_add_ps(s7, _mm_loadu_ps(a + i + 28));
-    }
-    __m128 s = _mm_add_ps(_mm_add_ps(_mm_add_ps(s0, s1), _mm_add_ps(s2, s3)),
-                          _mm_add_ps(_mm_add_ps(s4, s5), _mm_add_ps(s6, s7)));
-    float lanes[4], t;
-    _mm_storeu_ps(lanes, s);
-    t = lanes[0] + lanes[1] + lanes[2] + lanes[3];
-    for (; i < n; i++) t += a[i];
-    return t;
-}
-
-void pl_peaks_write_sse(float *a, int64_t n, float v, int nt)
-{
-    const __m128 x = _mm_set1_ps(v);
-    int64_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        __asm__ __volatile__("" ::: "memory"); /* no memset call */
-        if (nt) {
-            _mm_stream_ps(a + i, x);
-            _mm_stream_ps(a + i + 4, x);
-            _mm_stream_ps(a + i + 8, x);
-            _mm_stream_ps(a + i + 12, x);
-        } else {
-            _mm_storeu_ps(a + i, x);
-            _mm_storeu_ps(a + i + 4, x);
-            _mm_storeu_ps(a + i + 8, x);
-            _mm_storeu_ps(a + i + 12, x);
-        }
-    }
-    if (nt) _mm_sfence();
-    for (; i < n; i++) a[i] = v;
-}
-
-void pl_peaks_copy_sse(float *dst, const float *src, int64_t n, int nt)
-{
-    int64_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        __asm__ __volatile__("" ::: "memory"); /* no memcpy call */
-        __m128 x0 = _mm_loadu_ps(src + i), x1 = _mm_loadu_ps(src + i + 4);
-        __m128 x2 = _mm_loadu_ps(src + i + 8), x3 = _mm_loadu_ps(src + i + 12);
-        if (nt) {
-            _mm_stream_ps(dst + i, x0);
-            _mm_stream_ps(dst + i + 4, x1);
-            _mm_stream_ps(dst + i + 8, x2);
-            _mm_stream_ps(dst + i + 12, x3);
-        } else {
-            _mm_storeu_ps(dst + i, x0);
-            _mm_storeu_ps(dst + i + 4, x1);
-            _mm_storeu_ps(dst + i + 8, x2);
-            _mm_storeu_ps(dst + i + 12, x3);
-        }
-    }
-    if (nt) _mm_sfence();
-    for (; i < n; i++) dst[i] = src[i];
-}
+/* The baseline (SSE, 4 lanes) streams, for CPUs without AVX2: the body peaks_avx2.c and
+ * peaks_avx512.c include, in SSE's vector words (x86-64's baseline: no -m flag needed). */
+typedef __m128 vec;
+#define VW 4
+#define VZERO _mm_setzero_ps
+#define VSET1 _mm_set1_ps
+#define VLOAD _mm_loadu_ps
+#define VSTORE _mm_storeu_ps
+#define VADD _mm_add_ps
+#define VSTREAM _mm_stream_ps
+#define STREAMS_SUFFIX sse
+#include "harness/peaks_streams_body.h"
+#undef VW
+#undef VZERO
+#undef VSET1
+#undef VLOAD
+#undef VSTORE
+#undef VADD
+#undef VSTREAM
+#undef STREAMS_SUFFIX
 
 /* The streams of this CPU's widest ISA. */
 typedef struct stream_fns {
