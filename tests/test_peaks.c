@@ -22,6 +22,8 @@
 #endif
 #include "check.h"
 #include "parlab.h"
+#include "core/core.h"
+#include "harness/peaks.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -160,6 +162,23 @@ static void check_isa(const char *name, const double *g)
     CHECK(g[1] >= 0.9 * g[0], "%s: all threads %g GFLOP/s < 0.9 x one thread %g", name, g[1], g[0]);
 }
 
+/* The scalar integer chains (pl_peaks_int_scalar) on this thread, Gop/s, the best of 3: the
+ * yardstick of the SIMD figure. A ratio holds on any clock and in a sanitizer build, where an
+ * absolute floor (once "8 Gop/s") failed an AVX2 machine's -O0 ASan run at 7.05. */
+static double scalar_int32_gops(void)
+{
+    const int64_t iters = 1 << 20;
+    double best = 0.0;
+    for (int t = 0; t < 3; t++) {
+        double t0 = pl_now();
+        volatile float sink = pl_peaks_int_scalar(iters);
+        (void)sink;
+        double dt = pl_now() - t0, gops = dt > 0 ? (double)iters * PL_PEAKS_INT_CHAINS_SCALAR * PL_PEAKS_INT_OPS / dt / 1e9 : 0;
+        if (gops > best) best = gops;
+    }
+    return best;
+}
+
 int main(void)
 {
     char dir[] = "/tmp/parlab_test_peaks_XXXXXX";
@@ -250,8 +269,11 @@ int main(void)
      * all threads not slower than one. */
     CHECK(pk.cpu_gops_int32[0] > 1.0 && pk.cpu_gops_int32[1] >= 0.9 * pk.cpu_gops_int32[0],
           "CPU int32 %g / %g Gop/s", pk.cpu_gops_int32[0], pk.cpu_gops_int32[1]);
-    if (f & PL_FEAT_AVX2) /* 8 lanes an op, 3 vector ALUs or more: far above 8 Gop/s a thread */
-        CHECK(pk.cpu_gops_int32[0] > 8.0, "CPU int32 %g Gop/s on one thread with SIMD", pk.cpu_gops_int32[0]);
+    if (f & PL_FEAT_AVX2) { /* 8 lanes an op: well above the scalar chains timed here, on one thread */
+        double scalar = scalar_int32_gops();
+        CHECK(pk.cpu_gops_int32[0] > 2.0 * scalar, "CPU int32 %g Gop/s on one thread with SIMD, scalar %g",
+              pk.cpu_gops_int32[0], scalar);
+    }
     if (f & PL_FEAT_GPU) {
         CHECK(pk.gpu_gflops_fp32 > 100.0, "GPU FMA peak %g GFLOP/s", pk.gpu_gflops_fp32);
         CHECK(pk.gpu_copy_gbps > 10.0, "GPU copy %g GB/s", pk.gpu_copy_gbps);
