@@ -84,10 +84,24 @@ const char *pl_gpu_name(void); /* "" when none */
 /* Element types of arrays and operands (pl_dtype_size, pl_dtype_name in part 3). */
 typedef enum pl_dtype { PL_F32 = 0, PL_F64, PL_I32, PL_U8, PL_U16 } pl_dtype;
 
+/* What every call of this part refuses, before any work: a NULL context (PL_ERR_ARG); an
+ * unknown variant name in a _variant form (PL_ERR_ARG, naming it); a rung this build or
+ * machine cannot run (PL_ERR_NO_CUDA, PL_ERR_NO_GPU, PL_ERR_UNSUPPORTED, naming why) or one
+ * of the other backend than the context's (PL_ERR_ARG); no rung at all for the context (the
+ * best-rung forms: PL_ERR_UNSUPPORTED); a _variant form's params[i] outside its legal values
+ * (PL_ERR_ARG, naming it and them); sizes whose byte counts overflow 64 bits
+ * (PL_ERR_OVERFLOW). With a CUDA context a failed device allocation is PL_ERR_DEVICE_NOMEM, a
+ * failed CUDA call PL_ERR_CUDA. Each call below lists what else it refuses; every refusal
+ * leaves a message in pl_last_error(). */
+
+/* ---- gemm */
+
 /* C = alpha*A*B + beta*C, row-major. A is M x K (lda >= K), B is K x N (ldb >= N),
  * C is M x N (ldc >= N). Host pointers; with a CUDA context the data travels to the device
  * and back. beta == 0 means C is not read (NaN in C does not propagate). Runs the best
- * GEMM rung the context can run (see pl_gemm_best_variant). */
+ * GEMM rung the context can run (see pl_gemm_best_variant).
+ * Refuses (PL_ERR_ARG): M, N or K <= 0; lda < K, ldb < N, ldc < N (naming the pitch); alpha or
+ * beta not finite; A, B or C NULL (naming the operand; checked after the sizes). */
 pl_status pl_sgemm(pl_ctx *ctx, int64_t M, int64_t N, int64_t K, float alpha, const float *A,
                    int64_t lda, const float *B, int64_t ldb, float beta, float *C, int64_t ldc);
 /* Same with a named variant ("cpu-naive", "cuda-shared", ...); params may be NULL for
@@ -97,42 +111,75 @@ pl_status pl_sgemm_variant(pl_ctx *ctx, const char *variant, const int64_t *para
                            const float *B, int64_t ldb, float beta, float *C, int64_t ldc);
 const char *pl_gemm_best_variant(const pl_ctx *ctx);
 
+/* ---- reduce and dot */
+
+/* What pl_sreduce computes over each row or column (min/max propagate NaN as NumPy does).
+ * PL_REDUCE_N_OPS counts them; it is not an op. */
+typedef enum pl_reduce_op {
+    PL_REDUCE_SUM = 0, PL_REDUCE_MEAN, PL_REDUCE_MIN, PL_REDUCE_MAX, PL_REDUCE_SUMSQ, PL_REDUCE_N_OPS
+} pl_reduce_op;
+
 /* r = op over each row (axis 1: r has M elements) or each column (axis 0: N elements) of the
- * row-major M x N matrix A (lda >= N); as NumPy, axis -1 is 1 and -2 is 0 (others: PL_ERR_ARG,
- * naming the axis); op 0..4 = sum, mean, min, max, sumsq (min/max propagate
- * NaN as NumPy). dot: *result = sum_i x_i y_i. Host pointers, the best rung, as pl_sgemm. */
-pl_status pl_sreduce(pl_ctx *ctx, int op, int axis, int64_t M, int64_t N, const float *A, int64_t lda, float *r);
+ * row-major M x N matrix A (lda >= N); as NumPy, axis -1 is 1 and -2 is 0. Host pointers, the
+ * best rung (a CPU context: cpu-simd, else cpu-naive; a CUDA context: cuda-tuned).
+ * Refuses (PL_ERR_ARG): A or r NULL; axis outside -2..1 (naming it); M or N <= 0; lda < N
+ * (naming it); op outside pl_reduce_op ("unknown op 99"). */
+pl_status pl_sreduce(pl_ctx *ctx, pl_reduce_op op, int axis, int64_t M, int64_t N, const float *A, int64_t lda,
+                     float *r);
+/* *result = sum_i x_i y_i over two float32 vectors of length N, the best rung as pl_sreduce.
+ * Refuses (PL_ERR_ARG): x, y or result NULL; N <= 0. */
 pl_status pl_sdot(pl_ctx *ctx, int64_t N, const float *x, const float *y, float *result);
 
+/* ---- gemv */
+
 /* y = alpha*op(A)*x + beta*y, row-major A (M x N, lda >= N); trans 'n': op(A) = A (x has N
- * elements, y has M), 't': op(A) = A^T (x has M, y has N). beta == 0: y is not read. Like
- * pl_sgemm: the best rung (pl_gemv_best_variant), or the one named by pl_sgemv_variant. */
+ * elements, y has M), 't': op(A) = A^T (x has M, y has N); 'N' and 'T' as well (a char, as
+ * BLAS has it, not an enum). beta == 0: y is not read. Like pl_sgemm: the best rung
+ * (pl_gemv_best_variant), or the one named by pl_sgemv_variant.
+ * Refuses (PL_ERR_ARG): trans other than n, N, t, T (naming it); M or N <= 0; lda < N (naming
+ * it); alpha or beta not finite; A, x or y NULL (naming the operand; checked after the sizes). */
 pl_status pl_sgemv(pl_ctx *ctx, char trans, int64_t M, int64_t N, float alpha, const float *A, int64_t lda,
                    const float *x, float beta, float *y);
 pl_status pl_sgemv_variant(pl_ctx *ctx, const char *variant, const int64_t *params, char trans, int64_t M,
                            int64_t N, float alpha, const float *A, int64_t lda, const float *x, float beta, float *y);
 const char *pl_gemv_best_variant(const pl_ctx *ctx);
 
+/* ---- transpose */
+
 /* B = A^T, out of place, row-major. A is M x N (lda >= N), B is N x M (ldb >= M); B's
  * padding (columns M..ldb) is not written. Host pointers, as pl_sgemm; the _variant form
- * names the rung (params may be NULL: its defaults). */
+ * names the rung (params may be NULL: its defaults).
+ * Refuses (PL_ERR_ARG): M or N <= 0; lda < N, ldb < M (naming the pitch); A or B NULL. A and B
+ * that overlap are not detected. */
 pl_status pl_stranspose(pl_ctx *ctx, int64_t M, int64_t N, const float *A, int64_t lda, float *B, int64_t ldb);
 pl_status pl_stranspose_variant(pl_ctx *ctx, const char *variant, const int64_t *params, int64_t M, int64_t N,
                                 const float *A, int64_t lda, float *B, int64_t ldb);
 const char *pl_transpose_best_variant(const pl_ctx *ctx);
 
+/* ---- conv2d */
+
+/* The output's extent: valid, (H-K+1) x (W-K+1), only where the filter fits; same, H x W, the
+ * image extended beyond its edge by a pl_conv2d_border. */
+typedef enum pl_conv2d_mode { PL_CONV2D_VALID = 0, PL_CONV2D_SAME } pl_conv2d_mode;
+/* How mode same reads outside the image: zero (0 there), clamp (the nearest edge pixel,
+ * "replicate"), reflect (mirror without repeating the edge pixel: index -1 reads 1, as numpy's
+ * 'reflect' and OpenCV's BORDER_REFLECT_101). Checked in mode valid too, where it is unused. */
+typedef enum pl_conv2d_border { PL_CONV2D_ZERO = 0, PL_CONV2D_CLAMP, PL_CONV2D_REFLECT } pl_conv2d_border;
+typedef struct pl_conv2d_opts {
+    pl_conv2d_mode mode;
+    pl_conv2d_border border;
+    int flip; /* 1: convolution (filter rotated 180 degrees); 0: cross-correlation */
+} pl_conv2d_opts;
+
 /* 2-D convolution of one channel: out = image (*) filter, a K x K filter (K odd, 1..15) over
  * an H x W row-major image (ld_img >= W); dtype PL_F32 or PL_I32 for image, filter and out.
- * opts NULL: mode valid (out is (H-K+1) x (W-K+1)), cross-correlation. mode same: out is
- * H x W, the image extended by border (zero, clamp = replicate, reflect = mirror without
- * repeating the edge, as numpy's 'reflect'); flip = 1: true convolution. ld_out >= out's width.
- * int32: a filter and image whose sums could leave int32 are refused (PL_ERR_ARG). Host
- * pointers, the best rung, as pl_sgemm. */
-typedef struct pl_conv2d_opts {
-    int mode;   /* 0 valid, 1 same */
-    int border; /* 0 zero, 1 clamp, 2 reflect */
-    int flip;   /* 1: convolution (filter rotated 180 degrees); 0: cross-correlation */
-} pl_conv2d_opts;
+ * opts NULL: {PL_CONV2D_VALID, PL_CONV2D_ZERO, flip 0}, cross-correlation. ld_out >= out's
+ * width. Host pointers, the best rung, as pl_sgemm.
+ * Refuses (PL_ERR_ARG): H or W <= 0; K even or outside 1..15 (naming it); dtype other than
+ * PL_F32 and PL_I32 (naming it); mode, border or flip outside their values (naming the value);
+ * mode valid with K > H or K > W; ld_img < W, ld_out < out's width (naming the pitch); image,
+ * filter or out NULL; int32 data whose sums could leave int32 (sum |w| x max |x| > INT32_MAX,
+ * read from the arrays before any work). */
 pl_status pl_conv2d(pl_ctx *ctx, pl_dtype dtype, int64_t H, int64_t W, const void *image, int64_t ld_img, int K,
                     const void *filter, const pl_conv2d_opts *opts, void *out, int64_t ld_out);
 pl_status pl_conv2d_variant(pl_ctx *ctx, const char *variant, const int64_t *params, pl_dtype dtype, int64_t H,
@@ -140,12 +187,19 @@ pl_status pl_conv2d_variant(pl_ctx *ctx, const char *variant, const int64_t *par
                             const pl_conv2d_opts *opts, void *out, int64_t ld_out);
 const char *pl_conv2d_best_variant(const pl_ctx *ctx);
 
+/* ---- life */
+
 /* Conway's Game of Life and Life-like rules: gens generations, in place, of a W x H grid held
  * bit-packed: row y is (W + 63) / 64 uint64 words at bits + y * ((W + 63) / 64), cell x is bit
  * x % 64 of word x / 64, the bits past W zero (and left zero). torus = 1: the edges wrap; 0: a
  * bounded plane, dead beyond the edge. rule: "B3/S23" (NULL: Conway), "B36/S23", "23/3", ...;
  * a malformed rule is PL_ERR_ARG naming it. Host pointers, the best rung, as pl_sgemm.
- * The unbounded plane is the room's cpu-sparse engine (src/kernels/life/sparse.h). */
+ * The unbounded plane is the room's cpu-sparse engine (src/kernels/life/sparse.h). torus is a
+ * flag (any nonzero value is a torus), not an enum.
+ * Refuses (PL_ERR_ARG): W or H < 1 (naming them); gens < 0; bits NULL; a malformed rule
+ * (naming it); W x H past 2^61 cells is PL_ERR_OVERFLOW. gens == 0 returns PL_OK after these
+ * checks, without a run and before the rung is checked against the context. A rung that cannot take the problem (pl_life_variant with
+ * "cpu-sparse" on a torus, or with a B0 rule) is PL_ERR_UNSUPPORTED. */
 pl_status pl_life(pl_ctx *ctx, int64_t W, int64_t H, uint64_t *bits, int64_t gens, const char *rule, int torus);
 pl_status pl_life_variant(pl_ctx *ctx, const char *variant, const int64_t *params, int64_t W, int64_t H,
                           uint64_t *bits, int64_t gens, const char *rule, int torus);
@@ -155,11 +209,15 @@ pl_status pl_life_variant(pl_ctx *ctx, const char *variant, const int64_t *param
 const char *pl_life_best_variant_for(const pl_ctx *ctx, int64_t W, int64_t H);
 const char *pl_life_best_variant(const pl_ctx *ctx);
 
+/* ---- entropy */
+
 /* Local entropy: for each pixel of an H x W uint8 image of values in [0, bins) (bins 2..256),
  * the Shannon entropy of the k x k window around it (k odd), the window clipped to the image
  * at the borders; natural log, or base 2 with base2 = 1. out is H x W float32 (ld_out >= W).
- * A value >= bins is an error naming the first such pixel (PL_ERR_ARG). Host pointers, as
- * pl_sgemm. */
+ * Host pointers, the best rung, as pl_sgemm.
+ * Refuses (PL_ERR_ARG): H or W <= 0; k even or outside 1..63, bins outside 2..256, base2
+ * other than 0 or 1, ld < W, ld_out < W (each naming the value); values or out NULL; a value
+ * >= bins (naming the first such pixel, read before any work). */
 pl_status pl_entropy(pl_ctx *ctx, int64_t H, int64_t W, const uint8_t *values, int64_t ld, int k, int bins,
                      int base2, float *out, int64_t ld_out);
 pl_status pl_entropy_variant(pl_ctx *ctx, const char *variant, const int64_t *params, int64_t H, int64_t W,

@@ -278,6 +278,17 @@ static void test_api(void)
         CHECK(pl_last_error()[0] != '\0', "%s: no message", bad[i].what);
     }
     CHECK(pl_conv2d(ctx, PL_F64, 4, 4, img, 4, 3, w, NULL, out, 4) == PL_ERR_ARG, "float64 is refused");
+    /* The public enums (include/parlab.h): their numbers and the opts layout are what bindings
+     * pass; a value outside them is refused and named. */
+    CHECK(PL_CONV2D_SAME == 1 && PL_CONV2D_REFLECT == 2 && sizeof(pl_conv2d_opts) == 3 * sizeof(int),
+          "pl_conv2d_opts: values or layout moved");
+    pl_conv2d_opts bad_mode = {(pl_conv2d_mode)99, PL_CONV2D_ZERO, 0}, bad_border = {PL_CONV2D_SAME, (pl_conv2d_border)99, 0};
+    CHECK(pl_conv2d(ctx, PL_F32, 4, 4, img, 4, 3, w, &bad_mode, out, 4) == PL_ERR_ARG &&
+              strstr(pl_last_error(), "mode 99"),
+          "mode 99 is refused, named: %s", pl_last_error());
+    CHECK(pl_conv2d(ctx, PL_F32, 4, 4, img, 4, 3, w, &bad_border, out, 4) == PL_ERR_ARG &&
+              strstr(pl_last_error(), "border 99"),
+          "border 99 is refused, named: %s", pl_last_error());
     CHECK(pl_conv2d(ctx, PL_F32, 4, 4, NULL, 4, 3, w, NULL, out, 4) == PL_ERR_ARG, "NULL image");
     CHECK(pl_conv2d_variant(ctx, "no-such-rung", NULL, PL_F32, 4, 4, img, 4, 3, w, NULL, out, 4) == PL_ERR_ARG,
           "unknown variant");

@@ -334,6 +334,11 @@ int main(void)
     CHECK(d == (float)dd, "pl_sdot: %g, want %g", d, dd);
     CHECK(pl_sreduce(ctx, PL_REDUCE_SUM, 1, M, N, A, N - 1, r) == PL_ERR_ARG, "lda < N is refused");
     CHECK(pl_sreduce(ctx, 7, 1, M, N, A, LDA, r) == PL_ERR_ARG, "op 7 is refused");
+    /* The public enum (include/parlab.h): its numbers are what bindings pass; a value outside
+     * it is refused and named. */
+    CHECK(PL_REDUCE_SUM == 0 && PL_REDUCE_SUMSQ == 4 && PL_REDUCE_N_OPS == 5, "pl_reduce_op's values moved");
+    CHECK(pl_sreduce(ctx, (pl_reduce_op)99, 1, M, N, A, LDA, r) == PL_ERR_ARG && strstr(pl_last_error(), "op 99"),
+          "op 99 is refused, named: %s", pl_last_error());
     CHECK(pl_sreduce(ctx, PL_REDUCE_SUM, 2, M, N, A, LDA, r) == PL_ERR_ARG, "axis 2 is refused");
     CHECK(pl_sreduce(ctx, PL_REDUCE_SUM, -3, M, N, A, LDA, r) == PL_ERR_ARG && strstr(pl_last_error(), "-3"),
           "axis -3 is refused, named: %s", pl_last_error());

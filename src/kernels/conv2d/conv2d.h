@@ -30,8 +30,8 @@ extern "C" {
 #endif
 
 enum { PL_CONV2D_MAX_K = 15 };
-typedef enum pl_conv2d_mode { PL_CONV2D_VALID = 0, PL_CONV2D_SAME } pl_conv2d_mode;
-typedef enum pl_conv2d_border { PL_CONV2D_ZERO = 0, PL_CONV2D_CLAMP, PL_CONV2D_REFLECT } pl_conv2d_border;
+/* pl_conv2d_mode (PL_CONV2D_VALID, _SAME) and pl_conv2d_border (PL_CONV2D_ZERO, _CLAMP,
+ * _REFLECT) are public: include/parlab.h. */
 
 typedef struct pl_conv2d_problem {
     int64_t H, W;          /* the image */

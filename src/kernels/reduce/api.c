@@ -13,7 +13,8 @@ static const char *best(const pl_ctx *ctx, const pl_kernel *k, const char *cpu, 
     return NULL;
 }
 
-pl_status pl_sreduce(pl_ctx *ctx, int op, int axis, int64_t M, int64_t N, const float *A, int64_t lda, float *r)
+pl_status pl_sreduce(pl_ctx *ctx, pl_reduce_op op, int axis, int64_t M, int64_t N, const float *A, int64_t lda,
+                     float *r)
 {
     if (!ctx) return pl_fail(PL_ERR_ARG, "pl_sreduce: NULL context");
     if (!A || !r) return pl_fail(PL_ERR_ARG, "pl_sreduce: NULL array");

@@ -20,9 +20,7 @@ extern "C" {
 #define PL_REDUCE_HD
 #endif
 
-typedef enum pl_reduce_op {
-    PL_REDUCE_SUM = 0, PL_REDUCE_MEAN, PL_REDUCE_MIN, PL_REDUCE_MAX, PL_REDUCE_SUMSQ, PL_REDUCE_N_OPS
-} pl_reduce_op;
+/* pl_reduce_op (PL_REDUCE_SUM ...) is public: include/parlab.h. */
 
 typedef struct pl_reduce_problem {
     int64_t M, N, lda;
