@@ -241,7 +241,11 @@ d = json.load(open("t.json"))
 big = max(r["work"] for r in d["results"])
 rows = [r for r in d["results"] if r["work"] == big]
 top = max(r["rate"] for r in rows)
+# every other bar at one rate, so that the axis is linear whatever the machine measured (a
+# sanitizer build's rungs ran 30x below OpenBLAS: a log axis, rounded up to a decade, held
+# the 10x bar under its top)
 for r in rows:
+    r["rate"] = top
     r["ceiling"] = {"name": "CPU triad bandwidth", "pct": 50.0, "over": False}
 rows[0]["rate"] = top * 10
 rows[0]["ceiling"] = {"name": "CPU triad bandwidth", "pct": 250.0, "over": True}
