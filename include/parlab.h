@@ -611,6 +611,7 @@ struct pl_peaks {
     double gpu_gflops_fp32;      /* FMA peak on the CUDA cores; 0 = no GPU */
     double gpu_copy_gbps;        /* device-to-device copy, bytes read + written */
     double gpu_gflops_tf32;      /* TF32 tensor-core peak, 2 flops per multiply-add; 0 = n/a */
+    char gpu_tf32_method[12];    /* how it was measured: "wgmma", "mma.sync" or "none" */
     double cpu_gops_int32[2];    /* 32-bit integer/bitwise ops, best ISA, [0]: 1 thread, [1]: all;
                                     Gop/s, one op per 32-bit lane per instruction */
     double gpu_gops_int32;       /* Gop/s, one op per thread per LOP3/IADD3; 0 = no GPU */

@@ -311,6 +311,12 @@ int main(void)
     s = pl_peaks_get(NULL, &back, 0);
     CHECK(s == PL_OK, "pl_peaks_get after measuring: %s", pl_last_error());
     CHECK(back.valid && same_figures(&pk, &back), "the cached figures differ from the measured ones");
+    /* How TF32 was measured: told by the measuring itself (not only by the cache file) and
+     * read back the same; "none" exactly when there is no TF32 figure. */
+    CHECK(strcmp(pk.gpu_tf32_method, back.gpu_tf32_method) == 0, "TF32 method '%s' measured, '%s' read back",
+          pk.gpu_tf32_method, back.gpu_tf32_method);
+    CHECK((strcmp(pk.gpu_tf32_method, "none") == 0) == !(pk.gpu_gflops_tf32 > 0.0),
+          "TF32 method '%s' with a TF32 figure of %g", pk.gpu_tf32_method, pk.gpu_gflops_tf32);
 
     /* The good file, as written: every bad file below is it with one defect. */
     size_t good_len = 0;

@@ -367,11 +367,7 @@ int pl_cmd_peaks(int argc, char **argv)
     /* How the figures were measured: pk says (from the cache file with --show). */
     const char *cpu_mode = pk.cpu_mode[0] ? pk.cpu_mode : (quick ? "quick" : "full");
     const char *gpu_mode = pk.gpu_mode[0] ? pk.gpu_mode : "none";
-    char tc_name[16] = "none";
-    if (show && !pl_peaks_cache_field(path, "gpu_tf32_method", tc_name, sizeof tc_name))
-        snprintf(tc_name, sizeof tc_name, "%s", "unknown");
-    if (!show) snprintf(tc_name, sizeof tc_name, "%s", "unknown");
-    if (!show && pk.cached) pl_peaks_cache_field(path, "gpu_tf32_method", tc_name, sizeof tc_name);
+    const char *tc_name = pk.gpu_tf32_method[0] ? pk.gpu_tf32_method : "none";
     int tc = pl_peaks_tc_parse(tc_name);
 
     unsigned f = pl_features();

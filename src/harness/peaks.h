@@ -153,9 +153,6 @@ pl_status pl_peaks_gpu_int32(int device, int quick, double *gops);
 /* The cache file of this machine: <pl_cache_dir>/peaks-<machine key>.txt, the GPU being
  * ctx's device (device 0 when ctx is NULL or a CPU context). Creates the directory. */
 pl_status pl_peaks_cache_path(const pl_ctx *ctx, char *buf, size_t n);
-/* The text of one "key = value" line of a cache file (e.g. "cpu_mode", "measured");
- * 1 if found, 0 if the file or the key is missing. */
-int pl_peaks_cache_field(const char *path, const char *key, char *buf, size_t n);
 
 #ifdef __cplusplus
 }
