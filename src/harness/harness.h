@@ -12,7 +12,12 @@
  *   error_bound, elem_bound   the bounds of a precision, with their justification
  *   work, ops, bytes          per run: work in the kernel's unit, compute ops, fewest bytes
  *   destroy_problem           frees what make_problem allocated
- * The harness includes nothing from src/kernels/: the list of kernels is a table there. */
+ * The harness includes nothing from src/kernels/: the list of kernels is a table there.
+ *
+ * One file per concern: plan.c (the problem struct and what it will take), fits.c (memory
+ * checks), problem.c (inputs and reference, once), checksum.c, verify.c, run.c (a variant's
+ * buffers and steps), timing.c (repeats and statistics), ceilings.c, bench.c (the phases of
+ * pl_bench_variant in order), estimate.c (a bench's time from a probe). */
 #ifndef PL_HARNESS_H
 #define PL_HARNESS_H
 
@@ -27,15 +32,45 @@ struct pl_problem {
     int id;                           /* unique in this process */
     char desc[64];
     uint64_t seed;
-    pl_check check;                   /* FULL or SAMPLE */
+    pl_check check;                   /* FULL or SAMPLE (AUTO: a probe, never checked) */
     int n;                            /* operands */
     pl_tensor t[PL_MAX_OPERANDS];     /* host operands; in-out ones hold their initial value */
     pl_tensor ref[PL_MAX_OPERANDS];   /* full check: reference of outputs (host NULL otherwise) */
     pl_tensor scale[PL_MAX_OPERANDS]; /* full check: element scale of float outputs */
     uint64_t sum[PL_MAX_OPERANDS];    /* checksum of each input and in-out's initial value */
     double work, ops, bytes;
+    double device_bytes;              /* the plan's: operands and pristine in-outs on a device */
 };
 
+/* ---- plan.c: the kernel's problem struct, and what a problem will take */
+/* Make the kernel's problem struct from size and parameters (named sizes resolved; pv NULL:
+ * defaults); destroy with pl_spec_free. */
+pl_status pl_spec_make(const pl_kernel *k, const char *size, const pl_pvalues *pv, void **spec);
+void pl_spec_free(const pl_kernel *k, void *spec);
+/* pl_problem_plan of a problem struct already made (the problem is made once). */
+pl_status pl_plan_spec(const pl_kernel *k, const void *spec, pl_check check, pl_plan *plan);
+/* Estimated rate of the full float64 reference here (ops per second), for the AUTO check. */
+double pl_reference_rate(void);
+/* Seconds of full reference above which AUTO picks the sampled check. */
+#define PL_FULL_CHECK_MAX_S 5.0
+
+/* ---- fits.c: what a run will take against what this process may have */
+/* The one device-memory check: PL_ERR_TOO_BIG when need bytes pass 97% of the free memory of
+ * gpu's device, "WHO needs about X GiB of device memory WHAT_FOR; device D has ..."; PL_OK
+ * when the device cannot tell (the allocation will say). (pl_plan_fits: parlab.h.) */
+pl_status pl_device_fits(const pl_ctx *gpu, double need, const char *who, const char *what_for);
+
+/* ---- problem.c (the rest of it is public: pl_problem_create...) */
+/* A problem for timing only (pl_bench_estimate's probes): seeded inputs, no reference, no
+ * checks (its check is AUTO, which pl_bench_variant reads as "do not check"). */
+pl_status pl_problem_create_probe(pl_problem **p, const pl_kernel *k, const char *size, const pl_pvalues *pv,
+                                  uint64_t seed);
+
+/* ---- checksum.c */
+/* A 64-bit checksum of the bytes a tensor spans (host memory); the same for any thread count. */
+uint64_t pl_tensor_checksum(const pl_tensor *t);
+
+/* ---- verify.c: what a run left */
 /* Compare an output with its reference over the rows x cols region: relative Frobenius
  * error (floats; any NaN or Inf gives +Inf) or the count of differing elements (exact). */
 double pl_verify_tensor(const pl_tensor *out, const pl_tensor *ref, int exact);
@@ -43,30 +78,34 @@ double pl_verify_tensor(const pl_tensor *out, const pl_tensor *ref, int exact);
  * elem_bound * scale (scale may be NULL: exact). Fills res (operand index given). */
 void pl_check_tensor(const pl_tensor *out, const pl_tensor *ref, const pl_tensor *scale, double elem_bound,
                      int operand, pl_check_result *res);
+/* The outputs a run left in the host copies work[] (indexed like the operands): the problem's
+ * check (full against r->bound and r->elem_bound, or the kernel's sampled one seeded with the
+ * problem's seed ^ salt) into res, and their padding (r->padding_ok cleared when touched).
+ * Returns 1 when they pass. */
+int pl_verify_outputs(const pl_problem *p, const pl_variant *v, void *const *work, uint64_t salt, pl_result *r,
+                      pl_check_result *res);
+/* The inputs as the problem made them. Host (a CPU variant got the problem's own copies): by
+ * checksum; where one changed, *ok = 0 and the inputs are refilled from the seed. Device: the
+ * device copies dev[] (bytes[] each) compared with the host's, in chunks. */
+pl_status pl_verify_inputs_host(pl_problem *p, int *ok);
+pl_status pl_verify_inputs_device(const pl_problem *p, void *const *dev, const size_t *bytes, void *stream, int *ok);
 
+/* ---- timing.c (the timed repeats: run.h) */
+/* Sort t[0..n-1] and give its median, min and max. */
+void pl_stats_summary(double *t, int n, double *median, double *min, double *max);
+
+/* ---- ceilings.c */
+/* r's % of the ceiling that bounds it (compute, memory or the roofline, as the kernel says) at
+ * the measured peaks pk (NULL or invalid: not placed, "-"); written: the bytes a run writes
+ * (< 0: unknown). Sets ceiling_pct, ceiling_name, over_ceiling. */
+void pl_place_on_ceiling(const pl_ctx *ctx, const pl_variant *v, const pl_peaks *pk, double written, pl_result *r);
+
+/* ---- registry.c */
 /* The values of a variant's parameters: given ones checked against their legal values,
  * missing ones (params == NULL) set to the defaults. */
 pl_status pl_params_resolve(const pl_variant *v, const int64_t *given, int64_t *out);
-
 /* Bytes of storage a tensor spans, with overflow checks. */
 pl_status pl_tensor_bytes(const pl_tensor *t, size_t *bytes);
-/* A 64-bit checksum of the bytes a tensor spans (host memory). */
-uint64_t pl_tensor_checksum(const pl_tensor *t);
-
-/* Make the kernel's problem struct from size and parameters (named sizes resolved);
- * destroy with pl_spec_free. */
-pl_status pl_spec_make(const pl_kernel *k, const char *size, const pl_pvalues *pv, void **spec);
-void pl_spec_free(const pl_kernel *k, void *spec);
-/* pl_problem_plan of a problem struct already made (the problem is made once). */
-pl_status pl_plan_spec(const pl_kernel *k, const void *spec, pl_check check, pl_plan *plan);
-
-/* Estimated rate of the full float64 reference here (ops per second), for the AUTO check. */
-double pl_reference_rate(void);
-/* Seconds of full reference above which AUTO picks the sampled check. */
-#define PL_FULL_CHECK_MAX_S 5.0
-
-/* Sort t[0..n-1] and give its median, min and max (bench.c). */
-void pl_stats_summary(double *t, int n, double *median, double *min, double *max);
 
 /* The JSON writer's pieces for files of other schemas (report.c): a temporary file begun with
  * {"schema": schema, "machine": ..., "build": ..., "command": ..., "date": ..., (the caller

@@ -1,6 +1,7 @@
 /* memcheck.c: a reader's size check against the host memory this process may take, before it
- * allocates (a header can claim terabytes). Apart from file.c so that the fuzz targets, built
- * without the harness, can give their own pl_host_memory_available. */
+ * allocates (a header can claim terabytes). The query is core's (core/host_memory.c); apart
+ * from file.c so that the fuzz targets, built without host_memory.c, can give their own
+ * pl_host_memory_available. */
 #include "io/io.h"
 
 #include <inttypes.h>

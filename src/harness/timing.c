@@ -1,0 +1,77 @@
+/* timing.c: the timed runs and their statistics. Before each run, outside the timed region,
+ * the outputs are poisoned again and (--cold) the caches flushed; a run is timed by CUDA events
+ * around the launch on a GPU, by the monotonic clock on the CPU. Repeats run until min_time
+ * is spent (at least 3, at most max_repeats) or exactly `repeats` times; the result holds
+ * their median, min and max, and says when max and min are far apart. */
+#include "core/core.h"
+#include "core/device.h"
+#include "harness/run.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void pl_stats_summary(double *t, int n, double *median, double *min, double *max)
+{
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    *min = t[0];
+    *max = t[n - 1];
+    *median = (n % 2) ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+/* One run of the variant, timed. */
+static pl_status timed_call(pl_run *run, double *t)
+{
+    if (!run->gpu) {
+        double a = pl_now();
+        pl_status s = pl_run_call(run);
+        *t = pl_now() - a;
+        return s;
+    }
+    pl_status s = pl_dev_event_record(run->ev0, run->ctx->stream);
+    if (s == PL_OK) s = pl_run_call(run);
+    if (s == PL_OK) s = pl_dev_event_record(run->ev1, run->ctx->stream);
+    if (s == PL_OK) s = pl_dev_event_elapsed(run->ev0, run->ev1, t);
+    return s;
+}
+
+static void progress(const pl_bench_config *cfg, int n, int cap, double spent)
+{
+    if (!cfg->progress) return;
+    cfg->progress(cfg->progress_user, "timed runs",
+                  cfg->repeats > 0 ? (double)n / cap : fmin(1.0, fmax((double)n / 3, spent / fmax(cfg->min_time_s, 1e-9))));
+}
+
+pl_status pl_time_repeats(pl_run *run, pl_result *r)
+{
+    const pl_bench_config *cfg = run->cfg;
+    int cap = cfg->repeats > 0 ? cfg->repeats : (cfg->max_repeats > 3 ? cfg->max_repeats : 3);
+    double *times = calloc((size_t)cap, sizeof *times);
+    if (!times) return pl_fail(PL_ERR_NOMEM, "out of host memory");
+    int n = 0;
+    double spent = 0;
+    pl_status s = PL_OK;
+    while (s == PL_OK && n < cap) {
+        progress(cfg, n, cap, spent);
+        s = pl_run_poison_outputs(run);
+        if (s == PL_OK) s = pl_run_flush_caches(run);
+        double t;
+        if (s == PL_OK) s = timed_call(run, &t);
+        if (s != PL_OK) break;
+        times[n++] = t;
+        spent += t;
+        if (cfg->repeats <= 0 && n >= 3 && spent >= cfg->min_time_s) break;
+    }
+    if (s == PL_OK) {
+        r->repeats = n;
+        pl_stats_summary(times, n, &r->median_s, &r->min_s, &r->max_s);
+        r->noisy = r->min_s > 0 && r->max_s > 1.5 * r->min_s;
+    }
+    free(times);
+    return s;
+}
