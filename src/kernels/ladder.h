@@ -22,6 +22,12 @@
 /* At a table's definition: its length agrees with the count its header's enum names. */
 #define PL_CHECK_COUNT(table, count) static_assert(PL_COUNT(table) == (count), #table " has " #count " entries")
 
+/* The isa parameter of the SIMD rungs: core's pl_isa_choices (auto|avx2|avx512), read with
+ * pl_isa_pick. */
+#define PL_ISA_PARAM \
+    {.name = "isa", .help = "vector instructions: auto picks AVX-512 where the CPU has it", \
+     .kind = PL_PARAM_CHOICE, .choices = pl_isa_choices}
+
 /* A descriptor's parameter list, for a CUDA rung: the table where CUDA is built, none where not. */
 #ifdef PL_HAVE_CUDA
 #define PL_CUDA_FN(f) f

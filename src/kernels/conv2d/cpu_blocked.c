@@ -25,9 +25,7 @@ const pl_param_def pl_conv2d_cpu_blocked_params[] = {
     [PL_CONV2D_CPU_BLOCKED_ROWS] =
         {.name = "rows", .help = "output rows per band (a thread takes bands in turn)",
          .kind = PL_PARAM_RANGE, .min = 8, .max = 512, .step = 8, .def = 64},
-    [PL_CONV2D_CPU_BLOCKED_ISA] =
-        {.name = "isa", .help = "vector instructions: auto picks AVX-512 where the CPU has it",
-         .kind = PL_PARAM_CHOICE, .choices = pl_isa_choices},
+    [PL_CONV2D_CPU_BLOCKED_ISA] = PL_ISA_PARAM,
     [PL_CONV2D_CPU_BLOCKED_STREAM] =
         {.name = "stream", .help = "streaming stores for the output (no read for ownership, past the caches): auto "
                                    "uses them when the output is over STREAM_MIN_BYTES and rows are 64-byte multiples",

@@ -12,9 +12,7 @@
 #include "kernels/ladder.h"
 
 const pl_param_def pl_gemm_cpu_simd_params[] = {
-    [PL_GEMM_CPU_SIMD_ISA] =
-        {.name = "isa", .help = "vector instructions: auto picks AVX-512 where the CPU has it",
-         .kind = PL_PARAM_CHOICE, .choices = pl_isa_choices},
+    [PL_GEMM_CPU_SIMD_ISA] = PL_ISA_PARAM,
 };
 PL_CHECK_COUNT(pl_gemm_cpu_simd_params, PL_GEMM_CPU_SIMD_N_PARAMS);
 
@@ -22,9 +20,7 @@ const pl_param_def pl_gemm_cpu_simd_blocked_params[] = {
     [PL_GEMM_CPU_SIMD_BLOCKED_BLOCK] =
         {.name = "block", .help = "i/j/k cache block, in elements",
          .kind = PL_PARAM_RANGE, .min = 8, .max = 1024, .step = 8, .def = 64},
-    [PL_GEMM_CPU_SIMD_BLOCKED_ISA] =
-        {.name = "isa", .help = "vector instructions: auto picks AVX-512 where the CPU has it",
-         .kind = PL_PARAM_CHOICE, .choices = pl_isa_choices},
+    [PL_GEMM_CPU_SIMD_BLOCKED_ISA] = PL_ISA_PARAM,
 };
 PL_CHECK_COUNT(pl_gemm_cpu_simd_blocked_params, PL_GEMM_CPU_SIMD_BLOCKED_N_PARAMS);
 

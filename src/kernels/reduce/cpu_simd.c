@@ -10,9 +10,7 @@
 #include <math.h>
 
 const pl_param_def pl_reduce_cpu_simd_params[] = {
-    [PL_REDUCE_CPU_SIMD_ISA] =
-        {.name = "isa", .help = "vector instructions: auto picks AVX-512 where the CPU has it",
-         .kind = PL_PARAM_CHOICE, .choices = pl_isa_choices},
+    [PL_REDUCE_CPU_SIMD_ISA] = PL_ISA_PARAM,
 };
 PL_CHECK_COUNT(pl_reduce_cpu_simd_params, PL_REDUCE_CPU_SIMD_N_PARAMS);
 

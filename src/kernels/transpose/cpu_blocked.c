@@ -18,9 +18,7 @@ const pl_param_def pl_transpose_cpu_blocked_params[] = {
     [PL_TRANSPOSE_CPU_BLOCKED_TILE] =
         {.name = "tile", .help = "cache tile edge, in elements",
          .kind = PL_PARAM_LIST, .values = tiles, .n_values = PL_COUNT(tiles), .def = 64},
-    [PL_TRANSPOSE_CPU_BLOCKED_ISA] =
-        {.name = "isa", .help = "vector instructions: auto picks AVX-512 where the CPU has it",
-         .kind = PL_PARAM_CHOICE, .choices = pl_isa_choices},
+    [PL_TRANSPOSE_CPU_BLOCKED_ISA] = PL_ISA_PARAM,
     [PL_TRANSPOSE_CPU_BLOCKED_STORE] =
         {.name = "store", .help = "auto: streaming stores when B is over 32 MiB; cached: plain stores; stream: "
                                   "streaming stores (both where B's rows are vector-aligned, else plain)",
