@@ -1,18 +1,40 @@
-/* ladder.h: what every room's ladder.c uses to list rungs that a build may lack. A CUDA rung
- * or an OpenBLAS or cuDNN peer is listed in every build (so `parlab list` can say why it cannot run
- * here); without CUDA, OpenBLAS or cuDNN its run function is NULL, and a CUDA rung's parameter table
- * (defined in a .cu file) is left out. */
+/* ladder.h: what the rooms use to describe their rungs.
+ *
+ * Counting: a table's length comes from sizeof (PL_COUNT), never from a number written beside
+ * it. A parameter table defined in a rung file is read by the room's ladder.c, which cannot see
+ * its length: the room's header gives each such table an enum of named indices whose last
+ * member is the count (PL_<TABLE>_N_PARAMS), and the file that defines the table checks that
+ * count against sizeof with PL_CHECK_COUNT. A rung reads its values as
+ * a->params[PL_<TABLE>_<NAME>], never by a bare position.
+ *
+ * Rungs a build may lack: a CUDA rung or an OpenBLAS or cuDNN peer is listed in every build (so
+ * `parlab list` can say why it cannot run here); without CUDA, OpenBLAS or cuDNN its run
+ * function is NULL, and a CUDA rung's parameter table (defined in a .cu file) is left out. */
 #ifndef PL_KERNELS_LADDER_H
 #define PL_KERNELS_LADDER_H
 
+#include <assert.h>
 #include <stddef.h>
 
+/* The number of elements of an array (not of a pointer), as an int. */
+#define PL_COUNT(arr) ((int)(sizeof(arr) / sizeof((arr)[0])))
+
+/* At a table's definition: its length agrees with the count its header's enum names. */
+#define PL_CHECK_COUNT(table, count) static_assert(PL_COUNT(table) == (count), #table " has " #count " entries")
+
+/* The isa parameter of the SIMD rungs: core's pl_isa_choices (auto|avx2|avx512), read with
+ * pl_isa_pick. */
+#define PL_ISA_PARAM \
+    {.name = "isa", .help = "vector instructions: auto picks AVX-512 where the CPU has it", \
+     .kind = PL_PARAM_CHOICE, .choices = pl_isa_choices}
+
+/* A descriptor's parameter list, for a CUDA rung: the table where CUDA is built, none where not. */
 #ifdef PL_HAVE_CUDA
 #define PL_CUDA_FN(f) f
-#define PL_CUDA_PARAMS(p, n) p, n
+#define PL_CUDA_PARAMS(table, count) .params = (table), .n_params = (count)
 #else
 #define PL_CUDA_FN(f) NULL
-#define PL_CUDA_PARAMS(p, n) NULL, 0
+#define PL_CUDA_PARAMS(table, count) .params = NULL, .n_params = 0
 #endif
 #ifdef PL_HAVE_OPENBLAS
 #define PL_OPENBLAS_FN(f) f

@@ -89,8 +89,13 @@ pl_status pl_conv2d_check_i32_range(const pl_conv2d_problem *p, const void *imag
  * up to 15*15, a bad number or a bad file is PL_ERR_ARG / PL_ERR_IO / PL_ERR_FORMAT naming it. */
 pl_status pl_conv2d_filter_parse(const char *text, pl_dtype dtype, void **values, int *K);
 
+/* The problem parameters (spec.c), by index into pl_pvalues.num and .str (kernels/ladder.h:
+ * counting). */
+enum { PL_CONV2D_PROBLEM_K, PL_CONV2D_PROBLEM_DTYPE, PL_CONV2D_PROBLEM_MODE, PL_CONV2D_PROBLEM_BORDER,
+       PL_CONV2D_PROBLEM_FLIP, PL_CONV2D_PROBLEM_FILTER, PL_CONV2D_PROBLEM_PAD, PL_CONV2D_PROBLEM_N_PARAMS };
+extern const pl_param_def pl_conv2d_problem_params[];
+
 /* The spec (spec.c), for the kernel table in ladder.c. */
-extern const pl_param_def pl_conv2d_problem_params[7]; /* k dtype mode border flip filter pad */
 pl_status pl_conv2d_spec_make_problem(void *problem, const char *size, const pl_pvalues *pv);
 void pl_conv2d_spec_destroy_problem(void *problem);
 void pl_conv2d_spec_describe(const void *problem, char *buf, size_t n);
@@ -105,6 +110,17 @@ pl_status pl_conv2d_spec_check_sampled(const void *problem, const pl_tensor *t, 
 double pl_conv2d_spec_ops(const void *problem);
 double pl_conv2d_spec_bytes(const void *problem);
 double pl_conv2d_spec_bytes_written(const void *problem);
+
+/* The rungs' parameters, by index into pl_run_args.params; each table is defined beside its rung. */
+enum { PL_CONV2D_CPU_BLOCKED_ROWS, PL_CONV2D_CPU_BLOCKED_ISA, PL_CONV2D_CPU_BLOCKED_STREAM,
+       PL_CONV2D_CPU_BLOCKED_PREFETCH, PL_CONV2D_CPU_BLOCKED_N_PARAMS };
+enum { PL_CONV2D_CUDA_BLOCK, PL_CONV2D_CUDA_BLOCK_N_PARAMS }; /* cuda-naive, cuda-shared/constant-filter */
+enum { PL_CONV2D_CUDA_TILED_TILE, PL_CONV2D_CUDA_TILED_N_PARAMS };
+enum { PL_CONV2D_CUDA_TUNED_ROWS, PL_CONV2D_CUDA_TUNED_SEP, PL_CONV2D_CUDA_TUNED_N_PARAMS };
+extern const pl_param_def pl_conv2d_cpu_blocked_params[]; /* cpu_blocked.c */
+extern const pl_param_def pl_conv2d_cuda_block_params[];  /* cuda_naive.cu */
+extern const pl_param_def pl_conv2d_cuda_tiled_params[];  /* cuda_tiled.cu */
+extern const pl_param_def pl_conv2d_cuda_tuned_params[];  /* cuda_tuned.cu */
 
 /* The rungs, in ladder order (ladder.c). CUDA ones exist only in CUDA builds; the cuDNN peer
  * only where cuDNN was found at configure time (PL_HAVE_CUDNN). */

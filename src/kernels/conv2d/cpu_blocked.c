@@ -11,23 +11,30 @@
  * copies move bits); the kernel has a copy for each. */
 #include "core/core.h"
 #include "kernels/conv2d/cpu_blocked.h"
+#include "kernels/ladder.h"
 
 #include <immintrin.h>
 #include <string.h>
 
-static const char *const stream_choices[] = {"auto", "off", "on", NULL};
-static const char *const prefetch_choices[] = {"on", "off", NULL};
+enum { STREAM_AUTO, STREAM_OFF, STREAM_ON };
+static const char *const stream_choices[] = {[STREAM_AUTO] = "auto", [STREAM_OFF] = "off", [STREAM_ON] = "on", NULL};
+enum { PREFETCH_ON, PREFETCH_OFF };
+static const char *const prefetch_choices[] = {[PREFETCH_ON] = "on", [PREFETCH_OFF] = "off", NULL};
 
-const pl_param_def pl_conv2d_cpu_blocked_params[4] = {
-    {"rows", "output rows per band (a thread takes bands in turn)", PL_PARAM_RANGE, NULL, 0, 8, 512, 8, NULL, 64},
-    {"isa", "vector instructions: auto picks AVX-512 where the CPU has it", PL_PARAM_CHOICE, NULL, 0, 0, 0, 0,
-     pl_isa_choices, 0},
-    {"stream", "streaming stores for the output (no read for ownership, past the caches): auto uses them "
-     "when the output is over STREAM_MIN_BYTES and rows are 64-byte multiples", PL_PARAM_CHOICE, NULL, 0, 0, 0, 0,
-     stream_choices, 0},
-    {"prefetch", "software prefetch of the input rows new to each group of rows (16 KiB ahead)", PL_PARAM_CHOICE, NULL,
-     0, 0, 0, 0, prefetch_choices, 0},
+const pl_param_def pl_conv2d_cpu_blocked_params[] = {
+    [PL_CONV2D_CPU_BLOCKED_ROWS] =
+        {.name = "rows", .help = "output rows per band (a thread takes bands in turn)",
+         .kind = PL_PARAM_RANGE, .min = 8, .max = 512, .step = 8, .def = 64},
+    [PL_CONV2D_CPU_BLOCKED_ISA] = PL_ISA_PARAM,
+    [PL_CONV2D_CPU_BLOCKED_STREAM] =
+        {.name = "stream", .help = "streaming stores for the output (no read for ownership, past the caches): auto "
+                                   "uses them when the output is over STREAM_MIN_BYTES and rows are 64-byte multiples",
+         .kind = PL_PARAM_CHOICE, .choices = stream_choices, .def = STREAM_AUTO},
+    [PL_CONV2D_CPU_BLOCKED_PREFETCH] =
+        {.name = "prefetch", .help = "software prefetch of the input rows new to each group of rows (16 KiB ahead)",
+         .kind = PL_PARAM_CHOICE, .choices = prefetch_choices, .def = PREFETCH_ON},
 };
+PL_CHECK_COUNT(pl_conv2d_cpu_blocked_params, PL_CONV2D_CPU_BLOCKED_N_PARAMS);
 
 enum {
     MAX_IN_ROWS = CONV2D_BLOCK_ROWS + PL_CONV2D_MAX_K - 1,
@@ -104,9 +111,9 @@ pl_status pl_conv2d_cpu_blocked(const pl_run_args *a)
 {
     const pl_conv2d_problem *p = a->problem;
     int wide;
-    pl_status s = pl_isa_pick(a->params[1], &wide);
+    pl_status s = pl_isa_pick(a->params[PL_CONV2D_CPU_BLOCKED_ISA], &wide);
     if (s != PL_OK) return s;
-    const int64_t band = a->params[0];
+    const int64_t band = a->params[PL_CONV2D_CPU_BLOCKED_ROWS];
     blocked_plan b = {.p = p, .isa = wide ? &pl_conv2d_simd_avx512 : &pl_conv2d_simd_avx2};
     b.img = a->data[0];
     b.out = a->data[2];
@@ -133,11 +140,11 @@ pl_status pl_conv2d_cpu_blocked(const pl_run_args *a)
         b.r = 0, b.xl = 0, b.xr = p->OW;
     }
     b.zero_row = zero_row;
-    b.prefetch = a->params[3] == 0;
+    b.prefetch = a->params[PL_CONV2D_CPU_BLOCKED_PREFETCH] == PREFETCH_ON;
     /* Streaming stores need every row of a group equally aligned: a row pitch of 64 bytes. */
-    const int64_t stream = a->params[2];
-    b.stream = stream != 1 && (p->ld_out * 4) % 64 == 0 &&
-               (stream == 2 || 4.0 * (double)p->OH * (double)p->ld_out >= STREAM_MIN_BYTES);
+    const int64_t stream = a->params[PL_CONV2D_CPU_BLOCKED_STREAM];
+    b.stream = stream != STREAM_OFF && (p->ld_out * 4) % 64 == 0 &&
+               (stream == STREAM_ON || 4.0 * (double)p->OH * (double)p->ld_out >= STREAM_MIN_BYTES);
     const int64_t n_bands = (p->OH + band - 1) / band;
     /* A small problem runs on one thread: a fraction of a millisecond of work, against an
      * OpenMP team that on a busy machine can wait milliseconds for its second core. */

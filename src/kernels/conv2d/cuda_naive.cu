@@ -9,6 +9,7 @@
 // Each output still reads K*K image values from L1/L2: the next rung (cuda-tiled) stages the
 // image tile once in shared memory.
 #include "kernels/conv2d/cuda_common.cuh"
+#include "kernels/ladder.h"
 
 #include <atomic>
 
@@ -58,12 +59,12 @@ static __global__ void conv2d_naive_kernel(pl_conv2d_problem p, const T *__restr
 }
 
 static const int64_t block_sizes[] = {8, 16, 32};
-extern "C" const pl_param_def pl_conv2d_cuda_naive_params[1] = {
-    {"block", "threads per block: block x block, one output each", PL_PARAM_LIST, block_sizes, 3, 0, 0, 0, NULL, 16},
+extern "C" const pl_param_def pl_conv2d_cuda_block_params[] = {
+    [PL_CONV2D_CUDA_BLOCK] =
+        {.name = "block", .help = "threads per block: block x block, one output each",
+         .kind = PL_PARAM_LIST, .values = block_sizes, .n_values = PL_COUNT(block_sizes), .def = 16},
 };
-extern "C" const pl_param_def pl_conv2d_cuda_block_params[1] = {
-    {"block", "threads per block: block x block, one output each", PL_PARAM_LIST, block_sizes, 3, 0, 0, 0, NULL, 16},
-};
+PL_CHECK_COUNT(pl_conv2d_cuda_block_params, PL_CONV2D_CUDA_BLOCK_N_PARAMS);
 
 // The context's constant slot (cuda-constant-filter): given out in turn at first use.
 static std::atomic<int> next_const_slot{0};
@@ -79,7 +80,7 @@ template <typename T>
 static pl_status launch(const pl_run_args *a, int from, const char *rung)
 {
     const pl_conv2d_problem *p = (const pl_conv2d_problem *)a->problem;
-    const int bs = (int)a->params[0];
+    const int bs = (int)a->params[PL_CONV2D_CUDA_BLOCK];
     if (bs != 8 && bs != 16 && bs != 32)
         return pl_fail(PL_ERR_ARG, "%s: block=%d (legal: 8, 16, 32)", rung, bs);
     if (p->OH <= 0 || p->OW <= 0) return PL_OK;

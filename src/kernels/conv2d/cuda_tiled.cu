@@ -8,6 +8,7 @@
 // What is left: every output still reads K*K values from shared memory and the tile is loaded
 // 32 bits at a time: cuda-tuned keeps several outputs per thread in registers and loads 128 bits.
 #include "kernels/conv2d/cuda_common.cuh"
+#include "kernels/ladder.h"
 
 template <typename T>
 static __global__ void conv2d_tiled_kernel(pl_conv2d_problem p, const T *__restrict__ img, const T *__restrict__ w,
@@ -35,16 +36,19 @@ static __global__ void conv2d_tiled_kernel(pl_conv2d_problem p, const T *__restr
 }
 
 static const int64_t tile_sizes[] = {8, 16, 32};
-extern "C" const pl_param_def pl_conv2d_cuda_tiled_params[1] = {
-    {"tile", "outputs per block: tile x tile, one per thread, from a (tile+K-1)^2 input tile in shared memory",
-     PL_PARAM_LIST, tile_sizes, 3, 0, 0, 0, NULL, 16},
+extern "C" const pl_param_def pl_conv2d_cuda_tiled_params[] = {
+    [PL_CONV2D_CUDA_TILED_TILE] =
+        {.name = "tile", .help = "outputs per block: tile x tile, one per thread, from a (tile+K-1)^2 input tile in "
+                                 "shared memory",
+         .kind = PL_PARAM_LIST, .values = tile_sizes, .n_values = PL_COUNT(tile_sizes), .def = 16},
 };
+PL_CHECK_COUNT(pl_conv2d_cuda_tiled_params, PL_CONV2D_CUDA_TILED_N_PARAMS);
 
 template <typename T>
 static pl_status launch(const pl_run_args *a)
 {
     const pl_conv2d_problem *p = (const pl_conv2d_problem *)a->problem;
-    const int tile = (int)a->params[0];
+    const int tile = (int)a->params[PL_CONV2D_CUDA_TILED_TILE];
     if (tile != 8 && tile != 16 && tile != 32)
         return pl_fail(PL_ERR_ARG, "cuda-tiled: tile=%d (legal: 8, 16, 32)", tile);
     if (p->OH <= 0 || p->OW <= 0) return PL_OK;

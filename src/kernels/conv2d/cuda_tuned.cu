@@ -22,6 +22,7 @@
 //     and a flag into a workspace; the main kernel reads the flag and takes one path for the
 //     whole block. Parameter sep=off forces the 2-D path (to compare the two).
 #include "kernels/conv2d/cuda_common.cuh"
+#include "kernels/ladder.h"
 
 #include <type_traits>
 
@@ -267,14 +268,20 @@ static __global__ void __launch_bounds__(NT) conv2d_tuned_kernel(pl_conv2d_probl
 }
 
 static const int64_t rows_values[] = {0, 4, 8, 16};
-static const char *const sep_choices[] = {"auto", "off", NULL};
-extern "C" const pl_param_def pl_conv2d_cuda_tuned_params[2] = {
-    {"rows", "outputs per thread down a column (two columns each): a block computes 64 x (8*rows) outputs; "
-     "0 auto: the best of the H100 sweep for the filter size (docs/notes/conv2d-cuda.md)",
-     PL_PARAM_LIST, rows_values, 4, 0, 0, 0, NULL, 0},
-    {"sep", "auto: the separable path when the filter has rank 1 (K >= 5); off: always the 2-D path",
-     PL_PARAM_CHOICE, NULL, 0, 0, 0, 0, sep_choices, 0},
+enum { SEP_AUTO, SEP_OFF };
+static const char *const sep_choices[] = {"auto", "off", NULL}; // in the order of SEP_*
+extern "C" const pl_param_def pl_conv2d_cuda_tuned_params[] = {
+    [PL_CONV2D_CUDA_TUNED_ROWS] =
+        {.name = "rows", .help = "outputs per thread down a column (two columns each): a block computes 64 x "
+                                 "(8*rows) outputs; 0 auto: the best of the H100 sweep for the filter size "
+                                 "(docs/notes/conv2d-cuda.md)",
+         .kind = PL_PARAM_LIST, .values = rows_values, .n_values = PL_COUNT(rows_values), .def = 0},
+    [PL_CONV2D_CUDA_TUNED_SEP] =
+        {.name = "sep", .help = "auto: the separable path when the filter has rank 1 (K >= 5); off: always the 2-D "
+                                "path",
+         .kind = PL_PARAM_CHOICE, .choices = sep_choices, .def = SEP_AUTO},
 };
+PL_CHECK_COUNT(pl_conv2d_cuda_tuned_params, PL_CONV2D_CUDA_TUNED_N_PARAMS);
 
 template <typename T, int K, int RY>
 static pl_status launch_rows(const pl_run_args *a, const T *prep, int vec)
@@ -299,11 +306,12 @@ static int auto_rows(int K) { return K <= 3 ? 4 : 16; }
 template <typename T, int K>
 static pl_status launch_k(const pl_run_args *a, const T *prep, int vec)
 {
-    switch (a->params[0] ? a->params[0] : auto_rows(K)) {
+    const int64_t rows = a->params[PL_CONV2D_CUDA_TUNED_ROWS];
+    switch (rows ? rows : auto_rows(K)) {
     case 4: return launch_rows<T, K, 4>(a, prep, vec);
     case 8: return launch_rows<T, K, 8>(a, prep, vec);
     case 16: return launch_rows<T, K, 16>(a, prep, vec);
-    default: return pl_fail(PL_ERR_ARG, "cuda-tuned: rows=%lld (legal: 0 auto, 4, 8, 16)", (long long)a->params[0]);
+    default: return pl_fail(PL_ERR_ARG, "cuda-tuned: rows=%lld (legal: 0 auto, 4, 8, 16)", (long long)rows);
     }
 }
 
@@ -319,8 +327,9 @@ static pl_status launch(const pl_run_args *a)
         if ((s = pl_ctx_dev_workspace(a->ctx, PL_CONV2D_WS, sizeof(T) * (size_t)prep_words(p->K), &ws)) != PL_OK)
             return s;
         prep = (T *)ws;
+        const int allow_sep = a->params[PL_CONV2D_CUDA_TUNED_SEP] == SEP_AUTO;
         conv2d_prep_kernel<T><<<1, 256, 0, (cudaStream_t)a->stream>>>((const T *)a->data[1], p->K, p->flip,
-                                                                       a->params[1] == 0, prep);
+                                                                       allow_sep, prep);
         if ((s = conv2d_launched("cuda-tuned (filter preparation)")) != PL_OK) return s;
     }
     const int vec = p->ld_img % 4 == 0 && (uintptr_t)a->data[0] % 16 == 0;

@@ -5,42 +5,45 @@
 #include "kernels/ladder.h"
 #include "kernels/conv2d/conv2d.h"
 
-extern const pl_param_def pl_conv2d_cpu_blocked_params[4];
-#ifdef PL_HAVE_CUDA
-extern const pl_param_def pl_conv2d_cuda_naive_params[1], pl_conv2d_cuda_block_params[1];
-extern const pl_param_def pl_conv2d_cuda_tiled_params[1], pl_conv2d_cuda_tuned_params[2];
-#endif
-
 static const pl_variant cpu_naive = {
-    "cpu-naive", "four loops, one output at a time, one thread: the border rule looked up per tap",
-    PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, NULL, 0, pl_conv2d_cpu_naive, NULL};
+    .name = "cpu-naive", .idea = "four loops, one output at a time, one thread: the border rule looked up per tap",
+    .backend = PL_BACKEND_CPU, .precision = PL_PREC_FP32, .run = pl_conv2d_cpu_naive};
 static const pl_variant cpu_blocked = {
-    "cpu-blocked", "output blocks, the filter loops outside and unrolled, SIMD across columns (AVX2/AVX-512), "
-    "threads over row bands; borders built once per band into a padded buffer",
-    PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_FP32, pl_conv2d_cpu_blocked_params, 4, pl_conv2d_cpu_blocked, NULL};
+    .name = "cpu-blocked", .idea = "output blocks, the filter loops outside and unrolled, SIMD across columns "
+    "(AVX2/AVX-512), threads over row bands; borders built once per band into a padded buffer",
+    .backend = PL_BACKEND_CPU, .requires = PL_REQ_AVX2, .precision = PL_PREC_FP32,
+    .params = pl_conv2d_cpu_blocked_params, .n_params = PL_CONV2D_CPU_BLOCKED_N_PARAMS, .run = pl_conv2d_cpu_blocked};
 static const pl_variant cuda_naive = {
-    "cuda-naive", "one thread per output, image and filter from global memory; block x block threads",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_conv2d_cuda_naive_params, 1),
-    PL_CUDA_FN(pl_conv2d_cuda_naive), NULL};
+    .name = "cuda-naive", .idea = "one thread per output, image and filter from global memory; block x block threads",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
+    PL_CUDA_PARAMS(pl_conv2d_cuda_block_params, PL_CONV2D_CUDA_BLOCK_N_PARAMS),
+    .run = PL_CUDA_FN(pl_conv2d_cuda_naive)};
 static const pl_variant cuda_shared_filter = {
-    "cuda-shared-filter", "the filter staged in shared memory by each block",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_conv2d_cuda_block_params, 1),
-    PL_CUDA_FN(pl_conv2d_cuda_shared_filter), NULL};
+    .name = "cuda-shared-filter", .idea = "the filter staged in shared memory by each block",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
+    PL_CUDA_PARAMS(pl_conv2d_cuda_block_params, PL_CONV2D_CUDA_BLOCK_N_PARAMS),
+    .run = PL_CUDA_FN(pl_conv2d_cuda_shared_filter)};
 static const pl_variant cuda_constant_filter = {
-    "cuda-constant-filter", "the filter in constant memory (one broadcast read per tap for a warp)",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_conv2d_cuda_block_params, 1),
-    PL_CUDA_FN(pl_conv2d_cuda_constant_filter), NULL};
+    .name = "cuda-constant-filter", .idea = "the filter in constant memory (one broadcast read per tap for a warp)",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
+    PL_CUDA_PARAMS(pl_conv2d_cuda_block_params, PL_CONV2D_CUDA_BLOCK_N_PARAMS),
+    .run = PL_CUDA_FN(pl_conv2d_cuda_constant_filter)};
 static const pl_variant cuda_tiled = {
-    "cuda-tiled", "an input tile plus its halo in shared memory: each input read once from global memory",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_conv2d_cuda_tiled_params, 1),
-    PL_CUDA_FN(pl_conv2d_cuda_tiled), NULL};
+    .name = "cuda-tiled", .idea = "an input tile plus its halo in shared memory: each input read once from global "
+    "memory",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
+    PL_CUDA_PARAMS(pl_conv2d_cuda_tiled_params, PL_CONV2D_CUDA_TILED_N_PARAMS),
+    .run = PL_CUDA_FN(pl_conv2d_cuda_tiled)};
 static const pl_variant cuda_tuned = {
-    "cuda-tuned", "several outputs per thread in registers, 128-bit loads, a separable path for a rank-1 filter",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_conv2d_cuda_tuned_params, 2),
-    PL_CUDA_FN(pl_conv2d_cuda_tuned), NULL};
+    .name = "cuda-tuned", .idea = "several outputs per thread in registers, 128-bit loads, a separable path for a "
+    "rank-1 filter",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
+    PL_CUDA_PARAMS(pl_conv2d_cuda_tuned_params, PL_CONV2D_CUDA_TUNED_N_PARAMS),
+    .run = PL_CUDA_FN(pl_conv2d_cuda_tuned)};
 static const pl_variant peer_cudnn = {
-    "peer-cudnn", "cuDNN cudnnConvolutionForward, one channel, the same data type (the GPU peer)",
-    PL_BACKEND_CUDA, 1, PL_REQ_CUDNN, PL_PREC_FP32, NULL, 0, PL_CUDNN_FN(pl_conv2d_peer_cudnn), NULL};
+    .name = "peer-cudnn", .idea = "cuDNN cudnnConvolutionForward, one channel, the same data type (the GPU peer)",
+    .backend = PL_BACKEND_CUDA, .is_peer = 1, .requires = PL_REQ_CUDNN, .precision = PL_PREC_FP32,
+    .run = PL_CUDNN_FN(pl_conv2d_peer_cudnn)};
 
 static const pl_variant *const ladder[] = {
     &cpu_naive, &cpu_blocked, &cuda_naive, &cuda_shared_filter, &cuda_constant_filter, &cuda_tiled, &cuda_tuned,
@@ -55,11 +58,11 @@ const pl_kernel pl_conv2d_kernel = {
                "valid or same (zero|clamp|reflect borders)",
     .size_help = "N (square), HxW, or small|medium|large (1000, 4000, 10000)",
     .named_sizes = named_sizes,
-    .n_named_sizes = 3,
+    .n_named_sizes = PL_COUNT(named_sizes),
     .problem_params = pl_conv2d_problem_params,
-    .n_problem_params = 7,
+    .n_problem_params = PL_CONV2D_PROBLEM_N_PARAMS,
     .ladder = ladder,
-    .n_variants = (int)(sizeof ladder / sizeof ladder[0]),
+    .n_variants = PL_COUNT(ladder),
     .unit = PL_UNIT_FLOP,
     .ceiling = PL_CEIL_ROOFLINE,
     .problem_size = sizeof(pl_conv2d_problem),

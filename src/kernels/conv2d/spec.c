@@ -5,6 +5,7 @@
 #include "core/core.h"
 #include "core/sizes.h"
 #include "kernels/conv2d/conv2d.h"
+#include "kernels/ladder.h"
 
 #include <errno.h>
 #include <math.h>
@@ -16,7 +17,8 @@
 
 static const char *const mode_names[] = {"valid", "same", NULL};
 static const char *const border_names[] = {"zero", "clamp", "reflect", NULL};
-static const char *const dtype_names[] = {"f32", "i32", NULL};
+enum { DTYPE_F32, DTYPE_I32 }; /* the dtype parameter's choices, in order */
+static const char *const dtype_names[] = {[DTYPE_F32] = "f32", [DTYPE_I32] = "i32", NULL};
 
 pl_status pl_conv2d_check(const pl_conv2d_problem *p)
 {
@@ -193,24 +195,30 @@ pl_status pl_conv2d_filter_parse(const char *text, pl_dtype dtype, void **values
 /* ---------------------------------------------------------------- sizes and parameters */
 
 static const int64_t k_values[] = {1, 3, 5, 7, 9, 11, 13, 15};
-enum { P_K = 0, P_DTYPE, P_MODE, P_BORDER, P_FLIP, P_FILTER, P_PAD };
-
-const pl_param_def pl_conv2d_problem_params[7] = {
-    {"k", "filter size K (odd); a given filter sets it (a k other than the default 3 must agree)", PL_PARAM_LIST,
-     k_values, 8, 0, 0, 0, NULL, 3},
-    {"dtype", "image, filter and output type: f32, or i32 (exact: image 0..255, filter -8..8)", PL_PARAM_CHOICE,
-     NULL, 0, 0, 0, 0, dtype_names, 0},
-    {"mode", "valid: (H-K+1) x (W-K+1) output; same: H x W, the image extended by the border rule",
-     PL_PARAM_CHOICE, NULL, 0, 0, 0, 0, mode_names, 0},
-    {"border", "same mode: zero, clamp (replicate the edge) or reflect (mirror, edge not repeated)",
-     PL_PARAM_CHOICE, NULL, 0, 0, 0, 0, border_names, 0},
-    {"flip", "1: true convolution (filter rotated 180 degrees); 0: cross-correlation", PL_PARAM_RANGE, NULL, 0, 0,
-     1, 1, NULL, 0},
-    {"filter", "the filter: K*K comma-separated numbers, or a .npy file of a K x K array", PL_PARAM_STRING, NULL,
-     0, 0, 0, 0, NULL, 0},
-    {"pad", "extra elements per row of the image and the output (ld = width + pad)", PL_PARAM_RANGE, NULL, 0, 0,
-     4096, 1, NULL, 0},
+const pl_param_def pl_conv2d_problem_params[] = {
+    [PL_CONV2D_PROBLEM_K] =
+        {.name = "k", .help = "filter size K (odd); a given filter sets it (a k other than the default 3 must agree)",
+         .kind = PL_PARAM_LIST, .values = k_values, .n_values = PL_COUNT(k_values), .def = 3},
+    [PL_CONV2D_PROBLEM_DTYPE] =
+        {.name = "dtype", .help = "image, filter and output type: f32, or i32 (exact: image 0..255, filter -8..8)",
+         .kind = PL_PARAM_CHOICE, .choices = dtype_names, .def = DTYPE_F32},
+    [PL_CONV2D_PROBLEM_MODE] =
+        {.name = "mode", .help = "valid: (H-K+1) x (W-K+1) output; same: H x W, the image extended by the border rule",
+         .kind = PL_PARAM_CHOICE, .choices = mode_names, .def = PL_CONV2D_VALID},
+    [PL_CONV2D_PROBLEM_BORDER] =
+        {.name = "border", .help = "same mode: zero, clamp (replicate the edge) or reflect (mirror, edge not repeated)",
+         .kind = PL_PARAM_CHOICE, .choices = border_names, .def = PL_CONV2D_ZERO},
+    [PL_CONV2D_PROBLEM_FLIP] =
+        {.name = "flip", .help = "1: true convolution (filter rotated 180 degrees); 0: cross-correlation",
+         .kind = PL_PARAM_RANGE, .min = 0, .max = 1, .step = 1, .def = 0},
+    [PL_CONV2D_PROBLEM_FILTER] =
+        {.name = "filter", .help = "the filter: K*K comma-separated numbers, or a .npy file of a K x K array",
+         .kind = PL_PARAM_STRING},
+    [PL_CONV2D_PROBLEM_PAD] =
+        {.name = "pad", .help = "extra elements per row of the image and the output (ld = width + pad)",
+         .kind = PL_PARAM_RANGE, .min = 0, .max = 4096, .step = 1, .def = 0},
 };
+PL_CHECK_COUNT(pl_conv2d_problem_params, PL_CONV2D_PROBLEM_N_PARAMS);
 
 pl_status pl_conv2d_spec_make_problem(void *problem, const char *size, const pl_pvalues *pv)
 {
@@ -220,23 +228,23 @@ pl_status pl_conv2d_spec_make_problem(void *problem, const char *size, const pl_
     pl_status s = pl_parse_dims("conv2d", size, 2, "HxW", d);
     if (s != PL_OK) return s;
     p->H = d[0], p->W = d[1];
-    p->K = (int)pv->num[P_K];
-    p->dtype = pv->num[P_DTYPE] == 1 ? PL_I32 : PL_F32;
-    p->mode = (int)pv->num[P_MODE];
-    p->border = (int)pv->num[P_BORDER];
-    p->flip = (int)pv->num[P_FLIP];
-    if (pv->str[P_FILTER]) {
+    p->K = (int)pv->num[PL_CONV2D_PROBLEM_K];
+    p->dtype = pv->num[PL_CONV2D_PROBLEM_DTYPE] == DTYPE_I32 ? PL_I32 : PL_F32;
+    p->mode = (int)pv->num[PL_CONV2D_PROBLEM_MODE];
+    p->border = (int)pv->num[PL_CONV2D_PROBLEM_BORDER];
+    p->flip = (int)pv->num[PL_CONV2D_PROBLEM_FLIP];
+    if (pv->str[PL_CONV2D_PROBLEM_FILTER]) {
         int k;
-        s = pl_conv2d_filter_parse(pv->str[P_FILTER], p->dtype, &p->filter, &k);
+        s = pl_conv2d_filter_parse(pv->str[PL_CONV2D_PROBLEM_FILTER], p->dtype, &p->filter, &k);
         if (s != PL_OK) return s;
-        if (p->K != k && p->K != (int)pl_conv2d_problem_params[P_K].def) {
+        if (p->K != k && p->K != (int)pl_conv2d_problem_params[PL_CONV2D_PROBLEM_K].def) {
             free(p->filter);
             p->filter = NULL;
             return pl_fail(PL_ERR_ARG, "conv2d: k = %d, but the filter has %d values (K = %d)", p->K, k * k, k);
         }
         p->K = k;
     }
-    int64_t pad = (int64_t)pv->num[P_PAD];
+    int64_t pad = (int64_t)pv->num[PL_CONV2D_PROBLEM_PAD];
     pl_conv2d_set_shape(p);
     p->ld_img = p->W + pad;
     p->ld_out = p->OW + pad;

@@ -8,15 +8,20 @@
 #include "core/core.h"
 #include "kernels/entropy/cpu_sliding.h"
 #include "kernels/entropy/cpu_window.h"
+#include "kernels/ladder.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-const pl_param_def pl_entropy_cpu_sliding_params[1] = {
-    {"isa", "auto: the AVX-512 vector path where it applies (k <= 7, bins <= 64); scalar: the general path",
-     PL_PARAM_CHOICE, NULL, 0, 0, 0, 0, pl_entropy_sliding_isa_choices, 0},
+enum { ISA_AUTO, ISA_SCALAR };
+static const char *const isa_choices[] = {[ISA_AUTO] = "auto", [ISA_SCALAR] = "scalar", NULL};
+const pl_param_def pl_entropy_cpu_sliding_params[] = {
+    [PL_ENTROPY_CPU_SLIDING_ISA] =
+        {.name = "isa", .help = "auto: the AVX-512 vector path where it applies (k <= 7, bins <= 64); scalar: the "
+                                "general path",
+         .kind = PL_PARAM_CHOICE, .choices = isa_choices, .def = ISA_AUTO},
 };
-const char *const pl_entropy_sliding_isa_choices[3] = {"auto", "scalar", NULL};
+PL_CHECK_COUNT(pl_entropy_cpu_sliding_params, PL_ENTROPY_CPU_SLIDING_N_PARAMS);
 
 static const double FIX = 4294967296.0; /* 2^32 */
 
@@ -84,8 +89,8 @@ static pl_status sliding_scalar(const pl_run_args *a)
 pl_status pl_entropy_cpu_sliding(const pl_run_args *a)
 {
     const pl_entropy_problem *p = a->problem;
-    if (a->params[0] == 0 && p->k <= 7 && p->bins <= 64 && (pl_cpu_features() & PL_FEAT_AVX512) &&
-        __builtin_cpu_supports("avx512bw"))
+    if (a->params[PL_ENTROPY_CPU_SLIDING_ISA] == ISA_AUTO && p->k <= 7 && p->bins <= 64 &&
+        (pl_cpu_features() & PL_FEAT_AVX512) && __builtin_cpu_supports("avx512bw"))
         return pl_entropy_sliding_avx512(a);
     return sliding_scalar(a);
 }

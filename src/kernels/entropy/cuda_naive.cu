@@ -11,6 +11,7 @@
 // Both pay bins clears and bins reads per pixel plus k^2 local-memory increments, scattered
 // over the lanes' histograms. Next rung: the window's values from a shared-memory tile.
 #include "kernels/entropy/cuda_entropy.cuh"
+#include "kernels/ladder.h"
 
 // Histograms hold at most MAXB bins (16, 64 or 256: the smallest that fits `bins`); counts
 // fit 16 bits (n <= 63^2). A value is masked to MAXB - 1 so that a value >= bins (which the
@@ -33,15 +34,18 @@ static __global__ void entropy_direct_kernel(pl_entropy_problem p, const uint8_t
 }
 
 static const int64_t block_sizes[] = {8, 16, 32};
-extern "C" const pl_param_def pl_entropy_cuda_block_params[1] = {
-    {"block", "threads per block: block x block, one pixel each", PL_PARAM_LIST, block_sizes, 3, 0, 0, 0, NULL, 16},
+extern "C" const pl_param_def pl_entropy_cuda_block_params[] = {
+    [PL_ENTROPY_CUDA_BLOCK] =
+        {.name = "block", .help = "threads per block: block x block, one pixel each",
+         .kind = PL_PARAM_LIST, .values = block_sizes, .n_values = PL_COUNT(block_sizes), .def = 16},
 };
+PL_CHECK_COUNT(pl_entropy_cuda_block_params, PL_ENTROPY_CUDA_BLOCK_N_PARAMS);
 
 template <typename Ln>
 static pl_status launch(const pl_run_args *a, const char *rung, Ln ln)
 {
     const pl_entropy_problem *p = (const pl_entropy_problem *)a->problem;
-    const int bs = (int)a->params[0];
+    const int bs = (int)a->params[PL_ENTROPY_CUDA_BLOCK];
     if (bs != 8 && bs != 16 && bs != 32) return pl_fail(PL_ERR_ARG, "%s: block=%d (legal: 8, 16, 32)", rung, bs);
     dim3 grid;
     pl_status s = entropy_grid(p, bs, bs, rung, &grid);

@@ -7,6 +7,7 @@
 // What remains is the per-pixel histogram itself: bins clears, k^2 scattered increments and
 // bins reads for every pixel. Next rung: slide the histogram from pixel to pixel.
 #include "kernels/entropy/cuda_entropy.cuh"
+#include "kernels/ladder.h"
 
 template <int T, int MAXB>
 static __global__ void entropy_shared_kernel(pl_entropy_problem p, const uint8_t *__restrict__ in,
@@ -40,10 +41,12 @@ static __global__ void entropy_shared_kernel(pl_entropy_problem p, const uint8_t
 }
 
 static const int64_t tile_sizes[] = {8, 16, 32};
-extern "C" const pl_param_def pl_entropy_cuda_shared_params[1] = {
-    {"tile", "output tile edge: tile x tile threads, (tile + k - 1)^2 input bytes in shared memory", PL_PARAM_LIST,
-     tile_sizes, 3, 0, 0, 0, NULL, 16},
+extern "C" const pl_param_def pl_entropy_cuda_shared_params[] = {
+    [PL_ENTROPY_CUDA_SHARED_TILE] =
+        {.name = "tile", .help = "output tile edge: tile x tile threads, (tile + k - 1)^2 input bytes in shared memory",
+         .kind = PL_PARAM_LIST, .values = tile_sizes, .n_values = PL_COUNT(tile_sizes), .def = 16},
 };
+PL_CHECK_COUNT(pl_entropy_cuda_shared_params, PL_ENTROPY_CUDA_SHARED_N_PARAMS);
 
 template <int T>
 static void launch(const pl_entropy_problem *p, const pl_run_args *a, dim3 grid, size_t smem)
@@ -61,7 +64,7 @@ extern "C" pl_status pl_entropy_cuda_shared(const pl_run_args *a)
 {
     static const char rung[] = "cuda-shared";
     const pl_entropy_problem *p = (const pl_entropy_problem *)a->problem;
-    const int t = (int)a->params[0];
+    const int t = (int)a->params[PL_ENTROPY_CUDA_SHARED_TILE];
     if (t != 8 && t != 16 && t != 32) return pl_fail(PL_ERR_ARG, "%s: tile=%d (legal: 8, 16, 32)", rung, t);
     dim3 grid;
     pl_status s = entropy_grid(p, t, t, rung, &grid);

@@ -21,6 +21,7 @@
 // The contract's precondition matters here: a value >= bins would update a counter of
 // another row of the histogram (pl_entropy rejects such images before any rung runs).
 #include "kernels/entropy/cuda_entropy.cuh"
+#include "kernels/ladder.h"
 
 // F(c) = round(c ln c * scale) (0 for c = 0, 1): the same function on every call, so the
 // table g and the final F(n) agree to the last unit.
@@ -185,11 +186,16 @@ static __global__ void __launch_bounds__(256) entropy_tuned_kernel(pl_entropy_pr
 
 static const int64_t strip_sizes[] = {16, 32, 64, 128};
 static const int64_t thread_counts[] = {64, 128, 256};
-extern "C" const pl_param_def pl_entropy_cuda_tuned_params[2] = {
-    {"strip", "rows each thread slides its window down", PL_PARAM_LIST, strip_sizes, 4, 0, 0, 0, NULL, 64},
-    {"threads", "threads (columns) per block; halved while (bins + 1) x threads counters pass 96 KiB (bins > 95)",
-     PL_PARAM_LIST, thread_counts, 3, 0, 0, 0, NULL, 128},
+extern "C" const pl_param_def pl_entropy_cuda_tuned_params[] = {
+    [PL_ENTROPY_CUDA_TUNED_STRIP] =
+        {.name = "strip", .help = "rows each thread slides its window down",
+         .kind = PL_PARAM_LIST, .values = strip_sizes, .n_values = PL_COUNT(strip_sizes), .def = 64},
+    [PL_ENTROPY_CUDA_TUNED_THREADS] =
+        {.name = "threads", .help = "threads (columns) per block; halved while (bins + 1) x threads counters pass "
+                                    "96 KiB (bins > 95)",
+         .kind = PL_PARAM_LIST, .values = thread_counts, .n_values = PL_COUNT(thread_counts), .def = 128},
 };
+PL_CHECK_COUNT(pl_entropy_cuda_tuned_params, PL_ENTROPY_CUDA_TUNED_N_PARAMS);
 
 enum { HIST_MAX_BYTES = 96 * 1024 };
 
@@ -227,8 +233,8 @@ extern "C" pl_status pl_entropy_cuda_tuned(const pl_run_args *a)
 {
     static const char rung[] = "cuda-tuned";
     const pl_entropy_problem *p = (const pl_entropy_problem *)a->problem;
-    const int R = (int)a->params[0];
-    int T = (int)a->params[1];
+    const int R = (int)a->params[PL_ENTROPY_CUDA_TUNED_STRIP];
+    int T = (int)a->params[PL_ENTROPY_CUDA_TUNED_THREADS];
     if (R != 16 && R != 32 && R != 64 && R != 128)
         return pl_fail(PL_ERR_ARG, "%s: strip=%d (legal: 16, 32, 64, 128)", rung, R);
     if (T != 64 && T != 128 && T != 256)

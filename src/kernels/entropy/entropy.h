@@ -33,8 +33,12 @@ extern const pl_kernel pl_entropy_kernel; /* ladder.c */
 /* Validate sizes, k, bins and pitches, with a message naming the problem. */
 pl_status pl_entropy_check(const pl_entropy_problem *p);
 
+/* The problem parameters (spec.c), by index into pl_pvalues.num (kernels/ladder.h: counting). */
+enum { PL_ENTROPY_PROBLEM_K, PL_ENTROPY_PROBLEM_BINS, PL_ENTROPY_PROBLEM_BASE, PL_ENTROPY_PROBLEM_PAD,
+       PL_ENTROPY_PROBLEM_N_PARAMS };
+extern const pl_param_def pl_entropy_problem_params[];
+
 /* The spec (spec.c). */
-extern const pl_param_def pl_entropy_problem_params[4]; /* k, bins, base, pad */
 pl_status pl_entropy_spec_make_problem(void *problem, const char *size, const pl_pvalues *pv);
 void pl_entropy_spec_describe(const void *problem, char *buf, size_t n);
 pl_status pl_entropy_spec_operands(const void *problem, pl_tensor *t, int *n);
@@ -63,6 +67,16 @@ pl_status pl_entropy_check_values(const uint8_t *values, int64_t H, int64_t W, i
 pl_status pl_entropy_variant_phases(pl_ctx *ctx, const char *variant, const int64_t *params,
                                    const pl_entropy_problem *p, const uint8_t *values, float *out,
                                    double phase_s[PL_N_PHASES]);
+
+/* The rungs' parameters, by index into pl_run_args.params; each table is defined beside its rung. */
+enum { PL_ENTROPY_CPU_SLIDING_ISA, PL_ENTROPY_CPU_SLIDING_N_PARAMS };
+enum { PL_ENTROPY_CUDA_BLOCK, PL_ENTROPY_CUDA_BLOCK_N_PARAMS }; /* cuda-naive, cuda-log-table */
+enum { PL_ENTROPY_CUDA_SHARED_TILE, PL_ENTROPY_CUDA_SHARED_N_PARAMS };
+enum { PL_ENTROPY_CUDA_TUNED_STRIP, PL_ENTROPY_CUDA_TUNED_THREADS, PL_ENTROPY_CUDA_TUNED_N_PARAMS };
+extern const pl_param_def pl_entropy_cpu_sliding_params[];  /* cpu_sliding.c */
+extern const pl_param_def pl_entropy_cuda_block_params[];   /* cuda_naive.cu */
+extern const pl_param_def pl_entropy_cuda_shared_params[];  /* cuda_shared.cu */
+extern const pl_param_def pl_entropy_cuda_tuned_params[];   /* cuda_tuned.cu */
 
 /* The rungs, in ladder order (ladder.c). CUDA ones exist only in CUDA builds. */
 pl_status pl_entropy_cpu_naive(const pl_run_args *a);

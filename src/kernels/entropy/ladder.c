@@ -1,45 +1,47 @@
 /* ladder.c: the entropy ladder, in order. Read top to bottom, each rung is the one before plus
  * one idea. No peer runs in-process: scikit-image's rank.entropy is the comparison, by script
  * (tests/test_entropy_skimage.sh). */
-#include "kernels/entropy/cpu_sliding.h"
 #include "kernels/entropy/entropy.h"
 #include "kernels/ladder.h"
 
-#ifdef PL_HAVE_CUDA
-extern const pl_param_def pl_entropy_cuda_block_params[1];  /* block: 8, 16, 32 */
-extern const pl_param_def pl_entropy_cuda_shared_params[1]; /* tile: 8, 16, 32 */
-extern const pl_param_def pl_entropy_cuda_tuned_params[2];
-#endif
-
 static const pl_variant cpu_naive = {
-    "cpu-naive", "for each value 0..bins-1, count it over the clipped window: O(bins*k^2) a pixel, one thread",
-    PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, NULL, 0, pl_entropy_cpu_naive, NULL};
+    .name = "cpu-naive", .idea = "for each value 0..bins-1, count it over the clipped window: O(bins*k^2) a pixel, "
+    "one thread",
+    .backend = PL_BACKEND_CPU, .precision = PL_PREC_FP32, .run = pl_entropy_cpu_naive};
 static const pl_variant cpu_histogram = {
-    "cpu-histogram", "one pass over the window into a histogram, then over the bins: O(k^2 + bins); threads",
-    PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, NULL, 0, pl_entropy_cpu_histogram, NULL};
+    .name = "cpu-histogram", .idea = "one pass over the window into a histogram, then over the bins: O(k^2 + bins); "
+    "threads",
+    .backend = PL_BACKEND_CPU, .precision = PL_PREC_FP32, .run = pl_entropy_cpu_histogram};
 static const pl_variant cpu_histogram_log_table = {
-    "cpu-histogram-log-table", "the same with c log c and log n read from tables of k^2+1 entries: no log a pixel",
-    PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, NULL, 0, pl_entropy_cpu_histogram_log_table, NULL};
+    .name = "cpu-histogram-log-table", .idea = "the same with c log c and log n read from tables of k^2+1 entries: "
+    "no log a pixel",
+    .backend = PL_BACKEND_CPU, .precision = PL_PREC_FP32, .run = pl_entropy_cpu_histogram_log_table};
 static const pl_variant cpu_sliding = {
-    "cpu-sliding", "the histogram slides along the row, O(k) a pixel, exact fixed-point running sum; "
+    .name = "cpu-sliding", .idea = "the histogram slides along the row, O(k) a pixel, exact fixed-point running sum; "
     "AVX-512 (k <= 7, bins <= 64): per-bin byte column counts, 64 pixels at once, c log c by vpermt2ps; threads",
-    PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, pl_entropy_cpu_sliding_params, 1, pl_entropy_cpu_sliding, NULL};
+    .backend = PL_BACKEND_CPU, .precision = PL_PREC_FP32,
+    .params = pl_entropy_cpu_sliding_params, .n_params = PL_ENTROPY_CPU_SLIDING_N_PARAMS,
+    .run = pl_entropy_cpu_sliding};
 static const pl_variant cuda_naive = {
-    "cuda-naive", "one thread per pixel, the histogram in registers/local memory, logf per bin",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_entropy_cuda_block_params, 1),
-    PL_CUDA_FN(pl_entropy_cuda_naive), NULL};
+    .name = "cuda-naive", .idea = "one thread per pixel, the histogram in registers/local memory, logf per bin",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
+    PL_CUDA_PARAMS(pl_entropy_cuda_block_params, PL_ENTROPY_CUDA_BLOCK_N_PARAMS),
+    .run = PL_CUDA_FN(pl_entropy_cuda_naive)};
 static const pl_variant cuda_log_table = {
-    "cuda-log-table", "the log table in constant memory",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_entropy_cuda_block_params, 1),
-    PL_CUDA_FN(pl_entropy_cuda_log_table), NULL};
+    .name = "cuda-log-table", .idea = "the log table in constant memory",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
+    PL_CUDA_PARAMS(pl_entropy_cuda_block_params, PL_ENTROPY_CUDA_BLOCK_N_PARAMS),
+    .run = PL_CUDA_FN(pl_entropy_cuda_log_table)};
 static const pl_variant cuda_shared = {
-    "cuda-shared", "the tile plus its halo staged in shared memory",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_entropy_cuda_shared_params, 1),
-    PL_CUDA_FN(pl_entropy_cuda_shared), NULL};
+    .name = "cuda-shared", .idea = "the tile plus its halo staged in shared memory",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
+    PL_CUDA_PARAMS(pl_entropy_cuda_shared_params, PL_ENTROPY_CUDA_SHARED_N_PARAMS),
+    .run = PL_CUDA_FN(pl_entropy_cuda_shared)};
 static const pl_variant cuda_tuned = {
-    "cuda-tuned", "the best of these with a sliding window per thread",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_entropy_cuda_tuned_params, 2),
-    PL_CUDA_FN(pl_entropy_cuda_tuned), NULL};
+    .name = "cuda-tuned", .idea = "the best of these with a sliding window per thread",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
+    PL_CUDA_PARAMS(pl_entropy_cuda_tuned_params, PL_ENTROPY_CUDA_TUNED_N_PARAMS),
+    .run = PL_CUDA_FN(pl_entropy_cuda_tuned)};
 
 static const pl_variant *const ladder[] = {
     &cpu_naive, &cpu_histogram, &cpu_histogram_log_table, &cpu_sliding,
@@ -54,13 +56,13 @@ const pl_kernel pl_entropy_kernel = {
                "uint8 values in [0, bins) -> float32",
     .size_help = "N (square), HxW, or small|medium|large (1000, 2560, 10000)",
     .named_sizes = named_sizes,
-    .n_named_sizes = 3,
+    .n_named_sizes = PL_COUNT(named_sizes),
     .unit = PL_UNIT_PIXEL,
     .ceiling = PL_CEIL_MEMORY,
     .problem_params = pl_entropy_problem_params,
-    .n_problem_params = 4,
+    .n_problem_params = PL_ENTROPY_PROBLEM_N_PARAMS,
     .ladder = ladder,
-    .n_variants = (int)(sizeof ladder / sizeof ladder[0]),
+    .n_variants = PL_COUNT(ladder),
     .problem_size = sizeof(pl_entropy_problem),
     .make_problem = pl_entropy_spec_make_problem,
     .describe = pl_entropy_spec_describe,

@@ -4,6 +4,7 @@
 #include "core/core.h"
 #include "core/sizes.h"
 #include "kernels/entropy/entropy.h"
+#include "kernels/ladder.h"
 
 #include <errno.h>
 #include <math.h>
@@ -34,15 +35,24 @@ pl_status pl_entropy_check(const pl_entropy_problem *p)
     return PL_OK;
 }
 
-static const char *const base_names[] = {"e", "2", NULL};
+enum { BASE_E, BASE_2 }; /* the base parameter's choices, in order: the problem's base2 flag */
+static const char *const base_names[] = {[BASE_E] = "e", [BASE_2] = "2", NULL};
 
-const pl_param_def pl_entropy_problem_params[4] = {
-    {"k", "window side (odd): the k x k window around each pixel, clipped at the borders", PL_PARAM_RANGE, NULL, 0,
-     1, PL_ENTROPY_MAX_K, 2, NULL, 5},
-    {"bins", "values are integers in [0, bins)", PL_PARAM_RANGE, NULL, 0, 2, PL_ENTROPY_MAX_BINS, 1, NULL, 16},
-    {"base", "logarithm: e (nats) or 2 (bits)", PL_PARAM_CHOICE, NULL, 0, 0, 0, 0, base_names, 0},
-    {"pad", "extra elements per row: ld_in = ld_out = W + pad", PL_PARAM_RANGE, NULL, 0, 0, 4096, 1, NULL, 0},
+const pl_param_def pl_entropy_problem_params[] = {
+    [PL_ENTROPY_PROBLEM_K] =
+        {.name = "k", .help = "window side (odd): the k x k window around each pixel, clipped at the borders",
+         .kind = PL_PARAM_RANGE, .min = 1, .max = PL_ENTROPY_MAX_K, .step = 2, .def = 5},
+    [PL_ENTROPY_PROBLEM_BINS] =
+        {.name = "bins", .help = "values are integers in [0, bins)",
+         .kind = PL_PARAM_RANGE, .min = 2, .max = PL_ENTROPY_MAX_BINS, .step = 1, .def = 16},
+    [PL_ENTROPY_PROBLEM_BASE] =
+        {.name = "base", .help = "logarithm: e (nats) or 2 (bits)",
+         .kind = PL_PARAM_CHOICE, .choices = base_names, .def = BASE_E},
+    [PL_ENTROPY_PROBLEM_PAD] =
+        {.name = "pad", .help = "extra elements per row: ld_in = ld_out = W + pad",
+         .kind = PL_PARAM_RANGE, .min = 0, .max = 4096, .step = 1, .def = 0},
 };
+PL_CHECK_COUNT(pl_entropy_problem_params, PL_ENTROPY_PROBLEM_N_PARAMS);
 
 pl_status pl_entropy_spec_make_problem(void *problem, const char *size, const pl_pvalues *pv)
 {
@@ -50,8 +60,11 @@ pl_status pl_entropy_spec_make_problem(void *problem, const char *size, const pl
     int64_t d[2];
     pl_status s = pl_parse_dims("entropy", size, 2, "HxW", d);
     if (s != PL_OK) return s;
-    int64_t pad = (int64_t)pv->num[3];
-    *p = (pl_entropy_problem){d[0], d[1], (int)pv->num[0], (int)pv->num[1], (int)pv->num[2], d[1] + pad, d[1] + pad};
+    int64_t pad = (int64_t)pv->num[PL_ENTROPY_PROBLEM_PAD];
+    *p = (pl_entropy_problem){.H = d[0], .W = d[1], .k = (int)pv->num[PL_ENTROPY_PROBLEM_K],
+                              .bins = (int)pv->num[PL_ENTROPY_PROBLEM_BINS],
+                              .base2 = (int)pv->num[PL_ENTROPY_PROBLEM_BASE], /* BASE_2 is 1 */
+                              .ld_in = d[1] + pad, .ld_out = d[1] + pad};
     return pl_entropy_check(p);
 }
 

@@ -54,6 +54,7 @@
 #include "core/core.h"
 #include "kernels/gemm/cpu_packed.h"
 #include "kernels/gemm/gemm.h"
+#include "kernels/ladder.h"
 
 #include <omp.h>
 #include <pthread.h>
@@ -68,21 +69,25 @@
 
 /* ---------------------------------------------------------------- parameters */
 
+enum { ISA_AUTO = 0, ISA_AVX512 = 1, ISA_AVX2 = 2 }; /* the isa parameter's choices, in order */
 static const char *const isa_choices[] = {"auto", "avx512", "avx2", NULL};
-const pl_param_def pl_gemm_cpu_packed_params[] = {
-    {"mc", "rows of A per L2 block (0 = auto from L2; rounded up to MR)", PL_PARAM_RANGE,
-     NULL, 0, 0, 65536, 1, NULL, 0},
-    {"kc", "depth of a K block (0 = auto from L1d)", PL_PARAM_RANGE, NULL, 0, 0, 65536, 1,
-     NULL, 0},
-    {"nc", "columns of B per L3 panel (0 = auto from L3; rounded up to NR)", PL_PARAM_RANGE,
-     NULL, 0, 0, 1 << 20, 1, NULL, 0},
-    {"isa", "micro-kernel: auto (AVX-512 if the CPU has it, else AVX2), avx512 (12x32), avx2 (6x16)",
-     PL_PARAM_CHOICE, NULL, 0, 0, 0, 0, isa_choices, 0},
-};
-const int pl_gemm_cpu_packed_n_params =
-    (int)(sizeof pl_gemm_cpu_packed_params / sizeof pl_gemm_cpu_packed_params[0]);
 
-enum { ISA_AUTO = 0, ISA_AVX512 = 1, ISA_AVX2 = 2 };
+const pl_param_def pl_gemm_cpu_packed_params[] = {
+    [PL_GEMM_CPU_PACKED_MC] =
+        {.name = "mc", .help = "rows of A per L2 block (0 = auto from L2; rounded up to MR)",
+         .kind = PL_PARAM_RANGE, .min = 0, .max = 65536, .step = 1, .def = 0},
+    [PL_GEMM_CPU_PACKED_KC] =
+        {.name = "kc", .help = "depth of a K block (0 = auto from L1d)",
+         .kind = PL_PARAM_RANGE, .min = 0, .max = 65536, .step = 1, .def = 0},
+    [PL_GEMM_CPU_PACKED_NC] =
+        {.name = "nc", .help = "columns of B per L3 panel (0 = auto from L3; rounded up to NR)",
+         .kind = PL_PARAM_RANGE, .min = 0, .max = 1 << 20, .step = 1, .def = 0},
+    [PL_GEMM_CPU_PACKED_ISA] =
+        {.name = "isa", .help = "micro-kernel: auto (AVX-512 if the CPU has it, else AVX2), avx512 (12x32), "
+                                "avx2 (6x16)",
+         .kind = PL_PARAM_CHOICE, .choices = isa_choices, .def = ISA_AUTO},
+};
+PL_CHECK_COUNT(pl_gemm_cpu_packed_params, PL_GEMM_CPU_PACKED_N_PARAMS);
 
 /* ---------------------------------------------------------------- caches */
 
@@ -401,9 +406,10 @@ pl_status pl_gemm_cpu_packed(const pl_run_args *a)
 {
     if (!a || !a->problem || !a->data || a->n_data < 3)
         return pl_fail(PL_ERR_ARG, "cpu-packed: needs a problem and operands A, B, C");
-    const int64_t *pv = a->params;
-    int64_t mc = pv ? pv[0] : 0, kc = pv ? pv[1] : 0, nc = pv ? pv[2] : 0;
-    int isa = pv ? (int)pv[3] : ISA_AUTO;
+    const int64_t *pv = a->params; /* NULL: every parameter auto */
+    int64_t mc = pv ? pv[PL_GEMM_CPU_PACKED_MC] : 0, kc = pv ? pv[PL_GEMM_CPU_PACKED_KC] : 0;
+    int64_t nc = pv ? pv[PL_GEMM_CPU_PACKED_NC] : 0;
+    int isa = pv ? (int)pv[PL_GEMM_CPU_PACKED_ISA] : ISA_AUTO;
     int threads = a->ctx ? a->ctx->threads : 1;
     return run(a->ctx, threads, (const pl_gemm_problem *)a->problem, (const float *)a->data[0],
                (const float *)a->data[1], (float *)a->data[2], mc, kc, nc, isa);

@@ -9,16 +9,20 @@
  *   Next rung (cpu-packed): packed panels and a register-blocked micro-kernel. */
 #include "core/core.h"
 #include "kernels/gemm/cpu_simd.h"
+#include "kernels/ladder.h"
 
-const pl_param_def pl_gemm_cpu_simd_params[1] = {
-    {"isa", "vector instructions: auto picks AVX-512 where the CPU has it", PL_PARAM_CHOICE, NULL,
-     0, 0, 0, 0, pl_isa_choices, 0},
+const pl_param_def pl_gemm_cpu_simd_params[] = {
+    [PL_GEMM_CPU_SIMD_ISA] = PL_ISA_PARAM,
 };
-const pl_param_def pl_gemm_cpu_simd_blocked_params[2] = {
-    {"block", "i/j/k cache block, in elements", PL_PARAM_RANGE, NULL, 0, 8, 1024, 8, NULL, 64},
-    {"isa", "vector instructions: auto picks AVX-512 where the CPU has it", PL_PARAM_CHOICE, NULL,
-     0, 0, 0, 0, pl_isa_choices, 0},
+PL_CHECK_COUNT(pl_gemm_cpu_simd_params, PL_GEMM_CPU_SIMD_N_PARAMS);
+
+const pl_param_def pl_gemm_cpu_simd_blocked_params[] = {
+    [PL_GEMM_CPU_SIMD_BLOCKED_BLOCK] =
+        {.name = "block", .help = "i/j/k cache block, in elements",
+         .kind = PL_PARAM_RANGE, .min = 8, .max = 1024, .step = 8, .def = 64},
+    [PL_GEMM_CPU_SIMD_BLOCKED_ISA] = PL_ISA_PARAM,
 };
+PL_CHECK_COUNT(pl_gemm_cpu_simd_blocked_params, PL_GEMM_CPU_SIMD_BLOCKED_N_PARAMS);
 
 static pl_status pick_isa(int64_t choice, const gemm_simd_isa **isa)
 {
@@ -34,7 +38,7 @@ pl_status pl_gemm_cpu_simd(const pl_run_args *a)
     const float *A = a->data[0], *B = a->data[1];
     float *C = a->data[2];
     const gemm_simd_isa *isa;
-    pl_status s = pick_isa(a->params[0], &isa);
+    pl_status s = pick_isa(a->params[PL_GEMM_CPU_SIMD_ISA], &isa);
     if (s != PL_OK) return s;
 #pragma omp parallel for num_threads(a->ctx->threads) schedule(static)
     for (int64_t i = 0; i < p->M; i++) {
@@ -51,9 +55,9 @@ pl_status pl_gemm_cpu_simd_blocked(const pl_run_args *a)
     const pl_gemm_problem *p = a->problem;
     const float *A = a->data[0], *B = a->data[1];
     float *C = a->data[2];
-    const int64_t bs = a->params[0];
+    const int64_t bs = a->params[PL_GEMM_CPU_SIMD_BLOCKED_BLOCK];
     const gemm_simd_isa *isa;
-    pl_status s = pick_isa(a->params[1], &isa);
+    pl_status s = pick_isa(a->params[PL_GEMM_CPU_SIMD_BLOCKED_ISA], &isa);
     if (s != PL_OK) return s;
     /* Threads take bands of rows; each band walks its k and j blocks in cache order. */
 #pragma omp parallel for num_threads(a->ctx->threads) schedule(dynamic)

@@ -4,6 +4,7 @@
 // global memory (or L1/L2) each time: 2 loads per FMA. Next rung: stage tiles in shared memory.
 #include "core/core.h"
 #include "kernels/gemm/gemm.h"
+#include "kernels/ladder.h"
 
 #include <cuda_runtime.h>
 
@@ -20,14 +21,17 @@ static __global__ void gemm_naive_kernel(pl_gemm_problem p, const float *__restr
 }
 
 static const int64_t block_sizes[] = {4, 8, 16, 32};
-extern "C" const pl_param_def pl_gemm_cuda_naive_params[1] = {
-    {"block", "threads per block: block x block", PL_PARAM_LIST, block_sizes, 4, 0, 0, 0, NULL, 16},
+extern "C" const pl_param_def pl_gemm_cuda_naive_params[] = {
+    [PL_GEMM_CUDA_NAIVE_BLOCK] =
+        {.name = "block", .help = "threads per block: block x block",
+         .kind = PL_PARAM_LIST, .values = block_sizes, .n_values = PL_COUNT(block_sizes), .def = 16},
 };
+PL_CHECK_COUNT(pl_gemm_cuda_naive_params, PL_GEMM_CUDA_NAIVE_N_PARAMS);
 
 extern "C" pl_status pl_gemm_cuda_naive(const pl_run_args *a)
 {
     const pl_gemm_problem *p = (const pl_gemm_problem *)a->problem;
-    int bs = (int)a->params[0];
+    int bs = (int)a->params[PL_GEMM_CUDA_NAIVE_BLOCK];
     dim3 block(bs, bs);
     int64_t gx = (p->N + bs - 1) / bs, gy = (p->M + bs - 1) / bs;
     if (gy > 65535) return pl_fail(PL_ERR_ARG, "cuda-naive: M = %lld needs more than 65535 blocks of rows", (long long)p->M);

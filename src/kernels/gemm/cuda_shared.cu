@@ -5,6 +5,7 @@
 // so any M, N, K works. Next rung (cuda-tuned): several outputs per thread in registers.
 #include "core/core.h"
 #include "kernels/gemm/gemm.h"
+#include "kernels/ladder.h"
 
 #include <cuda_runtime.h>
 
@@ -34,9 +35,12 @@ static __global__ void gemm_shared_kernel(pl_gemm_problem p, const float *__rest
 }
 
 static const int64_t tiles[] = {4, 8, 16, 32};
-extern "C" const pl_param_def pl_gemm_cuda_shared_params[1] = {
-    {"tile", "tile edge: TILE x TILE threads and tiles", PL_PARAM_LIST, tiles, 4, 0, 0, 0, NULL, 32},
+extern "C" const pl_param_def pl_gemm_cuda_shared_params[] = {
+    [PL_GEMM_CUDA_SHARED_TILE] =
+        {.name = "tile", .help = "tile edge: TILE x TILE threads and tiles",
+         .kind = PL_PARAM_LIST, .values = tiles, .n_values = PL_COUNT(tiles), .def = 32},
 };
+PL_CHECK_COUNT(pl_gemm_cuda_shared_params, PL_GEMM_CUDA_SHARED_N_PARAMS);
 
 template <int TILE>
 static void launch(const pl_gemm_problem *p, const pl_run_args *a)
@@ -50,7 +54,7 @@ static void launch(const pl_gemm_problem *p, const pl_run_args *a)
 extern "C" pl_status pl_gemm_cuda_shared(const pl_run_args *a)
 {
     const pl_gemm_problem *p = (const pl_gemm_problem *)a->problem;
-    int tile = (int)a->params[0];
+    int tile = (int)a->params[PL_GEMM_CUDA_SHARED_TILE];
     if ((p->M + tile - 1) / tile > 65535)
         return pl_fail(PL_ERR_ARG, "cuda-shared: M = %lld needs more than 65535 blocks of rows", (long long)p->M);
     switch (tile) {

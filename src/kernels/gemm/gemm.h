@@ -19,8 +19,11 @@ typedef struct pl_gemm_problem {
 
 extern const pl_kernel pl_gemm_kernel; /* ladder.c */
 
+/* The problem parameters (spec.c), by index into pl_pvalues.num (kernels/ladder.h: counting). */
+enum { PL_GEMM_PROBLEM_ALPHA, PL_GEMM_PROBLEM_BETA, PL_GEMM_PROBLEM_PAD, PL_GEMM_PROBLEM_N_PARAMS };
+extern const pl_param_def pl_gemm_problem_params[];
+
 /* The spec (spec.c): the pl_kernel functions, independent of any rung. */
-extern const pl_param_def pl_gemm_problem_params[3]; /* alpha, beta, pad */
 pl_status pl_gemm_spec_make_problem(void *problem, const char *size, const pl_pvalues *pv);
 void pl_gemm_spec_describe(const void *problem, char *buf, size_t n);
 pl_status pl_gemm_spec_operands(const void *problem, pl_tensor *t, int *n);
@@ -37,6 +40,19 @@ double pl_gemm_spec_bytes_written(const void *problem);
 
 /* Validate sizes and leading dimensions, with a message naming the problem. */
 pl_status pl_gemm_check(const pl_gemm_problem *p);
+
+/* The rungs' parameters, by index into pl_run_args.params; each table is defined beside its rung. */
+enum { PL_GEMM_CPU_SIMD_ISA, PL_GEMM_CPU_SIMD_N_PARAMS };
+enum { PL_GEMM_CPU_SIMD_BLOCKED_BLOCK, PL_GEMM_CPU_SIMD_BLOCKED_ISA, PL_GEMM_CPU_SIMD_BLOCKED_N_PARAMS };
+enum { PL_GEMM_CPU_PACKED_MC, PL_GEMM_CPU_PACKED_KC, PL_GEMM_CPU_PACKED_NC, PL_GEMM_CPU_PACKED_ISA,
+       PL_GEMM_CPU_PACKED_N_PARAMS };
+enum { PL_GEMM_CUDA_NAIVE_BLOCK, PL_GEMM_CUDA_NAIVE_N_PARAMS };
+enum { PL_GEMM_CUDA_SHARED_TILE, PL_GEMM_CUDA_SHARED_N_PARAMS };
+extern const pl_param_def pl_gemm_cpu_simd_params[];         /* cpu_simd.c */
+extern const pl_param_def pl_gemm_cpu_simd_blocked_params[]; /* cpu_simd.c */
+extern const pl_param_def pl_gemm_cpu_packed_params[];       /* cpu_packed.c */
+extern const pl_param_def pl_gemm_cuda_naive_params[];       /* cuda_naive.cu */
+extern const pl_param_def pl_gemm_cuda_shared_params[];      /* cuda_shared.cu */
 
 /* The rungs, in ladder order (see ladder.c). CUDA ones exist only in CUDA builds. */
 pl_status pl_gemm_cpu_naive(const pl_run_args *a);

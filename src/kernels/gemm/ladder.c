@@ -4,10 +4,7 @@
 #include "kernels/ladder.h"
 #include "kernels/gemm/gemm.h"
 
-extern const pl_param_def pl_gemm_cpu_simd_params[1], pl_gemm_cpu_simd_blocked_params[2];
-extern const pl_param_def pl_gemm_cpu_packed_params[4];
 #ifdef PL_HAVE_CUDA
-extern const pl_param_def pl_gemm_cuda_naive_params[1], pl_gemm_cuda_shared_params[1];
 extern const pl_param_def pl_gemm_cuda_tuned_params[2], pl_gemm_cuda_tf32_params[2];
 #endif
 
@@ -30,51 +27,58 @@ static double tf32_workspace(const void *problem)
 }
 
 static const pl_variant cpu_naive = {
-    "cpu-naive", "triple loop, one dot product per output (B read down its columns)",
-    PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, NULL, 0, pl_gemm_cpu_naive, NULL};
+    .name = "cpu-naive", .idea = "triple loop, one dot product per output (B read down its columns)",
+    .backend = PL_BACKEND_CPU, .precision = PL_PREC_FP32, .run = pl_gemm_cpu_naive};
 static const pl_variant cpu_simd = {
-    "cpu-simd", "broadcast one A element, FMA against 8/16 contiguous B elements (AVX2/AVX-512)",
-    PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_FP32, pl_gemm_cpu_simd_params, 1, pl_gemm_cpu_simd, NULL};
+    .name = "cpu-simd", .idea = "broadcast one A element, FMA against 8/16 contiguous B elements (AVX2/AVX-512)",
+    .backend = PL_BACKEND_CPU, .requires = PL_REQ_AVX2, .precision = PL_PREC_FP32,
+    .params = pl_gemm_cpu_simd_params, .n_params = PL_GEMM_CPU_SIMD_N_PARAMS, .run = pl_gemm_cpu_simd};
 static const pl_variant cpu_simd_blocked = {
-    "cpu-simd-blocked", "the same inside i/j/k cache blocks, so B tiles are reused from cache",
-    PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_FP32, pl_gemm_cpu_simd_blocked_params, 2,
-    pl_gemm_cpu_simd_blocked, NULL};
+    .name = "cpu-simd-blocked", .idea = "the same inside i/j/k cache blocks, so B tiles are reused from cache",
+    .backend = PL_BACKEND_CPU, .requires = PL_REQ_AVX2, .precision = PL_PREC_FP32,
+    .params = pl_gemm_cpu_simd_blocked_params, .n_params = PL_GEMM_CPU_SIMD_BLOCKED_N_PARAMS,
+    .run = pl_gemm_cpu_simd_blocked};
 static const pl_variant cpu_packed = {
-    "cpu-packed", "BLIS-style: A and B packed into cache-sized panels feed a register-tile "
+    .name = "cpu-packed", .idea = "BLIS-style: A and B packed into cache-sized panels feed a register-tile "
     "micro-kernel (AVX-512 12x32 / AVX2 6x16), threads over the macro-loops",
-    PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_FP32, pl_gemm_cpu_packed_params, 4,
-    pl_gemm_cpu_packed, NULL};
+    .backend = PL_BACKEND_CPU, .requires = PL_REQ_AVX2, .precision = PL_PREC_FP32,
+    .params = pl_gemm_cpu_packed_params, .n_params = PL_GEMM_CPU_PACKED_N_PARAMS, .run = pl_gemm_cpu_packed};
 static const pl_variant cuda_naive = {
-    "cuda-naive", "one thread per output, everything from global memory",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_gemm_cuda_naive_params, 1),
-    PL_CUDA_FN(pl_gemm_cuda_naive), NULL};
+    .name = "cuda-naive", .idea = "one thread per output, everything from global memory",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
+    PL_CUDA_PARAMS(pl_gemm_cuda_naive_params, PL_GEMM_CUDA_NAIVE_N_PARAMS), .run = PL_CUDA_FN(pl_gemm_cuda_naive)};
 static const pl_variant cuda_shared = {
-    "cuda-shared", "A and B tiles staged in shared memory, one output per thread",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_gemm_cuda_shared_params, 1),
-    PL_CUDA_FN(pl_gemm_cuda_shared), NULL};
+    .name = "cuda-shared", .idea = "A and B tiles staged in shared memory, one output per thread",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
+    PL_CUDA_PARAMS(pl_gemm_cuda_shared_params, PL_GEMM_CUDA_SHARED_N_PARAMS), .run = PL_CUDA_FN(pl_gemm_cuda_shared)};
 static const pl_variant cuda_tuned = {
-    "cuda-tuned", "register tiles per thread, 128-bit loads, cp.async multi-stage pipeline, "
+    .name = "cuda-tuned", .idea = "register tiles per thread, 128-bit loads, cp.async multi-stage pipeline, "
     "warp tiling; tile config chosen per shape, split-K for deep K",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_gemm_cuda_tuned_params, 2),
-    PL_CUDA_FN(pl_gemm_cuda_tuned), tuned_workspace};
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
+    PL_CUDA_PARAMS(pl_gemm_cuda_tuned_params, 2),
+    .run = PL_CUDA_FN(pl_gemm_cuda_tuned), .workspace_bytes = tuned_workspace};
 static const pl_variant cuda_tf32 = {
-    "cuda-tf32", "tensor cores in TF32, FP32 accumulate: wgmma from shared memory on Hopper "
+    .name = "cuda-tf32", .idea = "tensor cores in TF32, FP32 accumulate: wgmma from shared memory on Hopper "
     "(sm_90a), mma.sync m16n8k8 elsewhere",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_TF32, PL_CUDA_PARAMS(pl_gemm_cuda_tf32_params, 2),
-    PL_CUDA_FN(pl_gemm_cuda_tf32), tf32_workspace};
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_TF32,
+    PL_CUDA_PARAMS(pl_gemm_cuda_tf32_params, 2),
+    .run = PL_CUDA_FN(pl_gemm_cuda_tf32), .workspace_bytes = tf32_workspace};
 static const pl_variant peer_openblas = {
-    "peer-openblas", "OpenBLAS cblas_sgemm (the CPU peer)",
-    PL_BACKEND_CPU, 1, PL_REQ_OPENBLAS, PL_PREC_FP32, NULL, 0, PL_OPENBLAS_FN(pl_gemm_peer_openblas), NULL};
+    .name = "peer-openblas", .idea = "OpenBLAS cblas_sgemm (the CPU peer)",
+    .backend = PL_BACKEND_CPU, .is_peer = 1, .requires = PL_REQ_OPENBLAS, .precision = PL_PREC_FP32,
+    .run = PL_OPENBLAS_FN(pl_gemm_peer_openblas)};
 static const pl_variant peer_openblas_skx = {
-    "peer-openblas-skx", "OpenBLAS cblas_sgemm with OPENBLAS_CORETYPE=SkylakeX (its AVX-512 kernels)",
-    PL_BACKEND_CPU, 1, PL_REQ_OPENBLAS | PL_REQ_AVX512, PL_PREC_FP32, NULL, 0,
-    PL_OPENBLAS_FN(pl_gemm_peer_openblas_skx), NULL};
+    .name = "peer-openblas-skx", .idea = "OpenBLAS cblas_sgemm with OPENBLAS_CORETYPE=SkylakeX (its AVX-512 kernels)",
+    .backend = PL_BACKEND_CPU, .is_peer = 1, .requires = PL_REQ_OPENBLAS | PL_REQ_AVX512, .precision = PL_PREC_FP32,
+    .run = PL_OPENBLAS_FN(pl_gemm_peer_openblas_skx)};
 static const pl_variant peer_cublas = {
-    "peer-cublas", "cuBLAS cublasSgemm, FP32 pedantic math, no tensor cores (the GPU peer)",
-    PL_BACKEND_CUDA, 1, PL_REQ_CUBLAS, PL_PREC_FP32, NULL, 0, PL_CUDA_FN(pl_gemm_peer_cublas), NULL};
+    .name = "peer-cublas", .idea = "cuBLAS cublasSgemm, FP32 pedantic math, no tensor cores (the GPU peer)",
+    .backend = PL_BACKEND_CUDA, .is_peer = 1, .requires = PL_REQ_CUBLAS, .precision = PL_PREC_FP32,
+    .run = PL_CUDA_FN(pl_gemm_peer_cublas)};
 static const pl_variant peer_cublas_tf32 = {
-    "peer-cublas-tf32", "cuBLAS cublasSgemm, TF32 tensor-op math (the tensor-core peer)",
-    PL_BACKEND_CUDA, 1, PL_REQ_CUBLAS, PL_PREC_TF32, NULL, 0, PL_CUDA_FN(pl_gemm_peer_cublas_tf32), NULL};
+    .name = "peer-cublas-tf32", .idea = "cuBLAS cublasSgemm, TF32 tensor-op math (the tensor-core peer)",
+    .backend = PL_BACKEND_CUDA, .is_peer = 1, .requires = PL_REQ_CUBLAS, .precision = PL_PREC_TF32,
+    .run = PL_CUDA_FN(pl_gemm_peer_cublas_tf32)};
 
 static const pl_variant *const ladder[] = {
     &cpu_naive, &cpu_simd, &cpu_simd_blocked, &cpu_packed,
@@ -89,13 +93,13 @@ const pl_kernel pl_gemm_kernel = {
     .summary = "C = alpha*A*B + beta*C, row-major FP32, any M, N, K and leading dimensions",
     .size_help = "N (square), MxNxK, or small|medium|large (256, 1024, 4096)",
     .named_sizes = named_sizes,
-    .n_named_sizes = 3,
+    .n_named_sizes = PL_COUNT(named_sizes),
     .unit = PL_UNIT_FLOP,
     .ceiling = PL_CEIL_ROOFLINE,
     .problem_params = pl_gemm_problem_params,
-    .n_problem_params = 3,
+    .n_problem_params = PL_GEMM_PROBLEM_N_PARAMS,
     .ladder = ladder,
-    .n_variants = (int)(sizeof ladder / sizeof ladder[0]),
+    .n_variants = PL_COUNT(ladder),
     .problem_size = sizeof(pl_gemm_problem),
     .make_problem = pl_gemm_spec_make_problem,
     .describe = pl_gemm_spec_describe,

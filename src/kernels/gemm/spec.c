@@ -3,6 +3,7 @@
 #include "core/core.h"
 #include "core/sizes.h"
 #include "kernels/gemm/gemm.h"
+#include "kernels/ladder.h"
 
 #include <errno.h>
 #include <math.h>
@@ -39,17 +40,16 @@ pl_status pl_gemm_check(const pl_gemm_problem *p)
 
 pl_status pl_gemm_spec_make_problem(void *problem, const char *size, const pl_pvalues *pv)
 {
-    const double *pvals = pv->num;
     pl_gemm_problem *p = problem;
     int64_t d[3];
     pl_status s = pl_parse_dims("gemm", size, 3, "MxNxK", d);
     if (s != PL_OK) return s;
-    int64_t pad = (int64_t)pvals[2];
+    int64_t pad = (int64_t)pv->num[PL_GEMM_PROBLEM_PAD];
     p->M = d[0];
     p->N = d[1];
     p->K = d[2];
-    p->alpha = (float)pvals[0];
-    p->beta = (float)pvals[1];
+    p->alpha = (float)pv->num[PL_GEMM_PROBLEM_ALPHA];
+    p->beta = (float)pv->num[PL_GEMM_PROBLEM_BETA];
     p->lda = p->K + pad;
     p->ldb = p->N + pad;
     p->ldc = p->N + pad;
@@ -398,9 +398,11 @@ double pl_gemm_spec_bytes_written(const void *problem)
 
 /* ---------------------------------------------------------------- problem parameters */
 
-const pl_param_def pl_gemm_problem_params[3] = {
-    {"alpha", "C = alpha*A*B + beta*C", PL_PARAM_REAL, NULL, 0, 0, 0, 0, NULL, 1.0},
-    {"beta", "0: C is write-only", PL_PARAM_REAL, NULL, 0, 0, 0, 0, NULL, 0.0},
-    {"pad", "extra elements per row: lda = K+pad, ldb = ldc = N+pad", PL_PARAM_RANGE, NULL, 0, 0,
-     4096, 1, NULL, 0.0},
+const pl_param_def pl_gemm_problem_params[] = {
+    [PL_GEMM_PROBLEM_ALPHA] = {.name = "alpha", .help = "C = alpha*A*B + beta*C", .kind = PL_PARAM_REAL, .def = 1.0},
+    [PL_GEMM_PROBLEM_BETA] = {.name = "beta", .help = "0: C is write-only", .kind = PL_PARAM_REAL, .def = 0.0},
+    [PL_GEMM_PROBLEM_PAD] =
+        {.name = "pad", .help = "extra elements per row: lda = K+pad, ldb = ldc = N+pad",
+         .kind = PL_PARAM_RANGE, .min = 0, .max = 4096, .step = 1, .def = 0.0},
 };
+PL_CHECK_COUNT(pl_gemm_problem_params, PL_GEMM_PROBLEM_N_PARAMS);

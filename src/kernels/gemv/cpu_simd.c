@@ -7,14 +7,15 @@
  * A is read once, along its rows, at the memory's speed: the limit is bandwidth. */
 #include "core/core.h"
 #include "kernels/gemv/cpu_simd.h"
+#include "kernels/ladder.h"
 
 #include <omp.h>
 #include <string.h>
 
-const pl_param_def pl_gemv_cpu_simd_params[1] = {
-    {"isa", "vector instructions: auto picks AVX-512 where the CPU has it", PL_PARAM_CHOICE, NULL, 0, 0, 0, 0,
-     pl_isa_choices, 0},
+const pl_param_def pl_gemv_cpu_simd_params[] = {
+    [PL_GEMV_CPU_SIMD_ISA] = PL_ISA_PARAM,
 };
+PL_CHECK_COUNT(pl_gemv_cpu_simd_params, PL_GEMV_CPU_SIMD_N_PARAMS);
 
 /* The context's host workspace slot of the per-thread partial y (GEMM's cpu-packed has 0). */
 enum { GEMV_HOST_WS = 1, ROW_BAND = 16, COL_BAND = 4096 };
@@ -35,7 +36,7 @@ pl_status pl_gemv_cpu_simd(const pl_run_args *a)
     const float *A = a->data[0], *x = a->data[1];
     float *y = a->data[2];
     const gemv_simd_isa *isa;
-    pl_status s = pick_isa(a->params[0], &isa);
+    pl_status s = pick_isa(a->params[PL_GEMV_CPU_SIMD_ISA], &isa);
     if (s != PL_OK) return s;
     if (!p->trans) {
 #pragma omp parallel for num_threads(a->ctx->threads) schedule(static)

@@ -31,7 +31,7 @@ static __global__ void gemv_shared_kernel(pl_gemv_problem p, const float *__rest
 extern "C" pl_status pl_gemv_cuda_shared(const pl_run_args *a)
 {
     const pl_gemv_problem *p = (const pl_gemv_problem *)a->problem;
-    const int block = (int)a->params[0];
+    const int block = (int)a->params[PL_GEMV_CUDA_BLOCK];
     const int64_t ny = pl_gemv_ylen(p);
     gemv_shared_kernel<<<gemv_blocks(ny, block), block, block * sizeof(float), (cudaStream_t)a->stream>>>(
         *p, (const float *)a->data[0], (const float *)a->data[1], (float *)a->data[2], ny, pl_gemv_xlen(p),

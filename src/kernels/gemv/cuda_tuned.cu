@@ -145,7 +145,7 @@ typedef struct plan {
     int64_t seg;     // y = A*x split: terms per segment; A^T: rows per split
 } plan;
 
-// map: 0 auto, 1 rows, 2 split. `warps` = warps the GPU wants in flight.
+// map: PL_GEMV_MAP_AUTO, _ROWS or _SPLIT. `warps` = warps the GPU wants in flight.
 static plan choose(const pl_gemv_problem *p, int vec, int block, int map, int64_t warps)
 {
     plan c = {0, 32, 1, 0};
@@ -155,10 +155,10 @@ static plan choose(const pl_gemv_problem *p, int vec, int block, int map, int64_
         while (G < 32 && (int64_t)G * 4 < loads) G *= 2; // about 4 loads or more per lane
         c.G = G;
         const int few_long = G == 32 && p->M < warps / 2 && p->N >= 4096;
-        if (map == 2 || (map == 0 && few_long)) {
+        if (map == PL_GEMV_MAP_SPLIT || (map == PL_GEMV_MAP_AUTO && few_long)) {
             c.split = 1;
             int64_t s = cdiv(warps, p->M * (SPLIT_BLOCK / 32));
-            s = map == 2 ? clamp64(s, 2, cdiv(p->N, 4)) : clamp64(s, 1, cdiv(p->N, 4096));
+            s = map == PL_GEMV_MAP_SPLIT ? clamp64(s, 2, cdiv(p->N, 4)) : clamp64(s, 1, cdiv(p->N, 4096));
             s = clamp64(s, 1, 65535);
             c.seg = cdiv(cdiv(p->N, s), 4) * 4;
             c.splits = (int)cdiv(p->N, c.seg);
@@ -167,8 +167,8 @@ static plan choose(const pl_gemv_problem *p, int vec, int block, int map, int64_
     }
     const int64_t strips = cdiv(p->N, 32 * (vec ? 4 : 1)), W = block / 32;
     int64_t s = 1;
-    if (map == 2) s = clamp64(cdiv(warps, strips * W), 2, p->M);
-    else if (map == 0) s = clamp64(cdiv(warps, strips * W), 1, cdiv(p->M, 16 * W));
+    if (map == PL_GEMV_MAP_SPLIT) s = clamp64(cdiv(warps, strips * W), 2, p->M);
+    else if (map == PL_GEMV_MAP_AUTO) s = clamp64(cdiv(warps, strips * W), 1, cdiv(p->M, 16 * W));
     s = clamp64(s, 1, 65535);
     c.seg = cdiv(p->M, s);
     c.splits = (int)cdiv(p->M, c.seg);
@@ -188,7 +188,7 @@ static void launch_rows(const pl_gemv_problem *p, bool vec, int block, const flo
 extern "C" pl_status pl_gemv_cuda_tuned(const pl_run_args *a)
 {
     const pl_gemv_problem *p = (const pl_gemv_problem *)a->problem;
-    const int block = (int)a->params[0], map = (int)a->params[1];
+    const int block = (int)a->params[PL_GEMV_CUDA_TUNED_BLOCK], map = (int)a->params[PL_GEMV_CUDA_TUNED_MAP];
     const float *A = (const float *)a->data[0], *x = (const float *)a->data[1];
     float *y = (float *)a->data[2];
     cudaStream_t st = (cudaStream_t)a->stream;

@@ -35,7 +35,7 @@ static __global__ void gemv_warp_kernel(pl_gemv_problem p, const float *__restri
 extern "C" pl_status pl_gemv_cuda_warp(const pl_run_args *a)
 {
     const pl_gemv_problem *p = (const pl_gemv_problem *)a->problem;
-    const int block = (int)a->params[0];
+    const int block = (int)a->params[PL_GEMV_CUDA_BLOCK];
     const int64_t ny = pl_gemv_ylen(p);
     const float *A = (const float *)a->data[0], *x = (const float *)a->data[1];
     cudaStream_t st = (cudaStream_t)a->stream;

@@ -28,8 +28,12 @@ static inline int64_t pl_gemv_stride_k(const pl_gemv_problem *p) { return p->tra
 
 extern const pl_kernel pl_gemv_kernel; /* ladder.c */
 
+/* The problem parameters (spec.c), by index into pl_pvalues.num (kernels/ladder.h: counting). */
+enum { PL_GEMV_PROBLEM_ALPHA, PL_GEMV_PROBLEM_BETA, PL_GEMV_PROBLEM_TRANS, PL_GEMV_PROBLEM_PAD,
+       PL_GEMV_PROBLEM_N_PARAMS };
+extern const pl_param_def pl_gemv_problem_params[];
+
 /* The spec (spec.c). */
-extern const pl_param_def pl_gemv_problem_params[4]; /* alpha, beta, trans, pad */
 pl_status pl_gemv_check(const pl_gemv_problem *p);
 pl_status pl_gemv_spec_make_problem(void *problem, const char *size, const pl_pvalues *pv);
 void pl_gemv_spec_describe(const void *problem, char *buf, size_t n);
@@ -42,6 +46,14 @@ double pl_gemv_spec_elem_bound(const void *problem, pl_precision prec, const cha
 double pl_gemv_spec_bytes(const void *problem);
 double pl_gemv_spec_bytes_written(const void *problem);
 double pl_gemv_spec_flops(const void *problem);
+
+/* The rungs' parameters, by index into pl_run_args.params. cpu-simd's table is defined in
+ * cpu_simd.c; the CUDA rungs' tables (block for all four, map for cuda-tuned) in ladder.c. */
+enum { PL_GEMV_CPU_SIMD_ISA, PL_GEMV_CPU_SIMD_N_PARAMS };
+extern const pl_param_def pl_gemv_cpu_simd_params[];
+enum { PL_GEMV_CUDA_BLOCK };                            /* cuda-naive, cuda-shared, cuda-warp */
+enum { PL_GEMV_CUDA_TUNED_BLOCK, PL_GEMV_CUDA_TUNED_MAP }; /* cuda-tuned */
+enum { PL_GEMV_MAP_AUTO, PL_GEMV_MAP_ROWS, PL_GEMV_MAP_SPLIT }; /* cuda-tuned's map choices, in order */
 
 /* The rungs, in ladder order (ladder.c). CUDA ones exist only in CUDA builds. */
 pl_status pl_gemv_cpu_naive(const pl_run_args *a);

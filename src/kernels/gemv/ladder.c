@@ -5,20 +5,24 @@
 #include "kernels/ladder.h"
 #include "kernels/gemv/gemv.h"
 
-extern const pl_param_def pl_gemv_cpu_simd_params[1];
-
 /* Threads per block of the CUDA rungs: `parlab sweep gemv --variant V --param block=all`
  * is the lab's block-size table. */
 static const int64_t blocks[] = {32, 64, 128, 256, 512, 1024};
-static const pl_param_def block_param[1] = {
-    {"block", "threads per block", PL_PARAM_LIST, blocks, 6, 0, 0, 0, NULL, 256},
+static const pl_param_def block_params[] = {
+    [PL_GEMV_CUDA_BLOCK] =
+        {.name = "block", .help = "threads per block",
+         .kind = PL_PARAM_LIST, .values = blocks, .n_values = PL_COUNT(blocks), .def = 256},
 };
-static const char *const map_choices[] = {"auto", "rows", "split", NULL};
-static const pl_param_def tuned_params[2] = {
-    {"block", "threads per block (rows mapping; split blocks are 256)", PL_PARAM_LIST, blocks, 6, 0, 0, 0, NULL, 256},
-    {"map", "auto: by shape; rows: 1-32 lanes per output, all of its terms; split: the terms of each "
-     "output cut among blocks, partial sums added by a second kernel", PL_PARAM_CHOICE, NULL, 0, 0, 0, 0,
-     map_choices, 0},
+static const char *const map_choices[] = {
+    [PL_GEMV_MAP_AUTO] = "auto", [PL_GEMV_MAP_ROWS] = "rows", [PL_GEMV_MAP_SPLIT] = "split", NULL};
+static const pl_param_def tuned_params[] = {
+    [PL_GEMV_CUDA_TUNED_BLOCK] =
+        {.name = "block", .help = "threads per block (rows mapping; split blocks are 256)",
+         .kind = PL_PARAM_LIST, .values = blocks, .n_values = PL_COUNT(blocks), .def = 256},
+    [PL_GEMV_CUDA_TUNED_MAP] =
+        {.name = "map", .help = "auto: by shape; rows: 1-32 lanes per output, all of its terms; split: the terms "
+                                "of each output cut among blocks, partial sums added by a second kernel",
+         .kind = PL_PARAM_CHOICE, .choices = map_choices, .def = PL_GEMV_MAP_AUTO},
 };
 
 static const pl_variant cpu_naive = {
@@ -28,33 +32,35 @@ static const pl_variant cpu_simd = {
     .name = "cpu-simd", .idea = "AVX2/AVX-512 dot products of 4 rows at once, rows over threads; A^T: SIMD axpy "
     "of 4 rows at once into a per-thread partial y, partials added at the end",
     .backend = PL_BACKEND_CPU, .requires = PL_REQ_AVX2, .precision = PL_PREC_FP32,
-    .params = pl_gemv_cpu_simd_params, .n_params = 1, .run = pl_gemv_cpu_simd};
+    .params = pl_gemv_cpu_simd_params, .n_params = PL_GEMV_CPU_SIMD_N_PARAMS, .run = pl_gemv_cpu_simd};
 static const pl_variant cuda_naive = {
     .name = "cuda-naive", .idea = "one thread per output, all from global memory (uncoalesced rows of A; "
     "A^T: neighbours read neighbouring columns)",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
-    .params = block_param, .n_params = 1, .run = PL_CUDA_FN(pl_gemv_cuda_naive)};
+    .params = block_params, .n_params = PL_COUNT(block_params), .run = PL_CUDA_FN(pl_gemv_cuda_naive)};
 static const pl_variant cuda_shared = {
     .name = "cuda-shared", .idea = "x staged in shared memory a tile at a time, loaded by every thread of "
     "the block (also those past the last output)",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
-    .params = block_param, .n_params = 1, .run = PL_CUDA_FN(pl_gemv_cuda_shared)};
+    .params = block_params, .n_params = PL_COUNT(block_params), .run = PL_CUDA_FN(pl_gemv_cuda_shared)};
 static const pl_variant cuda_warp = {
     .name = "cuda-warp", .idea = "one warp per output: lanes read the row together (128-bit loads where "
     "aligned), shuffle reduction",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
-    .params = block_param, .n_params = 1, .run = PL_CUDA_FN(pl_gemv_cuda_warp)};
+    .params = block_params, .n_params = PL_COUNT(block_params), .run = PL_CUDA_FN(pl_gemv_cuda_warp)};
 static const pl_variant cuda_tuned = {
     .name = "cuda-tuned", .idea = "mapping by shape: 1-32 lanes per row (several rows per warp for short rows), "
     "rows split among blocks when few and long; A^T: coalesced column-parallel, rows split among blocks",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
-    .params = tuned_params, .n_params = 2, .run = PL_CUDA_FN(pl_gemv_cuda_tuned)};
+    .params = tuned_params, .n_params = PL_COUNT(tuned_params), .run = PL_CUDA_FN(pl_gemv_cuda_tuned)};
 static const pl_variant peer_openblas = {
-    .name = "peer-openblas", .idea = "OpenBLAS cblas_sgemv (the CPU peer)", .backend = PL_BACKEND_CPU,
-    .is_peer = 1, .requires = PL_REQ_OPENBLAS, .precision = PL_PREC_FP32, .run = PL_OPENBLAS_FN(pl_gemv_peer_openblas)};
+    .name = "peer-openblas", .idea = "OpenBLAS cblas_sgemv (the CPU peer)",
+    .backend = PL_BACKEND_CPU, .is_peer = 1, .requires = PL_REQ_OPENBLAS, .precision = PL_PREC_FP32,
+    .run = PL_OPENBLAS_FN(pl_gemv_peer_openblas)};
 static const pl_variant peer_cublas = {
-    .name = "peer-cublas", .idea = "cuBLAS cublasSgemv (the GPU peer)", .backend = PL_BACKEND_CUDA, .is_peer = 1,
-    .requires = PL_REQ_CUBLAS, .precision = PL_PREC_FP32, .run = PL_CUDA_FN(pl_gemv_peer_cublas)};
+    .name = "peer-cublas", .idea = "cuBLAS cublasSgemv (the GPU peer)",
+    .backend = PL_BACKEND_CUDA, .is_peer = 1, .requires = PL_REQ_CUBLAS, .precision = PL_PREC_FP32,
+    .run = PL_CUDA_FN(pl_gemv_peer_cublas)};
 
 static const pl_variant *const ladder[] = {
     &cpu_naive, &cpu_simd, &cuda_naive, &cuda_shared, &cuda_warp, &cuda_tuned, &peer_openblas, &peer_cublas,
@@ -67,11 +73,11 @@ const pl_kernel pl_gemv_kernel = {
     .summary = "y = alpha*A*x + beta*y or alpha*A^T*x + beta*y (--set trans=t), row-major FP32 A, any lda",
     .size_help = "N (square), MxN (A is M x N), or small|medium|large (1024, 4096, 16384)",
     .named_sizes = named_sizes,
-    .n_named_sizes = 3,
+    .n_named_sizes = PL_COUNT(named_sizes),
     .problem_params = pl_gemv_problem_params,
-    .n_problem_params = 4,
+    .n_problem_params = PL_GEMV_PROBLEM_N_PARAMS,
     .ladder = ladder,
-    .n_variants = (int)(sizeof ladder / sizeof ladder[0]),
+    .n_variants = PL_COUNT(ladder),
     .unit = PL_UNIT_BYTE,
     .ceiling = PL_CEIL_MEMORY,
     .problem_size = sizeof(pl_gemv_problem),

@@ -5,6 +5,7 @@
 #include "core/core.h"
 #include "core/sizes.h"
 #include "kernels/gemv/gemv.h"
+#include "kernels/ladder.h"
 
 #include <errno.h>
 #include <math.h>
@@ -38,10 +39,10 @@ pl_status pl_gemv_spec_make_problem(void *problem, const char *size, const pl_pv
     if (s != PL_OK) return s;
     p->M = d[0];
     p->N = d[1];
-    p->alpha = (float)pv->num[0];
-    p->beta = (float)pv->num[1];
-    p->trans = (int)pv->num[2];
-    p->lda = p->N + (int64_t)pv->num[3];
+    p->alpha = (float)pv->num[PL_GEMV_PROBLEM_ALPHA];
+    p->beta = (float)pv->num[PL_GEMV_PROBLEM_BETA];
+    p->trans = (int)pv->num[PL_GEMV_PROBLEM_TRANS];
+    p->lda = p->N + (int64_t)pv->num[PL_GEMV_PROBLEM_PAD];
     return pl_gemv_check(p);
 }
 
@@ -189,10 +190,15 @@ double pl_gemv_spec_flops(const void *problem)
 /* ---------------------------------------------------------------- problem parameters */
 
 static const char *const trans_choices[] = {"n", "t", NULL};
-const pl_param_def pl_gemv_problem_params[4] = {
-    {"alpha", "y = alpha*op(A)*x + beta*y", PL_PARAM_REAL, NULL, 0, 0, 0, 0, NULL, 1.0},
-    {"beta", "0: y is write-only", PL_PARAM_REAL, NULL, 0, 0, 0, 0, NULL, 0.0},
-    {"trans", "op(A): n = A (y has M elements), t = A^T (y has N)", PL_PARAM_CHOICE, NULL, 0, 0, 0, 0,
-     trans_choices, 0},
-    {"pad", "extra elements per row of A: lda = N+pad", PL_PARAM_RANGE, NULL, 0, 0, 4096, 1, NULL, 0.0},
+const pl_param_def pl_gemv_problem_params[] = {
+    [PL_GEMV_PROBLEM_ALPHA] =
+        {.name = "alpha", .help = "y = alpha*op(A)*x + beta*y", .kind = PL_PARAM_REAL, .def = 1.0},
+    [PL_GEMV_PROBLEM_BETA] = {.name = "beta", .help = "0: y is write-only", .kind = PL_PARAM_REAL, .def = 0.0},
+    [PL_GEMV_PROBLEM_TRANS] =
+        {.name = "trans", .help = "op(A): n = A (y has M elements), t = A^T (y has N)",
+         .kind = PL_PARAM_CHOICE, .choices = trans_choices, .def = 0},
+    [PL_GEMV_PROBLEM_PAD] =
+        {.name = "pad", .help = "extra elements per row of A: lda = N+pad",
+         .kind = PL_PARAM_RANGE, .min = 0, .max = 4096, .step = 1, .def = 0.0},
 };
+PL_CHECK_COUNT(pl_gemv_problem_params, PL_GEMV_PROBLEM_N_PARAMS);

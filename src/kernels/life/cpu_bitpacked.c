@@ -13,22 +13,26 @@
 #include "core/core.h"
 #include "kernels/life/cpu_bitpacked.h"
 #include "kernels/life/life.h"
+#include "kernels/ladder.h"
 
 #include <omp.h>
 #include <string.h>
 
-const pl_param_def pl_life_cpu_bitpacked_params[2] = {
-    {"isa", "vector width: auto (AVX-512 where the CPU has it), avx2, avx512", PL_PARAM_CHOICE, NULL, 0, 0, 0, 0,
-     pl_isa_choices, 0.0},
-    {"tblock", "generations per pass over the grid (temporal blocking; 1: a pass a generation)", PL_PARAM_RANGE,
-     NULL, 0, 1, 64, 1, NULL, 16.0},
+const pl_param_def pl_life_cpu_bitpacked_params[] = {
+    [PL_LIFE_CPU_BITPACKED_ISA] =
+        {.name = "isa", .help = "vector width: auto (AVX-512 where the CPU has it), avx2, avx512",
+         .kind = PL_PARAM_CHOICE, .choices = pl_isa_choices, .def = 0.0},
+    [PL_LIFE_CPU_BITPACKED_TBLOCK] =
+        {.name = "tblock", .help = "generations per pass over the grid (temporal blocking; 1: a pass a generation)",
+         .kind = PL_PARAM_RANGE, .min = 1, .max = 64, .step = 1, .def = 16.0},
 };
+PL_CHECK_COUNT(pl_life_cpu_bitpacked_params, PL_LIFE_CPU_BITPACKED_N_PARAMS);
 
 pl_status pl_life_cpu_bitpacked(const pl_run_args *a)
 {
     const pl_life_problem *p = a->problem;
     int avx512 = 0;
-    pl_status s = pl_isa_pick(a->params[0], &avx512);
+    pl_status s = pl_isa_pick(a->params[PL_LIFE_CPU_BITPACKED_ISA], &avx512);
     if (s != PL_OK) return s;
     const life_packed_isa *isa = avx512 ? &pl_life_packed_avx512 : &pl_life_packed_avx2;
 
@@ -41,7 +45,7 @@ pl_status pl_life_cpu_bitpacked(const pl_run_args *a)
     g.last_mask = p->W % 64 ? (UINT64_C(1) << (p->W % 64)) - 1 : ~UINT64_C(0);
     life_rule_masks_make(&p->rule, &g.rule);
     g.conway = life_rule_is_conway(&p->rule);
-    const int T = (int)a->params[1];
+    const int T = (int)a->params[PL_LIFE_CPU_BITPACKED_TBLOCK];
     const int threads = a->ctx->threads > 0 ? a->ctx->threads : 1;
     const size_t grid_words = (size_t)g.wpr * (size_t)p->H, ring_words = (size_t)T * 3 * (size_t)g.wpr;
     void *ws = NULL;

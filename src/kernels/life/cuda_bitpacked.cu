@@ -16,6 +16,7 @@
 //                   formed once, then added vertically for the row above and below it.
 // Both take Conway's rule (B3/S23) through a shorter rule step (life_next32<true>).
 #include "kernels/life/cuda_common.cuh"
+#include "kernels/ladder.h"
 
 // ---------------------------------------------------------------- cuda-bitpacked
 
@@ -248,15 +249,17 @@ static __global__ void __launch_bounds__(TILE_WORDS *THREADS_Y)
 }
 
 static const int64_t tblocks[] = {1, 2, 4, 8, 16};
-extern "C" const pl_param_def pl_life_cuda_tuned_params[1] = {
-    {"tblock", "generations per launch (temporal blocking in shared memory)", PL_PARAM_LIST, tblocks, 5, 0, 0, 0,
-     NULL, 16},
+extern "C" const pl_param_def pl_life_cuda_tuned_params[] = {
+    [PL_LIFE_CUDA_TUNED_TBLOCK] =
+        {.name = "tblock", .help = "generations per launch (temporal blocking in shared memory)",
+         .kind = PL_PARAM_LIST, .values = tblocks, .n_values = PL_COUNT(tblocks), .def = 16},
 };
+PL_CHECK_COUNT(pl_life_cuda_tuned_params, PL_LIFE_CUDA_TUNED_N_PARAMS);
 
 extern "C" pl_status pl_life_cuda_tuned(const pl_run_args *a)
 {
     const pl_life_problem *p = (const pl_life_problem *)a->problem;
-    const int T = (int)a->params[0];
+    const int T = (int)a->params[PL_LIFE_CUDA_TUNED_TBLOCK];
     if (T < 1 || T > MAX_TBLOCK) return pl_fail(PL_ERR_ARG, "cuda-tuned: tblock=%d (legal: 1, 2, 4, 8, 16)", T);
     uint32_t *ws = nullptr;
     pl_status s = second_grid(a, &ws);

@@ -10,6 +10,7 @@
 // A generation moves at least 2 bytes a cell (read, write); the next rung (cuda-bitpacked)
 // moves 2 bits.
 #include "kernels/life/cuda_common.cuh"
+#include "kernels/ladder.h"
 
 // Byte cell (y, x) of the grid as the topology reads it: wrapped on the torus, dead off the plane.
 static __device__ __forceinline__ uint8_t cell_at(const uint8_t *__restrict__ g, int64_t W, int64_t H, int torus,
@@ -77,9 +78,12 @@ static __global__ void step_kernel(const uint8_t *__restrict__ src, uint8_t *__r
 }
 
 static const int64_t block_sizes[] = {8, 16, 32};
-extern "C" const pl_param_def pl_life_cuda_block_params[1] = {
-    {"block", "threads per block: block x block, a cell each", PL_PARAM_LIST, block_sizes, 3, 0, 0, 0, NULL, 16},
+extern "C" const pl_param_def pl_life_cuda_block_params[] = {
+    [PL_LIFE_CUDA_BLOCK] =
+        {.name = "block", .help = "threads per block: block x block, a cell each",
+         .kind = PL_PARAM_LIST, .values = block_sizes, .n_values = PL_COUNT(block_sizes), .def = 16},
 };
+PL_CHECK_COUNT(pl_life_cuda_block_params, PL_LIFE_CUDA_BLOCK_N_PARAMS);
 
 // Device memory beyond the operand: the two byte grids.
 extern "C" double pl_life_cuda_bytes_workspace(const void *problem)
@@ -91,7 +95,7 @@ extern "C" double pl_life_cuda_bytes_workspace(const void *problem)
 static pl_status run(const pl_run_args *a, bool shared, const char *rung)
 {
     const pl_life_problem *p = (const pl_life_problem *)a->problem;
-    const int bs = (int)a->params[0];
+    const int bs = (int)a->params[PL_LIFE_CUDA_BLOCK];
     if (bs != 8 && bs != 16 && bs != 32) return pl_fail(PL_ERR_ARG, "%s: block=%d (legal: 8, 16, 32)", rung, bs);
     const int64_t gx = (p->W + bs - 1) / bs, gy = (p->H + bs - 1) / bs;
     if (gy > 65535 || gx > INT32_MAX)

@@ -2,43 +2,48 @@
 #include "kernels/ladder.h"
 #include "kernels/life/life.h"
 
-extern const pl_param_def pl_life_cpu_bitpacked_params[2];
-extern const pl_param_def pl_life_cuda_block_params[1], pl_life_cuda_tuned_params[1];
-
 static const pl_variant cpu_naive = {
-    "cpu-naive", "a byte per cell, two buffers, eight neighbours added and the rule looked up; one thread",
-    PL_BACKEND_CPU, 0, 0, PL_PREC_EXACT, NULL, 0, pl_life_cpu_naive, NULL};
+    .name = "cpu-naive", .idea = "a byte per cell, two buffers, eight neighbours added and the rule looked up; one "
+    "thread",
+    .backend = PL_BACKEND_CPU, .precision = PL_PREC_EXACT, .run = pl_life_cpu_naive};
 static const pl_variant cpu_threads = {
-    "cpu-threads", "cpu-naive's generation with the rows split among threads, a barrier between generations",
-    PL_BACKEND_CPU, 0, 0, PL_PREC_EXACT, NULL, 0, pl_life_cpu_threads, NULL};
+    .name = "cpu-threads", .idea = "cpu-naive's generation with the rows split among threads, a barrier between "
+    "generations",
+    .backend = PL_BACKEND_CPU, .precision = PL_PREC_EXACT, .run = pl_life_cpu_threads};
 static const pl_variant cpu_bitpacked = {
-    "cpu-bitpacked", "64 cells per word, neighbour counts by bit-sliced full/half adders, the rule as boolean "
-    "logic; AVX2/AVX-512 word loops, bands of rows over threads, tblock generations per pass over memory",
-    PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_EXACT, pl_life_cpu_bitpacked_params, 2, pl_life_cpu_bitpacked, NULL};
+    .name = "cpu-bitpacked", .idea = "64 cells per word, neighbour counts by bit-sliced full/half adders, the rule "
+    "as boolean logic; AVX2/AVX-512 word loops, bands of rows over threads, tblock generations per pass over memory",
+    .backend = PL_BACKEND_CPU, .requires = PL_REQ_AVX2, .precision = PL_PREC_EXACT,
+    .params = pl_life_cpu_bitpacked_params, .n_params = PL_LIFE_CPU_BITPACKED_N_PARAMS,
+    .run = pl_life_cpu_bitpacked};
 
 static const pl_variant cpu_sparse = {
-    "cpu-sparse", "the plane as 64x64 tiles in a hash map: only tiles that changed and their neighbours are "
-    "computed (bit-sliced, over threads); empty still tiles are dropped. Plane only (torus refused)",
-    PL_BACKEND_CPU, 0, 0, PL_PREC_EXACT, NULL, 0, pl_life_cpu_sparse, NULL};
+    .name = "cpu-sparse", .idea = "the plane as 64x64 tiles in a hash map: only tiles that changed and their "
+    "neighbours are computed (bit-sliced, over threads); empty still tiles are dropped. Plane only (torus refused)",
+    .backend = PL_BACKEND_CPU, .precision = PL_PREC_EXACT, .run = pl_life_cpu_sparse};
 
 static const pl_variant cuda_naive = {
-    "cuda-naive", "a byte per cell on the device, a thread per cell reading its eight neighbours from global "
-    "memory; block x block threads",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_EXACT, PL_CUDA_PARAMS(pl_life_cuda_block_params, 1),
-    PL_CUDA_FN(pl_life_cuda_naive), PL_CUDA_FN(pl_life_cuda_bytes_workspace)};
+    .name = "cuda-naive", .idea = "a byte per cell on the device, a thread per cell reading its eight neighbours "
+    "from global memory; block x block threads",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_EXACT,
+    PL_CUDA_PARAMS(pl_life_cuda_block_params, PL_LIFE_CUDA_BLOCK_N_PARAMS),
+    .run = PL_CUDA_FN(pl_life_cuda_naive), .workspace_bytes = PL_CUDA_FN(pl_life_cuda_bytes_workspace)};
 static const pl_variant cuda_shared = {
-    "cuda-shared", "cuda-naive with each block's tile and a one-cell halo staged in shared memory",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_EXACT, PL_CUDA_PARAMS(pl_life_cuda_block_params, 1),
-    PL_CUDA_FN(pl_life_cuda_shared), PL_CUDA_FN(pl_life_cuda_bytes_workspace)};
+    .name = "cuda-shared", .idea = "cuda-naive with each block's tile and a one-cell halo staged in shared memory",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_EXACT,
+    PL_CUDA_PARAMS(pl_life_cuda_block_params, PL_LIFE_CUDA_BLOCK_N_PARAMS),
+    .run = PL_CUDA_FN(pl_life_cuda_shared), .workspace_bytes = PL_CUDA_FN(pl_life_cuda_bytes_workspace)};
 static const pl_variant cuda_bitpacked = {
-    "cuda-bitpacked", "32 cells a thread-word on the packed grid, bit-sliced adders, a generation a launch: "
-    "2 bits a cell on the device",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_EXACT, NULL, 0, PL_CUDA_FN(pl_life_cuda_bitpacked),
-    PL_CUDA_FN(pl_life_cuda_words_workspace)};
+    .name = "cuda-bitpacked", .idea = "32 cells a thread-word on the packed grid, bit-sliced adders, a generation a "
+    "launch: 2 bits a cell on the device",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_EXACT,
+    .run = PL_CUDA_FN(pl_life_cuda_bitpacked), .workspace_bytes = PL_CUDA_FN(pl_life_cuda_words_workspace)};
 static const pl_variant cuda_tuned = {
-    "cuda-tuned", "tblock generations a launch: a tile and its halo in shared memory (temporal blocking)",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_EXACT, PL_CUDA_PARAMS(pl_life_cuda_tuned_params, 1),
-    PL_CUDA_FN(pl_life_cuda_tuned), PL_CUDA_FN(pl_life_cuda_words_workspace)};
+    .name = "cuda-tuned", .idea = "tblock generations a launch: a tile and its halo in shared memory (temporal "
+    "blocking)",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_EXACT,
+    PL_CUDA_PARAMS(pl_life_cuda_tuned_params, PL_LIFE_CUDA_TUNED_N_PARAMS),
+    .run = PL_CUDA_FN(pl_life_cuda_tuned), .workspace_bytes = PL_CUDA_FN(pl_life_cuda_words_workspace)};
 
 static const pl_variant *const ladder[] = {&cpu_naive,  &cpu_threads, &cpu_bitpacked,  &cpu_sparse,
                                            &cuda_naive, &cuda_shared, &cuda_bitpacked, &cuda_tuned};
@@ -50,13 +55,13 @@ const pl_kernel pl_life_kernel = {
     .summary = "Conway's Game of Life and Life-like rules (B/S), gens generations of a W x H torus or plane",
     .size_help = "N (square), WxH (W cells wide, H rows), or small|medium|large (1024, 4096, 16384)",
     .named_sizes = named_sizes,
-    .n_named_sizes = 3,
+    .n_named_sizes = PL_COUNT(named_sizes),
     .unit = PL_UNIT_CELL,
     .ceiling = PL_CEIL_ROOFLINE,
     .problem_params = pl_life_problem_params,
-    .n_problem_params = 4,
+    .n_problem_params = PL_LIFE_PROBLEM_N_PARAMS,
     .ladder = ladder,
-    .n_variants = (int)(sizeof ladder / sizeof ladder[0]),
+    .n_variants = PL_COUNT(ladder),
     .problem_size = sizeof(pl_life_problem),
     .make_problem = pl_life_spec_make_problem,
     .describe = pl_life_spec_describe,

@@ -33,8 +33,13 @@ extern const pl_kernel pl_life_kernel; /* ladder.c */
  * (slot 0 is gemm's packed panels, slot 1 gemv's partial sums). */
 enum { PL_LIFE_HOST_WS = 2 };
 
+/* The problem parameters (spec.c), by index into pl_pvalues.num and .str (kernels/ladder.h:
+ * counting). */
+enum { PL_LIFE_PROBLEM_GENS, PL_LIFE_PROBLEM_RULE, PL_LIFE_PROBLEM_DENSITY, PL_LIFE_PROBLEM_TOPOLOGY,
+       PL_LIFE_PROBLEM_N_PARAMS };
+extern const pl_param_def pl_life_problem_params[];
+
 /* The spec (spec.c). */
-extern const pl_param_def pl_life_problem_params[4]; /* gens, rule, density, topology */
 pl_status pl_life_spec_make_problem(void *problem, const char *size, const pl_pvalues *pv);
 void pl_life_spec_describe(const void *problem, char *buf, size_t n);
 pl_status pl_life_spec_operands(const void *problem, pl_tensor *t, int *n);
@@ -63,6 +68,14 @@ void pl_life_byte_rows(const pl_life_problem *p, const uint8_t next[2][9], const
 pl_status pl_life_byte_buffers(pl_ctx *ctx, const pl_life_problem *p, uint8_t *bufs[2]);
 /* The rule as next[alive][count] (0/1). */
 void pl_life_rule_table(const pl_life_rule *rule, uint8_t next[2][9]);
+
+/* The rungs' parameters, by index into pl_run_args.params; each table is defined beside its rung. */
+enum { PL_LIFE_CPU_BITPACKED_ISA, PL_LIFE_CPU_BITPACKED_TBLOCK, PL_LIFE_CPU_BITPACKED_N_PARAMS };
+enum { PL_LIFE_CUDA_BLOCK, PL_LIFE_CUDA_BLOCK_N_PARAMS }; /* cuda-naive, cuda-shared */
+enum { PL_LIFE_CUDA_TUNED_TBLOCK, PL_LIFE_CUDA_TUNED_N_PARAMS };
+extern const pl_param_def pl_life_cpu_bitpacked_params[]; /* cpu_bitpacked.c */
+extern const pl_param_def pl_life_cuda_block_params[];    /* cuda_bytes.cu */
+extern const pl_param_def pl_life_cuda_tuned_params[];    /* cuda_bitpacked.cu */
 
 /* The rungs, in ladder order (see ladder.c). */
 pl_status pl_life_cpu_naive(const pl_run_args *a);

@@ -6,22 +6,30 @@
 #include "core/sizes.h"
 #include "kernels/life/bitslice.h"
 #include "kernels/life/life.h"
+#include "kernels/ladder.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-static const char *const topology_choices[] = {"torus", "plane", NULL};
+static const char *const topology_choices[] = {
+    [PL_LIFE_TOPO_TORUS] = "torus", [PL_LIFE_TOPO_PLANE] = "plane", NULL};
 
-const pl_param_def pl_life_problem_params[4] = {
-    {"gens", "generations per run", PL_PARAM_RANGE, NULL, 0, 1, 100000, 1, NULL, 100.0},
-    {"rule", "a Life-like rule: B3/S23, B36/S23, B2/S, or the S/B form 23/3", PL_PARAM_STRING, NULL, 0, 0, 0, 0,
-     NULL, 0.0},
-    {"density", "the starting soup: each cell alive with this probability (0..1)", PL_PARAM_REAL, NULL, 0, 0, 0, 0,
-     NULL, 0.5},
-    {"topology", "torus: edges wrap; plane: dead beyond the edge", PL_PARAM_CHOICE, NULL, 0, 0, 0, 0,
-     topology_choices, 0.0},
+const pl_param_def pl_life_problem_params[] = {
+    [PL_LIFE_PROBLEM_GENS] =
+        {.name = "gens", .help = "generations per run",
+         .kind = PL_PARAM_RANGE, .min = 1, .max = 100000, .step = 1, .def = 100.0},
+    [PL_LIFE_PROBLEM_RULE] =
+        {.name = "rule", .help = "a Life-like rule: B3/S23, B36/S23, B2/S, or the S/B form 23/3",
+         .kind = PL_PARAM_STRING},
+    [PL_LIFE_PROBLEM_DENSITY] =
+        {.name = "density", .help = "the starting soup: each cell alive with this probability (0..1)",
+         .kind = PL_PARAM_REAL, .def = 0.5},
+    [PL_LIFE_PROBLEM_TOPOLOGY] =
+        {.name = "topology", .help = "torus: edges wrap; plane: dead beyond the edge",
+         .kind = PL_PARAM_CHOICE, .choices = topology_choices, .def = PL_LIFE_TOPO_TORUS},
 };
+PL_CHECK_COUNT(pl_life_problem_params, PL_LIFE_PROBLEM_N_PARAMS);
 
 pl_status pl_life_spec_make_problem(void *problem, const char *size, const pl_pvalues *pv)
 {
@@ -32,12 +40,13 @@ pl_status pl_life_spec_make_problem(void *problem, const char *size, const pl_pv
     memset(p, 0, sizeof *p);
     p->W = d[0];
     p->H = d[1];
-    p->gens = (int64_t)pv->num[0];
-    if ((s = pl_life_rule_parse(pv->str[1] ? pv->str[1] : "B3/S23", &p->rule)) != PL_OK) return s;
-    p->density = pv->num[2];
+    p->gens = (int64_t)pv->num[PL_LIFE_PROBLEM_GENS];
+    const char *rule = pv->str[PL_LIFE_PROBLEM_RULE];
+    if ((s = pl_life_rule_parse(rule ? rule : "B3/S23", &p->rule)) != PL_OK) return s;
+    p->density = pv->num[PL_LIFE_PROBLEM_DENSITY];
     if (!(p->density >= 0.0 && p->density <= 1.0))
         return pl_fail(PL_ERR_ARG, "life: density %g is not in 0..1", p->density);
-    p->topology = (int)pv->num[3];
+    p->topology = (int)pv->num[PL_LIFE_PROBLEM_TOPOLOGY];
     int64_t cells;
     if (pl_mul_overflow(p->W, p->H, &cells) || cells > INT64_MAX / 4)
         return pl_fail(PL_ERR_OVERFLOW, "life: %lldx%lld overflows 64-bit sizes", (long long)p->W,

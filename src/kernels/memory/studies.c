@@ -10,23 +10,31 @@
 #include <unistd.h>
 
 const mem_study pl_mem_studies[] = {
-    {"stream", "STREAM copy, scale, add, triad by its rules, 1..N threads, normal and streaming stores",
-     pl_mem_stream, 0},
-    {"write-read", "write bandwidth against read bandwidth, and what streaming stores change", pl_mem_write_read, 0},
-    {"stride", "read every s-th element, s = 1..64: the cache line decides the cost", pl_mem_stride, 0},
-    {"prefetch", "random access by element, by cache line, by 4 KiB block, against sequential", pl_mem_prefetch, 0},
-    {"false-sharing", "per-thread counters side by side versus padded to a cache line", pl_mem_false_sharing, 0},
-    {"loop-order", "a 2D array walked along rows (xy) and down columns (yx); rows as separate allocations",
-     pl_mem_loop_order, 0},
-    {"layout", "AoS, SoA and AoSoA for a particle update touching every field, and one touching one",
-     pl_mem_layout, 0},
-    {"alignment", "aligned against misaligned SIMD loads, in L1 and from memory", pl_mem_alignment, 0},
-    {"gpu-stream", "GPU: STREAM's four kernels on the device and the device-to-device copy", pl_mem_gpu_stream, 1},
-    {"gpu-alignment", "GPU: coalesced, offset and strided warps reading memory", pl_mem_gpu_alignment, 1},
-    {"gpu-banks", "GPU: shared-memory bank conflicts for strides 1..32, and with padding", pl_mem_gpu_banks, 1},
-    {"gpu-grid-stride", "GPU: a grid-stride loop against a thread per element, over sizes", pl_mem_gpu_grid_stride,
-     1},
-    {NULL, NULL, NULL, 0},
+    {.name = "stream", .summary = "STREAM copy, scale, add, triad by its rules, 1..N threads, normal and streaming "
+     "stores", .run = pl_mem_stream},
+    {.name = "write-read", .summary = "write bandwidth against read bandwidth, and what streaming stores change",
+     .run = pl_mem_write_read},
+    {.name = "stride", .summary = "read every s-th element, s = 1..64: the cache line decides the cost",
+     .run = pl_mem_stride},
+    {.name = "prefetch", .summary = "random access by element, by cache line, by 4 KiB block, against sequential",
+     .run = pl_mem_prefetch},
+    {.name = "false-sharing", .summary = "per-thread counters side by side versus padded to a cache line",
+     .run = pl_mem_false_sharing},
+    {.name = "loop-order", .summary = "a 2D array walked along rows (xy) and down columns (yx); rows as separate "
+     "allocations", .run = pl_mem_loop_order},
+    {.name = "layout", .summary = "AoS, SoA and AoSoA for a particle update touching every field, and one touching "
+     "one", .run = pl_mem_layout},
+    {.name = "alignment", .summary = "aligned against misaligned SIMD loads, in L1 and from memory",
+     .run = pl_mem_alignment},
+    {.name = "gpu-stream", .summary = "GPU: STREAM's four kernels on the device and the device-to-device copy",
+     .run = pl_mem_gpu_stream, .gpu = 1},
+    {.name = "gpu-alignment", .summary = "GPU: coalesced, offset and strided warps reading memory",
+     .run = pl_mem_gpu_alignment, .gpu = 1},
+    {.name = "gpu-banks", .summary = "GPU: shared-memory bank conflicts for strides 1..32, and with padding",
+     .run = pl_mem_gpu_banks, .gpu = 1},
+    {.name = "gpu-grid-stride", .summary = "GPU: a grid-stride loop against a thread per element, over sizes",
+     .run = pl_mem_gpu_grid_stride, .gpu = 1},
+    {.name = NULL}, /* the end */
 };
 
 

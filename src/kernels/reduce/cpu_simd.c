@@ -5,13 +5,14 @@
  * vectors of columns, each band walks down A row by row (every line used whole). */
 #include "core/core.h"
 #include "kernels/reduce/cpu_simd.h"
+#include "kernels/ladder.h"
 
 #include <math.h>
 
-const pl_param_def pl_reduce_cpu_simd_params[1] = {
-    {"isa", "vector instructions: auto picks AVX-512 where the CPU has it", PL_PARAM_CHOICE, NULL, 0, 0, 0, 0,
-     pl_isa_choices, 0},
+const pl_param_def pl_reduce_cpu_simd_params[] = {
+    [PL_REDUCE_CPU_SIMD_ISA] = PL_ISA_PARAM,
 };
+PL_CHECK_COUNT(pl_reduce_cpu_simd_params, PL_REDUCE_CPU_SIMD_N_PARAMS);
 
 static pl_status pick_isa(int64_t choice, const reduce_simd_isa **isa)
 {
@@ -52,7 +53,7 @@ pl_status pl_reduce_cpu_simd(const pl_run_args *a)
     const float *A = a->data[0];
     float *r = a->data[1];
     const reduce_simd_isa *isa;
-    pl_status s = pick_isa(a->params[0], &isa);
+    pl_status s = pick_isa(a->params[PL_REDUCE_CPU_SIMD_ISA], &isa);
     if (s != PL_OK) return s;
     const int op = p->op, T = a->ctx->threads;
     const int64_t n = pl_reduce_terms(p);
@@ -82,7 +83,7 @@ pl_status pl_dot_cpu_simd(const pl_run_args *a)
     const pl_dot_problem *p = a->problem;
     const float *x = a->data[0], *y = a->data[1];
     const reduce_simd_isa *isa;
-    pl_status s = pick_isa(a->params[0], &isa);
+    pl_status s = pick_isa(a->params[PL_REDUCE_CPU_SIMD_ISA], &isa);
     if (s != PL_OK) return s;
     float part[MAX_PIECES];
     int T = a->ctx->threads;

@@ -34,7 +34,7 @@ static __global__ void sum_partials_kernel(int n, const float *__restrict__ part
 extern "C" pl_status pl_dot_cuda_tuned(const pl_run_args *a)
 {
     const pl_dot_problem *p = (const pl_dot_problem *)a->problem;
-    int bs = (int)a->params[0];
+    int bs = (int)a->params[PL_REDUCE_CUDA_BLOCK];
     int sms = a->ctx->sm_count > 0 ? a->ctx->sm_count : 1;
     int64_t blocks = (p->N / 4 + bs - 1) / bs;
     if (blocks > 4LL * sms) blocks = 4LL * sms;

@@ -3,6 +3,7 @@
 // for columns they read neighbours (coalesced) but few outputs mean few threads.
 // Next rung: a block per row, its threads reading neighbours, a tree in shared memory.
 #include "kernels/reduce/cuda_reduce.cuh"
+#include "kernels/ladder.h"
 
 template <int OP> static __global__ void naive_kernel(pl_reduce_problem p, const float *__restrict__ A, float *__restrict__ r)
 {
@@ -16,14 +17,17 @@ template <int OP> static __global__ void naive_kernel(pl_reduce_problem p, const
 }
 
 static const int64_t block_sizes[] = {32, 64, 128, 256, 512, 1024};
-extern "C" const pl_param_def pl_reduce_cuda_block_params[1] = {
-    {"block", "threads per block", PL_PARAM_LIST, block_sizes, 6, 0, 0, 0, NULL, 256},
+extern "C" const pl_param_def pl_reduce_cuda_block_params[] = {
+    [PL_REDUCE_CUDA_BLOCK] =
+        {.name = "block", .help = "threads per block",
+         .kind = PL_PARAM_LIST, .values = block_sizes, .n_values = PL_COUNT(block_sizes), .def = 256},
 };
+PL_CHECK_COUNT(pl_reduce_cuda_block_params, PL_REDUCE_CUDA_BLOCK_N_PARAMS);
 
 extern "C" pl_status pl_reduce_cuda_naive(const pl_run_args *a)
 {
     const pl_reduce_problem *p = (const pl_reduce_problem *)a->problem;
-    int bs = (int)a->params[0];
+    int bs = (int)a->params[PL_REDUCE_CUDA_BLOCK];
     int64_t blocks = (pl_reduce_outputs(p) + bs - 1) / bs;
     cudaStream_t st = (cudaStream_t)a->stream;
     const float *A = (const float *)a->data[0];

@@ -36,7 +36,7 @@ static __global__ void shared_kernel(pl_reduce_problem p, const float *__restric
 template <int SEQ> static pl_status run_shared(const pl_run_args *a, const char *who)
 {
     const pl_reduce_problem *p = (const pl_reduce_problem *)a->problem;
-    int bs = (int)a->params[0];
+    int bs = (int)a->params[PL_REDUCE_CUDA_BLOCK];
     int64_t R = pl_reduce_outputs(p);
     if (R > 2147483647) return pl_fail(PL_ERR_ARG, "%s: %lld outputs need more than 2^31-1 blocks", who, (long long)R);
     cudaStream_t st = (cudaStream_t)a->stream;

@@ -48,7 +48,7 @@ static __global__ void pieces_finish_kernel(pl_reduce_problem p, const float *__
 extern "C" pl_status pl_reduce_cuda_tuned(const pl_run_args *a)
 {
     const pl_reduce_problem *p = (const pl_reduce_problem *)a->problem;
-    int bs = (int)a->params[0];
+    int bs = (int)a->params[PL_REDUCE_CUDA_BLOCK];
     int sms = a->ctx->sm_count > 0 ? a->ctx->sm_count : 1;
     cudaStream_t st = (cudaStream_t)a->stream;
     const float *A = (const float *)a->data[0];

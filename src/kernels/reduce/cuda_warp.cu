@@ -80,7 +80,7 @@ pl_status pl_reduce_cuda_columns(const pl_run_args *a, int bs, int splits)
 extern "C" pl_status pl_reduce_cuda_warp(const pl_run_args *a)
 {
     const pl_reduce_problem *p = (const pl_reduce_problem *)a->problem;
-    int bs = (int)a->params[0];
+    int bs = (int)a->params[PL_REDUCE_CUDA_BLOCK];
     if (p->axis == 0) return pl_reduce_cuda_columns(a, bs, 1);
     if (p->M > 2147483647) return pl_fail(PL_ERR_ARG, "cuda-warp: M = %lld needs more than 2^31-1 blocks", (long long)p->M);
     cudaStream_t st = (cudaStream_t)a->stream;

@@ -3,12 +3,6 @@
 #include "kernels/ladder.h"
 #include "kernels/reduce/reduce.h"
 
-#ifdef PL_HAVE_CUDA
-extern const pl_param_def pl_reduce_cuda_block_params[1];
-#endif
-
-extern const pl_param_def pl_reduce_cpu_simd_params[1];
-
 /* cuda-tuned's second pass (an upper estimate): at most 1024 partials a row for few long
  * rows, at most 64 a column. */
 static double tuned_workspace(const void *problem)
@@ -25,33 +19,45 @@ static double cub_workspace(const void *problem)
 static double dot_workspace(const void *problem) { (void)problem; return 4.0 * 4096; }
 
 static const pl_variant cpu_naive = {
-    "cpu-naive", "one float accumulator per output, terms in order (not accurate: long sums stagnate)",
-    PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, NULL, 0, pl_reduce_cpu_naive, NULL};
+    .name = "cpu-naive", .idea = "one float accumulator per output, terms in order (not accurate: long sums stagnate)",
+    .backend = PL_BACKEND_CPU, .precision = PL_PREC_FP32, .run = pl_reduce_cpu_naive};
 static const pl_variant cpu_simd = {
-    "cpu-simd", "accurate: 4 AVX2/AVX-512 vector accumulators, pairwise blocks of 1024, threads over rows "
-    "(long rows split) or column bands",
-    PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_FP32, pl_reduce_cpu_simd_params, 1, pl_reduce_cpu_simd, NULL};
+    .name = "cpu-simd", .idea = "accurate: 4 AVX2/AVX-512 vector accumulators, pairwise blocks of 1024, threads over "
+    "rows (long rows split) or column bands",
+    .backend = PL_BACKEND_CPU, .requires = PL_REQ_AVX2, .precision = PL_PREC_FP32,
+    .params = pl_reduce_cpu_simd_params, .n_params = PL_REDUCE_CPU_SIMD_N_PARAMS, .run = pl_reduce_cpu_simd};
 static const pl_variant cuda_naive = {
-    "cuda-naive", "one thread per output, terms in order from global memory (rows: uncoalesced)",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_reduce_cuda_block_params, 1), PL_CUDA_FN(pl_reduce_cuda_naive), NULL};
+    .name = "cuda-naive", .idea = "one thread per output, terms in order from global memory (rows: uncoalesced)",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
+    PL_CUDA_PARAMS(pl_reduce_cuda_block_params, PL_REDUCE_CUDA_BLOCK_N_PARAMS),
+    .run = PL_CUDA_FN(pl_reduce_cuda_naive)};
 static const pl_variant cuda_shared_interleaved = {
-    "cuda-shared-interleaved", "accurate: a block per row, shared-memory tree with interleaved addressing "
-    "(tid % 2s: divergent warps, strided banks)",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_reduce_cuda_block_params, 1), PL_CUDA_FN(pl_reduce_cuda_shared_interleaved), NULL};
+    .name = "cuda-shared-interleaved", .idea = "accurate: a block per row, shared-memory tree with interleaved "
+    "addressing (tid % 2s: divergent warps, strided banks)",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
+    PL_CUDA_PARAMS(pl_reduce_cuda_block_params, PL_REDUCE_CUDA_BLOCK_N_PARAMS),
+    .run = PL_CUDA_FN(pl_reduce_cuda_shared_interleaved)};
 static const pl_variant cuda_shared_sequential = {
-    "cuda-shared-sequential", "accurate: the same tree with sequential addressing (s halves, tid < s): "
-    "no divergence inside warps, conflict-free",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_reduce_cuda_block_params, 1), PL_CUDA_FN(pl_reduce_cuda_shared_sequential), NULL};
+    .name = "cuda-shared-sequential", .idea = "accurate: the same tree with sequential addressing (s halves, "
+    "tid < s): no divergence inside warps, conflict-free",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
+    PL_CUDA_PARAMS(pl_reduce_cuda_block_params, PL_REDUCE_CUDA_BLOCK_N_PARAMS),
+    .run = PL_CUDA_FN(pl_reduce_cuda_shared_sequential)};
 static const pl_variant cuda_warp = {
-    "cuda-warp", "accurate: warp shuffles instead of shared memory, 128-bit loads where the row is aligned",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_reduce_cuda_block_params, 1), PL_CUDA_FN(pl_reduce_cuda_warp), NULL};
+    .name = "cuda-warp", .idea = "accurate: warp shuffles instead of shared memory, 128-bit loads where the row is "
+    "aligned",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
+    PL_CUDA_PARAMS(pl_reduce_cuda_block_params, PL_REDUCE_CUDA_BLOCK_N_PARAMS), .run = PL_CUDA_FN(pl_reduce_cuda_warp)};
 static const pl_variant cuda_tuned = {
-    "cuda-tuned", "accurate: by shape, a warp per row (short rows), a block per row, or split rows and a "
-    "second pass (few long rows); columns: threads across columns, coalesced, rows split over blocks",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_reduce_cuda_block_params, 1), PL_CUDA_FN(pl_reduce_cuda_tuned), tuned_workspace};
+    .name = "cuda-tuned", .idea = "accurate: by shape, a warp per row (short rows), a block per row, or split rows "
+    "and a second pass (few long rows); columns: threads across columns, coalesced, rows split over blocks",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
+    PL_CUDA_PARAMS(pl_reduce_cuda_block_params, PL_REDUCE_CUDA_BLOCK_N_PARAMS), .run = PL_CUDA_FN(pl_reduce_cuda_tuned),
+    .workspace_bytes = tuned_workspace};
 static const pl_variant peer_cub = {
-    "peer-cub", "CUB cub::DeviceSegmentedReduce (row sum, mean, min, max; not columns or sumsq)",
-    PL_BACKEND_CUDA, 1, PL_REQ_CUDA, PL_PREC_FP32, NULL, 0, PL_CUDA_FN(pl_reduce_peer_cub), cub_workspace};
+    .name = "peer-cub", .idea = "CUB cub::DeviceSegmentedReduce (row sum, mean, min, max; not columns or sumsq)",
+    .backend = PL_BACKEND_CUDA, .is_peer = 1, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
+    .run = PL_CUDA_FN(pl_reduce_peer_cub), .workspace_bytes = cub_workspace};
 
 static const pl_variant *const ladder[] = {
     &cpu_naive, &cpu_simd, &cuda_naive, &cuda_shared_interleaved, &cuda_shared_sequential, &cuda_warp,
@@ -65,13 +71,13 @@ const pl_kernel pl_reduce_kernel = {
     .summary = "r = sum|mean|min|max|sumsq over each row (axis 1) or column (axis 0) of an FP32 matrix",
     .size_help = "N (square), MxN, or small|medium|large (1000, 4096, 10000); --set op=, axis=, offset=",
     .named_sizes = named_sizes,
-    .n_named_sizes = 3,
+    .n_named_sizes = PL_COUNT(named_sizes),
     .unit = PL_UNIT_BYTE,
     .ceiling = PL_CEIL_MEMORY,
     .problem_params = pl_reduce_problem_params,
-    .n_problem_params = 3,
+    .n_problem_params = PL_REDUCE_PROBLEM_N_PARAMS,
     .ladder = ladder,
-    .n_variants = (int)(sizeof ladder / sizeof ladder[0]),
+    .n_variants = PL_COUNT(ladder),
     .problem_size = sizeof(pl_reduce_problem),
     .make_problem = pl_reduce_spec_make_problem,
     .describe = pl_reduce_spec_describe,
@@ -91,20 +97,27 @@ const pl_kernel pl_reduce_kernel = {
 /* ---------------------------------------------------------------- dot */
 
 static const pl_variant dot_cpu_naive = {
-    "cpu-naive", "one float accumulator, products added in order",
-    PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, NULL, 0, pl_dot_cpu_naive, NULL};
+    .name = "cpu-naive", .idea = "one float accumulator, products added in order",
+    .backend = PL_BACKEND_CPU, .precision = PL_PREC_FP32, .run = pl_dot_cpu_naive};
 static const pl_variant dot_cpu_simd = {
-    "cpu-simd", "accurate: FMA into 4 AVX2/AVX-512 vector accumulators, pairwise blocks, a piece per thread",
-    PL_BACKEND_CPU, 0, PL_REQ_AVX2, PL_PREC_FP32, pl_reduce_cpu_simd_params, 1, pl_dot_cpu_simd, NULL};
+    .name = "cpu-simd", .idea = "accurate: FMA into 4 AVX2/AVX-512 vector accumulators, pairwise blocks, a piece "
+    "per thread",
+    .backend = PL_BACKEND_CPU, .requires = PL_REQ_AVX2, .precision = PL_PREC_FP32,
+    .params = pl_reduce_cpu_simd_params, .n_params = PL_REDUCE_CPU_SIMD_N_PARAMS, .run = pl_dot_cpu_simd};
 static const pl_variant dot_cuda_tuned = {
-    "cuda-tuned", "accurate: grid-stride 128-bit loads, warp shuffles, one partial per block, a second pass",
-    PL_BACKEND_CUDA, 0, PL_REQ_CUDA, PL_PREC_FP32, PL_CUDA_PARAMS(pl_reduce_cuda_block_params, 1), PL_CUDA_FN(pl_dot_cuda_tuned), dot_workspace};
+    .name = "cuda-tuned", .idea = "accurate: grid-stride 128-bit loads, warp shuffles, one partial per block, a "
+    "second pass",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
+    PL_CUDA_PARAMS(pl_reduce_cuda_block_params, PL_REDUCE_CUDA_BLOCK_N_PARAMS), .run = PL_CUDA_FN(pl_dot_cuda_tuned),
+    .workspace_bytes = dot_workspace};
 static const pl_variant dot_peer_openblas = {
-    "peer-openblas", "OpenBLAS cblas_sdot (the CPU peer)",
-    PL_BACKEND_CPU, 1, PL_REQ_OPENBLAS, PL_PREC_FP32, NULL, 0, PL_OPENBLAS_FN(pl_dot_peer_openblas), NULL};
+    .name = "peer-openblas", .idea = "OpenBLAS cblas_sdot (the CPU peer)",
+    .backend = PL_BACKEND_CPU, .is_peer = 1, .requires = PL_REQ_OPENBLAS, .precision = PL_PREC_FP32,
+    .run = PL_OPENBLAS_FN(pl_dot_peer_openblas)};
 static const pl_variant dot_peer_cublas = {
-    "peer-cublas", "cuBLAS cublasSdot (the GPU peer)",
-    PL_BACKEND_CUDA, 1, PL_REQ_CUBLAS, PL_PREC_FP32, NULL, 0, PL_CUDA_FN(pl_dot_peer_cublas), NULL};
+    .name = "peer-cublas", .idea = "cuBLAS cublasSdot (the GPU peer)",
+    .backend = PL_BACKEND_CUDA, .is_peer = 1, .requires = PL_REQ_CUBLAS, .precision = PL_PREC_FP32,
+    .run = PL_CUDA_FN(pl_dot_peer_cublas)};
 
 static const pl_variant *const dot_ladder[] = {
     &dot_cpu_naive, &dot_cpu_simd, &dot_cuda_tuned, &dot_peer_openblas, &dot_peer_cublas,
@@ -117,13 +130,13 @@ const pl_kernel pl_dot_kernel = {
     .summary = "r = sum_i x_i y_i, two FP32 vectors",
     .size_help = "N, or small|medium|large (10^6, 1.6*10^7, 10^8)",
     .named_sizes = dot_sizes,
-    .n_named_sizes = 3,
+    .n_named_sizes = PL_COUNT(dot_sizes),
     .unit = PL_UNIT_BYTE,
     .ceiling = PL_CEIL_MEMORY,
     .problem_params = NULL,
     .n_problem_params = 0,
     .ladder = dot_ladder,
-    .n_variants = (int)(sizeof dot_ladder / sizeof dot_ladder[0]),
+    .n_variants = PL_COUNT(dot_ladder),
     .problem_size = sizeof(pl_dot_problem),
     .make_problem = pl_dot_spec_make_problem,
     .describe = pl_dot_spec_describe,

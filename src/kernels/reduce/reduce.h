@@ -55,7 +55,6 @@ double pl_reduce_spec_elem_bound(const void *problem, pl_precision prec, const c
 double pl_reduce_spec_ops(const void *problem);
 double pl_reduce_spec_bytes(const void *problem);
 double pl_reduce_spec_bytes_written(const void *problem);
-extern const pl_param_def pl_reduce_problem_params[3]; /* op, axis, offset */
 
 pl_status pl_dot_spec_make_problem(void *problem, const char *size, const pl_pvalues *pv);
 void pl_dot_spec_describe(const void *problem, char *buf, size_t n);
@@ -68,6 +67,17 @@ double pl_dot_spec_elem_bound(const void *problem, pl_precision prec, const char
 double pl_dot_spec_ops(const void *problem);
 double pl_dot_spec_bytes(const void *problem);
 double pl_dot_spec_bytes_written(const void *problem);
+
+/* The problem parameters of reduce (spec.c; dot has none), by index into pl_pvalues.num
+ * (kernels/ladder.h: counting). */
+enum { PL_REDUCE_PROBLEM_OP, PL_REDUCE_PROBLEM_AXIS, PL_REDUCE_PROBLEM_OFFSET, PL_REDUCE_PROBLEM_N_PARAMS };
+extern const pl_param_def pl_reduce_problem_params[];
+
+/* The rungs' parameters, by index into pl_run_args.params; reduce and dot share both tables. */
+enum { PL_REDUCE_CPU_SIMD_ISA, PL_REDUCE_CPU_SIMD_N_PARAMS };
+enum { PL_REDUCE_CUDA_BLOCK, PL_REDUCE_CUDA_BLOCK_N_PARAMS }; /* every CUDA rung */
+extern const pl_param_def pl_reduce_cpu_simd_params[];   /* cpu_simd.c */
+extern const pl_param_def pl_reduce_cuda_block_params[]; /* cuda_naive.cu */
 
 /* The rungs, in ladder order (ladder.c). CUDA ones exist only in CUDA builds. */
 pl_status pl_reduce_cpu_naive(const pl_run_args *a);

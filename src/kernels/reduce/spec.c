@@ -3,6 +3,7 @@
 #include "core/core.h"
 #include "core/sizes.h"
 #include "kernels/reduce/reduce.h"
+#include "kernels/ladder.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,13 +14,19 @@
 const char *const pl_reduce_op_names[] = {"sum", "mean", "min", "max", "sumsq", NULL};
 static const char *const axis_names[] = {"0", "1", NULL};
 
-const pl_param_def pl_reduce_problem_params[3] = {
-    {"op", "what each row or column is reduced to", PL_PARAM_CHOICE, NULL, 0, 0, 0, 0, pl_reduce_op_names, 0},
-    {"axis", "1: one value per row (NumPy axis=1); 0: one value per column", PL_PARAM_CHOICE, NULL, 0, 0, 0, 0,
-     axis_names, 1},
-    {"offset", "elements added to the row pitch (lda = N + offset): 1 breaks 128-byte row alignment",
-     PL_PARAM_RANGE, NULL, 0, 0, 4096, 1, NULL, 0.0},
+const pl_param_def pl_reduce_problem_params[] = {
+    [PL_REDUCE_PROBLEM_OP] =
+        {.name = "op", .help = "what each row or column is reduced to",
+         .kind = PL_PARAM_CHOICE, .choices = pl_reduce_op_names, .def = PL_REDUCE_SUM},
+    [PL_REDUCE_PROBLEM_AXIS] =
+        {.name = "axis", .help = "1: one value per row (NumPy axis=1); 0: one value per column",
+         .kind = PL_PARAM_CHOICE, .choices = axis_names, .def = 1},
+    [PL_REDUCE_PROBLEM_OFFSET] =
+        {.name = "offset", .help = "elements added to the row pitch (lda = N + offset): 1 breaks 128-byte row "
+                                   "alignment",
+         .kind = PL_PARAM_RANGE, .min = 0, .max = 4096, .step = 1, .def = 0.0},
 };
+PL_CHECK_COUNT(pl_reduce_problem_params, PL_REDUCE_PROBLEM_N_PARAMS);
 
 pl_status pl_reduce_check(const pl_reduce_problem *p)
 {
@@ -53,9 +60,9 @@ pl_status pl_reduce_spec_make_problem(void *problem, const char *size, const pl_
     if (s != PL_OK) return s;
     p->M = d[0];
     p->N = d[1];
-    p->op = (int)pv->num[0];
-    p->axis = (int)pv->num[1];
-    p->offset = (int64_t)pv->num[2];
+    p->op = (int)pv->num[PL_REDUCE_PROBLEM_OP];
+    p->axis = (int)pv->num[PL_REDUCE_PROBLEM_AXIS];
+    p->offset = (int64_t)pv->num[PL_REDUCE_PROBLEM_OFFSET];
     p->lda = p->N + p->offset;
     return pl_reduce_check(p);
 }

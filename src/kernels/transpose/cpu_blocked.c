@@ -8,17 +8,23 @@
 #include "core/core.h"
 #include "kernels/transpose/cpu_blocked.h"
 #include "kernels/transpose/transpose.h"
+#include "kernels/ladder.h"
 
 static const int64_t tiles[] = {16, 32, 64, 128, 256};
-static const char *const store_choices[] = {"auto", "cached", "stream", NULL};
-const pl_param_def pl_transpose_cpu_blocked_params[3] = {
-    {"tile", "cache tile edge, in elements", PL_PARAM_LIST, tiles, 5, 0, 0, 0, NULL, 64},
-    {"isa", "vector instructions: auto picks AVX-512 where the CPU has it", PL_PARAM_CHOICE, NULL, 0, 0, 0, 0,
-     pl_isa_choices, 0},
-    {"store", "auto: streaming stores when B is over 32 MiB; cached: plain stores; stream: streaming "
-     "stores (both where B's rows are vector-aligned, else plain)", PL_PARAM_CHOICE, NULL, 0, 0, 0, 0,
-     store_choices, 0},
+enum { STORE_AUTO, STORE_CACHED, STORE_STREAM };
+static const char *const store_choices[] = {
+    [STORE_AUTO] = "auto", [STORE_CACHED] = "cached", [STORE_STREAM] = "stream", NULL};
+const pl_param_def pl_transpose_cpu_blocked_params[] = {
+    [PL_TRANSPOSE_CPU_BLOCKED_TILE] =
+        {.name = "tile", .help = "cache tile edge, in elements",
+         .kind = PL_PARAM_LIST, .values = tiles, .n_values = PL_COUNT(tiles), .def = 64},
+    [PL_TRANSPOSE_CPU_BLOCKED_ISA] = PL_ISA_PARAM,
+    [PL_TRANSPOSE_CPU_BLOCKED_STORE] =
+        {.name = "store", .help = "auto: streaming stores when B is over 32 MiB; cached: plain stores; stream: "
+                                  "streaming stores (both where B's rows are vector-aligned, else plain)",
+         .kind = PL_PARAM_CHOICE, .choices = store_choices, .def = STORE_AUTO},
 };
+PL_CHECK_COUNT(pl_transpose_cpu_blocked_params, PL_TRANSPOSE_CPU_BLOCKED_N_PARAMS);
 
 static pl_status pick_isa(int64_t choice, const transpose_simd_isa **isa)
 {
@@ -40,14 +46,15 @@ pl_status pl_transpose_cpu_blocked(const pl_run_args *a)
     const pl_transpose_problem *p = a->problem;
     const float *A = a->data[0];
     float *B = a->data[1];
-    const int64_t ts = a->params[0];
+    const int64_t ts = a->params[PL_TRANSPOSE_CPU_BLOCKED_TILE];
     const transpose_simd_isa *isa = NULL;
-    pl_status s = pick_isa(a->params[1], &isa);
+    pl_status s = pick_isa(a->params[PL_TRANSPOSE_CPU_BLOCKED_ISA], &isa);
     if (s != PL_OK) return s;
     const int64_t w = isa->width, ti = (p->M + ts - 1) / ts, tj = (p->N + ts - 1) / ts;
     const int aligned = (uintptr_t)B % (4 * w) == 0 && p->ldb % w == 0;
     const double b_bytes = 4.0 * (double)p->N * (double)p->M;
-    const int stream = aligned && (a->params[2] == 2 || (a->params[2] == 0 && b_bytes > 32.0 * 1024 * 1024));
+    const int64_t store = a->params[PL_TRANSPOSE_CPU_BLOCKED_STORE];
+    const int stream = aligned && (store == STORE_STREAM || (store == STORE_AUTO && b_bytes > 32.0 * 1024 * 1024));
     void (*blocks)(const float *, int64_t, float *, int64_t, int64_t, int64_t) =
         stream ? isa->full_blocks_stream : isa->full_blocks;
     /* Tiles handed out a few at a time: a thread held up (a busy core) does not hold the

@@ -9,6 +9,7 @@
 // Next rung: stage a tile in shared memory so both sides are coalesced.
 #include "core/core.h"
 #include "kernels/transpose/transpose.h"
+#include "kernels/ladder.h"
 
 #include <cuda_runtime.h>
 
@@ -29,15 +30,18 @@ static __global__ void transpose_naive_write_kernel(pl_transpose_problem p, cons
 }
 
 static const int64_t block_sizes[] = {4, 8, 16, 32};
-extern "C" const pl_param_def pl_transpose_cuda_naive_params[1] = {
-    {"block", "threads per block: block x block", PL_PARAM_LIST, block_sizes, 4, 0, 0, 0, NULL, 16},
+extern "C" const pl_param_def pl_transpose_cuda_naive_params[] = {
+    [PL_TRANSPOSE_CUDA_NAIVE_BLOCK] =
+        {.name = "block", .help = "threads per block: block x block",
+         .kind = PL_PARAM_LIST, .values = block_sizes, .n_values = PL_COUNT(block_sizes), .def = 16},
 };
+PL_CHECK_COUNT(pl_transpose_cuda_naive_params, PL_TRANSPOSE_CUDA_NAIVE_N_PARAMS);
 
 // fast: the extent the grid's x walks; slow: the one its y walks.
 static pl_status launch(const pl_run_args *a, int64_t fast, int64_t slow, int write, const char *name)
 {
     const pl_transpose_problem *p = (const pl_transpose_problem *)a->problem;
-    int bs = (int)a->params[0];
+    int bs = (int)a->params[PL_TRANSPOSE_CUDA_NAIVE_BLOCK];
     int64_t gx = (fast + bs - 1) / bs, gy = (slow + bs - 1) / bs;
     if (gy > 65535 || gx > INT32_MAX)
         return pl_fail(PL_ERR_ARG, "%s: %lldx%lld needs more than 65535 blocks in y at block=%d", name,

@@ -8,6 +8,7 @@
 // per thread, bigger tiles, vector loads.
 #include "core/core.h"
 #include "kernels/transpose/transpose.h"
+#include "kernels/ladder.h"
 
 #include <cuda_runtime.h>
 
@@ -24,9 +25,12 @@ static __global__ void transpose_shared_kernel(pl_transpose_problem p, const flo
 }
 
 static const int64_t block_sizes[] = {8, 16, 32};
-extern "C" const pl_param_def pl_transpose_cuda_shared_params[1] = {
-    {"block", "tile edge: block x block threads and elements", PL_PARAM_LIST, block_sizes, 3, 0, 0, 0, NULL, 32},
+extern "C" const pl_param_def pl_transpose_cuda_shared_params[] = {
+    [PL_TRANSPOSE_CUDA_SHARED_BLOCK] =
+        {.name = "block", .help = "tile edge: block x block threads and elements",
+         .kind = PL_PARAM_LIST, .values = block_sizes, .n_values = PL_COUNT(block_sizes), .def = 32},
 };
+PL_CHECK_COUNT(pl_transpose_cuda_shared_params, PL_TRANSPOSE_CUDA_SHARED_N_PARAMS);
 
 template <int T, int PAD>
 static void launch(const pl_transpose_problem *p, const pl_run_args *a)
@@ -40,7 +44,7 @@ template <int PAD>
 static pl_status run(const pl_run_args *a, const char *name)
 {
     const pl_transpose_problem *p = (const pl_transpose_problem *)a->problem;
-    int bs = (int)a->params[0];
+    int bs = (int)a->params[PL_TRANSPOSE_CUDA_SHARED_BLOCK];
     if ((p->M + bs - 1) / bs > 65535)
         return pl_fail(PL_ERR_ARG, "%s: M = %lld needs more than 65535 blocks of rows at block=%d", name,
                        (long long)p->M, bs);

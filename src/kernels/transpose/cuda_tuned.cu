@@ -9,6 +9,7 @@
 // to element-wise moves for the quads that cross M or N.
 #include "core/core.h"
 #include "kernels/transpose/transpose.h"
+#include "kernels/ladder.h"
 
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -68,13 +69,17 @@ static __global__ void __launch_bounds__(32 * R) transpose_tuned_kernel(pl_trans
 }
 
 static const int64_t block_sizes[] = {128, 256, 512, 1024};
-static const char *const vec_choices[] = {"auto", "off", NULL};
-extern "C" const pl_param_def pl_transpose_cuda_tuned_params[2] = {
-    {"block", "threads per block: 32 x (block/32), each moving 4096/block elements of a 64x64 tile",
-     PL_PARAM_LIST, block_sizes, 4, 0, 0, 0, NULL, 256},
-    {"vec", "auto: 128-bit loads and stores where rows are 16-byte aligned; off: 32-bit only", PL_PARAM_CHOICE,
-     NULL, 0, 0, 0, 0, vec_choices, 0},
+enum { VEC_AUTO, VEC_OFF };
+static const char *const vec_choices[] = {"auto", "off", NULL}; // in the order of VEC_*
+extern "C" const pl_param_def pl_transpose_cuda_tuned_params[] = {
+    [PL_TRANSPOSE_CUDA_TUNED_BLOCK] =
+        {.name = "block", .help = "threads per block: 32 x (block/32), each moving 4096/block elements of a 64x64 tile",
+         .kind = PL_PARAM_LIST, .values = block_sizes, .n_values = PL_COUNT(block_sizes), .def = 256},
+    [PL_TRANSPOSE_CUDA_TUNED_VEC] =
+        {.name = "vec", .help = "auto: 128-bit loads and stores where rows are 16-byte aligned; off: 32-bit only",
+         .kind = PL_PARAM_CHOICE, .choices = vec_choices, .def = VEC_AUTO},
 };
+PL_CHECK_COUNT(pl_transpose_cuda_tuned_params, PL_TRANSPOSE_CUDA_TUNED_N_PARAMS);
 
 template <int R>
 static void launch(const pl_transpose_problem *p, const pl_run_args *a, bool vec)
@@ -92,14 +97,15 @@ extern "C" pl_status pl_transpose_cuda_tuned(const pl_run_args *a)
     const pl_transpose_problem *p = (const pl_transpose_problem *)a->problem;
     if ((p->M + TT - 1) / TT > 65535)
         return pl_fail(PL_ERR_ARG, "cuda-tuned: M = %lld needs more than 65535 blocks of rows", (long long)p->M);
-    bool vec = a->params[1] == 0 && p->lda % 4 == 0 && p->ldb % 4 == 0 && (uintptr_t)a->data[0] % 16 == 0 &&
-               (uintptr_t)a->data[1] % 16 == 0;
-    switch (a->params[0]) {
+    bool vec = a->params[PL_TRANSPOSE_CUDA_TUNED_VEC] == VEC_AUTO && p->lda % 4 == 0 && p->ldb % 4 == 0 &&
+               (uintptr_t)a->data[0] % 16 == 0 && (uintptr_t)a->data[1] % 16 == 0;
+    const int64_t block = a->params[PL_TRANSPOSE_CUDA_TUNED_BLOCK];
+    switch (block) {
     case 128: launch<4>(p, a, vec); break;
     case 256: launch<8>(p, a, vec); break;
     case 512: launch<16>(p, a, vec); break;
     case 1024: launch<32>(p, a, vec); break;
-    default: return pl_fail(PL_ERR_ARG, "cuda-tuned: block=%lld (legal: 128, 256, 512, 1024)", (long long)a->params[0]);
+    default: return pl_fail(PL_ERR_ARG, "cuda-tuned: block=%lld (legal: 128, 256, 512, 1024)", (long long)block);
     }
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) return pl_fail(PL_ERR_CUDA, "cuda-tuned launch: %s", cudaGetErrorString(e));

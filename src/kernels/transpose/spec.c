@@ -3,6 +3,7 @@
 #include "core/core.h"
 #include "core/sizes.h"
 #include "kernels/transpose/transpose.h"
+#include "kernels/ladder.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -33,7 +34,7 @@ pl_status pl_transpose_spec_make_problem(void *problem, const char *size, const 
     int64_t d[2];
     pl_status s = pl_parse_dims("transpose", size, 2, "MxN", d);
     if (s != PL_OK) return s;
-    int64_t pad = (int64_t)pv->num[0];
+    int64_t pad = (int64_t)pv->num[PL_TRANSPOSE_PROBLEM_PAD];
     *p = (pl_transpose_problem){d[0], d[1], d[1] + pad, d[0] + pad};
     return pl_transpose_check(p);
 }
@@ -105,6 +106,9 @@ double pl_transpose_spec_bytes(const void *problem)
 /* Of those, B written once: half. */
 double pl_transpose_spec_bytes_written(const void *problem) { return 4.0 * pl_transpose_spec_elements(problem); }
 
-const pl_param_def pl_transpose_problem_params[1] = {
-    {"pad", "extra elements per row: lda = N+pad, ldb = M+pad", PL_PARAM_RANGE, NULL, 0, 0, 4096, 1, NULL, 0.0},
+const pl_param_def pl_transpose_problem_params[] = {
+    [PL_TRANSPOSE_PROBLEM_PAD] =
+        {.name = "pad", .help = "extra elements per row: lda = N+pad, ldb = M+pad",
+         .kind = PL_PARAM_RANGE, .min = 0, .max = 4096, .step = 1, .def = 0.0},
 };
+PL_CHECK_COUNT(pl_transpose_problem_params, PL_TRANSPOSE_PROBLEM_N_PARAMS);

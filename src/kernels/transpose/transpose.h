@@ -18,8 +18,11 @@ typedef struct pl_transpose_problem {
 
 extern const pl_kernel pl_transpose_kernel; /* ladder.c */
 
+/* The problem parameters (spec.c), by index into pl_pvalues.num (kernels/ladder.h: counting). */
+enum { PL_TRANSPOSE_PROBLEM_PAD, PL_TRANSPOSE_PROBLEM_N_PARAMS };
+extern const pl_param_def pl_transpose_problem_params[];
+
 /* The spec (spec.c). */
-extern const pl_param_def pl_transpose_problem_params[1]; /* pad */
 pl_status pl_transpose_spec_make_problem(void *problem, const char *size, const pl_pvalues *pv);
 void pl_transpose_spec_describe(const void *problem, char *buf, size_t n);
 pl_status pl_transpose_spec_operands(const void *problem, pl_tensor *t, int *n);
@@ -34,6 +37,17 @@ double pl_transpose_spec_bytes_written(const void *problem);
 
 /* Validate sizes and leading dimensions, with a message naming the problem. */
 pl_status pl_transpose_check(const pl_transpose_problem *p);
+
+/* The rungs' parameters, by index into pl_run_args.params; each table is defined beside its rung. */
+enum { PL_TRANSPOSE_CPU_BLOCKED_TILE, PL_TRANSPOSE_CPU_BLOCKED_ISA, PL_TRANSPOSE_CPU_BLOCKED_STORE,
+       PL_TRANSPOSE_CPU_BLOCKED_N_PARAMS };
+enum { PL_TRANSPOSE_CUDA_NAIVE_BLOCK, PL_TRANSPOSE_CUDA_NAIVE_N_PARAMS };   /* cuda-naive-read, -write */
+enum { PL_TRANSPOSE_CUDA_SHARED_BLOCK, PL_TRANSPOSE_CUDA_SHARED_N_PARAMS }; /* cuda-shared, -padded */
+enum { PL_TRANSPOSE_CUDA_TUNED_BLOCK, PL_TRANSPOSE_CUDA_TUNED_VEC, PL_TRANSPOSE_CUDA_TUNED_N_PARAMS };
+extern const pl_param_def pl_transpose_cpu_blocked_params[]; /* cpu_blocked.c */
+extern const pl_param_def pl_transpose_cuda_naive_params[];  /* cuda_naive.cu */
+extern const pl_param_def pl_transpose_cuda_shared_params[]; /* cuda_shared.cu */
+extern const pl_param_def pl_transpose_cuda_tuned_params[];  /* cuda_tuned.cu */
 
 /* The rungs, in ladder order (see ladder.c). CUDA ones exist only in CUDA builds. */
 pl_status pl_transpose_cpu_naive(const pl_run_args *a);
