@@ -68,14 +68,4 @@ double pl_reference_rate(void);
 /* Sort t[0..n-1] and give its median, min and max (bench.c). */
 void pl_stats_summary(double *t, int n, double *median, double *min, double *max);
 
-/* The JSON writer's pieces for files of other schemas (report.c): a temporary file begun with
- * {"schema": schema, "machine": ..., "build": ..., "command": ..., "date": ..., (the caller
- * writes the rest, its closing brace included), closed and renamed over path; a string escaped,
- * a number (null where not finite). */
-#include <stdio.h>
-FILE *pl_report_json_open(const char *path, const char *schema, const pl_report_info *rc, char *tmp, size_t n);
-pl_status pl_report_json_close(FILE *f, const char *tmp, const char *path);
-void pl_json_write_string(FILE *f, const char *s);
-void pl_json_write_num(FILE *f, double x);
-
 #endif
