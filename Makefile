@@ -63,7 +63,7 @@ FUZZ_SRC_pgm = src/io/pgm.c src/io/npy.c src/io/file.c src/io/memcheck.c src/cor
 FUZZ_SRC_arrays = src/io/arrays.c src/io/npy.c src/io/file.c src/io/memcheck.c src/core/error.c src/core/memory.c
 FUZZ_SRC_png = src/io/png.c src/io/npy.c src/io/file.c src/io/memcheck.c src/core/error.c src/core/memory.c
 FUZZ_SRC_json = src/io/json.c src/io/file.c src/io/memcheck.c src/core/error.c src/core/memory.c
-FUZZ_SRC_life = src/kernels/life/pattern.c src/kernels/life/rule.c src/io/file.c src/io/memcheck.c src/core/error.c src/core/memory.c
+FUZZ_SRC_life = src/io/life_pattern.c src/kernels/life/rule.c src/io/file.c src/io/memcheck.c src/core/error.c src/core/memory.c
 # Extra flags and libraries of a target (the .npz reader inflates deflated members with zlib).
 FUZZ_LIBS_arrays = -DPL_HAVE_ZLIB=1 -lz
 FUZZ_LIBS_png = -DPL_HAVE_PNG=1 -lpng -lz

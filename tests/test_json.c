@@ -1,7 +1,8 @@
-/* test_json.c: the strict JSON reader (src/io/json.c) that `parlab report` reads bench files
- * with: values of every type, escapes and surrogate pairs to UTF-8, positions; and every
- * refusal named with its line and column: trailing commas, NaN, leading zeros, control
- * characters, lone surrogates, \u0000, nesting past the limit, text after the value. */
+/* test_json.c: the JSON module (src/io/json.c). The strict reader that `parlab report` reads
+ * bench files with: values of every type, escapes and surrogate pairs to UTF-8, positions; and
+ * every refusal named with its line and column: trailing commas, NaN, leading zeros, control
+ * characters, lone surrogates, \u0000, nesting past the limit, text after the value. The
+ * writer: its exact text for strings and numbers, which the reader takes back unchanged. */
 #include "check.h"
 #include "io/json.h"
 
@@ -25,8 +26,35 @@ static void refused(const char *text, const char *where_what)
     pl_json_free(v);
 }
 
+/* What the writer makes of a string and of numbers, exactly, and the reader's reading of it. */
+static void test_writer(void)
+{
+    char text[512];
+    FILE *f = fmemopen(text, sizeof text, "w");
+    CHECK(f != NULL, "fmemopen");
+    if (!f) return;
+    const char *s = "q\"b\\ t\tn\n\x01\x1f \xc3\xa9 /";
+    fputc('[', f);
+    pl_json_write_string(f, s);
+    fputc(',', f);
+    pl_json_write_string(f, NULL);
+    const double nums[] = {0.1, -2.5e-300, 1234567.25, 1.0 / 0.0, 0.0 / 0.0};
+    for (int i = 0; i < 5; i++) fputc(',', f), pl_json_write_num(f, nums[i]);
+    fputc(']', f);
+    fclose(f);
+    const char *want = "[\"q\\\"b\\\\ t\\u0009n\\u000a\\u0001\\u001f \xc3\xa9 /\",\"\",0.1,-2.5e-300,1234567.25,null,null]";
+    CHECK(strcmp(text, want) == 0, "written: %s\nwant:    %s", text, want);
+    pl_json *v = parse_ok(text);
+    CHECK(v && v->type == PL_JSON_ARRAY && v->n == 7 && v->items[0].type == PL_JSON_STRING &&
+              strcmp(v->items[0].str, s) == 0 && v->items[1].str && v->items[1].str[0] == '\0' &&
+              v->items[2].num == 0.1 && v->items[3].num == -2.5e-300 && v->items[4].num == 1234567.25 && v->items[5].type == PL_JSON_NULL,
+          "the writer's text read back differs");
+    pl_json_free(v);
+}
+
 int main(void)
 {
+    test_writer();
     pl_json *v = parse_ok(" {\"a\": [1, -2.5e3, true, false, null, \"x\\n\\u00e9\\ud83d\\ude00\"],\n \"b\": {}, \"a\": 7}");
     if (v) {
         const pl_json *a = pl_json_get(v, "a"), *b = pl_json_get(v, "b");

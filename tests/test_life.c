@@ -7,6 +7,7 @@
  * torus is its own eight neighbours. Whatever cannot run here prints "skipped: <why>". */
 #include "check.h"
 #include "harness/harness.h"
+#include "io/life_pattern.h"
 #include "kernels/life/life.h"
 #include "kernels/life/sparse.h"
 #include "life_problem.h"
@@ -290,7 +291,8 @@ static void test_acorn(void)
         CHECK(0, "reading acorn: %s", pl_last_error());
         return;
     }
-    CHECK(pl_life_sparse_create(&plane, &acorn.rule, 0, 0, 0) == PL_OK &&
+    pl_life_rule rule;
+    CHECK(pl_life_rule_parse(acorn.rule, &rule) == PL_OK && pl_life_sparse_create(&plane, &rule, 0, 0, 0) == PL_OK &&
               pl_life_sparse_load(plane, acorn.bits, acorn.w, acorn.h, acorn.words_per_row, 0, 0) == PL_OK &&
               pl_life_sparse_run(plane, 5206, 2) == PL_OK,
           "acorn on the sparse plane: %s", pl_last_error());
@@ -354,7 +356,8 @@ static void test_gosper_gun(void)
     }
     /* the unbounded plane: 20 gliders after 600 generations, none lost */
     pl_life_sparse *plane = NULL;
-    CHECK(pl_life_sparse_create(&plane, &gun.rule, 0, 0, 0) == PL_OK &&
+    pl_life_rule rule;
+    CHECK(pl_life_rule_parse(gun.rule, &rule) == PL_OK && pl_life_sparse_create(&plane, &rule, 0, 0, 0) == PL_OK &&
               pl_life_sparse_load(plane, gun.bits, gun.w, gun.h, gun.words_per_row, -1000, -1000) == PL_OK,
           "sparse plane: %s", pl_last_error());
     for (int k = 1; plane && k <= 20; k++) {

@@ -11,6 +11,7 @@
  * PL_SANITIZER, for compute-sanitizer) runs the small sizes, one rule, gens 13. */
 #include "gpu_check.h"
 #include "harness/harness.h"
+#include "io/life_pattern.h"
 #include "kernels/life/life.h"
 #include "life_problem.h"
 #include "tmpdir.h"

@@ -1,5 +1,7 @@
-/* test_life_pattern.c: Life rules and pattern files (src/kernels/life/rule.c, pattern.c).
- * Rules in every accepted form and every malformed one; the exact RLE Golly writes for the
+/* test_life_pattern.c: Life rules and pattern files (src/kernels/life/rule.c,
+ * src/io/life_pattern.c). Rules in every accepted form and every malformed one; a file's rule
+ * carried as text by io and read by the room, as `parlab life` does, with the file's
+ * "file:line:col"; the writer's refusal of a rule text a header cannot hold; the exact RLE Golly writes for the
  * glider and the Gosper glider gun (from their cell lists); RLE and .cells round trips of soups
  * with comments, rules, grids and positions; a wide soup's lines (at most 70 characters, no run
  * split); Golly's grid suffixes; every malformed file with its status and "file:line:col";
@@ -9,7 +11,8 @@
 #include "parlab.h"
 #include "check.h"
 #include "tmpdir.h"
-#include "kernels/life/pattern.h"
+#include "io/life_pattern.h"
+#include "kernels/life/rule.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -31,11 +34,22 @@ static char *read_text(const char *path)
     return buf;
 }
 
+/* A pattern file read as `parlab life` reads it: the file (io), then its rule (the room); a
+ * refused rule leaves the pattern empty too. */
+static pl_status read_pattern(const char *path, pl_life_pattern *p, pl_life_rule *rule)
+{
+    pl_status st = pl_life_read(path, p);
+    if (st == PL_OK && (st = pl_life_rule_parse_at(p->rule, path, p->rule_line, p->rule_col, rule)) != PL_OK)
+        pl_life_pattern_free(p);
+    return st;
+}
+
 static pl_status read_string(const char *name, const char *text, pl_life_pattern *p)
 {
     const char *path = in_dir(name);
     write_bytes(path, text, strlen(text));
-    return pl_life_read(path, p);
+    pl_life_rule rule;
+    return read_pattern(path, p, &rule);
 }
 
 static int64_t population(const pl_life_pattern *p)
@@ -193,7 +207,7 @@ static void compare_patterns(const char *what, const pl_life_pattern *a, const p
           (long long)a->w, (long long)a->h);
     CHECK(same_cells(a, b), "%s: cells differ", what);
     if (!full) return;
-    CHECK(a->rule.birth == b->rule.birth && a->rule.survive == b->rule.survive, "%s: rule differs", what);
+    CHECK(strcmp(a->rule, b->rule) == 0, "%s: rule '%s', want '%s'", what, b->rule, a->rule);
     CHECK(a->grid == b->grid && a->grid_w == b->grid_w && a->grid_h == b->grid_h, "%s: grid %d %lldx%lld", what,
           b->grid, (long long)b->grid_w, (long long)b->grid_h);
     CHECK(a->x0 == b->x0 && a->y0 == b->y0, "%s: position %lld,%lld", what, (long long)b->x0, (long long)b->y0);
@@ -212,7 +226,7 @@ static void round_trip(int64_t w, int64_t h, double density, uint64_t seed, int 
         set_cell(&a, w - 1, 0);
         set_cell(&a, 0, h - 1);
     }
-    CHECK(pl_life_rule_parse("B36/S23", &a.rule) == PL_OK, "rule");
+    snprintf(a.rule, sizeof a.rule, "B36/S23");
     a.grid = grid;
     if (grid != PL_LIFE_UNBOUNDED) {
         a.grid_w = w + 7;
@@ -246,7 +260,8 @@ static void round_trip(int64_t w, int64_t h, double density, uint64_t seed, int 
         compare_patterns(what, &a, &b, 0);
         CHECK(b.comments && strcmp(b.comments, a.comments) == 0, "%s: .cells comments '%s'", what,
               b.comments ? b.comments : "");
-        CHECK(b.grid == PL_LIFE_UNBOUNDED && b.rule.birth == 1u << 3, "%s: .cells rule or grid", what);
+        CHECK(b.grid == PL_LIFE_UNBOUNDED && strcmp(b.rule, "B3/S23") == 0 && b.rule_line == 0,
+              "%s: .cells rule '%s' or grid", what, b.rule);
     }
     pl_life_pattern_free(&b);
     CHECK(count_tmp_files() == 0, "%s: temporary file left behind", what);
@@ -310,7 +325,8 @@ static void test_reading(void)
                   !pl_life_cell(&p, 0, 1) && !pl_life_cell(&p, 0, 3),
               "details: cells misplaced");
         CHECK(p.x0 == -3 && p.y0 == 7, "details: position %lld,%lld", (long long)p.x0, (long long)p.y0);
-        CHECK(p.rule.birth == ((1u << 3) | (1u << 6)), "details: rule");
+        CHECK(strcmp(p.rule, "b36/s23") == 0 && p.rule_line == 8 && p.rule_col == 14, "details: rule '%s' at %lld:%lld",
+              p.rule, (long long)p.rule_line, (long long)p.rule_col);
         CHECK(p.comments && strcmp(p.comments, "#C first\n#c second\n#N name\n#O author\n") == 0,
               "details: comments '%s'", p.comments ? p.comments : "");
     }
@@ -404,6 +420,59 @@ static void test_grids(void)
     pl_life_pattern_free(&p);
 }
 
+/* ---------------------------------------------------------------- the rule as text */
+
+/* io takes the header's rule as text and writes it back as given; the room reads it, naming the
+ * file, line and column; the writer refuses a text the reader would not give back. */
+static void test_rule_text(void)
+{
+    pl_life_pattern p;
+    const char *path = in_dir("history.rle");
+    const char *file = "#C x\nx = 1, y = 1,  rule = LifeHistory:T5,5\no!\n";
+    write_bytes(path, file, strlen(file));
+    pl_status st = pl_life_read(path, &p);
+    CHECK(st == PL_OK && strcmp(p.rule, "LifeHistory") == 0 && p.rule_line == 2 && p.rule_col == 23 &&
+              p.grid == PL_LIFE_TORUS && p.grid_w == 5,
+          "io: rule '%s' at %lld:%lld, grid %d: %s", p.rule, (long long)p.rule_line, (long long)p.rule_col, p.grid,
+          pl_last_error());
+    pl_life_rule rule;
+    char want[1200];
+    snprintf(want, sizeof want, "%s:2:23: rule 'LifeHistory': no '/'", path);
+    st = pl_life_rule_parse_at(p.rule, path, p.rule_line, p.rule_col, &rule);
+    CHECK(st == PL_ERR_FORMAT && strstr(pl_last_error(), want), "room: %s, %s", pl_status_name(st), pl_last_error());
+    st = pl_life_rule_parse_at("B9/S", NULL, 0, 0, &rule); /* not from a file: the rule's own message */
+    CHECK(st == PL_ERR_ARG && strncmp(pl_last_error(), "rule 'B9/S'", 11) == 0, "no file: %s", pl_last_error());
+    CHECK(pl_life_rule_parse_at("b36/s23", path, 3, 4, &rule) == PL_OK && rule.birth == ((1u << 3) | (1u << 6)),
+          "a good rule at a place: %s", pl_last_error());
+
+    /* Written as given, and read back the same, up to the header's limit with the grid. */
+    const char *out = in_dir("text.rle");
+    snprintf(p.rule, sizeof p.rule, "b3/s23");
+    CHECK(pl_life_write(out, &p) == PL_OK, "write b3/s23: %s", pl_last_error());
+    char *text = read_text(out);
+    CHECK(text && strcmp(text, "#C x\nx = 1, y = 1, rule = b3/s23:T5,5\no!\n") == 0, "written: %s", text ? text : "");
+    free(text);
+    memset(p.rule, 'B', PL_LIFE_RULE_MAX - 6); /* 122 + ":T5,5" = 127: the longest */
+    p.rule[PL_LIFE_RULE_MAX - 6] = '\0';
+    pl_life_pattern q;
+    CHECK(pl_life_write(out, &p) == PL_OK && pl_life_read(out, &q) == PL_OK && strcmp(q.rule, p.rule) == 0,
+          "the longest rule text: %s", pl_last_error());
+    pl_life_pattern_free(&q);
+    p.rule[PL_LIFE_RULE_MAX - 6] = 'B';
+    p.rule[PL_LIFE_RULE_MAX - 5] = '\0';
+    st = pl_life_write(out, &p);
+    CHECK(st == PL_ERR_ARG && strstr(pl_last_error(), "longer than an RLE header holds"), "one more: %s",
+          pl_last_error());
+    static const char *const unwritable[] = {"", "B3/S23 x", "B3/S23:T5,5", "B3/\nS23"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(p.rule, sizeof p.rule, "%s", unwritable[i]);
+        CHECK(pl_life_write(out, &p) == PL_ERR_ARG, "rule '%s' written", unwritable[i]);
+    }
+    CHECK(pl_life_write(in_dir("text.cells"), &p) == PL_OK, ".cells holds no rule: %s", pl_last_error());
+    CHECK(count_tmp_files() == 0, "temporary file left");
+    pl_life_pattern_free(&p);
+}
+
 /* ---------------------------------------------------------------- malformed files */
 
 /* text must fail with status want and a message holding "<file>:<where>" and word. */
@@ -413,7 +482,8 @@ static void check_bad(const char *text, pl_status want, const char *where, const
     write_bytes(path, text, strlen(text));
     pl_life_pattern p;
     memset(&p, 0xAB, sizeof p);
-    pl_status st = pl_life_read(path, &p);
+    pl_life_rule rule;
+    pl_status st = read_pattern(path, &p, &rule);
     CHECK(st == want, "'%s': status %s, want %s (%s)", text, pl_status_name(st), pl_status_name(want), pl_last_error());
     char at[1200];
     snprintf(at, sizeof at, "%s:%s: ", path, where);
@@ -548,7 +618,8 @@ static void test_fuzz_corpus(void)
         char path[2048];
         snprintf(path, sizeof path, "%s/%s", cpath, e->d_name);
         pl_life_pattern p;
-        pl_status st = pl_life_read(path, &p);
+        pl_life_rule rule;
+        pl_status st = read_pattern(path, &p, &rule);
         if (strncmp(e->d_name, "ok_", 3) == 0) {
             n_ok++;
             CHECK(st == PL_OK, "corpus %s: %s", e->d_name, pl_last_error());
@@ -576,6 +647,7 @@ int main(void)
     test_line_length();
     test_reading();
     test_grids();
+    test_rule_text();
     test_bad_files();
     test_writes_and_soups();
     test_fuzz_corpus();

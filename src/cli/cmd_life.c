@@ -11,6 +11,7 @@
 #include "cli/tool.h"
 #include "core/core.h"
 #include "core/sizes.h"
+#include "io/life_pattern.h"
 #include "kernels/life/life.h"
 #include "kernels/life/sparse.h"
 
@@ -213,9 +214,14 @@ int pl_cmd_life(int argc, char **argv)
         if (!grid_given && pat.grid != PL_LIFE_UNBOUNDED)
             grid_kind = pat.grid, grid_dims[0] = pat.grid_w, grid_dims[1] = pat.grid_h;
     }
-    if (rule_text) pl_life_rule_parse(rule_text, &pat.rule);
+    pl_life_rule rule; /* the file's (checked even where --rule replaces it), else --rule */
+    if ((s = pl_life_rule_parse_at(pat.rule, in_path, pat.rule_line, pat.rule_col, &rule)) != PL_OK) {
+        rc = cli_fail(s);
+        goto done;
+    }
+    if (rule_text) pl_life_rule_parse(rule_text, &rule);
     char rule_name[64];
-    pl_life_rule_format(&pat.rule, rule_name, sizeof rule_name);
+    pl_life_rule_format(&rule, rule_name, sizeof rule_name);
     rc = PL_EXIT_FAIL;
 
     if (grid_kind == PL_LIFE_UNBOUNDED) {
@@ -226,7 +232,7 @@ int pl_cmd_life(int argc, char **argv)
             rc = PL_EXIT_USAGE;
             goto done;
         }
-        if ((s = pl_life_sparse_create(&plane, &pat.rule, 0, 0, 0)) != PL_OK ||
+        if ((s = pl_life_sparse_create(&plane, &rule, 0, 0, 0)) != PL_OK ||
             (pat.bits && (s = pl_life_sparse_load(plane, pat.bits, pat.w, pat.h, pat.words_per_row, pat.x0,
                                                  pat.y0)) != PL_OK)) {
             rc = cli_fail(s);
@@ -273,7 +279,7 @@ int pl_cmd_life(int argc, char **argv)
                 goto done;
             }
             if (out.bits) pl_life_sparse_extract(plane, box[0], box[1], box[2], box[3], out.bits, out.words_per_row);
-            out.rule = pat.rule;
+            snprintf(out.rule, sizeof out.rule, "%s", rule_name);
             out.x0 = box[0], out.y0 = box[1];
             out.comments = pat.comments, pat.comments = NULL;
             s = pl_life_write(co.out_path, &out);
@@ -374,7 +380,7 @@ int pl_cmd_life(int argc, char **argv)
             pl_life_pattern out;
             memset(&out, 0, sizeof out);
             out.w = W, out.h = H, out.words_per_row = wpr, out.bits = grid;
-            out.rule = pat.rule;
+            snprintf(out.rule, sizeof out.rule, "%s", rule_name);
             out.grid = grid_kind, out.grid_w = W, out.grid_h = H;
             out.comments = pat.comments;
             s = pl_life_write(co.out_path, &out);

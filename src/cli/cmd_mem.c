@@ -3,7 +3,7 @@
  * and all of it as JSON (schema parlab-mem/1, docs/memory.md). Exit status: 0 every study ran
  * and computed what it should; 1 a study failed or a checksum was wrong; 2 a usage error. */
 #include "cli/tool.h"
-#include "harness/harness.h"
+#include "io/json.h"
 #include "kernels/memory/mem.h"
 
 #include <math.h>
@@ -199,14 +199,13 @@ int pl_cmd_mem(int argc, char **argv)
         ran[n++] = s;
     }
     if (json) {
-        char tmp[4096];
         char command[512] = "parlab mem";
         for (int i = 1; i < argc; i++) {
             size_t len = strlen(command);
             snprintf(command + len, sizeof command - len, " %s", argv[i]);
         }
         pl_report_info info = {NULL, command, NULL};
-        FILE *f = pl_report_json_open(json, "parlab-mem/1", &info, tmp, sizeof tmp);
+        FILE *f = pl_json_file_open(json, "parlab-mem/1", &info);
         if (!f) {
             cli_error("mem: %s", pl_last_error());
             status = PL_EXIT_FAIL;
@@ -215,7 +214,7 @@ int pl_cmd_mem(int argc, char **argv)
                     o.threads, o.reps);
             for (int i = 0; i < n; i++) json_table(f, ran[i], &tables[i], i == 0);
             fprintf(f, "\n  ]\n}\n");
-            if (pl_report_json_close(f, tmp, json) != PL_OK) {
+            if (pl_json_file_close(f, json) != PL_OK) {
                 cli_error("mem: %s", pl_last_error());
                 status = PL_EXIT_FAIL;
             }

@@ -50,16 +50,6 @@ const char *pl_machine_summary(void)
     return buf;
 }
 
-const char *pl_backend_name(pl_backend b)
-{
-    switch (b) {
-    case PL_BACKEND_AUTO: return "auto";
-    case PL_BACKEND_CPU: return "cpu";
-    case PL_BACKEND_CUDA: return "cuda";
-    }
-    return "?";
-}
-
 static int default_threads(void)
 {
     const char *env = getenv("OMP_NUM_THREADS");

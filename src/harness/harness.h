@@ -107,14 +107,4 @@ pl_status pl_params_resolve(const pl_variant *v, const int64_t *given, int64_t *
 /* Bytes of storage a tensor spans, with overflow checks. */
 pl_status pl_tensor_bytes(const pl_tensor *t, size_t *bytes);
 
-/* The JSON writer's pieces for files of other schemas (report.c): a temporary file begun with
- * {"schema": schema, "machine": ..., "build": ..., "command": ..., "date": ..., (the caller
- * writes the rest, its closing brace included), closed and renamed over path; a string escaped,
- * a number (null where not finite). */
-#include <stdio.h>
-FILE *pl_report_json_open(const char *path, const char *schema, const pl_report_info *rc, char *tmp, size_t n);
-pl_status pl_report_json_close(FILE *f, const char *tmp, const char *path);
-void pl_json_write_string(FILE *f, const char *s);
-void pl_json_write_num(FILE *f, double x);
-
 #endif

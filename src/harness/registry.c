@@ -1,5 +1,6 @@
 /* registry.c: lookups in the list of kernels (src/kernels/kernels.c), what can run here,
- * parameters, named sizes and the names of units, precisions and checks. */
+ * parameters, named sizes and what a unit of rate is worth (the names of units, precisions
+ * and checks: core/names.c). */
 #include "core/core.h"
 #include "harness/harness.h"
 
@@ -56,39 +57,7 @@ pl_status pl_pvalues_set(const pl_kernel *k, pl_pvalues *pv, int *given, const c
                    (int)len, text, k->name);
 }
 
-const char *pl_precision_name(pl_precision p)
-{
-    switch (p) {
-    case PL_PREC_FP32: return "FP32";
-    case PL_PREC_TF32: return "TF32";
-    case PL_PREC_EXACT: return "exact";
-    }
-    return "?";
-}
-
-const char *pl_unit_name(pl_unit u)
-{
-    static const char *names[] = {"flop", "element", "byte", "cell-update", "pixel"};
-    return (unsigned)u < 5 ? names[u] : "?";
-}
-
-const char *pl_unit_rate_name(pl_unit u)
-{
-    static const char *names[] = {"GFLOP/s", "Gelem/s", "GB/s", "Gcell/s", "Mpx/s"};
-    return (unsigned)u < 5 ? names[u] : "?";
-}
-
 double pl_unit_rate_scale(pl_unit u) { return u == PL_UNIT_PIXEL ? 1e6 : 1e9; }
-
-const char *pl_check_name(pl_check c)
-{
-    switch (c) {
-    case PL_CHECK_AUTO: return "auto";
-    case PL_CHECK_FULL: return "full";
-    case PL_CHECK_SAMPLE: return "sample";
-    }
-    return "?";
-}
 
 const pl_variant *pl_variant_find(const pl_kernel *k, const char *name)
 {
@@ -241,10 +210,4 @@ pl_status pl_params_resolve(const pl_variant *v, const int64_t *given, int64_t *
         out[i] = x;
     }
     return PL_OK;
-}
-
-const char *pl_phase_name(int phase)
-{
-    static const char *names[PL_N_PHASES] = {"alloc", "h2d", "kernel", "d2h"};
-    return phase >= 0 && phase < PL_N_PHASES ? names[phase] : "?";
 }

@@ -285,3 +285,49 @@ pl_status pl_tmp_close(const char *path, pl_tmp *t, pl_status st)
     t->slot = -1;
     return st;
 }
+
+/* ---------------------------------------------------------------- outputs as streams */
+
+/* The streams open now, each with its output (pl_tmp), so that pl_tmp_fclose finds the output
+ * of a stream. Written from one thread; a handful at most are open at once. */
+enum { N_STREAMS = 8 };
+static struct {
+    FILE *f;
+    pl_tmp t;
+} open_streams[N_STREAMS];
+
+FILE *pl_tmp_fopen(const char *path)
+{
+    int slot = 0;
+    while (slot < N_STREAMS && open_streams[slot].f) slot++;
+    if (slot == N_STREAMS) {
+        pl_fail(PL_ERR_INTERNAL, "%s: too many outputs open at once", path);
+        return NULL;
+    }
+    pl_tmp *t = &open_streams[slot].t;
+    if (pl_tmp_open(path, t) != PL_OK) return NULL;
+    FILE *f = fdopen(t->fd, "w");
+    if (!f) {
+        pl_tmp_close(path, t, pl_fail(PL_ERR_IO, "%s: cannot write: %s", path, strerror(errno)));
+        return NULL;
+    }
+    t->fd = -1; /* the stream owns it */
+    open_streams[slot].f = f;
+    return f;
+}
+
+pl_status pl_tmp_fclose(FILE *f, const char *path)
+{
+    int slot = 0;
+    while (slot < N_STREAMS && open_streams[slot].f != f) slot++;
+    if (slot == N_STREAMS) return pl_fail(PL_ERR_INTERNAL, "%s: not an output open here", path);
+    int bad = ferror(f);
+    int e = bad ? EIO : 0;
+    if (fclose(f) != 0 && !bad) bad = 1, e = errno;
+    open_streams[slot].f = NULL;
+    pl_status st = bad ? pl_fail(PL_ERR_IO, "%s: cannot write: %s", path, strerror(e)) : PL_OK;
+    return pl_tmp_close(path, &open_streams[slot].t, st);
+}
+
+/* (kept for the callers of parlab.h: pl_output_check under the results' name) */
+pl_status pl_report_path_writable(const char *path) { return pl_output_check(path); }

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Read up to n bytes from fd; the count read (< n only at end of file), or -1 (errno set). */
 int64_t pl_read_full(int fd, void *buf, size_t n);
@@ -68,6 +69,11 @@ typedef struct pl_tmp {
 } pl_tmp;
 pl_status pl_tmp_open(const char *path, pl_tmp *t);
 pl_status pl_tmp_close(const char *path, pl_tmp *t, pl_status st);
+/* The same output as a stream, for writers that print (the result files, JSON): NULL with the
+ * failure recorded (pl_last_error). pl_tmp_fclose closes it and, where nothing failed (no
+ * write error on the stream either), puts the file in place; else it is removed. */
+FILE *pl_tmp_fopen(const char *path);
+pl_status pl_tmp_fclose(FILE *f, const char *path);
 
 /* Where "-" writes from now on: fd instead of standard output (the CLI keeps its standard
  * output for the data and moves its own printing to stderr). */

@@ -1,10 +1,12 @@
-/* json.c: the strict JSON reader of json.h, a recursive descent over the text with a cursor
- * that counts lines and columns for the messages. */
+/* json.c: JSON text both ways (json.h): the strict reader, a recursive descent over the text
+ * with a cursor that counts lines and columns for the messages; and the writer of a string
+ * and a number. */
 #include "io/json.h"
 #include "io/io.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -358,4 +360,24 @@ const char *pl_json_type_name(pl_json_type t)
 {
     static const char *const names[] = {"null", "boolean", "number", "string", "array", "object"};
     return (unsigned)t < 6 ? names[t] : "?";
+}
+
+/* ---------------------------------------------------------------- writing */
+
+void pl_json_write_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c < 0x20) fprintf(f, "\\u%04x", c);
+        else fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+void pl_json_write_num(FILE *f, double x)
+{
+    if (isfinite(x)) fprintf(f, "%.9g", x);
+    else fputs("null", f);
 }

@@ -1,5 +1,9 @@
-/* json.h: a strict JSON reader (RFC 8259) into a tree, for `parlab report` reading the files
- * `parlab bench --json` and `parlab sweep --json` write. Strict: one value and nothing after it
+/* json.h: parlab's one JSON module (issue 20): the text read into a tree (json.c), values
+ * written (json.c), and parlab's JSON files begun and ended (results_json.c, which also writes
+ * the bench's rows, pl_report_json in parlab.h).
+ *
+ * The reader is strict (RFC 8259), for `parlab report` reading the files `parlab bench --json`
+ * and `parlab sweep --json` write. Strict: one value and nothing after it
  * but whitespace, no comments, no trailing commas, no NaN/Infinity, no control characters in
  * strings, \u escapes (surrogate pairs joined) to UTF-8, \u0000 refused. Limits: nesting depth
  * PL_JSON_MAX_DEPTH; the file's size against the memory this process may take. Errors are
@@ -11,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum { PL_JSON_MAX_DEPTH = 64 };
 
@@ -45,5 +50,20 @@ void pl_json_free(pl_json *v);
 const pl_json *pl_json_get(const pl_json *obj, const char *key);
 /* "null", "boolean", "number", "string", "array", "object". */
 const char *pl_json_type_name(pl_json_type t);
+
+/* ---- writing: a string in quotes, '"' and '\\' escaped and control characters as \u00XX
+ * (bytes >= 0x80 as they are: UTF-8 passes through); a number as %.9g, or null where it is not
+ * finite (JSON has no NaN). */
+void pl_json_write_string(FILE *f, const char *s);
+void pl_json_write_num(FILE *f, double x);
+
+/* ---- parlab's JSON files: an output (io.h: a temporary file renamed into place, a device or
+ * FIFO written through, "-" standard output) begun with
+ *   {"schema": schema, "machine": {...}, "build": {...}, "command": ..., "date": ...,
+ * (machine: CPU, cores, ISA, GPU and info's peaks; date: now, UTC); the caller writes the rest,
+ * its closing brace included, and pl_json_file_close puts the file in place (removed on a
+ * failure). NULL with the failure recorded. docs/output.md has the schemas. */
+FILE *pl_json_file_open(const char *path, const char *schema, const pl_report_info *info);
+pl_status pl_json_file_close(FILE *f, const char *path);
 
 #endif

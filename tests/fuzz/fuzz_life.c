@@ -1,18 +1,23 @@
-/* fuzz_life.c: libFuzzer target for the Life pattern reader (src/kernels/life/pattern.c: RLE
- * and plaintext .cells).
+/* fuzz_life.c: libFuzzer target for the Life pattern reader (src/io/life_pattern.c: RLE and
+ * plaintext .cells), and the life room's reading of the rule text it gives
+ * (src/kernels/life/rule.c), as `parlab life` reads a file.
  *
  * Each input is a whole file, read through a memfd (fuzz_input.h). What must hold:
  *   - no crash, leak, out-of-bounds access or undefined behaviour (ASan + UBSan + LSan);
  *   - failure: a status other than PL_OK, a message, and the pattern left empty;
  *   - success: w, h >= 0, words_per_row = (w + 63) / 64, bits present exactly when the box has
- *     cells, no bit set past w in a row, a bounded grid at least as large as the box; and the
- *     pattern survives pl_life_write + pl_life_read unchanged as RLE (rule, grid, position,
- *     comments and cells) and, for boxes of at most 2^22 cells, as .cells (cells).
+ *     cells, no bit set past w in a row, a bounded grid at least as large as the box; the rule
+ *     text either a rule (whose canonical form reads back the same) or refused with the file's
+ *     line and column; and the pattern survives pl_life_write + pl_life_read unchanged as RLE
+ *     (rule text, grid, position, comments and cells) unless its rule text is one a header
+ *     cannot hold (empty, or too long with the grid as written: PL_ERR_ARG), and, for boxes of
+ *     at most 2^22 cells, as .cells (cells).
  * The host memory a reader may take is 64 MiB here, so a header claiming more must be refused
  * before allocating. Built and run by `make fuzz` (tests/fuzz/README.md). */
 #include "parlab.h"
 #include "fuzz_input.h"
-#include "kernels/life/pattern.h"
+#include "io/life_pattern.h"
+#include "kernels/life/rule.h"
 
 double pl_host_memory_available(void) { return 64.0 * 1024 * 1024; }
 
@@ -52,16 +57,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (int64_t y = 0; y < p.h; y++)
             if (p.bits[y * p.words_per_row + p.words_per_row - 1] >> (p.w % 64)) fuzz_die("a bit past w is set");
     if (p.grid != PL_LIFE_UNBOUNDED && (p.grid_w < p.w || p.grid_h < p.h)) fuzz_die("box larger than its grid");
+    if (strnlen(p.rule, sizeof p.rule) == sizeof p.rule) fuzz_die("rule text not terminated");
 
-    if (pl_life_write(rle_path, &p) != PL_OK) fuzz_die("pl_life_write (RLE) of a read pattern failed");
+    /* The room's reading of the rule text: a rule, or refused where the file gives it. */
+    pl_life_rule rule, again;
+    st = pl_life_rule_parse_at(p.rule, in_path, p.rule_line, p.rule_col, &rule);
+    if (st == PL_OK) {
+        char canonical[32];
+        pl_life_rule_format(&rule, canonical, sizeof canonical);
+        if (pl_life_rule_parse(canonical, &again) != PL_OK || again.birth != rule.birth || again.survive != rule.survive)
+            fuzz_die("a rule's canonical form reads back another rule");
+    } else if ((p.rule_line > 0 && st != PL_ERR_FORMAT) || !strstr(pl_last_error(), "rule '")) {
+        fuzz_die("a refused rule without its status or message");
+    }
+
     pl_life_pattern q;
+    st = pl_life_write(rle_path, &p);
+    char grid[64] = "";
+    if (p.grid != PL_LIFE_UNBOUNDED) snprintf(grid, sizeof grid, ":T%lld,%lld", (long long)p.grid_w, (long long)p.grid_h);
+    const int unwritable_rule = p.rule[0] == '\0' || strlen(p.rule) + strlen(grid) >= PL_LIFE_RULE_MAX;
+    if (st == PL_ERR_ARG && unwritable_rule) goto cells; /* the header cannot hold it: refused, nothing written */
+    if (st != PL_OK) fuzz_die("pl_life_write (RLE) of a read pattern failed");
     if (pl_life_read(rle_path, &q) != PL_OK) fuzz_die("re-reading the written RLE failed");
-    if (!same_cells(&p, &q) || p.rule.birth != q.rule.birth || p.rule.survive != q.rule.survive ||
+    if (!same_cells(&p, &q) || strcmp(p.rule, q.rule) != 0 ||
         p.grid != q.grid || p.grid_w != q.grid_w || p.grid_h != q.grid_h || p.x0 != q.x0 || p.y0 != q.y0 ||
         (p.comments == NULL) != (q.comments == NULL) || (p.comments && strcmp(p.comments, q.comments) != 0))
         fuzz_die("RLE write + read changed the pattern");
     pl_life_pattern_free(&q);
 
+cells:
     /* .cells cannot hold an empty row count or width: only boxes whose last row and column
      * have a live cell come back the same size. A .cells file is a byte a cell, so a box that
      * a few RLE runs make large (up to the 512 M cells that 64 MiB of bits hold) would take

@@ -4,7 +4,7 @@
 #ifndef PL_LIFE_BITSLICE_H
 #define PL_LIFE_BITSLICE_H
 
-#include "kernels/life/pattern.h"
+#include "kernels/life/rule.h"
 
 #include <stdint.h>
 

@@ -11,7 +11,7 @@
 #define PL_LIFE_H
 
 #include "parlab.h"
-#include "kernels/life/pattern.h"
+#include "kernels/life/rule.h"
 
 #ifdef __cplusplus
 extern "C" {

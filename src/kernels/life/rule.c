@@ -1,11 +1,12 @@
-/* rule.c: Life-like rules in B/S notation (pattern.h). "B3/S23" (either case), the old "S/B"
+/* rule.c: Life-like rules in B/S notation (rule.h). "B3/S23" (either case), the old "S/B"
  * form "23/3" (survival first, no letters) and "S23/B3" are read; counts are digits 0..8, and a
  * digit given twice counts once (Golly reads "B33/S23" as B3/S23). Written canonically:
  * "B3/S23", counts ascending. */
 #include "core/core.h"
-#include "kernels/life/pattern.h"
+#include "kernels/life/rule.h"
 
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -67,6 +68,16 @@ pl_status pl_life_rule_parse(const char *text, pl_life_rule *rule)
     rule->birth = birth;
     rule->survive = survive;
     return PL_OK;
+}
+
+pl_status pl_life_rule_parse_at(const char *text, const char *file, int64_t line, int64_t col, pl_life_rule *rule)
+{
+    pl_status st = pl_life_rule_parse(text, rule);
+    if (st == PL_OK || line <= 0) return st;
+    /* Where the file gives it first, as the pattern reader's own complaints read (io/life_pattern.c). */
+    char why[200];
+    snprintf(why, sizeof why, "%s", pl_last_error());
+    return pl_fail(PL_ERR_FORMAT, "%s:%" PRId64 ":%" PRId64 ": %s", file ? file : "", line, col, why);
 }
 
 void pl_life_rule_format(const pl_life_rule *rule, char *buf, size_t n)

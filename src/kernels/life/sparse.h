@@ -10,7 +10,7 @@
 #ifndef PL_LIFE_SPARSE_H
 #define PL_LIFE_SPARSE_H
 
-#include "kernels/life/pattern.h"
+#include "kernels/life/rule.h"
 
 typedef struct pl_life_sparse pl_life_sparse;
 

@@ -1,4 +1,4 @@
-/* test_report.c: a rung's ratios to its peers, and how the table, JSON and CSV show them.
+/* test_results.c: a rung's ratios to its peers, and how the table, JSON and CSV show them.
  * The results are built by hand (no timing), so two CPU peers can be tested on any machine:
  * a rung gets one ratio per peer of the same problem, backend and precision, and the outputs
  * carry every one of them; the footer states each precision's bounds and flags rows above
@@ -207,8 +207,8 @@ int main(void)
     /* JSON and CSV. */
     char json[256], csv[256];
     const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-    snprintf(json, sizeof json, "%s/parlab_test_report.%ld.json", dir, (long)getpid());
-    snprintf(csv, sizeof csv, "%s/parlab_test_report.%ld.csv", dir, (long)getpid());
+    snprintf(json, sizeof json, "%s/parlab_test_results.%ld.json", dir, (long)getpid());
+    snprintf(csv, sizeof csv, "%s/parlab_test_results.%ld.csv", dir, (long)getpid());
     static char out[65536];
     CHECK(pl_report_json(json, r, n, NULL) == PL_OK, "JSON: %s", pl_last_error());
     if (slurp(json, out, sizeof out)) {
@@ -238,5 +238,5 @@ int main(void)
     }
     remove(json);
     remove(csv);
-    return check_summary("report");
+    return check_summary("results");
 }

@@ -1,5 +1,6 @@
-/* pattern.c: Life patterns read from and written to the files Life users have (pattern.h):
- * Golly's RLE and plaintext .cells, and seeded random soups.
+/* life_pattern.c: Life patterns read from and written to the files Life users have
+ * (life_pattern.h): Golly's RLE and plaintext .cells, and seeded random soups. The rule is text
+ * here, taken and written as it stands: the life room reads it (kernels/life/rule.c).
  *
  * The reader holds the whole file in memory and walks it with a cursor that knows its line and
  * column, so every complaint reads "file:line:col: what". The box's size (RLE's header, or the
@@ -9,7 +10,7 @@
  * text in memory. */
 #include "core/core.h"
 #include "io/io.h"
-#include "kernels/life/pattern.h"
+#include "io/life_pattern.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -25,7 +26,7 @@ enum {
 };
 #define COUNT_MAX (INT64_C(1) << 62) /* a run count or size beyond this overflows */
 
-static const pl_life_rule conway = {1u << 3, (1u << 2) | (1u << 3)};
+static const char default_rule[] = "B3/S23"; /* a file that names none: Conway's Life */
 
 /* ---------------------------------------------------------------- allocation */
 
@@ -41,7 +42,7 @@ static pl_status alloc_box(const char *name, pl_life_pattern *p, int64_t w, int6
     p->w = w;
     p->h = h;
     p->words_per_row = wpr;
-    p->rule = conway;
+    snprintf(p->rule, sizeof p->rule, "%s", default_rule);
     p->grid = PL_LIFE_UNBOUNDED;
     if (bytes > 0) {
         p->bits = pl_alloc((size_t)bytes);
@@ -229,7 +230,8 @@ static pl_status expect(reader *r, int c, const char *what)
     return PL_OK;
 }
 
-/* The rule text of the header, "B3/S23[:T100,100]": rule and grid into p. */
+/* The rule text of the header, "B3/S23[:T100,100]": the rule's text (where it stands) and the
+ * grid into p. */
 static pl_status read_header_rule(reader *r, pl_life_pattern *p, int64_t line, int64_t col, const char *text,
                                   size_t len)
 {
@@ -239,11 +241,9 @@ static pl_status read_header_rule(reader *r, pl_life_pattern *p, int64_t line, i
     buf[len] = '\0';
     char *suffix = strchr(buf, ':');
     if (suffix) *suffix++ = '\0';
-    if (pl_life_rule_parse(buf, &p->rule) != PL_OK) {
-        char why[200];
-        snprintf(why, sizeof why, "%s", pl_last_error());
-        return fail_at(r, line, col, "%s", why);
-    }
+    snprintf(p->rule, sizeof p->rule, "%s", buf);
+    p->rule_line = line;
+    p->rule_col = col;
     if (!suffix) return PL_OK;
     /* Golly's bounded grid: ":Tw,h" a torus, ":Pw,h" a plane; ":Tn" is n x n. As in Golly,
      * ":", ":T" and ":T0,0" are the unbounded plane. */
@@ -295,7 +295,7 @@ static pl_status read_header(reader *r, int64_t *w, int64_t *h, pl_life_pattern 
     skip_blanks(r);
     if ((st = read_number(r, "the height y", h)) != PL_OK) return st;
     skip_blanks(r);
-    tmp_rule->rule = conway;
+    snprintf(tmp_rule->rule, sizeof tmp_rule->rule, "%s", default_rule);
     tmp_rule->grid = PL_LIFE_UNBOUNDED;
     if (peek(r) == ',') {
         advance(r);
@@ -384,7 +384,9 @@ static pl_status read_rle(reader *r, pl_life_pattern *p, pl_life_pattern *pre)
                        "the pattern (%" PRId64 " x %" PRId64 ") is larger than its grid (%" PRId64 " x %" PRId64 ")", w,
                        h, rule.grid_w, rule.grid_h);
     if ((st = alloc_box(r->path, p, w, h)) != PL_OK) return st;
-    p->rule = rule.rule;
+    memcpy(p->rule, rule.rule, sizeof p->rule);
+    p->rule_line = rule.rule_line;
+    p->rule_col = rule.rule_col;
     p->grid = rule.grid;
     p->grid_w = rule.grid_w;
     p->grid_h = rule.grid_h;
@@ -654,6 +656,32 @@ static int64_t run_end(const pl_life_pattern *p, int64_t y, int64_t x, int alive
     return k * 64 + __builtin_ctzll(other); /* at most w: the bits past w are zero (dead) */
 }
 
+/* The rule's grid suffix in the header: ":T<w>,<h>" a torus, ":P<w>,<h>" a plane, "" none. */
+static void grid_suffix(const pl_life_pattern *p, char *buf, size_t n)
+{
+    if (p->grid == PL_LIFE_TORUS || p->grid == PL_LIFE_PLANE)
+        snprintf(buf, n, ":%c%" PRId64 ",%" PRId64, p->grid == PL_LIFE_TORUS ? 'T' : 'P', p->grid_w, p->grid_h);
+    else
+        buf[0] = '\0';
+}
+
+/* PL_ERR_ARG unless the reader would take the rule back as it stands: a text without blanks
+ * or ':' that, with its grid suffix, the header's limit holds. */
+static pl_status check_rule_text(const char *path, const pl_life_pattern *p)
+{
+    char grid[64];
+    grid_suffix(p, grid, sizeof grid);
+    const size_t len = strnlen(p->rule, sizeof p->rule);
+    if (len == sizeof p->rule) return pl_fail(PL_ERR_ARG, "%s: the pattern's rule is not a terminated text", path);
+    if (len == 0) return pl_fail(PL_ERR_ARG, "%s: the pattern's rule is empty", path);
+    if (strpbrk(p->rule, " \t\r\n:"))
+        return pl_fail(PL_ERR_ARG, "%s: rule '%s' holds a blank or a ':', which an RLE header cannot", path, p->rule);
+    if (len + strlen(grid) >= PL_LIFE_RULE_MAX)
+        return pl_fail(PL_ERR_ARG, "%s: rule '%s%s' is longer than an RLE header holds (%d characters)", path,
+                       p->rule, grid, PL_LIFE_RULE_MAX - 1);
+    return PL_OK;
+}
+
 static void write_rle(outbuf *o, const pl_life_pattern *p)
 {
     if (p->comments) puts_(o, p->comments);
@@ -662,15 +690,12 @@ static void write_rle(outbuf *o, const pl_life_pattern *p)
         snprintf(line, sizeof line, "#R %" PRId64 " %" PRId64 "\n", p->x0, p->y0);
         puts_(o, line);
     }
-    char rule[32];
-    pl_life_rule_format(&p->rule, rule, sizeof rule);
-    int len = snprintf(line, sizeof line, "x = %" PRId64 ", y = %" PRId64 ", rule = %s", p->w, p->h, rule);
-    if (p->grid == PL_LIFE_TORUS || p->grid == PL_LIFE_PLANE)
-        snprintf(line + len, sizeof line - (size_t)len, ":%c%" PRId64 ",%" PRId64 "\n",
-                 p->grid == PL_LIFE_TORUS ? 'T' : 'P', p->grid_w, p->grid_h);
-    else
-        snprintf(line + len, sizeof line - (size_t)len, "\n");
+    snprintf(line, sizeof line, "x = %" PRId64 ", y = %" PRId64 ", rule = ", p->w, p->h);
     puts_(o, line);
+    puts_(o, p->rule);
+    grid_suffix(p, line, sizeof line);
+    puts_(o, line);
+    put(o, "\n", 1);
     int64_t rows_pending = 0; /* '$' owed before the next live cell */
     /* A box of no columns has no cells, however many rows it claims: no rows to walk. */
     for (int64_t y = 0; p->w > 0 && y < p->h && !o->nomem && !o->write_errno; y++) {
@@ -741,11 +766,14 @@ pl_status pl_life_write(const char *path, const pl_life_pattern *p)
     if ((p->grid == PL_LIFE_TORUS || p->grid == PL_LIFE_PLANE) && (p->grid_w <= 0 || p->grid_h <= 0))
         return pl_fail(PL_ERR_ARG, "%s: grid size %" PRId64 " x %" PRId64 " is not positive", path, p->grid_w,
                        p->grid_h);
+    const int cells = ends_with(path, ".cells"); /* .cells holds no rule */
+    pl_status st = cells ? PL_OK : check_rule_text(path, p);
+    if (st != PL_OK) return st;
     pl_tmp t;
-    pl_status st = pl_tmp_open(path, &t);
+    st = pl_tmp_open(path, &t);
     if (st != PL_OK) return st;
     outbuf o = {.fd = t.fd};
-    if (ends_with(path, ".cells")) write_cells(&o, p);
+    if (cells) write_cells(&o, p);
     else write_rle(&o, p);
     flush_out(&o);
     if (o.nomem) st = pl_fail(PL_ERR_NOMEM, "%s: out of memory for the text", path);
