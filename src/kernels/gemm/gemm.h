@@ -37,6 +37,10 @@ double pl_gemm_spec_bytes_written(const void *problem);
 
 /* Validate sizes and leading dimensions, with a message naming the problem. */
 pl_status pl_gemm_check(const pl_gemm_problem *p);
+/* pl_sgemm_variant on a problem struct (api.c): the caller who built the problem once (the
+ * file tool) runs that one. */
+pl_status pl_gemm_variant_problem(pl_ctx *ctx, const char *variant, const int64_t *params, const pl_gemm_problem *p,
+                                  const float *A, const float *B, float *C);
 
 /* The rungs, in ladder order (see ladder.c). CUDA ones exist only in CUDA builds. */
 pl_status pl_gemm_cpu_naive(const pl_run_args *a);

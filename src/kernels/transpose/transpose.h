@@ -34,6 +34,9 @@ double pl_transpose_spec_bytes_written(const void *problem);
 
 /* Validate sizes and leading dimensions, with a message naming the problem. */
 pl_status pl_transpose_check(const pl_transpose_problem *p);
+/* pl_stranspose_variant on a problem struct (api.c), for a caller who built the problem once. */
+pl_status pl_transpose_variant_problem(pl_ctx *ctx, const char *variant, const int64_t *params,
+                                       const pl_transpose_problem *p, const float *A, float *B);
 
 /* The rungs, in ladder order (see ladder.c). CUDA ones exist only in CUDA builds. */
 pl_status pl_transpose_cpu_naive(const pl_run_args *a);
