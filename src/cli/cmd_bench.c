@@ -225,7 +225,10 @@ static int suite_json_count;
 
 /* `parlab bench --suite FILE [--json-dir DIR]`: its own two options, and nothing else. */
 enum { S_SUITE = CLI_OPT_OWN, S_JSON_DIR };
-static const cli_opt suite_options[] = {{"--suite", "FILE", S_SUITE, 0, NULL}, {"--json-dir", "DIR", S_JSON_DIR, 0, NULL}};
+static const cli_opt suite_options[] = {
+    {"--suite", "FILE", S_SUITE, 0, NULL},
+    {"--json-dir", "DIR", S_JSON_DIR, 0, NULL},
+};
 typedef struct suite_args {
     const char *file, *json_dir;
 } suite_args;

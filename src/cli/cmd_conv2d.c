@@ -318,10 +318,9 @@ int pl_cmd_conv2d(int argc, char **argv)
 {
     conv2d_args c = {.co = TOOL_COMMON_INIT};
     const pl_variant *variant = NULL;
-    int rc = parse_args(argc, argv, &c);
-    if (rc != CLI_GO_ON) return rc;
-    if ((rc = tool_find_variant("conv2d", &pl_conv2d_kernel, c.co.variant_name, &variant, &c.co.backend,
-                                c.co.backend_given)) != 0)
+    int rc;
+    if ((rc = parse_args(argc, argv, &c)) != CLI_GO_ON ||
+        (rc = tool_find_variant("conv2d", &pl_conv2d_kernel, &c.co, &variant)) != 0)
         return rc;
     pl_array img = {0}, out = {0};
     void *filter = NULL;

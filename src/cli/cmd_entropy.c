@@ -186,13 +186,7 @@ static int single(const char *in_path, const char *out_path, const run_opts *o, 
     const int64_t H = A.shape[0], W = A.shape[1];
     char what[96];
     snprintf(what, sizeof what, "the output (%lldx%lld float32)", (long long)H, (long long)W);
-    if ((rc = tool_fits_host("entropy", what, (double)H * (double)W * sizeof(float))) != 0) goto done;
-    E = (pl_array){.dtype = PL_F32, .rank = 2, .shape = {H, W}};
-    if (H * W > 0 && !(E.data = pl_alloc((size_t)(H * W) * sizeof(float)))) {
-        cli_error("entropy: cannot allocate %s", what);
-        rc = PL_EXIT_FAIL;
-        goto done;
-    }
+    if ((rc = tool_alloc_f32("entropy", what, 2, (int64_t[]){H, W}, &E)) != 0) goto done;
     const pl_entropy_problem p = problem_of(o, H, W);
     entropy_call call = {&p, values, E.data};
     if ((rc = tool_run(&pl_entropy_kernel, H * W > 0 ? &p : NULL, co, o->variant, pl_entropy_best_variant, entropy,
@@ -411,7 +405,8 @@ static int parse_args(int argc, char **argv, entropy_args *e)
     }
     if ((rc = tool_need_output("entropy", &e->co, e->batch_path ? "OUTDIR" : "OUT.npy")) != 0) return rc;
     if (e->batch_path) /* a directory of files ("-" refused here); the batch's own checks follow */
-        return strcmp(e->co.out_path, "-") ? CLI_GO_ON : tool_check_output("entropy", "-o", "-", NULL, 0, TOOL_OUT_FILE_ONLY);
+        return strcmp(e->co.out_path, "-") ? CLI_GO_ON
+                                           : tool_check_output("entropy", "-o", "-", NULL, 0, TOOL_OUT_FILE_ONLY);
     if ((rc = tool_check_output("entropy", "-o", e->co.out_path, &e->in_path, 1, TOOL_OUT_FILE_ONLY)) != 0 ||
         (rc = npy_output_name(e->co.out_path)) != 0)
         return rc;
@@ -421,11 +416,11 @@ static int parse_args(int argc, char **argv, entropy_args *e)
 int pl_cmd_entropy(int argc, char **argv)
 {
     entropy_args e = {.co = TOOL_COMMON_INIT, .k = 5, .bins = 16};
-    int rc = parse_args(argc, argv, &e);
-    if (rc != CLI_GO_ON) return rc;
-    run_opts o = {(int)e.k, (int)e.bins, e.base2, NULL};
-    if ((rc = tool_find_variant("entropy", &pl_entropy_kernel, e.co.variant_name, &o.variant, &e.co.backend,
-                                e.co.backend_given)) != 0)
+    run_opts o = {0};
+    int rc;
+    if ((rc = parse_args(argc, argv, &e)) != CLI_GO_ON ||
+        (rc = tool_find_variant("entropy", &pl_entropy_kernel, &e.co, &o.variant)) != 0)
         return rc;
+    o.k = (int)e.k, o.bins = (int)e.bins, o.base2 = e.base2;
     return e.batch_path ? batch(e.batch_path, e.co.out_path, &o, &e.co) : single(e.in_path, e.co.out_path, &o, &e.co);
 }

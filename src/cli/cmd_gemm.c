@@ -138,13 +138,7 @@ static int make_c(const gemm_args *g, int64_t M, int64_t N, pl_array *C)
     }
     char what[96];
     snprintf(what, sizeof what, "C (%lldx%lld float32)", (long long)M, (long long)N);
-    if ((rc = tool_fits_host("gemm", what, (double)count * sizeof(float))) != 0) return rc;
-    *C = (pl_array){.dtype = PL_F32, .rank = 2, .shape = {M, N}};
-    if (!(C->data = pl_alloc((size_t)count * sizeof(float)))) {
-        cli_error("gemm: cannot allocate C (%lldx%lld float32)", (long long)M, (long long)N);
-        return PL_EXIT_FAIL;
-    }
-    return PL_EXIT_OK;
+    return tool_alloc_f32("gemm", what, 2, (int64_t[]){M, N}, C);
 }
 
 /* One multiplication, for tool_run: C = alpha*A*B + beta*C on the problem p by the rung; with
@@ -168,17 +162,17 @@ int pl_cmd_gemm(int argc, char **argv)
 {
     gemm_args g = {.co = TOOL_COMMON_INIT, .alpha = 1.0f};
     const pl_variant *variant = NULL;
-    int rc = parse_args(argc, argv, &g);
-    if (rc != CLI_GO_ON) return rc;
-    if ((rc = tool_find_variant("gemm", &pl_gemm_kernel, g.co.variant_name, &variant, &g.co.backend,
-                                g.co.backend_given)) != 0)
+    int rc;
+    if ((rc = parse_args(argc, argv, &g)) != CLI_GO_ON ||
+        (rc = tool_find_variant("gemm", &pl_gemm_kernel, &g.co, &variant)) != 0)
         return rc;
     pl_array A = {0}, B = {0}, C = {0};
     const char *ran = NULL;
     double ms = 0;
     if ((rc = read_inputs(&g, &A, &B)) == 0 && (rc = make_c(&g, A.shape[0], B.shape[1], &C)) == 0) {
         const int64_t M = A.shape[0], N = B.shape[1], K = A.shape[1];
-        const pl_gemm_problem p = {.M = M, .N = N, .K = K, .lda = K, .ldb = N, .ldc = N, .alpha = g.alpha, .beta = g.beta};
+        const pl_gemm_problem p = {.M = M, .N = N, .K = K, .lda = K, .ldb = N, .ldc = N,
+                                   .alpha = g.alpha, .beta = g.beta};
         gemm_call call = {&p, &A, &B, &C};
         if ((rc = tool_run(&pl_gemm_kernel, M && N && K ? &p : NULL, &g.co, variant, pl_gemm_best_variant, multiply,
                            &call, &ran, &ms)) == 0 &&

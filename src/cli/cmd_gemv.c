@@ -83,7 +83,8 @@ static int parse_args(int argc, char **argv, gemv_args *g)
 static int read_operands(const gemv_args *g, pl_array *A, pl_array *x, pl_array *y)
 {
     int rc;
-    if ((rc = tool_fits_host("gemv", "reading the inputs", tool_file_bytes(g->in[0]) + tool_file_bytes(g->in[1]))) != 0 ||
+    const double in_bytes = tool_file_bytes(g->in[0]) + tool_file_bytes(g->in[1]);
+    if ((rc = tool_fits_host("gemv", "reading the inputs", in_bytes)) != 0 ||
         (rc = tool_read_f32("gemv", g->in[0], 2, 2, A)) != 0 || (rc = tool_read_f32("gemv", g->in[1], 1, 1, x)) != 0)
         return rc;
     const int64_t M = A->shape[0], N = A->shape[1], nx = g->trans ? M : N, ny = g->trans ? N : M;
@@ -95,13 +96,7 @@ static int read_operands(const gemv_args *g, pl_array *A, pl_array *x, pl_array 
     }
     char what[96];
     snprintf(what, sizeof what, "y (%lld float32)", (long long)ny);
-    if ((rc = tool_fits_host("gemv", what, 4.0 * (double)ny)) != 0) return rc;
-    *y = (pl_array){.dtype = PL_F32, .rank = 1, .shape = {ny}};
-    if (!(y->data = pl_alloc(ny > 0 ? (size_t)ny * sizeof(float) : 1))) {
-        cli_error("gemv: cannot allocate y (%lld float32)", (long long)ny);
-        return PL_EXIT_FAIL;
-    }
-    return PL_EXIT_OK;
+    return tool_alloc_f32("gemv", what, 1, &ny, y);
 }
 
 /* One product, for tool_run: y = alpha*op(A)*x on the problem p by the rung; with no rung (M or
@@ -124,10 +119,9 @@ int pl_cmd_gemv(int argc, char **argv)
 {
     gemv_args g = {.co = TOOL_COMMON_INIT, .alpha = 1.0f};
     const pl_variant *variant = NULL;
-    int rc = parse_args(argc, argv, &g);
-    if (rc != CLI_GO_ON) return rc;
-    if ((rc = tool_find_variant("gemv", &pl_gemv_kernel, g.co.variant_name, &variant, &g.co.backend,
-                                g.co.backend_given)) != 0)
+    int rc;
+    if ((rc = parse_args(argc, argv, &g)) != CLI_GO_ON ||
+        (rc = tool_find_variant("gemv", &pl_gemv_kernel, &g.co, &variant)) != 0)
         return rc;
     pl_array A = {0}, x = {0}, y = {0};
     const char *ran = NULL;

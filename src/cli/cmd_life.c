@@ -425,7 +425,8 @@ static int run_grid(const life_args *l, const pl_variant *variant, const pl_life
     double seconds = 0;
     int rc;
     if ((rc = place_pattern(l, pat, &grid)) == 0 && (rc = tool_context(&pl_life_kernel, &p, &l->co, variant, &ctx)) == 0 &&
-        (rc = pick_rung(variant, ctx, &p, &ran)) == 0 && (rc = within_max_time(l, ctx)) == 0 && (rc = run_grid_gens(l, ctx, ran, &p, grid, &seconds)) == 0) {
+        (rc = pick_rung(variant, ctx, &p, &ran)) == 0 && (rc = within_max_time(l, ctx)) == 0 &&
+        (rc = run_grid_gens(l, ctx, ran, &p, grid, &seconds)) == 0) {
         const double updates = (double)p.W * (double)p.H * (double)l->gens;
         printf("%s on a %lldx%lld %s, %lld generations by %s in %.3f ms: %.3g cell-updates/s\n", rule_name,
                (long long)p.W, (long long)p.H, p.topology == PL_LIFE_TOPO_TORUS ? "torus" : "plane",
@@ -442,10 +443,9 @@ int pl_cmd_life(int argc, char **argv)
     life_args l = {.co = TOOL_COMMON_INIT, .gens = -1, .seed = 1, .max_time = 600, .density = 0.5f,
                    .grid_kind = PL_LIFE_UNBOUNDED};
     const pl_variant *variant = NULL;
-    int rc = parse_args(argc, argv, &l);
-    if (rc != CLI_GO_ON) return rc;
-    if ((rc = tool_find_variant("life", &pl_life_kernel, l.co.variant_name, &variant, &l.co.backend,
-                                l.co.backend_given)) != 0)
+    int rc;
+    if ((rc = parse_args(argc, argv, &l)) != CLI_GO_ON ||
+        (rc = tool_find_variant("life", &pl_life_kernel, &l.co, &variant)) != 0)
         return rc;
     pl_life_pattern pat;
     memset(&pat, 0, sizeof pat);

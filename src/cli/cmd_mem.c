@@ -250,7 +250,8 @@ int pl_cmd_mem(int argc, char **argv)
     const mem_study *only;
     int rc = parse_args(argc, argv, &m, &only);
     if (rc != CLI_GO_ON) return rc;
-    mem_opts o = {m.quick, m.threads > 0 ? (int)m.threads : pl_cpu_cores(), m.reps > 0 ? (int)m.reps : m.quick ? 3 : 10};
+    mem_opts o = {.quick = m.quick, .threads = m.threads > 0 ? (int)m.threads : pl_cpu_cores(),
+                  .reps = m.reps > 0 ? (int)m.reps : m.quick ? 3 : 10};
     mem_table *tables = calloc(MEM_MAX_STUDIES, sizeof *tables);
     if (!tables) {
         cli_error("mem: no memory");

@@ -93,7 +93,8 @@ static int take_option(void *user, const cli_opt *o, const char *val)
         int a = 0;
         while (a < 4 && strcmp(val, axes[a])) a++;
         if (a == 4) {
-            cli_error("reduce: --axis '%s': out of range for a 2-D array: 1 or -1 (per row), 0 or -2 (per column)", val);
+            cli_error("reduce: --axis '%s': out of range for a 2-D array: 1 or -1 (per row), 0 or -2 (per column)",
+                      val);
             return PL_EXIT_USAGE;
         }
         r->axis = a % 2;
@@ -115,12 +116,9 @@ static int read_operands(const reduce_args *ra, pl_array *A, pl_array *r)
                   pl_reduce_op_names[ra->op]);
         return PL_EXIT_USAGE;
     }
-    *r = (pl_array){.dtype = PL_F32, .rank = 1, .shape = {R}};
-    if (!(r->data = pl_alloc(sizeof(float) * (size_t)(R > 0 ? R : 1)))) {
-        cli_error("reduce: cannot allocate r (%lld float32)", (long long)R);
-        return PL_EXIT_FAIL;
-    }
-    return PL_EXIT_OK;
+    char what[64];
+    snprintf(what, sizeof what, "r (%lld float32)", (long long)R);
+    return tool_alloc_f32("reduce", what, 1, &R, r);
 }
 
 /* One reduction, for tool_run: r = op over each row or column of A on the problem p by the rung. */
@@ -165,8 +163,7 @@ int pl_cmd_reduce(int argc, char **argv)
     const pl_variant *variant = NULL;
     if ((rc = tool_need_output("reduce", &ra.co, "r.npy")) != 0 ||
         (rc = tool_check_output("reduce", "-o", ra.co.out_path, ra.in, 1, TOOL_OUT_FILE_ONLY)) != 0 ||
-        (rc = tool_find_variant("reduce", &pl_reduce_kernel, ra.co.variant_name, &variant, &ra.co.backend,
-                                ra.co.backend_given)) != 0)
+        (rc = tool_find_variant("reduce", &pl_reduce_kernel, &ra.co, &variant)) != 0)
         return rc;
     pl_array A = {0}, r = {0};
     const char *ran = NULL;
@@ -174,7 +171,8 @@ int pl_cmd_reduce(int argc, char **argv)
     if ((rc = read_operands(&ra, &A, &r)) == 0) {
         const int64_t M = A.shape[0], N = A.shape[1];
         const pl_reduce_problem p = {.M = M, .N = N, .lda = N, .op = ra.op, .axis = ra.axis, .offset = 0};
-        if ((rc = reduce_all(&ra, variant, &p, &A, &r, &ran, &ms)) == 0 && (rc = tool_write_npy(ra.co.out_path, &r)) == 0)
+        if ((rc = reduce_all(&ra, variant, &p, &A, &r, &ran, &ms)) == 0 &&
+            (rc = tool_write_npy(ra.co.out_path, &r)) == 0)
             printf("r = %s(A, axis=%d): %lld values from %lldx%lld, variant %s, %.3f ms\n", pl_reduce_op_names[ra.op],
                    ra.axis, (long long)r.shape[0], (long long)M, (long long)N, ran, ms);
     }
@@ -200,7 +198,8 @@ static pl_status dot(pl_ctx *ctx, const char *rung, void *user)
 static int read_vectors(const reduce_args *ra, pl_array *x, pl_array *y)
 {
     int rc;
-    if ((rc = tool_fits_host("dot", "reading the inputs", tool_file_bytes(ra->in[0]) + tool_file_bytes(ra->in[1]))) != 0 ||
+    const double in_bytes = tool_file_bytes(ra->in[0]) + tool_file_bytes(ra->in[1]);
+    if ((rc = tool_fits_host("dot", "reading the inputs", in_bytes)) != 0 ||
         (rc = tool_read_f32("dot", ra->in[0], 1, 1, x)) != 0 || (rc = tool_read_f32("dot", ra->in[1], 1, 1, y)) != 0)
         return rc;
     if (x->shape[0] != y->shape[0]) {
@@ -223,8 +222,7 @@ int pl_cmd_dot(int argc, char **argv)
         return PL_EXIT_USAGE;
     }
     const pl_variant *variant = NULL;
-    if ((rc = tool_find_variant("dot", &pl_dot_kernel, ra.co.variant_name, &variant, &ra.co.backend,
-                                ra.co.backend_given)) != 0)
+    if ((rc = tool_find_variant("dot", &pl_dot_kernel, &ra.co, &variant)) != 0)
         return rc;
     pl_array x = {0}, y = {0};
     const char *ran;

@@ -72,7 +72,8 @@ static int check_args(const report_args *r)
         return PL_EXIT_USAGE;
     }
     if ((rc = tool_check_output("report", "-o", r->out, r->inputs, r->n, TOOL_OUT_STDOUT)) != 0) return rc;
-    if (r->svg_dir && !strcmp(r->svg_dir, "-")) return tool_check_output("report", "--svg", "-", NULL, 0, TOOL_OUT_FILE_ONLY);
+    if (r->svg_dir && !strcmp(r->svg_dir, "-"))
+        return tool_check_output("report", "--svg", "-", NULL, 0, TOOL_OUT_FILE_ONLY);
     if (r->svg_dir && stat(r->svg_dir, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
         cli_error("report: --svg %s: not a directory", r->svg_dir);
         return PL_EXIT_USAGE;

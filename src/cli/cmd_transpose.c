@@ -73,16 +73,10 @@ static int read_operands(const char *in_path, pl_array *A, pl_array *B)
     if ((rc = tool_fits_host("transpose", "reading the input", tool_file_bytes(in_path))) != 0 ||
         (rc = tool_read_f32("transpose", in_path, 2, 2, A)) != 0)
         return rc;
-    const int64_t M = A->shape[0], N = A->shape[1], count = M * N; /* fits: A was read whole */
+    const int64_t M = A->shape[0], N = A->shape[1]; /* M x N fits: A was read whole */
     char what[96];
     snprintf(what, sizeof what, "B (%lldx%lld float32)", (long long)N, (long long)M);
-    if ((rc = tool_fits_host("transpose", what, (double)count * sizeof(float))) != 0) return rc;
-    *B = (pl_array){.dtype = PL_F32, .rank = 2, .shape = {N, M}};
-    if (count > 0 && !(B->data = pl_alloc((size_t)count * sizeof(float)))) {
-        cli_error("transpose: cannot allocate %s", what);
-        return PL_EXIT_FAIL;
-    }
-    return PL_EXIT_OK;
+    return tool_alloc_f32("transpose", what, 2, (int64_t[]){N, M}, B);
 }
 
 /* One transpose, for tool_run: B = A^T on the problem p by the rung (none: A is empty). */
@@ -103,10 +97,9 @@ int pl_cmd_transpose(int argc, char **argv)
     tool_common co = TOOL_COMMON_INIT;
     const char *in_path = NULL;
     const pl_variant *variant = NULL;
-    int rc = parse_args(argc, argv, &co, &in_path);
-    if (rc != CLI_GO_ON) return rc;
-    if ((rc = tool_find_variant("transpose", &pl_transpose_kernel, co.variant_name, &variant, &co.backend,
-                                co.backend_given)) != 0)
+    int rc;
+    if ((rc = parse_args(argc, argv, &co, &in_path)) != CLI_GO_ON ||
+        (rc = tool_find_variant("transpose", &pl_transpose_kernel, &co, &variant)) != 0)
         return rc;
     pl_array A = {0}, B = {0};
     const char *ran = NULL;

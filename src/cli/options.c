@@ -11,8 +11,8 @@ static const cli_opt *find_option(const cli_args *a, const char *name, size_t le
 {
     for (int i = 0; i < a->n_opts; i++) {
         const cli_opt *o = &a->opts[i];
-        if ((!o->cmds || !a->cmd_bit || (o->cmds & a->cmd_bit)) && strlen(o->name) == len && !strncmp(o->name, name, len))
-            return o;
+        const int ours = !o->cmds || !a->cmd_bit || (o->cmds & a->cmd_bit);
+        if (ours && strlen(o->name) == len && !strncmp(o->name, name, len)) return o;
     }
     return NULL;
 }

@@ -110,9 +110,9 @@ int tool_parse_backend(const char *cmd, const char *text, pl_backend *b)
     return PL_EXIT_OK;
 }
 
-int tool_find_variant(const char *cmd, const pl_kernel *k, const char *name, const pl_variant **v,
-                      pl_backend *backend, int backend_given)
+int tool_find_variant(const char *cmd, const pl_kernel *k, tool_common *c, const pl_variant **v)
 {
+    const char *name = c->variant_name;
     *v = NULL;
     if (!name) return PL_EXIT_OK;
     *v = pl_variant_find(k, name);
@@ -127,7 +127,7 @@ int tool_find_variant(const char *cmd, const pl_kernel *k, const char *name, con
     /* Can this build and machine run it at all? ("no GPU", "built without OpenBLAS") */
     pl_status s = pl_variant_check(NULL, *v, NULL, 0);
     if (s != PL_OK) return cli_fail(s);
-    if (!backend_given) *backend = (*v)->backend;
+    if (!c->backend_given) c->backend = (*v)->backend;
     return PL_EXIT_OK;
 }
 
@@ -140,6 +140,20 @@ int tool_fits_host(const char *cmd, const char *what, double bytes)
         cli_error("%s: %s: about %.2f GiB of host memory, more than the %.2f GiB this process may "
                   "take (available memory and the cgroup limit)", cmd, what, gib(bytes), gib(avail));
         return PL_EXIT_USAGE;
+    }
+    return PL_EXIT_OK;
+}
+
+int tool_alloc_f32(const char *cmd, const char *what, int rank, const int64_t *shape, pl_array *a)
+{
+    *a = (pl_array){.dtype = PL_F32, .rank = rank};
+    double count = 1;
+    for (int i = 0; i < rank; i++) a->shape[i] = shape[i], count *= (double)shape[i];
+    int rc = tool_fits_host(cmd, what, count * sizeof(float));
+    if (rc != PL_EXIT_OK) return rc;
+    if (!(a->data = pl_alloc(count > 0 ? (size_t)count * sizeof(float) : 1))) {
+        cli_error("%s: cannot allocate %s", cmd, what);
+        return PL_EXIT_FAIL;
     }
     return PL_EXIT_OK;
 }
@@ -177,7 +191,8 @@ int tool_context(const pl_kernel *k, const void *problem, const tool_common *c, 
 {
     pl_status s = pl_ctx_create(ctx, c->backend, (int)c->device, (int)c->threads);
     if (s != PL_OK) return cli_fail(s);
-    if (v && (s = pl_variant_check(*ctx, v, NULL, 0)) != PL_OK) return cli_fail(s); /* a CPU variant with --backend cuda: 2 */
+    if (v && (s = pl_variant_check(*ctx, v, NULL, 0)) != PL_OK) /* a CPU variant with --backend cuda: 2 */
+        return cli_fail(s);
     /* With CUDA the operands go to the device: they must fit its free memory. */
     if (pl_ctx_backend(*ctx) == PL_BACKEND_CUDA && problem) {
         pl_plan plan;

@@ -60,13 +60,16 @@ int tool_check_output(const char *cmd, const char *opt, const char *out, const c
 int tool_parse_real(const char *cmd, const char *opt, const char *text, float *out);
 int tool_parse_backend(const char *cmd, const char *text, pl_backend *b);
 
-/* The variant named (name NULL: none, *v = NULL), one this build and machine can run; unless
- * backend_given, *backend becomes its backend. An unknown name lists the valid ones (exit 2). */
-int tool_find_variant(const char *cmd, const pl_kernel *k, const char *name, const pl_variant **v,
-                      pl_backend *backend, int backend_given);
+/* The variant --variant named (none: *v = NULL), one this build and machine can run; unless
+ * --backend was given, c's backend becomes its backend. An unknown name lists the valid ones
+ * (exit 2). */
+int tool_find_variant(const char *cmd, const pl_kernel *k, tool_common *c, const pl_variant **v);
 
 /* bytes against the host memory this process may take (exit 2 naming both, in GiB). */
 int tool_fits_host(const char *cmd, const char *what, double bytes);
+/* A float32 array of rank 1 or 2 and this shape, its bytes checked against the host memory
+ * first: "CMD: WHAT: about ... GiB" (exit 2), or "CMD: cannot allocate WHAT" (exit 1). */
+int tool_alloc_f32(const char *cmd, const char *what, int rank, const int64_t *shape, pl_array *a);
 /* pl_npy_write, its failure printed (exit 1). */
 int tool_write_npy(const char *path, const pl_array *a);
 /* Size of a file in bytes (0 if it cannot be read: pl_npy_read will say why). */
