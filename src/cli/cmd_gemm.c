@@ -76,7 +76,7 @@ static int take_option(void *user, const cli_opt *o, const char *val)
 }
 
 /* The options, and every check that needs no file read: two inputs, an output that can be
- * written, --beta and --c0 together, a variant this build can run. CLI_GO_ON or the exit status. */
+ * written, --beta and --c0 together. CLI_GO_ON or the exit status. */
 static int parse_args(int argc, char **argv, gemm_args *g)
 {
     cli_args a = {.cmd = "gemm", .opts = options, .n_opts = sizeof options / sizeof *options, .pos = g->in,
@@ -105,8 +105,8 @@ static int parse_args(int argc, char **argv, gemm_args *g)
 static int read_inputs(const gemm_args *g, pl_array *A, pl_array *B)
 {
     int rc;
-    if ((rc = tool_fits_host("gemm", "reading the inputs", tool_file_bytes(g->in[0]) + tool_file_bytes(g->in[1]) +
-                                                                tool_file_bytes(g->c0_path))) != 0 ||
+    const double in_bytes = tool_file_bytes(g->in[0]) + tool_file_bytes(g->in[1]) + tool_file_bytes(g->c0_path);
+    if ((rc = tool_fits_host("gemm", "reading the inputs", in_bytes)) != 0 ||
         (rc = tool_read_f32("gemm", g->in[0], 2, 2, A)) != 0 || (rc = tool_read_f32("gemm", g->in[1], 2, 2, B)) != 0)
         return rc;
     if (B->shape[0] != A->shape[1]) {
