@@ -197,6 +197,37 @@ expect 0 "[|] caches: cold [|]" -- bench gemm 16 --variant cpu-naive --cold --no
 expect 0 "[|] caches: warm [|]" -- bench gemm 16 --variant cpu-naive --verify full --no-peaks
 expect 2 "full, sample, auto" -- bench gemm 16 --verify some --no-peaks
 
+# One option table for every command (issue 20, docs/design.md "One option table"): bench,
+# sweep, the file tools, mem, peaks and list parse their options by the same rules, with the same
+# messages; one --threads (1..4096, a note beyond the cores) and one --device (0..1023).
+for cmd in "bench gemm 8 --variant cpu-naive --no-peaks" "sweep gemm 8 --variant cpu-naive --no-peaks" \
+           "life --soup 8x8 --gens 1" "mem stride --quick" "transpose in.npy -o out.npy"; do
+  name=${cmd%% *}
+  expect 2 "error: --threads: '0' is not an integer in 1\.\.4096" -- $cmd --threads 0
+  expect 2 "error: --threads: '4097' is not an integer in 1\.\.4096" -- $cmd --threads 4097
+  expect 2 "error: $name: --threads needs a value \(N\)" -- $cmd --threads
+  expect 2 "error: $name: --threads: '' is not a value" -- $cmd --threads=
+  expect 2 "error: $name: unknown option '--frob' \(see parlab $name --help\)" -- $cmd --frob
+done
+for cmd in "bench gemm 8 --variant cpu-naive --no-peaks" "life --soup 8x8 --gens 1" "gemv A.npy x.npy -o y.npy"; do
+  expect 2 "error: --device: '1024' is not an integer in 0\.\.1023" -- $cmd --device 1024
+done
+expect 0 "cpu-naive" -- bench gemm 8 --variant cpu-naive --no-peaks --device 1000   # a CPU run: the device is unused
+cores=$("$P" list | sed -n 's/.* \([0-9][0-9]*\) cores.*/\1/p' | head -1)
+expect 0 "note: --threads $((cores + 1)) is more than the $cores cores here" -- bench gemm 8 --variant cpu-naive --no-peaks --threads $((cores + 1))
+expect 0 "note: --threads $((cores + 1)) is more than the $cores cores here" -- life --soup 8x8 --gens 1 --threads $((cores + 1))
+expect 2 "error: bench: --cold takes no value" -- bench gemm 8 --cold=1
+expect 2 "error: mem: --quick takes no value" -- mem stride --quick=1
+expect 2 "error: conv2d: --flip takes no value" -- conv2d in.npy --filter 1 -o out.npy --flip=yes
+expect 2 "error: peaks: --json needs a value \(FILE\)" -- peaks --show --json
+expect 2 "error: peaks: unknown option '--frob' \(see parlab peaks --help\)" -- peaks --frob
+expect 2 "error: list: unknown option '-x' \(see parlab list --help\)" -- list -x
+expect 2 "error: list: unexpected argument 'gemv'" -- list gemm gemv
+# "-" and a minus before a digit are arguments, never options: a size (bench), a file (the tools)
+expect 2 "gemm size '-'" -- bench gemm - --no-peaks
+out=$("$P" life -4 --gens 1 2>&1); rc=$?
+if [ "$rc" -eq 1 ] && grep -q -- "-4" <<<"$out" && ! grep -q "unknown option" <<<"$out"; then ok; else bad "life -4: exit $rc: $out"; fi
+
 # A suite on a busy machine with no cached peaks: the quick peaks fail the sanity checks, so
 # they are not cached; the first line measures them and says so, the second reuses them.
 busy_dir="$T/busy-peaks"; mkdir -p "$busy_dir"

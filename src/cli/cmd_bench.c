@@ -9,9 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static void help(void)
+static void help(FILE *f)
 {
-    printf("usage: parlab bench KERNEL [SIZE...] [--variant V,...|all] [--peer] [--param NAME=V,...]\n"
+    fprintf(f, "usage: parlab bench KERNEL [SIZE...] [--variant V,...|all] [--peer] [--param NAME=V,...]\n"
            "                    [options]\n"
            "       parlab bench --suite FILE [--json-dir DIR]\n\n"
            "Runs each variant at each size: inputs from a fixed seed, output poisoned, each result\n"
@@ -26,8 +26,8 @@ static void help(void)
            "error (exit 2) naming the estimate and the limit. On a terminal, a run longer than a\n"
            "few seconds shows a progress line on stderr.\n\n"
            "options:\n");
-    session_options_help(stdout, CLI_BENCH);
-    printf("\nExit status: 0 all verified, 1 a run failed or did not verify, 2 usage error\n"
+    session_options_help(f, CLI_BENCH);
+    fprintf(f, "\nExit status: 0 all verified, 1 a run failed or did not verify, 2 usage error\n"
            "(also a size too big for this machine's memory).\n");
 }
 
@@ -223,26 +223,59 @@ static int run_suite(const char *path);
 static const char *suite_json_dir;
 static int suite_json_count;
 
+/* `parlab bench --suite FILE [--json-dir DIR]`: its own two options, and nothing else. */
+enum { S_SUITE = CLI_OPT_OWN, S_JSON_DIR };
+static const cli_opt suite_options[] = {
+    {"--suite", "FILE", S_SUITE, 0, NULL},
+    {"--json-dir", "DIR", S_JSON_DIR, 0, NULL},
+};
+typedef struct suite_args {
+    const char *file, *json_dir;
+} suite_args;
+
+/* arg is the option name ("--suite" or "--suite=FILE"). */
+static int is_option_named(const char *arg, const char *name)
+{
+    size_t n = strlen(name);
+    return !strncmp(arg, name, n) && (arg[n] == '\0' || arg[n] == '=');
+}
+
+static int take_suite_option(void *user, const cli_opt *o, const char *val)
+{
+    suite_args *sa = user;
+    const char **slot = !o ? NULL : o->id == S_SUITE ? &sa->file : &sa->json_dir;
+    if (!slot || *slot) {
+        cli_error("bench --suite takes one file (and --json-dir DIR) and nothing else");
+        return PL_EXIT_USAGE;
+    }
+    *slot = val;
+    return PL_EXIT_OK;
+}
+
+static int suite_command(int argc, char **argv)
+{
+    suite_args sa = {NULL, NULL};
+    cli_args a = {.cmd = "bench", .opts = suite_options, .n_opts = 2};
+    int rc = cli_parse(&a, argc, argv, take_suite_option, &sa, help);
+    if (rc != CLI_GO_ON) return rc;
+    if (!sa.file) return take_suite_option(&sa, NULL, NULL); /* --json-dir alone */
+    struct stat sb;
+    if (sa.json_dir && (stat(sa.json_dir, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
+        cli_error("bench --suite: --json-dir '%s' is not a directory", sa.json_dir);
+        return PL_EXIT_USAGE;
+    }
+    if (sa.json_dir) suite_json_dir = sa.json_dir; /* an include line keeps the outer one */
+    return run_suite(sa.file);
+}
+
 int pl_cmd_bench(int argc, char **argv)
 {
     if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-        help();
+        help(stdout);
         return PL_EXIT_OK;
     }
-    if (argc >= 2 && !strcmp(argv[1], "--suite")) {
-        if (argc == 5 && !strcmp(argv[3], "--json-dir") && argv[4][0]) {
-            struct stat sb;
-            if (stat(argv[4], &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-                cli_error("bench --suite: --json-dir '%s' is not a directory", argv[4]);
-                return PL_EXIT_USAGE;
-            }
-            suite_json_dir = argv[4];
-        } else if (argc != 3) {
-            cli_error("bench --suite takes one file (and --json-dir DIR) and nothing else");
-            return PL_EXIT_USAGE;
-        }
-        return run_suite(argv[2]);
-    }
+    if (argc >= 2 && (is_option_named(argv[1], "--suite") || is_option_named(argv[1], "--json-dir")))
+        return suite_command(argc, argv);
     const pl_kernel *k = session_kernel_arg("bench", ", or --suite FILE", argc, argv);
     if (!k) return PL_EXIT_USAGE;
     cli_session s;
@@ -287,7 +320,7 @@ static int run_line(const char *path, int lineno, char *line)
     }
     if (n == 0) return PL_EXIT_OK;
     char json_path[4096];
-    if (suite_json_dir && n >= 2 && strcmp(args[1], "--suite")) { /* not an include line */
+    if (suite_json_dir && n >= 2 && !is_option_named(args[1], "--suite")) { /* not an include line */
         if (n + 3 >= cap) {
             char **a = realloc(args, (size_t)(n + 4) * sizeof *a);
             if (!a) {
@@ -314,10 +347,6 @@ static int run_line(const char *path, int lineno, char *line)
 
 static int run_suite(const char *path)
 {
-    if (!*path) {
-        cli_error("bench --suite: '' is not a file name");
-        return PL_EXIT_USAGE;
-    }
     char *real = realpath(path, NULL);
     if (!real) {
         cli_error("bench --suite: cannot open %s", path);

@@ -62,24 +62,26 @@ static void usage(FILE *f)
           f);
 }
 
+/* The kernel's problem parameter of that name ("mode"). */
+static const pl_param_def *problem_param(const char *name)
+{
+    const pl_kernel *k = &pl_conv2d_kernel;
+    for (int i = 0; i < k->n_problem_params; i++)
+        if (!strcmp(k->problem_params[i].name, name)) return &k->problem_params[i];
+    return NULL;
+}
+
 /* --mode, --border, --dtype: the kernel's own CHOICE problem parameter of that name parses the
  * value (one list of names, one message for the tool and for `bench --set`). */
-static int problem_choice(const pl_param_def *def, const char *opt, const char *val, int *out)
+static int problem_choice(const char *opt, const char *val, int *out)
 {
     double v;
-    if (pl_param_parse(def, val, &v) != PL_OK) {
+    if (pl_param_parse(problem_param(opt + 2), val, &v) != PL_OK) {
         cli_error("conv2d: %s '%s': %s", opt, val, pl_last_error());
         return PL_EXIT_USAGE;
     }
     *out = (int)v;
     return PL_EXIT_OK;
-}
-
-static const pl_param_def *problem_param(const pl_kernel *k, const char *name)
-{
-    for (int i = 0; i < k->n_problem_params; i++)
-        if (!strcmp(k->problem_params[i].name, name)) return &k->problem_params[i];
-    return NULL;
 }
 
 static int has_ext(const char *path, const char *ext)
@@ -145,180 +147,196 @@ static void to_depth(const pl_array *out, pl_array *img8, int64_t top, int64_t *
     *clamped = c;
 }
 
-int pl_cmd_conv2d(int argc, char **argv)
-{
-    const pl_kernel *kernel = pl_kernel_find("conv2d");
-    const pl_param_def *mode_def = problem_param(kernel, "mode"), *border_def = problem_param(kernel, "border");
-    const pl_param_def *dtype_def = problem_param(kernel, "dtype");
-    const char *const *modes = mode_def->choices, *const *borders = border_def->choices;
-    const char *in_path = NULL, *filter_text = NULL;
-    int n_in = 0, rc, handled, mode = 0, border = 0, border_given = 0, flip = 0, dtype_i = 0, dtype_given = 0;
-    int depth_i = 0, depth_given = 0;
-    tool_common co = TOOL_COMMON_INIT;
+enum { O_FILTER = CLI_OPT_OWN, O_MODE, O_BORDER, O_DTYPE, O_DEPTH, O_FLIP };
+static const cli_opt options[] = {
+    CLI_ROWS_OUTPUT, CLI_ROWS_RUN, {"--filter", "F", O_FILTER, 0, NULL}, {"--mode", "M", O_MODE, 0, NULL},
+    {"--border", "B", O_BORDER, 0, NULL}, {"--dtype", "T", O_DTYPE, 0, NULL}, {"--depth", "D", O_DEPTH, 0, NULL},
+    {"--flip", NULL, O_FLIP, 0, NULL},
+};
 
-    static const char *const with_value[] = {"-o", "--output", "--variant", "--threads", "--backend", "--device",
-                                             "--filter", "--mode", "--border", "--dtype", "--depth", NULL};
-    static const char *const flags[] = {"--flip", NULL};
-    tool_args ta = {"conv2d", argc, argv, with_value, flags, 1, 0};
-    char name[32];
-    const char *val;
-    for (int kind; (kind = tool_next(&ta, name, sizeof name, &val)) != TOOL_END;) {
-        if (kind == TOOL_HELP || kind == TOOL_ERROR) return tool_stop(kind, usage);
-        if (kind == TOOL_POSITIONAL) {
-            if ((rc = tool_positional("conv2d", val, &in_path, &n_in, 1, "one input, IMAGE")) != 0) return rc;
-            continue;
-        }
-        rc = PL_EXIT_OK;
-        if (!strcmp(name, "--filter")) filter_text = val;
-        else if (!strcmp(name, "--mode")) rc = problem_choice(mode_def, name, val, &mode);
-        else if (!strcmp(name, "--border")) rc = problem_choice(border_def, name, val, &border), border_given = 1;
-        else if (!strcmp(name, "--dtype")) rc = problem_choice(dtype_def, name, val, &dtype_i), dtype_given = 1;
-        else if (!strcmp(name, "--depth")) {
-            depth_given = 1, depth_i = !strcmp(val, "16");
-            if (!depth_i && strcmp(val, "8")) {
-                cli_error("conv2d: --depth: '%s' is not 8 or 16", val);
-                rc = PL_EXIT_USAGE;
-            }
-        }
-        else if (!strcmp(name, "--flip")) flip = 1, rc = 0;
-        else rc = tool_common_option("conv2d", &co, name, val, &handled);
-        if (rc != 0) return rc;
+/* What the command line asks for. */
+typedef struct conv2d_args {
+    tool_common co;
+    const char *in_path, *filter_text;
+    int mode, border, border_given, flip;
+    int dtype_i32, dtype_given;
+    int depth16, depth_given;
+    int image_out; /* -o names a .pgm or .png */
+} conv2d_args;
+
+static int take_option(void *user, const cli_opt *o, const char *val)
+{
+    conv2d_args *c = user;
+    switch (o->id) {
+    case O_FILTER: c->filter_text = val; return PL_EXIT_OK;
+    case O_MODE: return problem_choice(o->name, val, &c->mode);
+    case O_BORDER: c->border_given = 1; return problem_choice(o->name, val, &c->border);
+    case O_DTYPE: c->dtype_given = 1; return problem_choice(o->name, val, &c->dtype_i32);
+    case O_FLIP: c->flip = 1; return PL_EXIT_OK;
+    case O_DEPTH:
+        c->depth_given = 1, c->depth16 = !strcmp(val, "16");
+        if (c->depth16 || !strcmp(val, "8")) return PL_EXIT_OK;
+        cli_error("conv2d: --depth: '%s' is not 8 or 16", val);
+        return PL_EXIT_USAGE;
     }
-    if (!in_path) {
+    return tool_common_option("conv2d", &c->co, o, val);
+}
+
+/* The options, and every check that needs no file read: an image, a filter, an output whose
+ * name says its format, --border and --depth where they apply. CLI_GO_ON or the exit status. */
+static int parse_args(int argc, char **argv, conv2d_args *c)
+{
+    cli_args a = {.cmd = "conv2d", .opts = options, .n_opts = sizeof options / sizeof *options, .pos = &c->in_path,
+                  .max_pos = 1, .takes = "one input, IMAGE"};
+    int rc = cli_parse(&a, argc, argv, take_option, c, usage);
+    if (rc != CLI_GO_ON) return rc;
+    if (!c->in_path) {
         cli_error("conv2d: needs an input image, IMAGE (see parlab conv2d --help)");
         return PL_EXIT_USAGE;
     }
-    if (!filter_text) {
+    if (!c->filter_text) {
         cli_error("conv2d: needs a filter: --filter '1,2,1,2,4,2,1,2,1' or --filter F.npy");
         return PL_EXIT_USAGE;
     }
-    if ((rc = tool_need_output("conv2d", &co, "OUT.npy")) != 0) return rc;
-    if ((rc = tool_check_output("conv2d", "-o", co.out_path, &in_path, 1, TOOL_OUT_FILE_ONLY)) != 0) return rc;
-    if (border_given && mode != PL_CONV2D_SAME) {
-        cli_error("conv2d: --border %s applies to --mode same only", borders[border]);
-        return PL_EXIT_USAGE;
-    }
-    const int image_out = has_ext(co.out_path, ".pgm") || has_ext(co.out_path, ".png");
-    { /* the format follows the name: .pgm, .png or .npy; another extension is refused, not
-       * written as NumPy data under that name */
-        const char *base = strrchr(co.out_path, '/'), *dot = strrchr(base ? base + 1 : co.out_path, '.');
-        if (dot && dot[1] && !image_out && !has_ext(co.out_path, ".npy")) {
-            cli_error("conv2d: -o %s: '%s' is not an output format: name it .npy, .pgm or .png", co.out_path, dot);
-            return PL_EXIT_USAGE;
-        }
-    }
-    if (depth_given && !image_out) {
-        cli_error("conv2d: --depth applies to a .pgm or .png output, not %s", co.out_path);
-        return PL_EXIT_USAGE;
-    }
-    const pl_variant *variant = NULL;
-    if ((rc = tool_find_variant("conv2d", kernel, co.variant_name, &variant, &co.backend, co.backend_given)) != 0)
+    if ((rc = tool_need_output("conv2d", &c->co, "OUT.npy")) != 0 ||
+        (rc = tool_check_output("conv2d", "-o", c->co.out_path, &c->in_path, 1, TOOL_OUT_FILE_ONLY)) != 0)
         return rc;
+    if (c->border_given && c->mode != PL_CONV2D_SAME) {
+        cli_error("conv2d: --border %s applies to --mode same only", problem_param("border")->choices[c->border]);
+        return PL_EXIT_USAGE;
+    }
+    const char *out = c->co.out_path;
+    c->image_out = has_ext(out, ".pgm") || has_ext(out, ".png");
+    /* the format follows the name: .pgm, .png or .npy; another extension is refused, not written
+     * as NumPy data under that name */
+    const char *base = strrchr(out, '/'), *dot = strrchr(base ? base + 1 : out, '.');
+    if (dot && dot[1] && !c->image_out && !has_ext(out, ".npy")) {
+        cli_error("conv2d: -o %s: '%s' is not an output format: name it .npy, .pgm or .png", out, dot);
+        return PL_EXIT_USAGE;
+    }
+    if (c->depth_given && !c->image_out) {
+        cli_error("conv2d: --depth applies to a .pgm or .png output, not %s", out);
+        return PL_EXIT_USAGE;
+    }
+    return CLI_GO_ON;
+}
 
-    pl_dtype dtype = dtype_i ? PL_I32 : PL_F32;
-    pl_array img = {0}, out = {0}, img8 = {0};
-    pl_ctx *ctx = NULL;
-    void *filter = NULL;
-    int K = 0;
+/* The filter (parsed first: its usage errors come before a large image is read), the image
+ * in the problem's dtype (an 8/16-bit image takes --dtype, a .npy its own: the filter is
+ * parsed again where the image changed the dtype), and the problem p, built here once. */
+static int read_inputs(const conv2d_args *c, pl_array *img, void **filter, pl_conv2d_problem *p)
+{
+    pl_dtype dtype = c->dtype_i32 ? PL_I32 : PL_F32, asked = dtype;
+    int K = 0, rc;
     pl_status s;
-    /* The filter first (usage errors before reading a large image); an 8/16-bit image takes
-     * --dtype, a .npy its own: parse the filter again below if the image changes the dtype. */
-    if ((s = pl_conv2d_filter_parse(filter_text, dtype, &filter, &K)) != PL_OK) {
-        rc = cli_fail(s);
-        goto done;
+    if ((s = pl_conv2d_filter_parse(c->filter_text, dtype, filter, &K)) != PL_OK) return cli_fail(s);
+    if ((rc = tool_fits_host("conv2d", "reading the image", tool_file_bytes(c->in_path))) != 0) return rc;
+    if ((s = pl_image_read(c->in_path, img)) != PL_OK) return cli_fail(s);
+    if ((rc = image_as(c->in_path, img, c->dtype_given, &dtype)) != 0) return rc;
+    if (dtype != asked) {
+        free(*filter);
+        *filter = NULL;
+        if ((s = pl_conv2d_filter_parse(c->filter_text, dtype, filter, &K)) != PL_OK) return cli_fail(s);
     }
-    if ((rc = tool_fits_host("conv2d", "reading the image", tool_file_bytes(in_path))) != 0) goto done;
-    if ((s = pl_image_read(in_path, &img)) != PL_OK) {
-        rc = cli_fail(s);
-        goto done;
-    }
-    {
-        pl_dtype before = dtype;
-        if ((rc = image_as(in_path, &img, dtype_given, &dtype)) != 0) goto done;
-        if (dtype != before) {
-            free(filter);
-            filter = NULL;
-            if ((s = pl_conv2d_filter_parse(filter_text, dtype, &filter, &K)) != PL_OK) {
-                rc = cli_fail(s);
-                goto done;
-            }
-        }
-    }
-    pl_conv2d_problem p = {img.shape[0], img.shape[1], K, dtype, mode, border, flip, 0, 0, img.shape[1], 0, NULL};
-    pl_conv2d_set_shape(&p);
-    p.ld_out = p.OW;
-    if ((s = pl_conv2d_check(&p)) != PL_OK) {
-        rc = cli_fail(s);
-        goto done;
-    }
+    *p = (pl_conv2d_problem){.H = img->shape[0], .W = img->shape[1], .K = K, .dtype = dtype, .mode = c->mode,
+                             .border = c->border, .flip = c->flip, .ld_img = img->shape[1]};
+    pl_conv2d_set_shape(p);
+    p->ld_out = p->OW;
+    if ((s = pl_conv2d_check(p)) != PL_OK) return cli_fail(s);
+    return PL_EXIT_OK;
+}
+
+/* The output, OH x OW of the problem's dtype (with room for the 8/16-bit image beside it). */
+static int alloc_output(const conv2d_args *c, const pl_conv2d_problem *p, pl_array *out)
+{
     char what[96];
-    snprintf(what, sizeof what, "the output (%lldx%lld %s)", (long long)p.OH, (long long)p.OW, pl_dtype_name(dtype));
-    double out_bytes = (double)p.OH * (double)p.OW * (image_out ? 4.0 + (depth_i ? 2.0 : 1.0) : 4.0);
-    if ((rc = tool_fits_host("conv2d", what, out_bytes)) != 0) goto done;
-    rc = PL_EXIT_FAIL;
-    out = (pl_array){.dtype = dtype, .rank = 2, .shape = {p.OH, p.OW}};
-    if (!(out.data = pl_alloc((size_t)(p.OH * p.OW) * 4))) {
+    snprintf(what, sizeof what, "the output (%lldx%lld %s)", (long long)p->OH, (long long)p->OW,
+             pl_dtype_name(p->dtype));
+    double out_bytes = (double)p->OH * (double)p->OW * (c->image_out ? 4.0 + (c->depth16 ? 2.0 : 1.0) : 4.0);
+    int rc = tool_fits_host("conv2d", what, out_bytes);
+    if (rc != 0) return rc;
+    *out = (pl_array){.dtype = p->dtype, .rank = 2, .shape = {p->OH, p->OW}};
+    if (!(out->data = pl_alloc((size_t)(p->OH * p->OW) * 4))) {
         cli_error("conv2d: cannot allocate %s", what);
-        goto done;
+        return PL_EXIT_FAIL;
     }
-    {
-        char size[64], kset[16], dset[16], mset[16];
-        snprintf(size, sizeof size, "%lldx%lld", (long long)p.H, (long long)p.W);
-        snprintf(kset, sizeof kset, "k=%d", K);
-        snprintf(dset, sizeof dset, "dtype=%s", dtype == PL_I32 ? "i32" : "f32");
-        snprintf(mset, sizeof mset, "mode=%s", modes[mode]);
-        pl_pvalues pv;
-        pl_pvalues_default(kernel, &pv);
-        pl_pvalues_set(kernel, &pv, NULL, kset);
-        pl_pvalues_set(kernel, &pv, NULL, dset);
-        pl_pvalues_set(kernel, &pv, NULL, mset);
-        if ((rc = tool_context("conv2d", kernel, size, &pv, co.backend, co.device, co.threads, variant, &ctx)) != 0)
-            goto done;
-        rc = PL_EXIT_FAIL;
-    }
-    const char *ran = variant ? variant->name : pl_conv2d_best_variant(ctx);
-    pl_conv2d_opts o = {mode, border, flip};
-    double t0 = tool_now();
-    s = variant ? pl_conv2d_variant(ctx, variant->name, NULL, dtype, p.H, p.W, img.data, p.W, K, filter, &o,
-                                    out.data, p.OW)
-                : pl_conv2d(ctx, dtype, p.H, p.W, img.data, p.W, K, filter, &o, out.data, p.OW);
-    double ms = (tool_now() - t0) * 1e3;
-    if (s != PL_OK) {
-        rc = cli_fail(s);
-        goto done;
-    }
-    int64_t clamped = -1;
-    if (image_out) {
-        img8 = (pl_array){.dtype = depth_i ? PL_U16 : PL_U8, .rank = 2, .shape = {p.OH, p.OW}};
-        if (!(img8.data = pl_alloc((size_t)(p.OH * p.OW) * (depth_i ? 2 : 1)))) {
-            cli_error("conv2d: cannot allocate the %d-bit image", depth_i ? 16 : 8);
-            goto done;
-        }
-        to_depth(&out, &img8, depth_i ? 65535 : 255, &clamped);
-        s = pl_image_write(co.out_path, &img8);
+    return PL_EXIT_OK;
+}
+
+/* One filtering, for tool_run: out = image (*) filter on the problem p by the rung. */
+typedef struct conv2d_call {
+    const pl_conv2d_problem *p;
+    const pl_array *img;
+    const void *filter;
+    pl_array *out;
+} conv2d_call;
+
+static pl_status filter_image(pl_ctx *ctx, const char *rung, void *user)
+{
+    const conv2d_call *c = user;
+    return pl_conv2d_variant_problem(ctx, rung, NULL, c->p, c->img->data, c->filter, c->out->data);
+}
+
+/* The output by its name: a .npy of the dtype, or an 8/16-bit image (*clamped: the pixels
+ * outside its range; -1 for a .npy). */
+static int write_output(const conv2d_args *c, const pl_array *out, int64_t *clamped)
+{
+    pl_array img = {0};
+    pl_status s;
+    *clamped = -1;
+    if (!c->image_out) {
+        s = pl_image_write(c->co.out_path, out);
     } else {
-        s = pl_image_write(co.out_path, &out);
+        img = (pl_array){.dtype = c->depth16 ? PL_U16 : PL_U8, .rank = 2, .shape = {out->shape[0], out->shape[1]}};
+        if (!(img.data = pl_alloc((size_t)(out->shape[0] * out->shape[1]) * (c->depth16 ? 2 : 1)))) {
+            cli_error("conv2d: cannot allocate the %d-bit image", c->depth16 ? 16 : 8);
+            return PL_EXIT_FAIL;
+        }
+        to_depth(out, &img, c->depth16 ? 65535 : 255, clamped);
+        s = pl_image_write(c->co.out_path, &img);
+        pl_array_free(&img);
     }
-    if (s != PL_OK) {
-        rc = cli_fail(s);
-        goto done;
-    }
+    return s == PL_OK ? PL_EXIT_OK : cli_fail(s);
+}
+
+static void print_summary(const conv2d_args *c, const pl_conv2d_problem *p, const char *ran, double ms,
+                          int64_t clamped)
+{
+    const char *mode = problem_param("mode")->choices[p->mode], *border = problem_param("border")->choices[p->border];
     char mode_text[32];
-    snprintf(mode_text, sizeof mode_text, "%s%s%s%s", modes[mode], mode ? " " : "", mode ? borders[border] : "",
-             flip ? ", flipped" : "");
-    printf("out = image (*) %dx%d filter: %lldx%lld %s (image %lldx%lld, %s), variant %s, %.3f ms\n", K, K,
-           (long long)p.OH, (long long)p.OW, pl_dtype_name(dtype), (long long)p.H, (long long)p.W, mode_text,
+    snprintf(mode_text, sizeof mode_text, "%s%s%s%s", mode, p->mode ? " " : "", p->mode ? border : "",
+             p->flip ? ", flipped" : "");
+    printf("out = image (*) %dx%d filter: %lldx%lld %s (image %lldx%lld, %s), variant %s, %.3f ms\n", p->K, p->K,
+           (long long)p->OH, (long long)p->OW, pl_dtype_name(p->dtype), (long long)p->H, (long long)p->W, mode_text,
            ran ? ran : "?", ms);
     if (clamped >= 0)
-        printf("%s: %d-bit, %lld of %lld pixels clamped to 0..%d\n", co.out_path, depth_i ? 16 : 8,
-               (long long)clamped, (long long)(p.OH * p.OW), depth_i ? 65535 : 255);
-    rc = PL_EXIT_OK;
+        printf("%s: %d-bit, %lld of %lld pixels clamped to 0..%d\n", c->co.out_path, c->depth16 ? 16 : 8,
+               (long long)clamped, (long long)(p->OH * p->OW), c->depth16 ? 65535 : 255);
+}
 
-done:
-    pl_ctx_destroy(ctx);
+int pl_cmd_conv2d(int argc, char **argv)
+{
+    conv2d_args c = {.co = TOOL_COMMON_INIT};
+    const pl_variant *variant = NULL;
+    int rc;
+    if ((rc = parse_args(argc, argv, &c)) != CLI_GO_ON ||
+        (rc = tool_find_variant("conv2d", &pl_conv2d_kernel, &c.co, &variant)) != 0)
+        return rc;
+    pl_array img = {0}, out = {0};
+    void *filter = NULL;
+    pl_conv2d_problem p;
+    const char *ran = NULL;
+    double ms = 0;
+    int64_t clamped = -1;
+    if ((rc = read_inputs(&c, &img, &filter, &p)) == 0 && (rc = alloc_output(&c, &p, &out)) == 0) {
+        conv2d_call call = {&p, &img, filter, &out};
+        if ((rc = tool_run(&pl_conv2d_kernel, &p, &c.co, variant, pl_conv2d_best_variant, filter_image, &call, &ran,
+                           &ms)) == 0 &&
+            (rc = write_output(&c, &out, &clamped)) == 0)
+            print_summary(&c, &p, ran, ms, clamped);
+    }
     free(filter);
     pl_array_free(&img);
     pl_array_free(&out);
-    pl_array_free(&img8);
     return rc;
 }

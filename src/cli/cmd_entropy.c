@@ -136,26 +136,45 @@ typedef struct run_opts {
     const pl_variant *variant;
 } run_opts;
 
-/* Entropy of values (H x W) into out; phase_s as pl_run_host_phases; *wall_s the call. */
-static pl_status run_one(pl_ctx *ctx, const run_opts *o, int64_t H, int64_t W, const uint8_t *values, float *out,
-                         double phase_s[PL_N_PHASES], double *wall_s)
+/* The problem of an H x W matrix of values (dense rows), built once for its run. */
+static pl_entropy_problem problem_of(const run_opts *o, int64_t H, int64_t W)
+{
+    return (pl_entropy_problem){.H = H, .W = W, .k = o->k, .bins = o->bins, .base2 = o->base2, .ld_in = W, .ld_out = W};
+}
+
+/* Entropy of values into out on the problem p; phase_s as pl_run_host_phases; *wall_s the call. */
+static pl_status run_one(pl_ctx *ctx, const run_opts *o, const pl_entropy_problem *p, const uint8_t *values,
+                         float *out, double phase_s[PL_N_PHASES], double *wall_s)
 {
     const char *name = o->variant ? o->variant->name : pl_entropy_best_variant(ctx);
-    pl_entropy_problem p = {H, W, o->k, o->bins, o->base2, W, W};
-    double t0 = tool_now();
-    pl_status s = name ? pl_entropy_variant_phases(ctx, name, NULL, &p, values, out, phase_s)
+    double t0 = pl_now();
+    pl_status s = name ? pl_entropy_variant_phases(ctx, name, NULL, p, values, out, phase_s)
                        : pl_fail(PL_ERR_UNSUPPORTED, "entropy: no variant can run in this context");
-    *wall_s = tool_now() - t0;
+    *wall_s = pl_now() - t0;
     return s;
 }
 
-static int single(const char *in_path, const char *out_path, const run_opts *o, const tool_common *co,
-                  const pl_kernel *kernel, const pl_pvalues *pv)
+/* One image's entropy, for tool_run (no rung: an empty image, nothing to compute). */
+typedef struct entropy_call {
+    const pl_entropy_problem *p;
+    const uint8_t *values;
+    float *out;
+} entropy_call;
+
+static pl_status entropy(pl_ctx *ctx, const char *rung, void *user)
+{
+    const entropy_call *c = user;
+    return rung ? pl_entropy_variant_phases(ctx, rung, NULL, c->p, c->values, c->out, NULL) : PL_OK;
+}
+
+/* IMAGE to OUT.npy: the image read and its values checked, the output allocated, one call. */
+static int single(const char *in_path, const char *out_path, const run_opts *o, const tool_common *co)
 {
     pl_array A = {0}, E = {0};
-    pl_ctx *ctx = NULL;
     uint8_t *owned = NULL;
     const uint8_t *values = NULL;
+    const char *ran = NULL;
+    double ms = 0;
     int rc;
     pl_status s;
     if ((rc = tool_fits_host("entropy", "reading the image", tool_file_bytes(in_path))) != 0) goto done;
@@ -164,38 +183,18 @@ static int single(const char *in_path, const char *out_path, const run_opts *o, 
         goto done;
     }
     if ((rc = to_values(in_path, &A, o->bins, &values, &owned)) != 0) goto done;
-    int64_t H = A.shape[0], W = A.shape[1];
+    const int64_t H = A.shape[0], W = A.shape[1];
     char what[96];
     snprintf(what, sizeof what, "the output (%lldx%lld float32)", (long long)H, (long long)W);
-    if ((rc = tool_fits_host("entropy", what, (double)H * (double)W * sizeof(float))) != 0) goto done;
-    rc = PL_EXIT_FAIL;
-    E = (pl_array){.dtype = PL_F32, .rank = 2, .shape = {H, W}};
-    if (H * W > 0 && !(E.data = pl_alloc((size_t)(H * W) * sizeof(float)))) {
-        cli_error("entropy: cannot allocate %s", what);
-        goto done;
-    }
-    char size[64];
-    snprintf(size, sizeof size, "%lldx%lld", (long long)H, (long long)W);
-    if ((rc = tool_context("entropy", kernel, H * W > 0 ? size : NULL, pv, co->backend, co->device, co->threads,
-                           o->variant, &ctx)) != 0)
-        goto done;
-    double phase[PL_N_PHASES], wall = 0;
-    const char *ran = o->variant ? o->variant->name : pl_entropy_best_variant(ctx);
-    if (H * W == 0) {
-        ran = "none (empty)";
-        s = PL_OK;
-    } else {
-        s = run_one(ctx, o, H, W, values, E.data, phase, &wall);
-    }
-    if (s != PL_OK || (s = pl_npy_write(out_path, &E)) != PL_OK) {
-        rc = cli_fail(s);
-        goto done;
-    }
-    printf("entropy: %lldx%lld, k=%d, bins=%d, base %s, variant %s, %.3f ms\n", (long long)H, (long long)W, o->k,
-           o->bins, o->base2 ? "2" : "e", ran ? ran : "?", wall * 1e3);
-    rc = PL_EXIT_OK;
+    if ((rc = tool_alloc_f32("entropy", what, 2, (int64_t[]){H, W}, &E)) != 0) goto done;
+    const pl_entropy_problem p = problem_of(o, H, W);
+    entropy_call call = {&p, values, E.data};
+    if ((rc = tool_run(&pl_entropy_kernel, H * W > 0 ? &p : NULL, co, o->variant, pl_entropy_best_variant, entropy,
+                       &call, &ran, &ms)) == 0 &&
+        (rc = tool_write_npy(out_path, &E)) == 0)
+        printf("entropy: %lldx%lld, k=%d, bins=%d, base %s, variant %s, %.3f ms\n", (long long)H, (long long)W, o->k,
+               o->bins, o->base2 ? "2" : "e", ran ? ran : "?", ms);
 done:
-    pl_ctx_destroy(ctx);
     pl_free(owned);
     pl_array_free(&A);
     pl_array_free(&E);
@@ -208,8 +207,7 @@ static int safe_name(const char *name)
     return name[0] && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
 }
 
-static int batch(const char *in_path, const char *out_dir, const run_opts *o, const tool_common *co,
-                 const pl_kernel *kernel, const pl_pvalues *pv)
+static int batch(const char *in_path, const char *out_dir, const run_opts *o, const tool_common *co)
 {
     pl_named_array *arr = NULL;
     int count = 0, rc, made_dir = 0, written = 0;
@@ -263,11 +261,8 @@ static int batch(const char *in_path, const char *out_dir, const run_opts *o, co
     /* Touched once here, untimed: the first copy back from a GPU into untouched pageable pages
      * paid the page faults (1.4 GB/s instead of the copy rate). */
     memset(out, 0, (size_t)(most > 0 ? most : 1) * sizeof(float));
-    char size[64];
-    snprintf(size, sizeof size, "%lldx%lld", (long long)big_H, (long long)big_W);
-    if ((rc = tool_context("entropy", kernel, most > 0 ? size : NULL, pv, co->backend, co->device, co->threads,
-                           o->variant, &ctx)) != 0)
-        goto done;
+    const pl_entropy_problem largest = problem_of(o, big_H, big_W);
+    if ((rc = tool_context(&pl_entropy_kernel, most > 0 ? &largest : NULL, co, o->variant, &ctx)) != 0) goto done;
     rc = PL_EXIT_FAIL;
     struct stat st;
     if (stat(out_dir, &st) != 0) {
@@ -288,7 +283,8 @@ static int batch(const char *in_path, const char *out_dir, const run_opts *o, co
     for (int i = 0; i < count; i++) {
         int64_t H = arr[i].a.shape[0], W = arr[i].a.shape[1];
         if (H * W == 0) continue;
-        pl_entropy_problem p = {H < 64 ? H : 64, W < 64 ? W : 64, o->k, o->bins, o->base2, W, W < 64 ? W : 64};
+        pl_entropy_problem p = problem_of(o, H < 64 ? H : 64, W < 64 ? W : 64);
+        p.ld_in = W;
         s = pl_entropy_variant_phases(ctx, ran, NULL, &p, values[i], out, NULL);
         if (s != PL_OK) {
             rc = cli_fail(s);
@@ -303,7 +299,8 @@ static int batch(const char *in_path, const char *out_dir, const run_opts *o, co
     for (int i = 0; i < count; i++) {
         int64_t H = arr[i].a.shape[0], W = arr[i].a.shape[1];
         double phase[PL_N_PHASES] = {-1, -1, -1, -1}, wall = 0;
-        s = H * W > 0 ? run_one(ctx, o, H, W, values[i], out, phase, &wall) : PL_OK;
+        const pl_entropy_problem p = problem_of(o, H, W);
+        s = H * W > 0 ? run_one(ctx, o, &p, values[i], out, phase, &wall) : PL_OK;
         pl_array E = {.dtype = PL_F32, .rank = 2, .shape = {H, W}, .data = out};
         if (s == PL_OK) s = pl_npy_write(paths[i], &E);
         if (s != PL_OK) {
@@ -351,67 +348,79 @@ static int npy_output_name(const char *path)
     return PL_EXIT_USAGE;
 }
 
-int pl_cmd_entropy(int argc, char **argv)
-{
-    const char *in_path = NULL, *batch_path = NULL;
-    int n_in = 0, rc, handled;
-    tool_common co = TOOL_COMMON_INIT;
-    long k = 5, bins = 16;
-    int base2 = 0;
+enum { O_K = CLI_OPT_OWN, O_BINS, O_BASE, O_BATCH };
+static const cli_opt options[] = {
+    CLI_ROWS_OUTPUT, CLI_ROWS_RUN, {"-k", "K", O_K, 0, NULL}, {"--bins", "B", O_BINS, 0, NULL},
+    {"--base", "e|2", O_BASE, 0, NULL}, {"--batch", "FILE", O_BATCH, 0, NULL},
+};
 
-    static const char *const with_value[] = {"-o",      "--output", "--variant", "--threads", "--backend",
-                                             "--device", "-k",      "--bins",    "--base",    "--batch", NULL};
-    tool_args ta = {"entropy", argc, argv, with_value, NULL, 1, 0};
-    char name[32];
-    const char *val;
-    for (int kind; (kind = tool_next(&ta, name, sizeof name, &val)) != TOOL_END;) {
-        if (kind == TOOL_HELP || kind == TOOL_ERROR) return tool_stop(kind, usage);
-        if (kind == TOOL_POSITIONAL) {
-            if ((rc = tool_positional("entropy", val, &in_path, &n_in, 1, "one input, IMAGE")) != 0) return rc;
-            continue;
+/* What the command line asks for. */
+typedef struct entropy_args {
+    tool_common co;
+    const char *in_path, *batch_path;
+    long k, bins;
+    int base2;
+} entropy_args;
+
+static int take_option(void *user, const cli_opt *o, const char *val)
+{
+    entropy_args *e = user;
+    int rc;
+    switch (o->id) {
+    case O_K:
+        if ((rc = cli_parse_int("-k", val, 1, PL_ENTROPY_MAX_K, &e->k)) != 0) return rc;
+        if (e->k % 2 == 0) {
+            cli_error("entropy: -k %ld: the window side must be odd", e->k);
+            return PL_EXIT_USAGE;
         }
-        if (!strcmp(name, "-k")) {
-            if ((rc = cli_parse_int("-k", val, 1, PL_ENTROPY_MAX_K, &k)) != 0) return rc;
-            if (k % 2 == 0) {
-                cli_error("entropy: -k %ld: the window side must be odd", k);
-                return PL_EXIT_USAGE;
-            }
-        } else if (!strcmp(name, "--bins")) {
-            if ((rc = cli_parse_int("--bins", val, 2, PL_ENTROPY_MAX_BINS, &bins)) != 0) return rc;
-        } else if (!strcmp(name, "--base")) {
-            if (!strcmp(val, "e")) base2 = 0;
-            else if (!strcmp(val, "2")) base2 = 1;
-            else {
-                cli_error("entropy: --base '%s': expected e or 2", val);
-                return PL_EXIT_USAGE;
-            }
-        } else if (!strcmp(name, "--batch")) {
-            batch_path = val;
-        } else if ((rc = tool_common_option("entropy", &co, name, val, &handled)) != 0) {
-            return rc;
+        return PL_EXIT_OK;
+    case O_BINS: return cli_parse_int("--bins", val, 2, PL_ENTROPY_MAX_BINS, &e->bins);
+    case O_BASE:
+        if (strcmp(val, "e") && strcmp(val, "2")) {
+            cli_error("entropy: --base '%s': expected e or 2", val);
+            return PL_EXIT_USAGE;
         }
+        e->base2 = !strcmp(val, "2");
+        return PL_EXIT_OK;
+    case O_BATCH: e->batch_path = val; return PL_EXIT_OK;
     }
-    if (in_path && batch_path) {
+    return tool_common_option("entropy", &e->co, o, val);
+}
+
+/* The options; IMAGE or --batch FILE, and an output of the right kind. CLI_GO_ON or the exit
+ * status (a batch's "-o -" refused here too). */
+static int parse_args(int argc, char **argv, entropy_args *e)
+{
+    cli_args a = {.cmd = "entropy", .opts = options, .n_opts = sizeof options / sizeof *options, .pos = &e->in_path,
+                  .max_pos = 1, .takes = "one input, IMAGE"};
+    int rc = cli_parse(&a, argc, argv, take_option, e, usage);
+    if (rc != CLI_GO_ON) return rc;
+    if (e->in_path && e->batch_path) {
         cli_error("entropy: give IMAGE or --batch FILE, not both");
         return PL_EXIT_USAGE;
     }
-    if (!in_path && !batch_path) {
+    if (!e->in_path && !e->batch_path) {
         cli_error("entropy: needs an input file, IMAGE or --batch FILE (see parlab entropy --help)");
         return PL_EXIT_USAGE;
     }
-    if ((rc = tool_need_output("entropy", &co, batch_path ? "OUTDIR" : "OUT.npy")) != 0) return rc;
-    if (batch_path && !strcmp(co.out_path, "-")) /* a directory of files: the batch's own checks follow */
-        return tool_check_output("entropy", "-o", "-", NULL, 0, TOOL_OUT_FILE_ONLY);
-    if (!batch_path && (rc = tool_check_output("entropy", "-o", co.out_path, &in_path, 1, TOOL_OUT_FILE_ONLY)) != 0)
+    if ((rc = tool_need_output("entropy", &e->co, e->batch_path ? "OUTDIR" : "OUT.npy")) != 0) return rc;
+    if (e->batch_path) /* a directory of files ("-" refused here); the batch's own checks follow */
+        return strcmp(e->co.out_path, "-") ? CLI_GO_ON
+                                           : tool_check_output("entropy", "-o", "-", NULL, 0, TOOL_OUT_FILE_ONLY);
+    if ((rc = tool_check_output("entropy", "-o", e->co.out_path, &e->in_path, 1, TOOL_OUT_FILE_ONLY)) != 0 ||
+        (rc = npy_output_name(e->co.out_path)) != 0)
         return rc;
-    if (!batch_path && (rc = npy_output_name(co.out_path)) != 0) return rc;
-    const pl_kernel *kernel = &pl_entropy_kernel;
-    run_opts o = {(int)k, (int)bins, base2, NULL};
-    if ((rc = tool_find_variant("entropy", kernel, co.variant_name, &o.variant, &co.backend, co.backend_given)) != 0)
+    return CLI_GO_ON;
+}
+
+int pl_cmd_entropy(int argc, char **argv)
+{
+    entropy_args e = {.co = TOOL_COMMON_INIT, .k = 5, .bins = 16};
+    run_opts o = {0};
+    int rc;
+    if ((rc = parse_args(argc, argv, &e)) != CLI_GO_ON ||
+        (rc = tool_find_variant("entropy", &pl_entropy_kernel, &e.co, &o.variant)) != 0)
         return rc;
-    pl_pvalues pv;
-    pl_pvalues_default(kernel, &pv);
-    pv.num[0] = (double)k, pv.num[1] = (double)bins, pv.num[2] = base2;
-    return batch_path ? batch(batch_path, co.out_path, &o, &co, kernel, &pv)
-                      : single(in_path, co.out_path, &o, &co, kernel, &pv);
+    o.k = (int)e.k, o.bins = (int)e.bins, o.base2 = e.base2;
+    return e.batch_path ? batch(e.batch_path, e.co.out_path, &o, &e.co) : single(e.in_path, e.co.out_path, &o, &e.co);
 }

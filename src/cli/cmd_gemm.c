@@ -6,14 +6,13 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli/tool.h"
 #include "core/core.h"
+#include "kernels/gemm/gemm.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 
 static void usage(FILE *f)
 {
@@ -50,155 +49,140 @@ static void usage(FILE *f)
           f);
 }
 
-int pl_cmd_gemm(int argc, char **argv)
-{
-    const char *pos[2] = {NULL, NULL};
-    int n_pos = 0;
-    const char *c0_path = NULL;
-    float alpha = 1.0f, beta = 0.0f;
-    int beta_given = 0;
-    tool_common co = TOOL_COMMON_INIT;
-    int rc, handled;
+enum { O_ALPHA = CLI_OPT_OWN, O_BETA, O_C0 };
+static const cli_opt options[] = {
+    CLI_ROWS_OUTPUT, CLI_ROWS_RUN, {"--alpha", "X", O_ALPHA, 0, NULL}, {"--beta", "Y", O_BETA, 0, NULL},
+    {"--c0", "C0.npy", O_C0, 0, NULL},
+};
 
-    /* ---------------------------------------------------------------- options */
-    static const char *const with_value[] = {"-o", "--output", "--variant", "--alpha", "--beta", "--c0",
-                                             "--threads", "--backend", "--device", NULL};
-    tool_args ta = {"gemm", argc, argv, with_value, NULL, 1, 0};
-    char name[32];
-    const char *val;
-    for (int kind; (kind = tool_next(&ta, name, sizeof name, &val)) != TOOL_END;) {
-        if (kind == TOOL_HELP || kind == TOOL_ERROR) return tool_stop(kind, usage);
-        if (kind == TOOL_POSITIONAL) {
-            if ((rc = tool_positional("gemm", val, pos, &n_pos, 2, "A.npy B.npy")) != 0) return rc;
-            continue;
-        }
-        if ((rc = tool_common_option("gemm", &co, name, val, &handled)) != 0) return rc;
-        if (handled) continue;
-        if (strcmp(name, "--c0") == 0) c0_path = val;
-        else if (strcmp(name, "--alpha") == 0) {
-            if ((rc = tool_parse_real("gemm", name, val, &alpha)) != 0) return rc;
-        } else if (strcmp(name, "--beta") == 0) {
-            if ((rc = tool_parse_real("gemm", name, val, &beta)) != 0) return rc;
-            beta_given = 1;
-        }
+/* What the command line asks for. */
+typedef struct gemm_args {
+    tool_common co;
+    const char *in[2]; /* A.npy, B.npy */
+    const char *c0_path;
+    float alpha, beta;
+    int beta_given;
+} gemm_args;
+
+static int take_option(void *user, const cli_opt *o, const char *val)
+{
+    gemm_args *g = user;
+    switch (o->id) {
+    case O_C0: g->c0_path = val; return PL_EXIT_OK;
+    case O_ALPHA: return tool_parse_real("gemm", o->name, val, &g->alpha);
+    case O_BETA: g->beta_given = 1; return tool_parse_real("gemm", o->name, val, &g->beta);
     }
-    if (n_pos != 2) {
+    return tool_common_option("gemm", &g->co, o, val);
+}
+
+/* The options, and every check that needs no file read: two inputs, an output that can be
+ * written, --beta and --c0 together. CLI_GO_ON or the exit status. */
+static int parse_args(int argc, char **argv, gemm_args *g)
+{
+    cli_args a = {.cmd = "gemm", .opts = options, .n_opts = sizeof options / sizeof *options, .pos = g->in,
+                  .max_pos = 2, .takes = "A.npy B.npy"};
+    int rc = cli_parse(&a, argc, argv, take_option, g, usage);
+    if (rc != CLI_GO_ON) return rc;
+    if (a.n_pos != 2) {
         cli_error("gemm: needs two input files, A.npy and B.npy (see parlab gemm --help)");
         return PL_EXIT_USAGE;
     }
-    if ((rc = tool_need_output("gemm", &co, "C.npy")) != 0) return rc;
-    const char *inputs[] = {pos[0], pos[1], c0_path};
-    if ((rc = tool_check_output("gemm", "-o", co.out_path, inputs, 3, TOOL_OUT_FILE_ONLY)) != 0) return rc;
-    if (beta != 0.0f && !c0_path) {
-        cli_error("gemm: --beta %g needs --c0 C0.npy (the initial C)", (double)beta);
+    if ((rc = tool_need_output("gemm", &g->co, "C.npy")) != 0) return rc;
+    const char *inputs[] = {g->in[0], g->in[1], g->c0_path};
+    if ((rc = tool_check_output("gemm", "-o", g->co.out_path, inputs, 3, TOOL_OUT_FILE_ONLY)) != 0) return rc;
+    if (g->beta != 0.0f && !g->c0_path) {
+        cli_error("gemm: --beta %g needs --c0 C0.npy (the initial C)", (double)g->beta);
         return PL_EXIT_USAGE;
     }
-    if (c0_path && !beta_given) {
+    if (g->c0_path && !g->beta_given) {
         cli_error("gemm: --c0 needs --beta (C = alpha*A*B + beta*C0; with beta 0, C0 is unused)");
         return PL_EXIT_USAGE;
     }
+    return CLI_GO_ON;
+}
 
-    const pl_kernel *kernel = pl_kernel_find("gemm");
-    const pl_variant *variant = NULL;
-    if ((rc = tool_find_variant("gemm", kernel, co.variant_name, &variant, &co.backend,
-                                co.backend_given)) != 0) return rc;
-
-    /* ---------------------------------------------------------------- inputs */
-    pl_array A = {0}, B = {0}, C = {0};
-    pl_ctx *ctx = NULL;
-    pl_status s;
-    rc = PL_EXIT_FAIL;
-
-    /* The inputs are read whole: their files' sizes must fit first. */
-    if ((rc = tool_fits_host("gemm", "reading the inputs",
-                             tool_file_bytes(pos[0]) + tool_file_bytes(pos[1]) + tool_file_bytes(c0_path))) != 0)
-        goto done;
-    if ((rc = tool_read_f32("gemm", pos[0], 2, 2, &A)) != 0 || (rc = tool_read_f32("gemm", pos[1], 2, 2, &B)) != 0)
-        goto done;
-    int64_t M = A.shape[0], K = A.shape[1], N = B.shape[1];
-    if (B.shape[0] != K) {
+/* A and B (their files' sizes checked against the memory first), shapes that multiply. */
+static int read_inputs(const gemm_args *g, pl_array *A, pl_array *B)
+{
+    int rc;
+    const double in_bytes = tool_file_bytes(g->in[0]) + tool_file_bytes(g->in[1]) + tool_file_bytes(g->c0_path);
+    if ((rc = tool_fits_host("gemm", "reading the inputs", in_bytes)) != 0 ||
+        (rc = tool_read_f32("gemm", g->in[0], 2, 2, A)) != 0 || (rc = tool_read_f32("gemm", g->in[1], 2, 2, B)) != 0)
+        return rc;
+    if (B->shape[0] != A->shape[1]) {
         cli_error("gemm: shapes do not multiply: %s is %lldx%lld, %s is %lldx%lld (A's columns "
-                  "must equal B's rows)", pos[0], (long long)M, (long long)K, pos[1],
-                  (long long)B.shape[0], (long long)N);
-        rc = PL_EXIT_USAGE;
-        goto done;
+                  "must equal B's rows)", g->in[0], (long long)A->shape[0], (long long)A->shape[1], g->in[1],
+                  (long long)B->shape[0], (long long)B->shape[1]);
+        return PL_EXIT_USAGE;
     }
+    return PL_EXIT_OK;
+}
 
-    if (c0_path) {
-        /* C starts as C0 and is computed in place. */
-        if ((rc = tool_read_f32("gemm", c0_path, 2, 2, &C)) != 0) goto done;
-        if (C.shape[0] != M || C.shape[1] != N) {
-            cli_error("gemm: %s is %lldx%lld; C0 must be M x N = %lldx%lld", c0_path,
-                      (long long)C.shape[0], (long long)C.shape[1], (long long)M, (long long)N);
-            rc = PL_EXIT_USAGE;
-            goto done;
+/* C, M x N: C0 read (C is computed in place), or allocated. */
+static int make_c(const gemm_args *g, int64_t M, int64_t N, pl_array *C)
+{
+    int rc;
+    if (g->c0_path) {
+        if ((rc = tool_read_f32("gemm", g->c0_path, 2, 2, C)) != 0) return rc;
+        if (C->shape[0] != M || C->shape[1] != N) {
+            cli_error("gemm: %s is %lldx%lld; C0 must be M x N = %lldx%lld", g->c0_path, (long long)C->shape[0],
+                      (long long)C->shape[1], (long long)M, (long long)N);
+            return PL_EXIT_USAGE;
         }
-    } else {
-        int64_t count;
-        if (pl_mul_overflow(M, N, &count) || (uint64_t)count > SIZE_MAX / sizeof(float)) {
-            cli_error("gemm: C = %lldx%lld is too large", (long long)M, (long long)N);
-            rc = PL_EXIT_USAGE;
-            goto done;
+        return PL_EXIT_OK;
+    }
+    int64_t count;
+    if (pl_mul_overflow(M, N, &count) || (uint64_t)count > SIZE_MAX / sizeof(float)) {
+        cli_error("gemm: C = %lldx%lld is too large", (long long)M, (long long)N);
+        return PL_EXIT_USAGE;
+    }
+    char what[96];
+    snprintf(what, sizeof what, "C (%lldx%lld float32)", (long long)M, (long long)N);
+    return tool_alloc_f32("gemm", what, 2, (int64_t[]){M, N}, C);
+}
+
+/* One multiplication, for tool_run: C = alpha*A*B + beta*C on the problem p by the rung; with
+ * no rung (M, N or K 0) nothing to multiply: A*B is all zeros (or empty). */
+typedef struct gemm_call {
+    const pl_gemm_problem *p;
+    const pl_array *A, *B;
+    pl_array *C;
+} gemm_call;
+
+static pl_status multiply(pl_ctx *ctx, const char *rung, void *user)
+{
+    const gemm_call *g = user;
+    float *c = g->C->data;
+    if (rung) return pl_gemm_variant_problem(ctx, rung, NULL, g->p, g->A->data, g->B->data, c);
+    for (int64_t i = 0; i < g->p->M * g->p->N; i++) c[i] = g->p->beta != 0.0f ? g->p->beta * c[i] : 0.0f;
+    return PL_OK;
+}
+
+int pl_cmd_gemm(int argc, char **argv)
+{
+    gemm_args g = {.co = TOOL_COMMON_INIT, .alpha = 1.0f};
+    const pl_variant *variant = NULL;
+    int rc;
+    if ((rc = parse_args(argc, argv, &g)) != CLI_GO_ON ||
+        (rc = tool_find_variant("gemm", &pl_gemm_kernel, &g.co, &variant)) != 0)
+        return rc;
+    pl_array A = {0}, B = {0}, C = {0};
+    const char *ran = NULL;
+    double ms = 0;
+    if ((rc = read_inputs(&g, &A, &B)) == 0 && (rc = make_c(&g, A.shape[0], B.shape[1], &C)) == 0) {
+        const int64_t M = A.shape[0], N = B.shape[1], K = A.shape[1];
+        const pl_gemm_problem p = {.M = M, .N = N, .K = K, .lda = K, .ldb = N, .ldc = N,
+                                   .alpha = g.alpha, .beta = g.beta};
+        gemm_call call = {&p, &A, &B, &C};
+        if ((rc = tool_run(&pl_gemm_kernel, M && N && K ? &p : NULL, &g.co, variant, pl_gemm_best_variant, multiply,
+                           &call, &ran, &ms)) == 0 &&
+            (rc = tool_write_npy(g.co.out_path, &C)) == 0) {
+            if (g.alpha == 1.0f && !g.beta_given) printf("C = A*B");
+            else printf("C = %g*A*B + %g*C0", (double)g.alpha, (double)g.beta);
+            printf(": %lldx%lld (K=%lld), variant %s, %.3f ms\n", (long long)M, (long long)N, (long long)K,
+                   ran ? ran : "?", ms);
         }
-        char what[96];
-        snprintf(what, sizeof what, "C (%lldx%lld float32)", (long long)M, (long long)N);
-        if ((rc = tool_fits_host("gemm", what, (double)count * sizeof(float))) != 0) goto done;
-        rc = PL_EXIT_FAIL;
-        C = (pl_array){.dtype = PL_F32, .rank = 2, .shape = {M, N}};
-        C.data = pl_alloc((size_t)count * sizeof(float));
-        if (!C.data) {
-            cli_error("gemm: cannot allocate C (%lldx%lld float32)", (long long)M, (long long)N);
-            goto done;
-        }
     }
-
-    /* ---------------------------------------------------------------- multiply */
-    {
-        char size[96];
-        pl_pvalues pv;
-        pl_pvalues_default(kernel, &pv);
-        pv.num[1] = beta; /* C0 goes to the device too */
-        snprintf(size, sizeof size, "%lldx%lldx%lld", (long long)M, (long long)N, (long long)K);
-        if ((rc = tool_context("gemm", kernel, M > 0 && N > 0 && K > 0 ? size : NULL, &pv, co.backend, co.device,
-                               co.threads, variant, &ctx)) != 0)
-            goto done;
-        rc = PL_EXIT_FAIL;
-    }
-    const char *ran = variant ? variant->name : pl_gemm_best_variant(ctx);
-    float *c = C.data;
-    double t0 = tool_now();
-    if (M == 0 || N == 0 || K == 0) {
-        /* Nothing to multiply: A*B is all zeros (or empty). */
-        for (int64_t i = 0; i < M * N; i++) c[i] = beta != 0.0f ? beta * c[i] : 0.0f;
-        ran = "none (empty)";
-        s = PL_OK;
-    } else if (variant) {
-        s = pl_sgemm_variant(ctx, variant->name, NULL, M, N, K, alpha, A.data, K, B.data, N,
-                             beta, c, N);
-    } else {
-        s = pl_sgemm(ctx, M, N, K, alpha, A.data, K, B.data, N, beta, c, N);
-    }
-    double ms = (tool_now() - t0) * 1e3;
-    if (s != PL_OK) {
-        rc = cli_fail(s);
-        goto done;
-    }
-
-    if ((s = pl_npy_write(co.out_path, &C)) != PL_OK) {
-        rc = cli_fail(s);
-        goto done;
-    }
-
-    if (alpha == 1.0f && !beta_given)
-        printf("C = A*B");
-    else
-        printf("C = %g*A*B + %g*C0", (double)alpha, (double)beta);
-    printf(": %lldx%lld (K=%lld), variant %s, %.3f ms\n", (long long)M, (long long)N,
-           (long long)K, ran ? ran : "?", ms);
-    rc = PL_EXIT_OK;
-
-done:
-    pl_ctx_destroy(ctx);
     pl_array_free(&A);
     pl_array_free(&B);
     pl_array_free(&C);

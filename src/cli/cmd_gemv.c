@@ -5,6 +5,7 @@
  * option or value, shapes that do not fit, unknown variant, too big for this machine). */
 #include "cli/tool.h"
 #include "core/core.h"
+#include "kernels/gemv/gemv.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -39,97 +40,104 @@ static void usage(FILE *f)
           f);
 }
 
-int pl_cmd_gemv(int argc, char **argv)
-{
-    const char *pos[2] = {NULL, NULL};
-    int n_pos = 0, trans = 0, rc, handled;
-    tool_common co = TOOL_COMMON_INIT;
-    float alpha = 1.0f;
+enum { O_TRANS = CLI_OPT_OWN, O_ALPHA };
+static const cli_opt options[] = {
+    CLI_ROWS_OUTPUT, CLI_ROWS_RUN, {"--trans", NULL, O_TRANS, 0, NULL}, {"--alpha", "X", O_ALPHA, 0, NULL},
+};
 
-    static const char *const with_value[] = {"-o", "--output", "--variant", "--alpha", "--threads", "--backend",
-                                             "--device", NULL};
-    static const char *const flags[] = {"--trans", NULL};
-    tool_args ta = {"gemv", argc, argv, with_value, flags, 1, 0};
-    char name[32];
-    const char *val;
-    for (int kind; (kind = tool_next(&ta, name, sizeof name, &val)) != TOOL_END;) {
-        if (kind == TOOL_HELP || kind == TOOL_ERROR) return tool_stop(kind, usage);
-        if (kind == TOOL_POSITIONAL) {
-            if ((rc = tool_positional("gemv", val, pos, &n_pos, 2, "A.npy x.npy")) != 0) return rc;
-            continue;
-        }
-        if ((rc = tool_common_option("gemv", &co, name, val, &handled)) != 0) return rc;
-        if (handled) continue;
-        if (strcmp(name, "--trans") == 0) trans = 1;
-        else if (strcmp(name, "--alpha") == 0) {
-            if ((rc = tool_parse_real("gemv", name, val, &alpha)) != 0) return rc;
-        }
+/* What the command line asks for. */
+typedef struct gemv_args {
+    tool_common co;
+    const char *in[2]; /* A.npy, x.npy */
+    int trans;
+    float alpha;
+} gemv_args;
+
+static int take_option(void *user, const cli_opt *o, const char *val)
+{
+    gemv_args *g = user;
+    switch (o->id) {
+    case O_TRANS: g->trans = 1; return PL_EXIT_OK;
+    case O_ALPHA: return tool_parse_real("gemv", o->name, val, &g->alpha);
     }
-    if (n_pos != 2) {
+    return tool_common_option("gemv", &g->co, o, val);
+}
+
+/* The options; two inputs and an output that can be written. CLI_GO_ON or the exit status. */
+static int parse_args(int argc, char **argv, gemv_args *g)
+{
+    cli_args a = {.cmd = "gemv", .opts = options, .n_opts = sizeof options / sizeof *options, .pos = g->in,
+                  .max_pos = 2, .takes = "A.npy x.npy"};
+    int rc = cli_parse(&a, argc, argv, take_option, g, usage);
+    if (rc != CLI_GO_ON) return rc;
+    if (a.n_pos != 2) {
         cli_error("gemv: needs two input files, A.npy and x.npy (see parlab gemv --help)");
         return PL_EXIT_USAGE;
     }
-    if ((rc = tool_need_output("gemv", &co, "y.npy")) != 0) return rc;
-    if ((rc = tool_check_output("gemv", "-o", co.out_path, pos, 2, TOOL_OUT_FILE_ONLY)) != 0) return rc;
-    const pl_kernel *kernel = pl_kernel_find("gemv");
-    const pl_variant *variant = NULL;
-    if ((rc = tool_find_variant("gemv", kernel, co.variant_name, &variant, &co.backend,
-                                co.backend_given)) != 0) return rc;
+    if ((rc = tool_need_output("gemv", &g->co, "y.npy")) != 0) return rc;
+    if ((rc = tool_check_output("gemv", "-o", g->co.out_path, g->in, 2, TOOL_OUT_FILE_ONLY)) != 0) return rc;
+    return CLI_GO_ON;
+}
 
-    pl_array A = {0}, x = {0}, y = {0};
-    pl_ctx *ctx = NULL;
-    pl_status s;
-    if ((rc = tool_fits_host("gemv", "reading the inputs", tool_file_bytes(pos[0]) + tool_file_bytes(pos[1]))) != 0 ||
-        (rc = tool_read_f32("gemv", pos[0], 2, 2, &A)) != 0 || (rc = tool_read_f32("gemv", pos[1], 1, 1, &x)) != 0)
-        goto done;
-    const int64_t M = A.shape[0], N = A.shape[1], nx = trans ? M : N, ny = trans ? N : M;
-    if (x.shape[0] != nx) {
-        cli_error("gemv: shapes do not fit: %s is %lldx%lld, %s has %lld elements (x must have %s = %lld%s)", pos[0],
-                  (long long)M, (long long)N, pos[1], (long long)x.shape[0], trans ? "M" : "N", (long long)nx,
-                  trans ? ", A's rows, with --trans" : ", A's columns; --trans takes M");
-        rc = PL_EXIT_USAGE;
-        goto done;
+/* A and x read, x as long as op(A) has columns, y allocated. */
+static int read_operands(const gemv_args *g, pl_array *A, pl_array *x, pl_array *y)
+{
+    int rc;
+    const double in_bytes = tool_file_bytes(g->in[0]) + tool_file_bytes(g->in[1]);
+    if ((rc = tool_fits_host("gemv", "reading the inputs", in_bytes)) != 0 ||
+        (rc = tool_read_f32("gemv", g->in[0], 2, 2, A)) != 0 || (rc = tool_read_f32("gemv", g->in[1], 1, 1, x)) != 0)
+        return rc;
+    const int64_t M = A->shape[0], N = A->shape[1], nx = g->trans ? M : N, ny = g->trans ? N : M;
+    if (x->shape[0] != nx) {
+        cli_error("gemv: shapes do not fit: %s is %lldx%lld, %s has %lld elements (x must have %s = %lld%s)", g->in[0],
+                  (long long)M, (long long)N, g->in[1], (long long)x->shape[0], g->trans ? "M" : "N", (long long)nx,
+                  g->trans ? ", A's rows, with --trans" : ", A's columns; --trans takes M");
+        return PL_EXIT_USAGE;
     }
     char what[96];
     snprintf(what, sizeof what, "y (%lld float32)", (long long)ny);
-    if ((rc = tool_fits_host("gemv", what, 4.0 * (double)ny)) != 0) goto done;
-    y = (pl_array){.dtype = PL_F32, .rank = 1, .shape = {ny}};
-    if (!(y.data = pl_alloc(ny > 0 ? (size_t)ny * sizeof(float) : 1))) {
-        cli_error("gemv: cannot allocate y (%lld float32)", (long long)ny);
-        rc = PL_EXIT_FAIL;
-        goto done;
+    return tool_alloc_f32("gemv", what, 1, &ny, y);
+}
+
+/* One product, for tool_run: y = alpha*op(A)*x on the problem p by the rung; with no rung (M or
+ * N 0) an empty sum: y is all zeros (or empty). */
+typedef struct gemv_call {
+    const pl_gemv_problem *p;
+    const pl_array *A, *x;
+    pl_array *y;
+} gemv_call;
+
+static pl_status multiply(pl_ctx *ctx, const char *rung, void *user)
+{
+    const gemv_call *g = user;
+    if (rung) return pl_gemv_variant_problem(ctx, rung, NULL, g->p, g->A->data, g->x->data, g->y->data);
+    memset(g->y->data, 0, (size_t)g->y->shape[0] * sizeof(float));
+    return PL_OK;
+}
+
+int pl_cmd_gemv(int argc, char **argv)
+{
+    gemv_args g = {.co = TOOL_COMMON_INIT, .alpha = 1.0f};
+    const pl_variant *variant = NULL;
+    int rc;
+    if ((rc = parse_args(argc, argv, &g)) != CLI_GO_ON ||
+        (rc = tool_find_variant("gemv", &pl_gemv_kernel, &g.co, &variant)) != 0)
+        return rc;
+    pl_array A = {0}, x = {0}, y = {0};
+    const char *ran = NULL;
+    double ms = 0;
+    if ((rc = read_operands(&g, &A, &x, &y)) == 0) {
+        const pl_gemv_problem p = {.M = A.shape[0], .N = A.shape[1], .lda = A.shape[1], .trans = g.trans,
+                                   .alpha = g.alpha, .beta = 0.0f};
+        gemv_call call = {&p, &A, &x, &y};
+        if ((rc = tool_run(&pl_gemv_kernel, p.M && p.N ? &p : NULL, &g.co, variant, pl_gemv_best_variant, multiply,
+                           &call, &ran, &ms)) == 0 &&
+            (rc = tool_write_npy(g.co.out_path, &y)) == 0) {
+            if (g.alpha == 1.0f) printf("y = A%s*x", g.trans ? "^T" : "");
+            else printf("y = %g*A%s*x", (double)g.alpha, g.trans ? "^T" : "");
+            printf(": %lldx%lld, variant %s, %.3f ms\n", (long long)p.M, (long long)p.N, ran ? ran : "?", ms);
+        }
     }
-    {
-        char size[96];
-        pl_pvalues pv;
-        pl_pvalues_default(kernel, &pv);
-        pv.num[2] = trans;
-        snprintf(size, sizeof size, "%lldx%lld", (long long)M, (long long)N);
-        if ((rc = tool_context("gemv", kernel, M > 0 && N > 0 ? size : NULL, &pv, co.backend, co.device, co.threads,
-                               variant,
-                               &ctx)) != 0)
-            goto done;
-    }
-    const char *ran = variant ? variant->name : pl_gemv_best_variant(ctx);
-    double t0 = tool_now();
-    if (M == 0 || N == 0) { /* an empty sum: y is all zeros (or empty) */
-        memset(y.data, 0, (size_t)ny * sizeof(float));
-        ran = "none (empty)";
-        s = PL_OK;
-    } else {
-        s = pl_sgemv_variant(ctx, ran, NULL, trans ? 't' : 'n', M, N, alpha, A.data, N, x.data, 0.0f, y.data);
-    }
-    double ms = (tool_now() - t0) * 1e3;
-    if (s != PL_OK || (s = pl_npy_write(co.out_path, &y)) != PL_OK) {
-        rc = cli_fail(s);
-        goto done;
-    }
-    if (alpha == 1.0f) printf("y = A%s*x", trans ? "^T" : "");
-    else printf("y = %g*A%s*x", (double)alpha, trans ? "^T" : "");
-    printf(": %lldx%lld, variant %s, %.3f ms\n", (long long)M, (long long)N, ran ? ran : "?", ms);
-    rc = PL_EXIT_OK;
-done:
-    pl_ctx_destroy(ctx);
     pl_array_free(&A);
     pl_array_free(&x);
     pl_array_free(&y);

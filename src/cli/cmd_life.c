@@ -104,9 +104,9 @@ static void report(int64_t gen, int64_t pop, const int64_t box[4])
  * best measured: 9.6e10 a core on 2 cores, 2.2e10 on 16), 1e14 on a GPU (the best measured:
  * 1.08e13 on an H100). A grid run over --max-time even at this rate is refused at once: no run
  * that could finish in time is. */
-static double life_rate_ceiling(int cuda, long threads)
+static double life_rate_ceiling(int cuda, int threads)
 {
-    return cuda ? 1e14 : 2.5e11 * (double)(threads > 0 ? threads : pl_cpu_cores());
+    return cuda ? 1e14 : 2.5e11 * (double)threads;
 }
 
 static int parse_grid(const char *opt, const char *val, int64_t d[2])
@@ -118,284 +118,351 @@ static int parse_grid(const char *opt, const char *val, int64_t d[2])
     return PL_EXIT_OK;
 }
 
-int pl_cmd_life(int argc, char **argv)
-{
-    const pl_kernel *kernel = pl_kernel_find("life");
-    const char *in_path = NULL, *rule_text = NULL;
-    int n_in = 0, rc, handled, grid_given = 0;
-    long gens = -1, every = 0, seed = 1, max_time = 600;
-    float density = 0.5f;
-    int64_t grid_dims[2] = {0, 0}, soup_dims[2] = {0, 0};
-    int grid_kind = PL_LIFE_UNBOUNDED, soup = 0;
-    tool_common co = TOOL_COMMON_INIT;
+/* ---------------------------------------------------------------- the command line */
 
-    static const char *const with_value[] = {"-o", "--output", "--variant", "--threads", "--backend", "--device",
-                                             "--gens", "--torus", "--plane", "--rule", "--every", "--soup",
-                                             "--density", "--seed", "--max-time", NULL};
-    tool_args ta = {"life", argc, argv, with_value, NULL, 1, 0};
-    char name[32];
-    const char *val;
-    for (int kind; (kind = tool_next(&ta, name, sizeof name, &val)) != TOOL_END;) {
-        if (kind == TOOL_HELP || kind == TOOL_ERROR) return tool_stop(kind, usage);
-        if (kind == TOOL_POSITIONAL) {
-            if ((rc = tool_positional("life", val, &in_path, &n_in, 1, "one pattern file, PATTERN")) != 0) return rc;
-            continue;
+enum { O_GENS = CLI_OPT_OWN, O_TORUS, O_PLANE, O_RULE, O_EVERY, O_SOUP, O_DENSITY, O_SEED, O_MAX_TIME };
+static const cli_opt options[] = {
+    CLI_ROWS_OUTPUT, CLI_ROWS_RUN, {"--gens", "N", O_GENS, 0, NULL}, {"--torus", "WxH", O_TORUS, 0, NULL},
+    {"--plane", "WxH", O_PLANE, 0, NULL}, {"--rule", "R", O_RULE, 0, NULL}, {"--every", "N", O_EVERY, 0, NULL},
+    {"--soup", "WxH", O_SOUP, 0, NULL}, {"--density", "D", O_DENSITY, 0, NULL}, {"--seed", "S", O_SEED, 0, NULL},
+    {"--max-time", "S", O_MAX_TIME, 0, NULL},
+};
+
+/* What the command line asks for, and where the pattern runs (load_pattern fills the grid in
+ * from the file's rule where no --torus or --plane gave it). */
+typedef struct life_args {
+    tool_common co;
+    const char *in_path, *rule_text;
+    long gens, every, seed, max_time;
+    float density;
+    int soup;
+    int64_t soup_dims[2];
+    int grid_given, grid_kind; /* PL_LIFE_UNBOUNDED, PL_LIFE_TORUS or PL_LIFE_PLANE */
+    int64_t grid_dims[2];
+} life_args;
+
+static int take_option(void *user, const cli_opt *o, const char *val)
+{
+    life_args *l = user;
+    pl_life_rule rule;
+    switch (o->id) {
+    case O_GENS: return cli_parse_int(o->name, val, 0, 1000000000000L, &l->gens);
+    case O_EVERY: return cli_parse_int(o->name, val, 1, 1000000000000L, &l->every);
+    case O_SEED: return cli_parse_int(o->name, val, 0, 2147483647L, &l->seed);
+    case O_MAX_TIME: return cli_parse_int(o->name, val, 0, 100000000L, &l->max_time);
+    case O_DENSITY:
+        if (tool_parse_real("life", o->name, val, &l->density)) return PL_EXIT_USAGE;
+        if (l->density >= 0.0f && l->density <= 1.0f) return PL_EXIT_OK;
+        cli_error("life: --density '%s' is not in 0..1", val);
+        return PL_EXIT_USAGE;
+    case O_RULE:
+        l->rule_text = val;
+        return pl_life_rule_parse(val, &rule) == PL_OK ? PL_EXIT_OK : cli_fail(PL_ERR_ARG);
+    case O_TORUS:
+    case O_PLANE:
+        if (l->grid_given) {
+            cli_error("life: --torus and --plane: give one grid");
+            return PL_EXIT_USAGE;
         }
-        rc = PL_EXIT_OK;
-        if (!strcmp(name, "--gens")) rc = cli_parse_int(name, val, 0, 1000000000000L, &gens);
-        else if (!strcmp(name, "--every")) rc = cli_parse_int(name, val, 1, 1000000000000L, &every);
-        else if (!strcmp(name, "--seed")) rc = cli_parse_int(name, val, 0, 2147483647L, &seed);
-        else if (!strcmp(name, "--max-time")) rc = cli_parse_int(name, val, 0, 100000000L, &max_time);
-        else if (!strcmp(name, "--density")) {
-            rc = tool_parse_real("life", name, val, &density);
-            if (rc == 0 && !(density >= 0.0f && density <= 1.0f)) {
-                cli_error("life: --density '%s' is not in 0..1", val);
-                rc = PL_EXIT_USAGE;
-            }
-        } else if (!strcmp(name, "--rule")) {
-            pl_life_rule r;
-            rule_text = val;
-            if (pl_life_rule_parse(val, &r) != PL_OK) rc = cli_fail(PL_ERR_ARG);
-        } else if (!strcmp(name, "--torus") || !strcmp(name, "--plane")) {
-            if (grid_given) {
-                cli_error("life: --torus and --plane: give one grid");
-                return PL_EXIT_USAGE;
-            }
-            grid_given = 1;
-            grid_kind = !strcmp(name, "--torus") ? PL_LIFE_TORUS : PL_LIFE_PLANE;
-            rc = parse_grid(name, val, grid_dims);
-        } else if (!strcmp(name, "--soup")) {
-            soup = 1;
-            rc = parse_grid(name, val, soup_dims);
-        } else {
-            rc = tool_common_option("life", &co, name, val, &handled);
-        }
-        if (rc != 0) return rc;
+        l->grid_given = 1;
+        l->grid_kind = o->id == O_TORUS ? PL_LIFE_TORUS : PL_LIFE_PLANE;
+        return parse_grid(o->name, val, l->grid_dims);
+    case O_SOUP: l->soup = 1; return parse_grid(o->name, val, l->soup_dims);
     }
-    if (!in_path && !soup) {
+    return tool_common_option("life", &l->co, o, val);
+}
+
+/* The options; a pattern file or a soup, --gens, an output that can be written. CLI_GO_ON or
+ * the exit status. */
+static int parse_args(int argc, char **argv, life_args *l)
+{
+    cli_args a = {.cmd = "life", .opts = options, .n_opts = sizeof options / sizeof *options, .pos = &l->in_path,
+                  .max_pos = 1, .takes = "one pattern file, PATTERN"};
+    int rc = cli_parse(&a, argc, argv, take_option, l, usage);
+    if (rc != CLI_GO_ON) return rc;
+    if (!l->in_path && !l->soup) {
         cli_error("life: needs a pattern file, PATTERN, or --soup WxH (see parlab life --help)");
         return PL_EXIT_USAGE;
     }
-    if (in_path && soup) {
+    if (l->in_path && l->soup) {
         cli_error("life: give a pattern file or --soup WxH, not both");
         return PL_EXIT_USAGE;
     }
-    if (gens < 0) {
+    if (l->gens < 0) {
         cli_error("life: needs --gens N (the generations to run)");
         return PL_EXIT_USAGE;
     }
-    if (co.out_path && (rc = tool_check_output("life", "-o", co.out_path, &in_path, 1, TOOL_OUT_STDOUT)) != 0)
+    if (l->co.out_path &&
+        (rc = tool_check_output("life", "-o", l->co.out_path, &l->in_path, 1, TOOL_OUT_STDOUT)) != 0)
         return rc;
-    const pl_variant *variant = NULL;
-    if ((rc = tool_find_variant("life", kernel, co.variant_name, &variant, &co.backend, co.backend_given)) != 0)
-        return rc;
+    return CLI_GO_ON;
+}
 
-    pl_life_pattern pat;
-    memset(&pat, 0, sizeof pat);
+/* The start: a soup (a torus of its size unless a grid was given) or the file's pattern (on the
+ * grid its rule names unless one was given). *rule: the pattern's rule (checked even where
+ * --rule replaces it, so a bad file is named), else --rule. */
+static int load_pattern(life_args *l, pl_life_pattern *pat, pl_life_rule *rule)
+{
+    int rc;
+    pl_status s;
+    if (l->soup) {
+        const double bytes = (double)l->soup_dims[1] * (double)((l->soup_dims[0] + 63) / 64) * 8;
+        if ((rc = tool_fits_host("life", "the soup", bytes)) != 0) return rc;
+        if ((s = pl_life_soup(pat, l->soup_dims[0], l->soup_dims[1], l->density, (uint64_t)l->seed)) != PL_OK)
+            return cli_fail(s);
+        if (!l->grid_given)
+            l->grid_kind = PL_LIFE_TORUS, l->grid_dims[0] = l->soup_dims[0], l->grid_dims[1] = l->soup_dims[1];
+    } else {
+        if ((rc = tool_fits_host("life", "reading the pattern", tool_file_bytes(l->in_path))) != 0) return rc;
+        if ((s = pl_life_read(l->in_path, pat)) != PL_OK) return cli_fail(s);
+        if (!l->grid_given && pat->grid != PL_LIFE_UNBOUNDED)
+            l->grid_kind = pat->grid, l->grid_dims[0] = pat->grid_w, l->grid_dims[1] = pat->grid_h;
+    }
+    if ((s = pl_life_rule_parse_at(pat->rule, l->in_path, pat->rule_line, pat->rule_col, rule)) != PL_OK)
+        return cli_fail(s);
+    if (l->rule_text) pl_life_rule_parse(l->rule_text, rule);
+    return PL_EXIT_OK;
+}
+
+/* The generations of the next step of a run at done of gens: to the next --every point or the
+ * end, at most `most` (0: no limit). */
+static int64_t next_step(const life_args *l, int64_t done, int64_t most)
+{
+    int64_t step = l->every > 0 ? l->every - done % l->every : l->gens - done;
+    if (step > l->gens - done) step = l->gens - done;
+    return most > 0 && step > most ? most : step;
+}
+
+/* ---------------------------------------------------------------- the unbounded plane: cpu-sparse */
+
+/* The plane's live box as a pattern (with the start's rule and comments), to -o. */
+static int write_plane(const life_args *l, const pl_life_sparse *plane, pl_life_pattern *pat, const char *rule_name)
+{
+    pl_life_pattern out;
+    memset(&out, 0, sizeof out);
+    int64_t box[4];
+    pl_life_sparse_bbox(plane, &box[0], &box[1], &box[2], &box[3]);
+    pl_status s = pl_life_pattern_alloc(&out, box[2], box[3]);
+    if (s == PL_OK) {
+        if (out.bits) pl_life_sparse_extract(plane, box[0], box[1], box[2], box[3], out.bits, out.words_per_row);
+        snprintf(out.rule, sizeof out.rule, "%s", rule_name);
+        out.x0 = box[0], out.y0 = box[1];
+        out.comments = pat->comments, pat->comments = NULL;
+        s = pl_life_write(l->co.out_path, &out);
+    }
+    pl_life_pattern_free(&out);
+    return s == PL_OK ? PL_EXIT_OK : cli_fail(s);
+}
+
+/* gens generations of the plane on the context's threads, reporting at --every points; stopped
+ * (exit 1) once over --max-time, checked every 1024 generations. */
+static int run_plane_gens(const life_args *l, pl_life_sparse *plane, int threads, double *seconds)
+{
+    int64_t box[4];
+    *seconds = 0;
+    for (int64_t done = 0; done < l->gens || (l->gens == 0 && done == 0);) {
+        const int64_t step = next_step(l, done, l->max_time > 0 ? 1024 : 0);
+        const double t0 = pl_now();
+        pl_status s = pl_life_sparse_run(plane, step, threads);
+        if (s != PL_OK) return cli_fail(s);
+        *seconds += pl_now() - t0;
+        done += step;
+        if ((l->every > 0 && done % l->every == 0) || done >= l->gens) {
+            pl_life_sparse_bbox(plane, &box[0], &box[1], &box[2], &box[3]);
+            report(done, pl_life_sparse_population(plane), box);
+        }
+        if (l->gens == 0) break;
+        if (l->max_time > 0 && *seconds > (double)l->max_time && done < l->gens) {
+            cli_error("life: stopped at generation %lld of %lld after %.0f s (--max-time %ld; the pattern has "
+                      "%lld cells in %lld tiles): nothing written; give --max-time 0 for no limit",
+                      (long long)done, (long long)l->gens, *seconds, l->max_time,
+                      (long long)pl_life_sparse_population(plane), (long long)pl_life_sparse_tiles(plane));
+            return PL_EXIT_FAIL;
+        }
+    }
+    return PL_EXIT_OK;
+}
+
+/* The pattern on the unbounded plane: cpu-sparse's engine (the only rung that runs it), its
+ * threads from a CPU context as every rung's. */
+static int run_plane(const life_args *l, const pl_variant *variant, pl_life_pattern *pat, const pl_life_rule *rule,
+                     const char *rule_name)
+{
+    if (variant && strcmp(variant->name, "cpu-sparse")) {
+        cli_error("life: %s runs a torus or bounded plane; this pattern is on the unbounded plane: give --torus "
+                  "WxH or --plane WxH, or --variant cpu-sparse", variant->name);
+        return PL_EXIT_USAGE;
+    }
     pl_life_sparse *plane = NULL;
     pl_ctx *ctx = NULL;
-    uint64_t *grid = NULL;
+    double seconds = 0;
     pl_status s;
-    rc = PL_EXIT_FAIL;
-    if (soup) {
-        if ((rc = tool_fits_host("life", "the soup", (double)soup_dims[1] * (double)((soup_dims[0] + 63) / 64) * 8)) != 0)
-            goto done;
-        if ((s = pl_life_soup(&pat, soup_dims[0], soup_dims[1], density, (uint64_t)seed)) != PL_OK) {
-            rc = cli_fail(s);
-            goto done;
-        }
-        if (!grid_given) grid_kind = PL_LIFE_TORUS, grid_dims[0] = soup_dims[0], grid_dims[1] = soup_dims[1];
-    } else {
-        if ((rc = tool_fits_host("life", "reading the pattern", tool_file_bytes(in_path))) != 0) goto done;
-        if ((s = pl_life_read(in_path, &pat)) != PL_OK) {
-            rc = cli_fail(s);
-            goto done;
-        }
-        if (!grid_given && pat.grid != PL_LIFE_UNBOUNDED)
-            grid_kind = pat.grid, grid_dims[0] = pat.grid_w, grid_dims[1] = pat.grid_h;
-    }
-    pl_life_rule rule; /* the file's (checked even where --rule replaces it), else --rule */
-    if ((s = pl_life_rule_parse_at(pat.rule, in_path, pat.rule_line, pat.rule_col, &rule)) != PL_OK) {
+    int rc;
+    if ((s = pl_life_sparse_create(&plane, rule, 0, 0, 0)) != PL_OK ||
+        (pat->bits && (s = pl_life_sparse_load(plane, pat->bits, pat->w, pat->h, pat->words_per_row, pat->x0,
+                                               pat->y0)) != PL_OK) ||
+        (s = pl_ctx_create(&ctx, PL_BACKEND_CPU, 0, (int)l->co.threads)) != PL_OK) {
         rc = cli_fail(s);
-        goto done;
-    }
-    if (rule_text) pl_life_rule_parse(rule_text, &rule);
-    char rule_name[64];
-    pl_life_rule_format(&rule, rule_name, sizeof rule_name);
-    rc = PL_EXIT_FAIL;
-
-    if (grid_kind == PL_LIFE_UNBOUNDED) {
-        /* ---------------- the unbounded plane: cpu-sparse's engine */
-        if (variant && strcmp(variant->name, "cpu-sparse")) {
-            cli_error("life: %s runs a torus or bounded plane; this pattern is on the unbounded plane: give --torus "
-                      "WxH or --plane WxH, or --variant cpu-sparse", variant->name);
-            rc = PL_EXIT_USAGE;
-            goto done;
-        }
-        if ((s = pl_life_sparse_create(&plane, &rule, 0, 0, 0)) != PL_OK ||
-            (pat.bits && (s = pl_life_sparse_load(plane, pat.bits, pat.w, pat.h, pat.words_per_row, pat.x0,
-                                                 pat.y0)) != PL_OK)) {
-            rc = cli_fail(s);
-            goto done;
-        }
-        const int threads = co.threads > 0 ? (int)co.threads : 0;
-        double seconds = 0;
-        int64_t box[4];
-        for (int64_t done_gens = 0; done_gens < gens || (gens == 0 && done_gens == 0);) {
-            /* to the next --every point or the end, at most 1024 generations (the time limit's check) */
-            int64_t step = every > 0 ? every - done_gens % every : gens - done_gens;
-            if (step > gens - done_gens) step = gens - done_gens;
-            if (max_time > 0 && step > 1024) step = 1024;
-            const double t0 = tool_now();
-            if ((s = pl_life_sparse_run(plane, step, threads)) != PL_OK) {
-                rc = cli_fail(s);
-                goto done;
-            }
-            seconds += tool_now() - t0;
-            done_gens += step;
-            if ((every > 0 && done_gens % every == 0) || done_gens >= gens) {
-                pl_life_sparse_bbox(plane, &box[0], &box[1], &box[2], &box[3]);
-                report(done_gens, pl_life_sparse_population(plane), box);
-            }
-            if (gens == 0) break;
-            if (max_time > 0 && seconds > (double)max_time && done_gens < gens) {
-                cli_error("life: stopped at generation %lld of %lld after %.0f s (--max-time %ld; the pattern has "
-                          "%lld cells in %lld tiles): nothing written; give --max-time 0 for no limit",
-                          (long long)done_gens, (long long)gens, seconds, max_time,
-                          (long long)pl_life_sparse_population(plane), (long long)pl_life_sparse_tiles(plane));
-                goto done;
-            }
-        }
+    } else if ((rc = run_plane_gens(l, plane, pl_ctx_threads(ctx), &seconds)) == 0) {
         printf("%s on the unbounded plane, %lld generations by cpu-sparse in %.3f ms: %lld tile-generations "
-               "(64x64 cells each), %lld rows of 64 cells written, %lld tiles now\n", rule_name, (long long)gens,
+               "(64x64 cells each), %lld rows of 64 cells written, %lld tiles now\n", rule_name, (long long)l->gens,
                seconds * 1e3, (long long)pl_life_sparse_tile_steps(plane),
                (long long)pl_life_sparse_rows_written(plane), (long long)pl_life_sparse_tiles(plane));
-        if (co.out_path) {
-            pl_life_pattern out;
-            memset(&out, 0, sizeof out);
-            pl_life_sparse_bbox(plane, &box[0], &box[1], &box[2], &box[3]);
-            if ((s = pl_life_pattern_alloc(&out, box[2], box[3])) != PL_OK) {
-                rc = cli_fail(s);
-                goto done;
-            }
-            if (out.bits) pl_life_sparse_extract(plane, box[0], box[1], box[2], box[3], out.bits, out.words_per_row);
-            snprintf(out.rule, sizeof out.rule, "%s", rule_name);
-            out.x0 = box[0], out.y0 = box[1];
-            out.comments = pat.comments, pat.comments = NULL;
-            s = pl_life_write(co.out_path, &out);
-            pl_life_pattern_free(&out);
-            if (s != PL_OK) {
-                rc = cli_fail(s);
-                goto done;
-            }
-        }
-        rc = PL_EXIT_OK;
-        goto done;
+        if (l->co.out_path) rc = write_plane(l, plane, pat, rule_name);
     }
-
-    /* ---------------- a torus or bounded plane: the packed grid through a grid rung */
-    {
-        const int64_t W = grid_dims[0], H = grid_dims[1], wpr = pl_life_words_per_row(W);
-        const int torus = grid_kind == PL_LIFE_TORUS;
-        if (variant && !strcmp(variant->name, "cpu-sparse")) { /* said in the tool's words, not the bench's */
-            const char *grid_from = grid_given ? (torus ? "--torus" : "--plane")
-                                    : soup     ? "--soup (a soup is a torus)"
-                                    : torus    ? "the torus of the file's rule (:T)"
-                                               : "the bounded plane of the file's rule (:P)";
-            cli_error("life: cpu-sparse runs only on the unbounded plane; drop %s or pick another --variant", grid_from);
-            rc = PL_EXIT_USAGE;
-            goto done;
-        }
-        if (pat.w > W || pat.h > H) {
-            cli_error("life: the pattern's %lldx%lld box is larger than the %lldx%lld %s", (long long)pat.w,
-                      (long long)pat.h, (long long)W, (long long)H, torus ? "torus" : "plane");
-            rc = PL_EXIT_USAGE;
-            goto done;
-        }
-        char what[96];
-        snprintf(what, sizeof what, "the %lldx%lld grid (two packed copies)", (long long)W, (long long)H);
-        if ((rc = tool_fits_host("life", what, 2.0 * (double)H * (double)wpr * 8)) != 0) goto done;
-        rc = PL_EXIT_FAIL;
-        if (!(grid = pl_alloc((size_t)(H * wpr) * 8))) {
-            cli_error("life: cannot allocate %s", what);
-            goto done;
-        }
-        memset(grid, 0, (size_t)(H * wpr) * 8);
-        const int64_t ox = soup ? 0 : W / 2 - pat.w / 2, oy = soup ? 0 : H / 2 - pat.h / 2; /* Golly's centring */
-        for (int64_t y = 0; y < pat.h; y++)
-            for (int64_t x = 0; x < pat.w; x++)
-                if (pl_life_cell(&pat, x, y)) grid[(oy + y) * wpr + (ox + x) / 64] |= UINT64_C(1) << ((ox + x) % 64);
-        {
-            char size[64], tset[32];
-            snprintf(size, sizeof size, "%lldx%lld", (long long)W, (long long)H);
-            snprintf(tset, sizeof tset, "topology=%s", torus ? "torus" : "plane");
-            pl_pvalues pv;
-            pl_pvalues_default(kernel, &pv);
-            pl_pvalues_set(kernel, &pv, NULL, tset);
-            if ((rc = tool_context("life", kernel, size, &pv, co.backend, co.device, co.threads, variant, &ctx)) != 0)
-                goto done;
-            rc = PL_EXIT_FAIL;
-        }
-        const char *ran = variant ? variant->name : pl_life_best_variant_for(ctx, W, H);
-        if (!ran) {
-            cli_error("life: no life variant can run here");
-            goto done;
-        }
-        {
-            const int cuda = pl_ctx_backend(ctx) == PL_BACKEND_CUDA;
-            const double updates = (double)W * (double)H * (double)gens, ceiling = life_rate_ceiling(cuda, co.threads);
-            if (max_time > 0 && updates / ceiling > (double)max_time) {
-                char where[48];
-                if (cuda) snprintf(where, sizeof where, "a GPU");
-                else snprintf(where, sizeof where, "%ld CPU threads", co.threads > 0 ? co.threads : (long)pl_cpu_cores());
-                cli_error("life: %ld generations of the %lldx%lld %s are %.3g cell-updates: over %.3g s even at "
-                          "%.3g a second, more than any rung reaches on %s, and --max-time is %ld s: give fewer "
-                          "--gens, or --max-time 0 for no limit",
-                          gens, (long long)W, (long long)H, torus ? "torus" : "plane", updates, updates / ceiling,
-                          ceiling, where, max_time);
-                rc = PL_EXIT_USAGE;
-                goto done;
-            }
-        }
-        double seconds = 0;
-        int64_t box[4];
-        for (int64_t done_gens = 0; done_gens < gens || (gens == 0 && done_gens == 0);) {
-            const int64_t step = every > 0 && every < gens - done_gens ? every : gens - done_gens;
-            const double t0 = tool_now();
-            s = pl_life_variant(ctx, ran, NULL, W, H, grid, step, rule_name, torus);
-            seconds += tool_now() - t0;
-            if (s != PL_OK) {
-                rc = s == PL_ERR_UNSUPPORTED ? (cli_fail(s), PL_EXIT_USAGE) : cli_fail(s);
-                goto done;
-            }
-            done_gens += step;
-            if (every > 0 || done_gens >= gens) report(done_gens, grid_census(grid, W, H, box), box);
-            if (gens == 0) break;
-        }
-        const double updates = (double)W * (double)H * (double)gens;
-        printf("%s on a %lldx%lld %s, %lld generations by %s in %.3f ms: %.3g cell-updates/s\n", rule_name,
-               (long long)W, (long long)H, torus ? "torus" : "plane", (long long)gens, ran, seconds * 1e3,
-               seconds > 0 ? updates / seconds : 0.0);
-        if (co.out_path) {
-            pl_life_pattern out;
-            memset(&out, 0, sizeof out);
-            out.w = W, out.h = H, out.words_per_row = wpr, out.bits = grid;
-            snprintf(out.rule, sizeof out.rule, "%s", rule_name);
-            out.grid = grid_kind, out.grid_w = W, out.grid_h = H;
-            out.comments = pat.comments;
-            s = pl_life_write(co.out_path, &out);
-            if (s != PL_OK) {
-                rc = cli_fail(s);
-                goto done;
-            }
-        }
-        rc = PL_EXIT_OK;
-    }
-
-done:
     pl_ctx_destroy(ctx);
     pl_life_sparse_destroy(plane);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- a torus or bounded plane: a grid rung */
+
+/* "--torus", "the torus of the file's rule (:T)", ...: where the grid came from, for messages. */
+static const char *grid_origin(const life_args *l)
+{
+    const int torus = l->grid_kind == PL_LIFE_TORUS;
+    return l->grid_given ? (torus ? "--torus" : "--plane")
+           : l->soup     ? "--soup (a soup is a torus)"
+           : torus       ? "the torus of the file's rule (:T)"
+                         : "the bounded plane of the file's rule (:P)";
+}
+
+/* The packed W x H grid with the pattern on it: centred as Golly places it (a soup at the top
+ * left). The pattern must fit, and two packed copies the host's memory. */
+static int place_pattern(const life_args *l, const pl_life_pattern *pat, uint64_t **grid)
+{
+    const int64_t W = l->grid_dims[0], H = l->grid_dims[1], wpr = pl_life_words_per_row(W);
+    if (pat->w > W || pat->h > H) {
+        cli_error("life: the pattern's %lldx%lld box is larger than the %lldx%lld %s", (long long)pat->w,
+                  (long long)pat->h, (long long)W, (long long)H, l->grid_kind == PL_LIFE_TORUS ? "torus" : "plane");
+        return PL_EXIT_USAGE;
+    }
+    char what[96];
+    snprintf(what, sizeof what, "the %lldx%lld grid (two packed copies)", (long long)W, (long long)H);
+    int rc = tool_fits_host("life", what, 2.0 * (double)H * (double)wpr * 8);
+    if (rc != 0) return rc;
+    if (!(*grid = pl_alloc((size_t)(H * wpr) * 8))) {
+        cli_error("life: cannot allocate %s", what);
+        return PL_EXIT_FAIL;
+    }
+    memset(*grid, 0, (size_t)(H * wpr) * 8);
+    const int64_t ox = l->soup ? 0 : W / 2 - pat->w / 2, oy = l->soup ? 0 : H / 2 - pat->h / 2; /* Golly's centring */
+    for (int64_t y = 0; y < pat->h; y++)
+        for (int64_t x = 0; x < pat->w; x++)
+            if (pl_life_cell(pat, x, y)) (*grid)[(oy + y) * wpr + (ox + x) / 64] |= UINT64_C(1) << ((ox + x) % 64);
+    return PL_EXIT_OK;
+}
+
+/* The named grid rung, or the best for the grid's size in this context. */
+static int pick_rung(const pl_variant *variant, const pl_ctx *ctx, const pl_life_problem *p, const char **ran)
+{
+    if ((*ran = variant ? variant->name : pl_life_best_variant_for(ctx, p->W, p->H))) return PL_EXIT_OK;
+    cli_error("life: no life variant can run here");
+    return PL_EXIT_FAIL;
+}
+
+/* A run that even the fastest rate this machine could reach would not finish within --max-time
+ * is refused (exit 2) before it starts. */
+static int within_max_time(const life_args *l, const pl_ctx *ctx)
+{
+    const int cuda = pl_ctx_backend(ctx) == PL_BACKEND_CUDA;
+    const double updates = (double)l->grid_dims[0] * (double)l->grid_dims[1] * (double)l->gens;
+    const double ceiling = life_rate_ceiling(cuda, pl_ctx_threads(ctx));
+    if (l->max_time <= 0 || updates / ceiling <= (double)l->max_time) return PL_EXIT_OK;
+    char where[48];
+    if (cuda) snprintf(where, sizeof where, "a GPU");
+    else snprintf(where, sizeof where, "%d CPU threads", pl_ctx_threads(ctx));
+    cli_error("life: %ld generations of the %lldx%lld %s are %.3g cell-updates: over %.3g s even at "
+              "%.3g a second, more than any rung reaches on %s, and --max-time is %ld s: give fewer "
+              "--gens, or --max-time 0 for no limit",
+              l->gens, (long long)l->grid_dims[0], (long long)l->grid_dims[1],
+              l->grid_kind == PL_LIFE_TORUS ? "torus" : "plane", updates, updates / ceiling, ceiling, where,
+              l->max_time);
+    return PL_EXIT_USAGE;
+}
+
+/* The problem's generations by the rung ran, reporting at --every points; *seconds the runs. */
+static int run_grid_gens(const life_args *l, pl_ctx *ctx, const char *ran, pl_life_problem *p, uint64_t *grid,
+                         double *seconds)
+{
+    int64_t box[4];
+    *seconds = 0;
+    for (int64_t done = 0; done < l->gens || (l->gens == 0 && done == 0);) {
+        p->gens = next_step(l, done, 0);
+        const double t0 = pl_now();
+        pl_status s = pl_life_variant_problem(ctx, ran, NULL, p, grid);
+        *seconds += pl_now() - t0;
+        if (s != PL_OK) return s == PL_ERR_UNSUPPORTED ? (cli_fail(s), PL_EXIT_USAGE) : cli_fail(s);
+        done += p->gens;
+        if (l->every > 0 || done >= l->gens) report(done, grid_census(grid, p->W, p->H, box), box);
+        if (l->gens == 0) break;
+    }
+    return PL_EXIT_OK;
+}
+
+/* The whole grid, with its suffix (:T or :P) and the start's rule and comments, to -o. */
+static int write_grid(const life_args *l, const pl_life_problem *p, uint64_t *grid, const pl_life_pattern *pat,
+                      const char *rule_name)
+{
+    pl_life_pattern out;
+    memset(&out, 0, sizeof out);
+    out.w = p->W, out.h = p->H, out.words_per_row = pl_life_words_per_row(p->W), out.bits = grid;
+    snprintf(out.rule, sizeof out.rule, "%s", rule_name);
+    out.grid = l->grid_kind, out.grid_w = p->W, out.grid_h = p->H;
+    out.comments = pat->comments;
+    pl_status s = pl_life_write(l->co.out_path, &out);
+    return s == PL_OK ? PL_EXIT_OK : cli_fail(s);
+}
+
+/* The pattern on a torus or bounded plane: the packed grid through a grid rung (the named one,
+ * or the best for the grid's size), the problem built once. */
+static int run_grid(const life_args *l, const pl_variant *variant, const pl_life_pattern *pat, const pl_life_rule *rule,
+                    const char *rule_name)
+{
+    if (variant && !strcmp(variant->name, "cpu-sparse")) { /* said in the tool's words, not the bench's */
+        cli_error("life: cpu-sparse runs only on the unbounded plane; drop %s or pick another --variant",
+                  grid_origin(l));
+        return PL_EXIT_USAGE;
+    }
+    pl_life_problem p = {.W = l->grid_dims[0], .H = l->grid_dims[1], .gens = l->gens, .rule = *rule,
+                         .topology = l->grid_kind == PL_LIFE_TORUS ? PL_LIFE_TOPO_TORUS : PL_LIFE_TOPO_PLANE};
+    uint64_t *grid = NULL;
+    pl_ctx *ctx = NULL;
+    const char *ran = NULL;
+    double seconds = 0;
+    int rc;
+    if ((rc = place_pattern(l, pat, &grid)) == 0 && (rc = tool_context(&pl_life_kernel, &p, &l->co, variant, &ctx)) == 0 &&
+        (rc = pick_rung(variant, ctx, &p, &ran)) == 0 && (rc = within_max_time(l, ctx)) == 0 &&
+        (rc = run_grid_gens(l, ctx, ran, &p, grid, &seconds)) == 0) {
+        const double updates = (double)p.W * (double)p.H * (double)l->gens;
+        printf("%s on a %lldx%lld %s, %lld generations by %s in %.3f ms: %.3g cell-updates/s\n", rule_name,
+               (long long)p.W, (long long)p.H, p.topology == PL_LIFE_TOPO_TORUS ? "torus" : "plane",
+               (long long)l->gens, ran, seconds * 1e3, seconds > 0 ? updates / seconds : 0.0);
+        if (l->co.out_path) rc = write_grid(l, &p, grid, pat, rule_name);
+    }
+    pl_ctx_destroy(ctx);
     pl_free(grid);
+    return rc;
+}
+
+int pl_cmd_life(int argc, char **argv)
+{
+    life_args l = {.co = TOOL_COMMON_INIT, .gens = -1, .seed = 1, .max_time = 600, .density = 0.5f,
+                   .grid_kind = PL_LIFE_UNBOUNDED};
+    const pl_variant *variant = NULL;
+    int rc;
+    if ((rc = parse_args(argc, argv, &l)) != CLI_GO_ON ||
+        (rc = tool_find_variant("life", &pl_life_kernel, &l.co, &variant)) != 0)
+        return rc;
+    pl_life_pattern pat;
+    memset(&pat, 0, sizeof pat);
+    pl_life_rule rule;
+    if ((rc = load_pattern(&l, &pat, &rule)) == 0) {
+        char rule_name[64];
+        pl_life_rule_format(&rule, rule_name, sizeof rule_name);
+        rc = l.grid_kind == PL_LIFE_UNBOUNDED ? run_plane(&l, variant, &pat, &rule, rule_name)
+                                              : run_grid(&l, variant, &pat, &rule, rule_name);
+    }
     pl_life_pattern_free(&pat);
     return rc;
 }

@@ -1,6 +1,6 @@
 /* cmd_list.c: `parlab list [kernel]`: the ladders, each variant's idea and parameters, and
  * whether this build and machine can run it (and why not). */
-#include "cli/cli.h"
+#include "cli/options.h"
 
 #include <string.h>
 
@@ -48,23 +48,28 @@ static void list_kernel(const pl_kernel *k)
     }
 }
 
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: parlab list [KERNEL]\n\nPrints each kernel's ladder in order: '+' marks a variant this\n"
+               "build and machine can run, '-' one it cannot, with the reason.\n");
+}
+
+static int take_option(void *user, const cli_opt *o, const char *val)
+{
+    (void)user, (void)o, (void)val; /* no options */
+    return PL_EXIT_OK;
+}
+
 int pl_cmd_list(int argc, char **argv)
 {
+    const char *name = NULL;
     const pl_kernel *only = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            printf("usage: parlab list [KERNEL]\n\nPrints each kernel's ladder in order: '+' marks a variant this\n"
-                   "build and machine can run, '-' one it cannot, with the reason.\n");
-            return PL_EXIT_OK;
-        }
-        if (argv[i][0] == '-' || only) {
-            cli_error("list: unexpected argument '%s'", argv[i]);
-            return PL_EXIT_USAGE;
-        }
-        if (!(only = pl_kernel_find(argv[i]))) {
-            cli_error("list: unknown kernel '%s'", argv[i]);
-            return PL_EXIT_USAGE;
-        }
+    cli_args a = {.cmd = "list", .opts = NULL, .n_opts = 0, .pos = &name, .max_pos = 1, .takes = "one KERNEL"};
+    int rc = cli_parse(&a, argc, argv, take_option, NULL, usage);
+    if (rc != CLI_GO_ON) return rc;
+    if (name && !(only = pl_kernel_find(name))) {
+        cli_error("list: unknown kernel '%s'", name);
+        return PL_EXIT_USAGE;
     }
     printf("machine: %s\n\n", pl_machine_summary());
     for (int i = 0; i < pl_kernel_count(); i++)

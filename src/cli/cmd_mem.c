@@ -127,49 +127,65 @@ static void json_table(FILE *f, const mem_study *s, const mem_table *t, int firs
     fprintf(f, "]}");
 }
 
-int pl_cmd_mem(int argc, char **argv)
+enum { O_QUICK = CLI_OPT_OWN, O_REPS, O_JSON };
+static const cli_opt options[] = {
+    {"--quick", NULL, O_QUICK, 0, NULL}, {"--threads", "N", CLI_OPT_THREADS, 0, NULL},
+    {"--reps", "N", O_REPS, 0, NULL}, {"--json", "F", O_JSON, 0, NULL},
+};
+
+/* What the command line asks for. */
+typedef struct mem_args {
+    const char *study, *json;
+    int quick;
+    long threads, reps;
+} mem_args;
+
+static int take_option(void *user, const cli_opt *o, const char *val)
 {
-    static const char *const with_value[] = {"--threads", "--reps", "--json", NULL};
-    static const char *const flags[] = {"--quick", NULL};
-    tool_args ta = {"mem", argc, argv, with_value, flags, 1, 0};
-    const char *study = NULL, *json = NULL;
-    int n_pos = 0, rc, quick = 0;
-    long threads = 0, reps = 0;
-    char name[32];
-    const char *val;
-    for (int kind; (kind = tool_next(&ta, name, sizeof name, &val)) != TOOL_END;) {
-        if (kind == TOOL_HELP || kind == TOOL_ERROR) return tool_stop(kind, usage);
-        rc = PL_EXIT_OK;
-        if (kind == TOOL_POSITIONAL) rc = tool_positional("mem", val, &study, &n_pos, 1, "one study, or all");
-        else if (!strcmp(name, "--quick")) quick = 1;
-        else if (!strcmp(name, "--threads")) rc = cli_parse_int(name, val, 1, 4096, &threads);
-        else if (!strcmp(name, "--reps")) rc = cli_parse_int(name, val, 1, 64, &reps);
-        else if (!strcmp(name, "--json")) json = val;
-        if (rc != 0) return rc;
+    mem_args *m = user;
+    switch (o->id) {
+    case O_QUICK: m->quick = 1; return PL_EXIT_OK;
+    case CLI_OPT_THREADS: return cli_parse_threads(val, &m->threads);
+    case O_REPS: return cli_parse_int(o->name, val, 1, 64, &m->reps);
+    case O_JSON: m->json = val; return PL_EXIT_OK;
     }
-    if (!study) {
+    return PL_EXIT_OK;
+}
+
+/* The options, the study (*only: NULL for all), a --json that can be written. CLI_GO_ON or the
+ * exit status. */
+static int parse_args(int argc, char **argv, mem_args *m, const mem_study **only)
+{
+    cli_args a = {.cmd = "mem", .opts = options, .n_opts = sizeof options / sizeof *options, .pos = &m->study,
+                  .max_pos = 1, .takes = "one study, or all"};
+    int rc = cli_parse(&a, argc, argv, take_option, m, usage);
+    if (rc != CLI_GO_ON) return rc;
+    if (!m->study) {
         cli_error("mem: needs a study, or all (see parlab mem --help)");
         return PL_EXIT_USAGE;
     }
-    const mem_study *only = NULL;
-    if (strcmp(study, "all")) {
-        for (const mem_study *s = pl_mem_studies; s->name && !only; s++)
-            if (!strcmp(s->name, study)) only = s;
-        if (!only) {
-            cli_error("mem: no study '%s' (parlab mem --help lists them)", study);
+    *only = NULL;
+    if (strcmp(m->study, "all")) {
+        for (const mem_study *s = pl_mem_studies; s->name && !*only; s++)
+            if (!strcmp(s->name, m->study)) *only = s;
+        if (!*only) {
+            cli_error("mem: no study '%s' (parlab mem --help lists them)", m->study);
             return PL_EXIT_USAGE;
         }
     }
-    if (json && (rc = tool_check_output("mem", "--json", json, NULL, 0, TOOL_OUT_STDOUT)) != 0) return rc;
-    mem_opts o = {quick, threads > 0 ? (int)threads : pl_cpu_cores(), reps > 0 ? (int)reps : quick ? 3 : 10};
-    mem_table *tables = calloc(16, sizeof *tables);
-    if (!tables) {
-        cli_error("mem: no memory");
-        return PL_EXIT_FAIL;
-    }
-    const mem_study *ran[16];
-    int n = 0, status = PL_EXIT_OK;
-    for (const mem_study *s = pl_mem_studies; s->name && n < 16; s++) {
+    if (m->json && (rc = tool_check_output("mem", "--json", m->json, NULL, 0, TOOL_OUT_STDOUT)) != 0) return rc;
+    return CLI_GO_ON;
+}
+
+enum { MEM_MAX_STUDIES = 16 };
+
+/* Each study asked for (a GPU one skipped, saying so, where there is no GPU; an error when it
+ * was the one named), its table printed; ran[0..*n) and tables[] what ran. Exit status. */
+static int run_studies(const mem_opts *o, const mem_study *only, mem_table *tables, const mem_study **ran, int *n)
+{
+    int status = PL_EXIT_OK;
+    *n = 0;
+    for (const mem_study *s = pl_mem_studies; s->name && *n < MEM_MAX_STUDIES; s++) {
         if (only && s != only) continue;
         if (s->gpu && !(pl_features() & PL_FEAT_GPU)) {
             const char *why = (pl_features() & PL_FEAT_CUDA_BUILD) ? "no GPU" : "this build has no CUDA";
@@ -181,45 +197,68 @@ int pl_cmd_mem(int argc, char **argv)
             }
             continue;
         }
-        mem_table *t = &tables[n];
+        mem_table *t = &tables[*n];
         t->study = s->name;
         fflush(stdout);
-        pl_status st = s->run(&o, t);
+        pl_status st = s->run(o, t);
         if (st != PL_OK) {
             cli_error("mem %s: %s", s->name, pl_last_error());
             status = PL_EXIT_FAIL;
             continue;
         }
-        if (!strcmp(s->name, "stream")) compare_peaks(t, o.threads, quick);
+        if (!strcmp(s->name, "stream")) compare_peaks(t, o->threads, o->quick);
         print_table(s, t);
         if (!t->checksums_ok) {
             cli_error("mem %s: a checksum is wrong: a case did not compute what it should", s->name);
             status = PL_EXIT_FAIL;
         }
-        ran[n++] = s;
+        ran[(*n)++] = s;
     }
-    if (json) {
-        char command[512] = "parlab mem";
-        for (int i = 1; i < argc; i++) {
-            size_t len = strlen(command);
-            snprintf(command + len, sizeof command - len, " %s", argv[i]);
-        }
-        pl_report_info info = {NULL, command, NULL};
-        FILE *f = pl_json_file_open(json, "parlab-mem/1", &info);
-        if (!f) {
-            cli_error("mem: %s", pl_last_error());
-            status = PL_EXIT_FAIL;
-        } else {
-            fprintf(f, "  \"quick\": %s, \"threads\": %d, \"reps\": %d,\n  \"studies\": [\n", quick ? "true" : "false",
-                    o.threads, o.reps);
-            for (int i = 0; i < n; i++) json_table(f, ran[i], &tables[i], i == 0);
-            fprintf(f, "\n  ]\n}\n");
-            if (pl_json_file_close(f, json) != PL_OK) {
-                cli_error("mem: %s", pl_last_error());
-                status = PL_EXIT_FAIL;
-            }
-        }
+    return status;
+}
+
+/* Every table that ran as JSON (schema parlab-mem/1), whole or not at all. Exit status. */
+static int write_json(int argc, char **argv, const char *json, const mem_opts *o, const mem_table *tables,
+                      const mem_study *const *ran, int n)
+{
+    char command[512] = "parlab mem";
+    for (int i = 1; i < argc; i++) {
+        size_t len = strlen(command);
+        snprintf(command + len, sizeof command - len, " %s", argv[i]);
     }
+    pl_report_info info = {NULL, command, NULL};
+    FILE *f = pl_json_file_open(json, "parlab-mem/1", &info);
+    if (!f) {
+        cli_error("mem: %s", pl_last_error());
+        return PL_EXIT_FAIL;
+    }
+    fprintf(f, "  \"quick\": %s, \"threads\": %d, \"reps\": %d,\n  \"studies\": [\n", o->quick ? "true" : "false",
+            o->threads, o->reps);
+    for (int i = 0; i < n; i++) json_table(f, ran[i], &tables[i], i == 0);
+    fprintf(f, "\n  ]\n}\n");
+    if (pl_json_file_close(f, json) != PL_OK) {
+        cli_error("mem: %s", pl_last_error());
+        return PL_EXIT_FAIL;
+    }
+    return PL_EXIT_OK;
+}
+
+int pl_cmd_mem(int argc, char **argv)
+{
+    mem_args m = {0};
+    const mem_study *only;
+    int rc = parse_args(argc, argv, &m, &only);
+    if (rc != CLI_GO_ON) return rc;
+    mem_opts o = {.quick = m.quick, .threads = m.threads > 0 ? (int)m.threads : pl_cpu_cores(),
+                  .reps = m.reps > 0 ? (int)m.reps : m.quick ? 3 : 10};
+    mem_table *tables = calloc(MEM_MAX_STUDIES, sizeof *tables);
+    if (!tables) {
+        cli_error("mem: no memory");
+        return PL_EXIT_FAIL;
+    }
+    const mem_study *ran[MEM_MAX_STUDIES];
+    int n = 0, status = run_studies(&o, only, tables, ran, &n);
+    if (m.json && (rc = write_json(argc, argv, m.json, &o, tables, ran, n)) != PL_EXIT_OK) status = rc;
     free(tables);
     return status;
 }

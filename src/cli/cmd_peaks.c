@@ -305,92 +305,107 @@ static int write_json(const char *file, const pl_peaks *pk, const char *path, co
     return PL_EXIT_OK;
 }
 
-int pl_cmd_peaks(int argc, char **argv)
+enum { O_QUICK = CLI_OPT_OWN, O_SHOW, O_JSON };
+static const cli_opt options[] = {
+    {"--quick", NULL, O_QUICK, 0, NULL}, {"--show", NULL, O_SHOW, 0, NULL}, {"--json", "FILE", O_JSON, 0, NULL},
+};
+
+/* What the command line asks for. */
+typedef struct peaks_args {
+    int quick, show;
+    const char *json;
+} peaks_args;
+
+static int take_option(void *user, const cli_opt *o, const char *val)
 {
-    int quick = 0, show = 0;
-    const char *json = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            usage(stdout);
-            return PL_EXIT_OK;
-        } else if (strcmp(a, "--quick") == 0) {
-            quick = 1;
-        } else if (strcmp(a, "--show") == 0) {
-            show = 1;
-        } else if (strcmp(a, "--json") == 0) {
-            if (i + 1 >= argc) {
-                cli_error("peaks: --json needs a FILE (see `parlab peaks --help`)");
-                return PL_EXIT_USAGE;
-            }
-            json = argv[++i];
-        } else if (strncmp(a, "--json=", 7) == 0 && a[7]) {
-            json = a + 7;
-        } else if (a[0] == '-') {
-            cli_error("peaks: unknown option '%s' (see `parlab peaks --help`)", a);
-            return PL_EXIT_USAGE;
-        } else {
-            cli_error("peaks: unexpected argument '%s' (see `parlab peaks --help`)", a);
-            return PL_EXIT_USAGE;
-        }
-    }
-    if (quick && show) {
+    peaks_args *p = user;
+    if (o->id == O_QUICK) p->quick = 1;
+    else if (o->id == O_SHOW) p->show = 1;
+    else p->json = val;
+    return PL_EXIT_OK;
+}
+
+/* The options: no arguments, --quick or --show, a --json that can be written (checked before
+ * measuring: a directory or an unwritable place is exit 2; '-': the JSON alone on stdout).
+ * CLI_GO_ON or the exit status. */
+static int parse_args(int argc, char **argv, peaks_args *pa)
+{
+    const char *none[1];
+    cli_args a = {.cmd = "peaks", .opts = options, .n_opts = sizeof options / sizeof *options, .pos = none,
+                  .max_pos = 0, .takes = "no arguments"};
+    int rc = cli_parse(&a, argc, argv, take_option, pa, usage);
+    if (rc != CLI_GO_ON) return rc;
+    if (pa->quick && pa->show) {
         cli_error("peaks: --quick measures and --show does not: give one of them");
         return PL_EXIT_USAGE;
     }
-    int out_rc; /* before measuring: a directory or an unwritable place is exit 2 ('-': the JSON alone on stdout) */
-    if (json && (out_rc = tool_check_output("peaks", "--json", json, NULL, 0, TOOL_OUT_STDOUT_ALONE)) != 0)
-        return out_rc;
+    if (pa->json && (rc = tool_check_output("peaks", "--json", pa->json, NULL, 0, TOOL_OUT_STDOUT_ALONE)) != 0)
+        return rc;
+    return CLI_GO_ON;
+}
 
-    char path[4096];
-    pl_status s = pl_peaks_cache_path(NULL, path, sizeof path);
-    if (s != PL_OK) return cli_fail(s);
-
-    pl_peaks pk;
-    int rc = PL_EXIT_OK;
-    if (show) {
-        s = pl_peaks_get(NULL, &pk, 0);
-        if (s != PL_OK) {
-            if (strstr(pl_last_error(), path)) /* the message names the file already */
-                cli_error("%s", pl_last_error());
-            else
-                cli_error("%s (cache file: %s)", pl_last_error(), path);
-            return PL_EXIT_FAIL;
-        }
-    } else {
-        fprintf(stderr, "parlab peaks: measuring (%s)...\n", quick ? "quick" : "full");
-        s = pl_peaks_measure(NULL, &pk, quick);
-        if (s != PL_OK && !pk.valid) return cli_fail(s);
-        if (s != PL_OK) rc = cli_fail(s); /* measured, but the cache could not be written */
+/* The figures: from the cache (--show; none is exit 1), or measured now and cached. *rc: 1
+ * where they were measured but could not be cached. Exit status (0: pk holds figures). */
+static int get_peaks(const peaks_args *pa, const char *path, pl_peaks *pk, int *rc)
+{
+    pl_status s;
+    *rc = PL_EXIT_OK;
+    if (pa->show) {
+        if ((s = pl_peaks_get(NULL, pk, 0)) == PL_OK) return PL_EXIT_OK;
+        if (strstr(pl_last_error(), path)) /* the message names the file already */
+            cli_error("%s", pl_last_error());
+        else
+            cli_error("%s (cache file: %s)", pl_last_error(), path);
+        return PL_EXIT_FAIL;
     }
+    fprintf(stderr, "parlab peaks: measuring (%s)...\n", pa->quick ? "quick" : "full");
+    s = pl_peaks_measure(NULL, pk, pa->quick);
+    if (s != PL_OK && !pk->valid) return cli_fail(s);
+    if (s != PL_OK) *rc = cli_fail(s); /* measured, but the cache could not be written */
+    return PL_EXIT_OK;
+}
 
-    /* How the figures were measured: pk says (from the cache file with --show). */
-    const char *cpu_mode = pk.cpu_mode[0] ? pk.cpu_mode : (quick ? "quick" : "full");
-    const char *gpu_mode = pk.gpu_mode[0] ? pk.gpu_mode : "none";
-    const char *tc_name = pk.gpu_tf32_method[0] ? pk.gpu_tf32_method : "none";
-    int tc = pl_peaks_tc_parse(tc_name);
-
+/* The table, then how and when the figures were taken, and where they are cached. */
+static void print_figures(const pl_peaks *pk, const char *path, const char *cpu_mode, const char *gpu_mode, int tc)
+{
     unsigned f = pl_features();
     const char *gpu_why = !(f & PL_FEAT_CUDA_BUILD) ? "no GPU (this parlab was built without CUDA)"
                           : !(f & PL_FEAT_GPU)      ? "no GPU (no usable CUDA device)"
                                                     : "not measured: run `parlab peaks`";
-    int json_only = json && strcmp(json, "-") == 0;
-    if (!json_only) {
-        print_table(&pk, mode_quick(cpu_mode), mode_quick(gpu_mode), gpu_why, tc);
-        char load[32] = "unknown";
-        if (pk.load1 >= 0) snprintf(load, sizeof load, "%.2f", pk.load1);
-        printf("\ntaken: %s (GPU: %s), %s, 1-minute load average %s at the start (limit %.2f), "
-               "repeated readings within %.0f%% (widest: %s)\nsanity: %s\n",
-               cpu_mode, gpu_mode, pk.measured[0] ? pk.measured : "unknown", load,
-               pl_peaks_max_load(pl_cpu_cores()), 100.0 * pk.spread, pk.spread_what[0] ? pk.spread_what : "-",
-               pk.sanity[0] ? pk.sanity : "-");
-        if (pk.cached)
-            printf("cache: %s\n", path);
-        else
-            printf("cache: not written (%s)\n", pk.sane ? "the file could not be written" : "failed the sanity checks");
-    }
-    if (json) {
-        int jrc = write_json(json, &pk, path, cpu_mode, gpu_mode, tc_name);
+    print_table(pk, mode_quick(cpu_mode), mode_quick(gpu_mode), gpu_why, tc);
+    char load[32] = "unknown";
+    if (pk->load1 >= 0) snprintf(load, sizeof load, "%.2f", pk->load1);
+    printf("\ntaken: %s (GPU: %s), %s, 1-minute load average %s at the start (limit %.2f), "
+           "repeated readings within %.0f%% (widest: %s)\nsanity: %s\n",
+           cpu_mode, gpu_mode, pk->measured[0] ? pk->measured : "unknown", load,
+           pl_peaks_max_load(pl_cpu_cores()), 100.0 * pk->spread, pk->spread_what[0] ? pk->spread_what : "-",
+           pk->sanity[0] ? pk->sanity : "-");
+    if (pk->cached)
+        printf("cache: %s\n", path);
+    else
+        printf("cache: not written (%s)\n", pk->sane ? "the file could not be written" : "failed the sanity checks");
+}
+
+int pl_cmd_peaks(int argc, char **argv)
+{
+    peaks_args pa = {0, 0, NULL};
+    int rc = parse_args(argc, argv, &pa);
+    if (rc != CLI_GO_ON) return rc;
+    char path[4096];
+    pl_status s = pl_peaks_cache_path(NULL, path, sizeof path);
+    if (s != PL_OK) return cli_fail(s);
+    pl_peaks pk;
+    int got = get_peaks(&pa, path, &pk, &rc);
+    if (got != PL_EXIT_OK) return got;
+
+    /* How the figures were measured: pk says (from the cache file with --show). */
+    const char *cpu_mode = pk.cpu_mode[0] ? pk.cpu_mode : (pa.quick ? "quick" : "full");
+    const char *gpu_mode = pk.gpu_mode[0] ? pk.gpu_mode : "none";
+    const char *tc_name = pk.gpu_tf32_method[0] ? pk.gpu_tf32_method : "none";
+
+    if (!pa.json || strcmp(pa.json, "-")) print_figures(&pk, path, cpu_mode, gpu_mode, pl_peaks_tc_parse(tc_name));
+    if (pa.json) {
+        int jrc = write_json(pa.json, &pk, path, cpu_mode, gpu_mode, tc_name);
         if (rc == PL_EXIT_OK) rc = jrc;
     }
     return rc;

@@ -62,180 +62,179 @@ static void usage_dot(FILE *f)
           f);
 }
 
+enum { O_OP = CLI_OPT_OWN, O_AXIS };
+static const cli_opt reduce_options[] = {
+    CLI_ROWS_OUTPUT, CLI_ROWS_RUN, {"--op", "OP", O_OP, 0, NULL}, {"--axis", "A", O_AXIS, 0, NULL},
+};
+static const cli_opt dot_options[] = {CLI_ROWS_RUN};
+
+/* What the command line asks for (dot: two inputs and the run options alone). */
+typedef struct reduce_args {
+    const char *cmd; /* "reduce" or "dot" */
+    tool_common co;
+    const char *in[2];
+    int op, axis;
+} reduce_args;
+
+static int take_option(void *user, const cli_opt *o, const char *val)
+{
+    reduce_args *r = user;
+    if (o->id == O_OP) {
+        for (r->op = 0; pl_reduce_op_names[r->op] && strcmp(pl_reduce_op_names[r->op], val); r->op++) {}
+        if (!pl_reduce_op_names[r->op]) {
+            cli_error("reduce: --op '%s': expected sum, mean, min, max or sumsq", val);
+            return PL_EXIT_USAGE;
+        }
+        return PL_EXIT_OK;
+    }
+    if (o->id == O_AXIS) {
+        /* NumPy's axes of a 2-D array: 0, 1, and from the end -2 (= 0), -1 (= 1) */
+        static const char *const axes[] = {"-2", "-1", "0", "1"};
+        int a = 0;
+        while (a < 4 && strcmp(val, axes[a])) a++;
+        if (a == 4) {
+            cli_error("reduce: --axis '%s': out of range for a 2-D array: 1 or -1 (per row), 0 or -2 (per column)",
+                      val);
+            return PL_EXIT_USAGE;
+        }
+        r->axis = a % 2;
+        return PL_EXIT_OK;
+    }
+    return tool_common_option(r->cmd, &r->co, o, val);
+}
+
+/* A read (reduce's empty axis checked), r allocated. */
+static int read_operands(const reduce_args *ra, pl_array *A, pl_array *r)
+{
+    int rc;
+    if ((rc = tool_fits_host("reduce", "reading the input", tool_file_bytes(ra->in[0]))) != 0 ||
+        (rc = tool_read_f32("reduce", ra->in[0], 2, 2, A)) != 0)
+        return rc;
+    const int64_t M = A->shape[0], N = A->shape[1], R = ra->axis ? M : N, n = ra->axis ? N : M;
+    if (n == 0 && R > 0 && (ra->op == PL_REDUCE_MIN || ra->op == PL_REDUCE_MAX)) {
+        cli_error("reduce: %s is %lldx%lld: %s over an empty axis has no value", ra->in[0], (long long)M, (long long)N,
+                  pl_reduce_op_names[ra->op]);
+        return PL_EXIT_USAGE;
+    }
+    char what[64];
+    snprintf(what, sizeof what, "r (%lld float32)", (long long)R);
+    return tool_alloc_f32("reduce", what, 1, &R, r);
+}
+
+/* One reduction, for tool_run: r = op over each row or column of A on the problem p by the rung. */
+typedef struct reduce_call {
+    const pl_reduce_problem *p;
+    const pl_array *A;
+    pl_array *r;
+} reduce_call;
+
+static pl_status reduce(pl_ctx *ctx, const char *rung, void *user)
+{
+    const reduce_call *c = user;
+    return pl_reduce_variant_problem(ctx, rung, NULL, c->p, c->A->data, c->r->data);
+}
+
+/* The reduction of the tool: no outputs, nothing to run; an empty axis needs no rung (as NumPy,
+ * the sum of nothing is 0 and its mean NaN); else tool_run. *ran names what ran, *ms its time. */
+static int reduce_all(const reduce_args *ra, const pl_variant *variant, const pl_reduce_problem *p,
+                      const pl_array *A, pl_array *r, const char **ran, double *ms)
+{
+    const int64_t R = r->shape[0], n = p->axis ? p->N : p->M;
+    *ran = "none (empty)";
+    *ms = 0;
+    if (R > 0 && n == 0)
+        for (int64_t o = 0; o < R; o++) ((float *)r->data)[o] = p->op == PL_REDUCE_MEAN ? NAN : 0.0f;
+    if (R == 0 || n == 0) return PL_EXIT_OK;
+    reduce_call call = {p, A, r};
+    return tool_run(&pl_reduce_kernel, p, &ra->co, variant, pl_reduce_best_variant, reduce, &call, ran, ms);
+}
+
 int pl_cmd_reduce(int argc, char **argv)
 {
-    const char *in_path = NULL;
-    int n_in = 0, op = PL_REDUCE_SUM, axis = 1, rc, handled;
-    tool_common co = TOOL_COMMON_INIT;
-    static const char *const with_value[] = {"-o", "--output", "--op", "--axis", "--variant", "--threads",
-                                             "--backend", "--device", NULL};
-    tool_args ta = {"reduce", argc, argv, with_value, NULL, 1, 0};
-    char name[32];
-    const char *val;
-    for (int kind; (kind = tool_next(&ta, name, sizeof name, &val)) != TOOL_END;) {
-        if (kind == TOOL_HELP || kind == TOOL_ERROR) return tool_stop(kind, usage_reduce);
-        if (kind == TOOL_POSITIONAL) {
-            if ((rc = tool_positional("reduce", val, &in_path, &n_in, 1, "one input, A.npy")) != 0) return rc;
-            continue;
-        }
-        if ((rc = tool_common_option("reduce", &co, name, val, &handled)) != 0) return rc;
-        if (handled) continue;
-        if (!strcmp(name, "--op")) {
-            for (op = 0; pl_reduce_op_names[op] && strcmp(pl_reduce_op_names[op], val); op++) {}
-            if (!pl_reduce_op_names[op]) {
-                cli_error("reduce: --op '%s': expected sum, mean, min, max or sumsq", val);
-                return PL_EXIT_USAGE;
-            }
-        } else if (!strcmp(name, "--axis")) {
-            /* NumPy's axes of a 2-D array: 0, 1, and from the end -2 (= 0), -1 (= 1) */
-            static const char *const axes[] = {"-2", "-1", "0", "1"};
-            int a = 0;
-            while (a < 4 && strcmp(val, axes[a])) a++;
-            if (a == 4) {
-                cli_error("reduce: --axis '%s': out of range for a 2-D array: 1 or -1 (per row), 0 or -2 (per column)",
-                          val);
-                return PL_EXIT_USAGE;
-            }
-            axis = a % 2;
-        }
-    }
-    if (!in_path) {
+    reduce_args ra = {.cmd = "reduce", .co = TOOL_COMMON_INIT, .op = PL_REDUCE_SUM, .axis = 1};
+    cli_args a = {.cmd = "reduce", .opts = reduce_options, .n_opts = sizeof reduce_options / sizeof *reduce_options,
+                  .pos = ra.in, .max_pos = 1, .takes = "one input, A.npy"};
+    int rc = cli_parse(&a, argc, argv, take_option, &ra, usage_reduce);
+    if (rc != CLI_GO_ON) return rc;
+    if (!ra.in[0]) {
         cli_error("reduce: needs an input file, A.npy (see parlab reduce --help)");
         return PL_EXIT_USAGE;
     }
-    if ((rc = tool_need_output("reduce", &co, "r.npy")) != 0) return rc;
-    if ((rc = tool_check_output("reduce", "-o", co.out_path, &in_path, 1, TOOL_OUT_FILE_ONLY)) != 0) return rc;
-    const pl_kernel *kernel = &pl_reduce_kernel;
     const pl_variant *variant = NULL;
-    if ((rc = tool_find_variant("reduce", kernel, co.variant_name, &variant, &co.backend,
-                                co.backend_given)) != 0) return rc;
-
+    if ((rc = tool_need_output("reduce", &ra.co, "r.npy")) != 0 ||
+        (rc = tool_check_output("reduce", "-o", ra.co.out_path, ra.in, 1, TOOL_OUT_FILE_ONLY)) != 0 ||
+        (rc = tool_find_variant("reduce", &pl_reduce_kernel, &ra.co, &variant)) != 0)
+        return rc;
     pl_array A = {0}, r = {0};
-    pl_ctx *ctx = NULL;
-    if ((rc = tool_fits_host("reduce", "reading the input", tool_file_bytes(in_path))) != 0) goto done;
-    if ((rc = tool_read_f32("reduce", in_path, 2, 2, &A)) != 0) goto done;
-    int64_t M = A.shape[0], N = A.shape[1], R = axis ? M : N, n = axis ? N : M;
-    if (n == 0 && R > 0 && (op == PL_REDUCE_MIN || op == PL_REDUCE_MAX)) {
-        cli_error("reduce: %s is %lldx%lld: %s over an empty axis has no value", in_path, (long long)M, (long long)N,
-                  pl_reduce_op_names[op]);
-        rc = PL_EXIT_USAGE;
-        goto done;
+    const char *ran = NULL;
+    double ms = 0;
+    if ((rc = read_operands(&ra, &A, &r)) == 0) {
+        const int64_t M = A.shape[0], N = A.shape[1];
+        const pl_reduce_problem p = {.M = M, .N = N, .lda = N, .op = ra.op, .axis = ra.axis, .offset = 0};
+        if ((rc = reduce_all(&ra, variant, &p, &A, &r, &ran, &ms)) == 0 &&
+            (rc = tool_write_npy(ra.co.out_path, &r)) == 0)
+            printf("r = %s(A, axis=%d): %lld values from %lldx%lld, variant %s, %.3f ms\n", pl_reduce_op_names[ra.op],
+                   ra.axis, (long long)r.shape[0], (long long)M, (long long)N, ran, ms);
     }
-    rc = PL_EXIT_FAIL;
-    r = (pl_array){.dtype = PL_F32, .rank = 1, .shape = {R}};
-    r.data = pl_alloc(sizeof(float) * (size_t)(R > 0 ? R : 1));
-    if (!r.data) {
-        cli_error("reduce: cannot allocate r (%lld float32)", (long long)R);
-        goto done;
-    }
-    const char *ran = "none (empty)";
-    double t0 = tool_now();
-    if (R > 0 && n == 0) {
-        /* NumPy: the sum of nothing is 0, its mean NaN. */
-        for (int64_t o = 0; o < R; o++) ((float *)r.data)[o] = op == PL_REDUCE_MEAN ? NAN : 0.0f;
-    } else if (R > 0) {
-        char size[64];
-        pl_pvalues pv;
-        pl_pvalues_default(kernel, &pv);
-        pv.num[0] = op, pv.num[1] = axis;
-        snprintf(size, sizeof size, "%lldx%lld", (long long)M, (long long)N);
-        if ((rc = tool_context("reduce", kernel, size, &pv, co.backend, co.device, co.threads, variant,
-                               &ctx)) != 0) goto done;
-        rc = PL_EXIT_FAIL;
-        t0 = tool_now();
-        pl_status s;
-        if (variant) {
-            pl_reduce_problem p = {M, N, N, op, axis, 0};
-            void *host[2] = {A.data, r.data};
-            s = pl_run_host(ctx, kernel, variant, NULL, &p, host);
-            ran = variant->name;
-        } else {
-            s = pl_sreduce(ctx, op, axis, M, N, A.data, N, r.data);
-            ran = pl_ctx_backend(ctx) == PL_BACKEND_CUDA ? "cuda-tuned" : "cpu-simd";
-            const pl_variant *v = pl_variant_find(kernel, ran);
-            if (!v || pl_variant_check(ctx, v, NULL, 0) != PL_OK) ran = "cpu-naive";
-        }
-        if (s != PL_OK) {
-            rc = cli_fail(s);
-            goto done;
-        }
-    }
-    double ms = (tool_now() - t0) * 1e3;
-    pl_status s = pl_npy_write(co.out_path, &r);
-    if (s != PL_OK) {
-        rc = cli_fail(s);
-        goto done;
-    }
-    printf("r = %s(A, axis=%d): %lld values from %lldx%lld, variant %s, %.3f ms\n", pl_reduce_op_names[op], axis,
-           (long long)R, (long long)M, (long long)N, ran, ms);
-    rc = PL_EXIT_OK;
-done:
-    pl_ctx_destroy(ctx);
     pl_array_free(&A);
     pl_array_free(&r);
     return rc;
 }
 
+/* One dot product, for tool_run. */
+typedef struct dot_call {
+    const pl_dot_problem *p;
+    const pl_array *x, *y;
+    float *result;
+} dot_call;
+
+static pl_status dot(pl_ctx *ctx, const char *rung, void *user)
+{
+    const dot_call *c = user;
+    return pl_dot_variant_problem(ctx, rung, NULL, c->p, c->x->data, c->y->data, c->result);
+}
+
+/* x and y read, of one length. */
+static int read_vectors(const reduce_args *ra, pl_array *x, pl_array *y)
+{
+    int rc;
+    const double in_bytes = tool_file_bytes(ra->in[0]) + tool_file_bytes(ra->in[1]);
+    if ((rc = tool_fits_host("dot", "reading the inputs", in_bytes)) != 0 ||
+        (rc = tool_read_f32("dot", ra->in[0], 1, 1, x)) != 0 || (rc = tool_read_f32("dot", ra->in[1], 1, 1, y)) != 0)
+        return rc;
+    if (x->shape[0] != y->shape[0]) {
+        cli_error("dot: lengths differ: %s has %lld elements, %s has %lld", ra->in[0], (long long)x->shape[0],
+                  ra->in[1], (long long)y->shape[0]);
+        return PL_EXIT_USAGE;
+    }
+    return PL_EXIT_OK;
+}
+
 int pl_cmd_dot(int argc, char **argv)
 {
-    const char *pos[2] = {NULL, NULL};
-    int n_pos = 0, rc, handled;
-    tool_common co = TOOL_COMMON_INIT;
-    static const char *const with_value[] = {"--variant", "--threads", "--backend", "--device", NULL};
-    tool_args ta = {"dot", argc, argv, with_value, NULL, 1, 0};
-    char name[32];
-    const char *val;
-    for (int kind; (kind = tool_next(&ta, name, sizeof name, &val)) != TOOL_END;) {
-        if (kind == TOOL_HELP || kind == TOOL_ERROR) return tool_stop(kind, usage_dot);
-        if (kind == TOOL_POSITIONAL) {
-            if ((rc = tool_positional("dot", val, pos, &n_pos, 2, "x.npy y.npy")) != 0) return rc;
-            continue;
-        }
-        if ((rc = tool_common_option("dot", &co, name, val, &handled)) != 0) return rc;
-    }
-    if (n_pos != 2) {
+    reduce_args ra = {.cmd = "dot", .co = TOOL_COMMON_INIT};
+    cli_args a = {.cmd = "dot", .opts = dot_options, .n_opts = sizeof dot_options / sizeof *dot_options, .pos = ra.in,
+                  .max_pos = 2, .takes = "x.npy y.npy"};
+    int rc = cli_parse(&a, argc, argv, take_option, &ra, usage_dot);
+    if (rc != CLI_GO_ON) return rc;
+    if (a.n_pos != 2) {
         cli_error("dot: needs two input files, x.npy and y.npy (see parlab dot --help)");
         return PL_EXIT_USAGE;
     }
-    const pl_kernel *kernel = &pl_dot_kernel;
     const pl_variant *variant = NULL;
-    if ((rc = tool_find_variant("dot", kernel, co.variant_name, &variant, &co.backend,
-                                co.backend_given)) != 0) return rc;
+    if ((rc = tool_find_variant("dot", &pl_dot_kernel, &ra.co, &variant)) != 0)
+        return rc;
     pl_array x = {0}, y = {0};
-    pl_ctx *ctx = NULL;
-    float result = 0.0f;
-    if ((rc = tool_fits_host("dot", "reading the inputs", tool_file_bytes(pos[0]) + tool_file_bytes(pos[1]))) != 0)
-        goto done;
-    if ((rc = tool_read_f32("dot", pos[0], 1, 1, &x)) != 0 || (rc = tool_read_f32("dot", pos[1], 1, 1, &y)) != 0)
-        goto done;
-    if (x.shape[0] != y.shape[0]) {
-        cli_error("dot: lengths differ: %s has %lld elements, %s has %lld", pos[0], (long long)x.shape[0], pos[1],
-                  (long long)y.shape[0]);
-        rc = PL_EXIT_USAGE;
-        goto done;
+    const char *ran;
+    double ms;
+    float result = 0.0f; /* the sum of nothing */
+    if ((rc = read_vectors(&ra, &x, &y)) == 0) {
+        const pl_dot_problem p = {.N = x.shape[0]};
+        dot_call call = {&p, &x, &y, &result};
+        if (p.N == 0 || (rc = tool_run(&pl_dot_kernel, &p, &ra.co, variant, pl_dot_best_variant, dot, &call, &ran,
+                                       &ms)) == 0)
+            printf("%.9g\n", (double)result);
     }
-    if (x.shape[0] > 0) {
-        char size[32];
-        snprintf(size, sizeof size, "%lld", (long long)x.shape[0]);
-        if ((rc = tool_context("dot", kernel, size, NULL, co.backend, co.device, co.threads, variant,
-                               &ctx)) != 0) goto done;
-        pl_status s;
-        if (variant) {
-            pl_dot_problem p = {x.shape[0]};
-            void *host[3] = {x.data, y.data, &result};
-            s = pl_run_host(ctx, kernel, variant, NULL, &p, host);
-        } else {
-            s = pl_sdot(ctx, x.shape[0], x.data, y.data, &result);
-        }
-        if (s != PL_OK) {
-            rc = cli_fail(s);
-            goto done;
-        }
-    }
-    printf("%.9g\n", (double)result);
-    rc = PL_EXIT_OK;
-done:
-    pl_ctx_destroy(ctx);
     pl_array_free(&x);
     pl_array_free(&y);
     return rc;

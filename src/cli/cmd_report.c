@@ -39,53 +39,67 @@ static void usage(FILE *f)
           f);
 }
 
+enum { O_SVG = CLI_OPT_OWN };
+static const cli_opt options[] = {CLI_ROWS_OUTPUT, {"--svg", "DIR", O_SVG, 0, NULL}};
+
+/* What the command line asks for; the JSON files are the positional arguments (inputs). */
+typedef struct report_args {
+    const char **inputs;
+    int n;
+    const char *out, *svg_dir;
+} report_args;
+
+static int take_option(void *user, const cli_opt *o, const char *val)
+{
+    report_args *r = user;
+    if (!o) r->inputs[r->n++] = val;
+    else if (o->id == CLI_OPT_OUTPUT) r->out = val;
+    else r->svg_dir = val;
+    return PL_EXIT_OK;
+}
+
+/* Inputs, an output that can be written (not one of them), an --svg that can be a directory. */
+static int check_args(const report_args *r)
+{
+    struct stat sb;
+    int rc;
+    if (r->n == 0) {
+        cli_error("report: needs one or more JSON files (parlab bench --json F; see parlab report --help)");
+        return PL_EXIT_USAGE;
+    }
+    if (!r->out) {
+        cli_error("report: needs an output file: -o report.html");
+        return PL_EXIT_USAGE;
+    }
+    if ((rc = tool_check_output("report", "-o", r->out, r->inputs, r->n, TOOL_OUT_STDOUT)) != 0) return rc;
+    if (r->svg_dir && !strcmp(r->svg_dir, "-"))
+        return tool_check_output("report", "--svg", "-", NULL, 0, TOOL_OUT_FILE_ONLY);
+    if (r->svg_dir && stat(r->svg_dir, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
+        cli_error("report: --svg %s: not a directory", r->svg_dir);
+        return PL_EXIT_USAGE;
+    }
+    return PL_EXIT_OK;
+}
+
 int pl_cmd_report(int argc, char **argv)
 {
-    static const char *const with_value[] = {"-o", "--output", "--svg", NULL};
-    tool_args ta = {"report", argc, argv, with_value, NULL, 1, 0};
-    const char **inputs = calloc((size_t)(argc > 0 ? argc : 1), sizeof *inputs);
-    if (!inputs) {
+    report_args r = {.inputs = calloc((size_t)(argc > 0 ? argc : 1), sizeof *r.inputs)};
+    if (!r.inputs) {
         cli_error("report: no memory");
         return PL_EXIT_FAIL;
     }
-    const char *out = NULL, *svg_dir = NULL;
-    struct stat sb;
-    int n = 0, rc = PL_EXIT_OK;
-    char name[32];
-    const char *val;
-    for (int kind; (kind = tool_next(&ta, name, sizeof name, &val)) != TOOL_END;) {
-        if (kind == TOOL_HELP || kind == TOOL_ERROR) {
-            free(inputs);
-            return tool_stop(kind, usage);
-        }
-        if (kind == TOOL_POSITIONAL) inputs[n++] = val;
-        else if (!strcmp(name, "-o") || !strcmp(name, "--output")) out = val;
-        else if (!strcmp(name, "--svg")) svg_dir = val;
-    }
-    if (n == 0) {
-        cli_error("report: needs one or more JSON files (parlab bench --json F; see parlab report --help)");
-        rc = PL_EXIT_USAGE;
-    } else if (!out) {
-        cli_error("report: needs an output file: -o report.html");
-        rc = PL_EXIT_USAGE;
-    } else if ((rc = tool_check_output("report", "-o", out, inputs, n, TOOL_OUT_STDOUT)) != 0) {
-        /* the message is printed */
-    } else if (svg_dir && !strcmp(svg_dir, "-")) {
-        rc = tool_check_output("report", "--svg", "-", NULL, 0, TOOL_OUT_FILE_ONLY);
-    } else if (svg_dir && stat(svg_dir, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
-        cli_error("report: --svg %s: not a directory", svg_dir);
-        rc = PL_EXIT_USAGE;
-    } else {
-        int plots = 0;
-        pl_status s = pl_report_write(inputs, n, out, svg_dir, &plots);
+    cli_args a = {.cmd = "report", .opts = options, .n_opts = sizeof options / sizeof *options};
+    int rc = cli_parse(&a, argc, argv, take_option, &r, usage), plots = 0;
+    if (rc == CLI_GO_ON && (rc = check_args(&r)) == PL_EXIT_OK) {
+        pl_status s = pl_report_write(r.inputs, r.n, r.out, r.svg_dir, &plots);
         if (s != PL_OK) {
             cli_error("%s", pl_last_error());
             rc = s == PL_ERR_ARG ? PL_EXIT_USAGE : PL_EXIT_FAIL;
         } else {
-            printf("%s: %d plots from %d file%s%s%s\n", out, plots, n, n > 1 ? "s" : "", svg_dir ? "; SVG files in " : "",
-                   svg_dir ? svg_dir : "");
+            printf("%s: %d plots from %d file%s%s%s\n", r.out, plots, r.n, r.n > 1 ? "s" : "",
+                   r.svg_dir ? "; SVG files in " : "", r.svg_dir ? r.svg_dir : "");
         }
     }
-    free(inputs);
+    free(r.inputs);
     return rc;
 }

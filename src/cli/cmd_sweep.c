@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void help(void)
+static void help(FILE *f)
 {
-    printf("usage: parlab sweep KERNEL --variant V --param NAME=v1,v2,...|all [--param ...] [SIZE...]\n"
+    fprintf(f, "usage: parlab sweep KERNEL --variant V --param NAME=v1,v2,...|all [--param ...] [SIZE...]\n"
            "                    [options]\n\n"
            "Times variant V at every combination of the listed parameter values, checks each run\n"
            "against the float64 reference, prints the table and names the fastest verified\n"
@@ -18,8 +18,8 @@ static void help(void)
            "defaults. Every size, value and output path is checked, and each size's memory\n"
            "estimate compared with what this process may take, before anything runs.\n\n"
            "options:\n");
-    session_options_help(stdout, CLI_SWEEP);
-    printf("\nExit status: 0 all verified, 1 a run failed or did not verify, 2 usage error\n"
+    session_options_help(f, CLI_SWEEP);
+    fprintf(f, "\nExit status: 0 all verified, 1 a run failed or did not verify, 2 usage error\n"
            "(also a size too big for this machine's memory).\n");
 }
 
@@ -91,7 +91,7 @@ static int select_jobs(cli_session *s)
 int pl_cmd_sweep(int argc, char **argv)
 {
     if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-        help();
+        help(stdout);
         return PL_EXIT_OK;
     }
     const pl_kernel *k = session_kernel_arg("sweep", "", argc, argv);

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli/tool.h"
 #include "core/core.h"
+#include "kernels/transpose/transpose.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -42,81 +43,77 @@ static void usage(FILE *f)
           f);
 }
 
-int pl_cmd_transpose(int argc, char **argv)
-{
-    const char *in_path = NULL;
-    int n_in = 0, rc, handled;
-    tool_common co = TOOL_COMMON_INIT;
+static const cli_opt options[] = {CLI_ROWS_OUTPUT, CLI_ROWS_RUN};
 
-    static const char *const with_value[] = {"-o", "--output", "--variant", "--threads", "--backend", "--device",
-                                             NULL};
-    tool_args ta = {"transpose", argc, argv, with_value, NULL, 1, 0};
-    char name[32];
-    const char *val;
-    for (int kind; (kind = tool_next(&ta, name, sizeof name, &val)) != TOOL_END;) {
-        if (kind == TOOL_HELP || kind == TOOL_ERROR) return tool_stop(kind, usage);
-        if (kind == TOOL_POSITIONAL) {
-            if ((rc = tool_positional("transpose", val, &in_path, &n_in, 1, "one input, A.npy")) != 0) return rc;
-            continue;
-        }
-        if ((rc = tool_common_option("transpose", &co, name, val, &handled)) != 0) return rc;
-    }
-    if (!in_path) {
+static int take_option(void *user, const cli_opt *o, const char *val)
+{
+    return tool_common_option("transpose", user, o, val);
+}
+
+/* The options; one input and an output that can be written. CLI_GO_ON or the exit status. */
+static int parse_args(int argc, char **argv, tool_common *co, const char **in_path)
+{
+    cli_args a = {.cmd = "transpose", .opts = options, .n_opts = sizeof options / sizeof *options, .pos = in_path,
+                  .max_pos = 1, .takes = "one input, A.npy"};
+    int rc = cli_parse(&a, argc, argv, take_option, co, usage);
+    if (rc != CLI_GO_ON) return rc;
+    if (!*in_path) {
         cli_error("transpose: needs an input file, A.npy (see parlab transpose --help)");
         return PL_EXIT_USAGE;
     }
-    if ((rc = tool_need_output("transpose", &co, "B.npy")) != 0) return rc;
-    if ((rc = tool_check_output("transpose", "-o", co.out_path, &in_path, 1, TOOL_OUT_FILE_ONLY)) != 0) return rc;
-    const pl_kernel *kernel = pl_kernel_find("transpose");
-    const pl_variant *variant = NULL;
-    if ((rc = tool_find_variant("transpose", kernel, co.variant_name, &variant, &co.backend, co.backend_given)) != 0)
-        return rc;
+    if ((rc = tool_need_output("transpose", co, "B.npy")) != 0) return rc;
+    if ((rc = tool_check_output("transpose", "-o", co->out_path, in_path, 1, TOOL_OUT_FILE_ONLY)) != 0) return rc;
+    return CLI_GO_ON;
+}
 
-    pl_array A = {0}, B = {0};
-    pl_ctx *ctx = NULL;
-    pl_status s;
-    if ((rc = tool_fits_host("transpose", "reading the input", tool_file_bytes(in_path))) != 0) goto done;
-    if ((rc = tool_read_f32("transpose", in_path, 2, 2, &A)) != 0) goto done;
-    int64_t M = A.shape[0], N = A.shape[1], count = M * N; /* fits: A was read whole */
+/* A read, B (N x M) allocated. */
+static int read_operands(const char *in_path, pl_array *A, pl_array *B)
+{
+    int rc;
+    if ((rc = tool_fits_host("transpose", "reading the input", tool_file_bytes(in_path))) != 0 ||
+        (rc = tool_read_f32("transpose", in_path, 2, 2, A)) != 0)
+        return rc;
+    const int64_t M = A->shape[0], N = A->shape[1]; /* M x N fits: A was read whole */
     char what[96];
     snprintf(what, sizeof what, "B (%lldx%lld float32)", (long long)N, (long long)M);
-    if ((rc = tool_fits_host("transpose", what, (double)count * sizeof(float))) != 0) goto done;
-    rc = PL_EXIT_FAIL;
-    B = (pl_array){.dtype = PL_F32, .rank = 2, .shape = {N, M}};
-    if (count > 0 && !(B.data = pl_alloc((size_t)count * sizeof(float)))) {
-        cli_error("transpose: cannot allocate %s", what);
-        goto done;
-    }
-    {
-        char size[64];
-        snprintf(size, sizeof size, "%lldx%lld", (long long)M, (long long)N);
-        if ((rc = tool_context("transpose", kernel, count > 0 ? size : NULL, NULL, co.backend, co.device, co.threads,
-                               variant,
-                               &ctx)) != 0)
-            goto done;
-        rc = PL_EXIT_FAIL;
-    }
-    const char *ran = variant ? variant->name : pl_transpose_best_variant(ctx);
-    double t0 = tool_now();
-    if (count == 0) {
-        ran = "none (empty)";
-        s = PL_OK;
-    } else if (variant) {
-        s = pl_stranspose_variant(ctx, variant->name, NULL, M, N, A.data, N, B.data, M);
-    } else {
-        s = pl_stranspose(ctx, M, N, A.data, N, B.data, M);
-    }
-    double ms = (tool_now() - t0) * 1e3;
-    if (s != PL_OK || (s = pl_npy_write(co.out_path, &B)) != PL_OK) {
-        rc = cli_fail(s);
-        goto done;
-    }
-    printf("B = A^T: %lldx%lld (A %lldx%lld), variant %s, %.3f ms\n", (long long)N, (long long)M, (long long)M,
-           (long long)N, ran ? ran : "?", ms);
-    rc = PL_EXIT_OK;
+    return tool_alloc_f32("transpose", what, 2, (int64_t[]){N, M}, B);
+}
 
-done:
-    pl_ctx_destroy(ctx);
+/* One transpose, for tool_run: B = A^T on the problem p by the rung (none: A is empty). */
+typedef struct transpose_call {
+    const pl_transpose_problem *p;
+    const pl_array *A;
+    pl_array *B;
+} transpose_call;
+
+static pl_status transpose(pl_ctx *ctx, const char *rung, void *user)
+{
+    const transpose_call *t = user;
+    return rung ? pl_transpose_variant_problem(ctx, rung, NULL, t->p, t->A->data, t->B->data) : PL_OK;
+}
+
+int pl_cmd_transpose(int argc, char **argv)
+{
+    tool_common co = TOOL_COMMON_INIT;
+    const char *in_path = NULL;
+    const pl_variant *variant = NULL;
+    int rc;
+    if ((rc = parse_args(argc, argv, &co, &in_path)) != CLI_GO_ON ||
+        (rc = tool_find_variant("transpose", &pl_transpose_kernel, &co, &variant)) != 0)
+        return rc;
+    pl_array A = {0}, B = {0};
+    const char *ran = NULL;
+    double ms = 0;
+    if ((rc = read_operands(in_path, &A, &B)) == 0) {
+        const int64_t M = A.shape[0], N = A.shape[1];
+        const pl_transpose_problem p = {.M = M, .N = N, .lda = N, .ldb = M};
+        transpose_call call = {&p, &A, &B};
+        if ((rc = tool_run(&pl_transpose_kernel, M && N ? &p : NULL, &co, variant, pl_transpose_best_variant,
+                           transpose, &call, &ran, &ms)) == 0 &&
+            (rc = tool_write_npy(co.out_path, &B)) == 0)
+            printf("B = A^T: %lldx%lld (A %lldx%lld), variant %s, %.3f ms\n", (long long)N, (long long)M,
+                   (long long)M, (long long)N, ran ? ran : "?", ms);
+    }
     pl_array_free(&A);
     pl_array_free(&B);
     return rc;

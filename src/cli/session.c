@@ -1,4 +1,4 @@
-/* session.c: the machinery `bench` and `sweep` share: one option table, one argument loop,
+/* session.c: the machinery `bench` and `sweep` share: their option table and what it sets,
  * the checks before the first run, the runs, and the report. */
 #include "cli/session.h"
 #include "cli/tool.h"
@@ -11,101 +11,67 @@
 
 /* ---------------------------------------------------------------- the option table */
 
-enum opt_id {
-    O_SIZE, O_SET, O_VARIANT, O_PARAM, O_PEER, O_SKIP, O_THREADS, O_DEVICE, O_REPEATS, O_MIN_TIME,
-    O_WARMUP, O_SEED, O_VERIFY, O_COLD, O_MAX_TIME, O_NO_PEAKS, O_JSON, O_CSV, O_SUITE, O_HELP
+enum {
+    O_SIZE = CLI_OPT_OWN, O_SET, O_VARIANT, O_PARAM, O_PEER, O_SKIP, O_REPEATS, O_MIN_TIME, O_WARMUP, O_SEED,
+    O_VERIFY, O_COLD, O_MAX_TIME, O_NO_PEAKS, O_JSON, O_CSV, O_SUITE, O_HELP
 };
-
-typedef struct cli_opt {
-    const char *name;
-    const char *arg; /* NULL: a flag */
-    unsigned cmds;
-    enum opt_id id;
-    const char *help; /* may hold '\n' + indentation for more lines */
-} cli_opt;
 
 #define BOTH (CLI_BENCH | CLI_SWEEP)
 static const cli_opt options[] = {
-    {"--size", "S,...", BOTH, O_SIZE,
+    {"--size", "S,...", O_SIZE, BOTH,
      "problem sizes, also as plain arguments (named sizes such as\n"
      "small|medium|large: parlab list KERNEL; default medium)"},
-    {"--variant", "V,...|all", CLI_BENCH, O_VARIANT,
+    {"--variant", "V,...|all", O_VARIANT, CLI_BENCH,
      "the rungs to run; all (the default): every rung this machine can\n"
      "run, less those estimated over --max-time; a named rung always runs"},
-    {"--variant", "V", CLI_SWEEP, O_VARIANT, "the one variant to sweep (required)"},
-    {"--param", "NAME=V,...", CLI_BENCH, O_PARAM,
+    {"--variant", "V", O_VARIANT, CLI_SWEEP, "the one variant to sweep (required)"},
+    {"--param", "NAME=V,...", O_PARAM, CLI_BENCH,
      "the named variants' parameters; a name given twice is a usage error"},
-    {"--param", "NAME=v1,v2,...|all", CLI_SWEEP, O_PARAM,
+    {"--param", "NAME=v1,v2,...|all", O_PARAM, CLI_SWEEP,
      "a parameter to sweep and its values (all: every legal value of a\n"
      "list or choice parameter); several --param sweep their product;\n"
      "a name given twice is a usage error"},
-    {"--peer", NULL, CLI_BENCH, O_PEER,
+    {"--peer", NULL, O_PEER, CLI_BENCH,
      "add the peer libraries this machine can run, and each rung's ratio"},
-    {"--skip-unavailable", NULL, CLI_BENCH, O_SKIP,
+    {"--skip-unavailable", NULL, O_SKIP, CLI_BENCH,
      "skip named variants this machine cannot run (instead of failing)"},
-    {"--set", "NAME=V,...", BOTH, O_SET,
+    {"--set", "NAME=V,...", O_SET, BOTH,
      "problem parameters (parlab list KERNEL), numbers or text; a name\n"
      "given twice is a usage error"},
-    {"--threads", "N", BOTH, O_THREADS,
+    {"--threads", "N", CLI_OPT_THREADS, BOTH,
      "CPU threads (default: one per core, or OMP_NUM_THREADS); more than\n"
      "the cores here runs, with a note on stderr (the threads share cores)"},
-    {"--device", "D", BOTH, O_DEVICE, "CUDA device (default 0)"},
-    {"--repeats", "N", BOTH, O_REPEATS, "timed runs (default: until --min-time, at least 3, at most 50)"},
-    {"--min-time", "S", BOTH, O_MIN_TIME, "seconds of timed runs to aim for (default 0.2)"},
-    {"--warmup", "N", BOTH, O_WARMUP, "untimed runs first (default 1; the first run is checked)"},
-    {"--seed", "N", BOTH, O_SEED, "input seed (default 42)"},
-    {"--verify", "full|sample|auto", BOTH, O_VERIFY,
+    {"--device", "D", CLI_OPT_DEVICE, BOTH, "CUDA device (default 0)"},
+    {"--repeats", "N", O_REPEATS, BOTH, "timed runs (default: until --min-time, at least 3, at most 50)"},
+    {"--min-time", "S", O_MIN_TIME, BOTH, "seconds of timed runs to aim for (default 0.2)"},
+    {"--warmup", "N", O_WARMUP, BOTH, "untimed runs first (default 1; the first run is checked)"},
+    {"--seed", "N", O_SEED, BOTH, "input seed (default 42)"},
+    {"--verify", "full|sample|auto", O_VERIFY, BOTH,
      "the check against float64: every element (full); a randomized check\n"
      "with a stated failure probability (sample); auto (default): full\n"
      "where the reference takes a few seconds at most; the row says which"},
-    {"--cold", NULL, BOTH, O_COLD,
+    {"--cold", NULL, O_COLD, BOTH,
      "flush the caches before each timed run (default warm; the table's\n"
      "header line says which)"},
-    {"--max-time", "S", CLI_BENCH, O_MAX_TIME,
+    {"--max-time", "S", O_MAX_TIME, CLI_BENCH,
      "leave out rungs picked by all or --peer whose estimated time at a\n"
      "size is over S seconds, saying so on stderr (default 120)"},
-    {"--no-peaks", NULL, BOTH, O_NO_PEAKS, "do not place results against the machine's peaks"},
-    {"--json", "FILE", BOTH, O_JSON,
+    {"--no-peaks", NULL, O_NO_PEAKS, BOTH, "do not place results against the machine's peaks"},
+    {"--json", "FILE", O_JSON, BOTH,
      "write every result as JSON (docs/output.md); '-': to standard output,\n"
      "the table then on stderr. Checked before anything runs (exit 2:\n"
      "a directory, not creatable there); a write failing after the run: exit 1"},
-    {"--csv", "FILE", BOTH, O_CSV,
+    {"--csv", "FILE", O_CSV, BOTH,
      "write every result as CSV (docs/output.md); '-', the checks: as --json"},
-    {"--suite", "FILE", CLI_BENCH, O_SUITE,
+    {"--suite", "FILE", O_SUITE, CLI_BENCH,
      "alone: parlab bench LINE for each line of FILE (# comments); a line\n"
      "--suite OTHER includes OTHER; a file including itself is refused;\n"
      "--suite FILE --json-dir DIR: each line's results also to DIR/NNN-KERNEL.json"},
-    {"--help", NULL, BOTH, O_HELP, "this help (also -h)"},
+    {"--help", NULL, O_HELP, BOTH, "this help (also -h)"},
 };
 enum { N_OPTIONS = sizeof options / sizeof options[0] };
 
-void session_options_help(FILE *f, unsigned cmd)
-{
-    for (int i = 0; i < N_OPTIONS; i++) {
-        const cli_opt *o = &options[i];
-        if (!(o->cmds & cmd)) continue;
-        char head[64];
-        snprintf(head, sizeof head, "%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-        int w = (int)strlen(head);
-        fprintf(f, "  %s", head);
-        const char *h = o->help;
-        if (w > 24) fprintf(f, "\n  %-24s", "");
-        else fprintf(f, "%*s", 24 - w, "");
-        for (; *h; h++) {
-            fputc(*h, f);
-            if (*h == '\n') fprintf(f, "  %-24s", "");
-        }
-        fputc('\n', f);
-    }
-}
-
-static const cli_opt *find_option(unsigned cmd, const char *name, size_t len)
-{
-    for (int i = 0; i < N_OPTIONS; i++)
-        if ((options[i].cmds & cmd) && strlen(options[i].name) == len && !strncmp(options[i].name, name, len))
-            return &options[i];
-    return NULL;
-}
+void session_options_help(FILE *f, unsigned cmd) { cli_options_help(f, options, N_OPTIONS, cmd); }
 
 /* ---------------------------------------------------------------- small owned things */
 
@@ -209,10 +175,6 @@ static int add_sizes(cli_session *s, const char *list)
  * hold commas ("--set filter=a,b.npy"). */
 static int set_problem_params(cli_session *s, const char *list)
 {
-    if (!*list) {
-        cli_error("--set: '' is empty (expected NAME=VALUE)");
-        return -1;
-    }
     const char *p = list;
     while (*p) {
         const char *end = p;
@@ -252,131 +214,77 @@ static int parse_real(const char *opt, const char *v, double lo, double hi, doub
     return 0;
 }
 
-static int take_option(cli_session *s, const cli_opt *o, const char *v)
+/* One option's value into the session (opt NULL: a size given as a plain argument).
+ * Returns 0, or 2 with the message printed. */
+static int take_option(void *user, const cli_opt *o, const char *v)
 {
+    cli_session *s = user;
     long x;
     double t;
-    switch (o->id) {
-    case O_SIZE: return add_sizes(s, v);
-    case O_SET: return set_problem_params(s, v);
+    int bad = 0;
+    switch (o ? o->id : O_SIZE) {
+    case O_SIZE: bad = add_sizes(s, v); break;
+    case O_SET: bad = set_problem_params(s, v); break;
     case O_VARIANT:
         if (s->variant_arg) {
             cli_error("--variant given twice ('%s' and '%s'): list the variants in one --variant V1,V2",
                       s->variant_arg, v);
-            return -1;
+            bad = 1;
+        } else {
+            s->variant_arg = v;
         }
-        if (!*v) {
-            cli_error("--variant: '' is not a variant name (parlab list %s shows them)", s->kernel->name);
-            return -1;
-        }
-        s->variant_arg = v;
-        return 0;
+        break;
     case O_PARAM:
-        if (!*v) {
-            cli_error("--param: '' is empty (expected NAME=VALUE)");
-            return -1;
-        }
-        if (grow((void **)&s->param_args, &s->cap_param_args, s->n_param_args + 1, sizeof *s->param_args))
-            return -1;
-        s->param_args[s->n_param_args++] = v;
-        return 0;
-    case O_THREADS:
-        if (cli_parse_int(o->name, v, 1, 4096, &s->threads)) return -1;
-        if (s->threads > pl_cpu_cores())
-            fprintf(stderr, "parlab: note: --threads %ld is more than the %d cores here: the threads "
-                    "share cores, and rates drop\n", s->threads, pl_cpu_cores());
-        return 0;
-    case O_DEVICE: return cli_parse_int(o->name, v, 0, 64, &s->device) ? -1 : 0;
+        bad = grow((void **)&s->param_args, &s->cap_param_args, s->n_param_args + 1, sizeof *s->param_args);
+        if (!bad) s->param_args[s->n_param_args++] = v;
+        break;
+    case CLI_OPT_THREADS: return cli_parse_threads(v, &s->threads);
+    case CLI_OPT_DEVICE: return cli_parse_device(v, &s->device);
     case O_REPEATS:
-        if (cli_parse_int(o->name, v, 1, 100000, &x)) return -1;
-        s->cfg.repeats = (int)x;
-        return 0;
+        if (!(bad = cli_parse_int(o->name, v, 1, 100000, &x))) s->cfg.repeats = (int)x;
+        break;
     case O_WARMUP:
-        if (cli_parse_int(o->name, v, 1, 1000, &x)) return -1;
-        s->cfg.warmup = (int)x;
-        return 0;
+        if (!(bad = cli_parse_int(o->name, v, 1, 1000, &x))) s->cfg.warmup = (int)x;
+        break;
     case O_SEED:
-        if (cli_parse_int(o->name, v, 0, 2147483647L, &x)) return -1;
-        s->cfg.seed = (uint64_t)x;
-        return 0;
+        if (!(bad = cli_parse_int(o->name, v, 0, 2147483647L, &x))) s->cfg.seed = (uint64_t)x;
+        break;
     case O_MIN_TIME:
-        if (parse_real(o->name, v, 0, 3600, &t)) return -1;
-        s->cfg.min_time_s = t;
-        return 0;
+        if (!(bad = parse_real(o->name, v, 0, 3600, &t))) s->cfg.min_time_s = t;
+        break;
     case O_MAX_TIME:
-        if (parse_real(o->name, v, 1e-3, 1e7, &t)) return -1;
-        s->max_time = t;
-        return 0;
+        if (!(bad = parse_real(o->name, v, 1e-3, 1e7, &t))) s->max_time = t;
+        break;
     case O_VERIFY:
         if (!strcmp(v, "auto")) s->check = PL_CHECK_AUTO;
         else if (!strcmp(v, "full")) s->check = PL_CHECK_FULL;
         else if (!strcmp(v, "sample")) s->check = PL_CHECK_SAMPLE;
         else {
             cli_error("--verify: '%s' is not one of full, sample, auto", v);
-            return -1;
+            bad = 1;
         }
-        return 0;
-    case O_JSON:
-    case O_CSV:
-        if (!*v) {
-            cli_error("%s: '' is not a file name", o->name);
-            return -1;
-        }
-        if (o->id == O_JSON) s->json = v;
-        else s->csv = v;
-        return 0;
-    case O_COLD: s->cfg.cold = 1; return 0;
-    case O_NO_PEAKS: s->use_peaks = 0; return 0;
-    case O_PEER: s->with_peer = 1; return 0;
-    case O_SKIP: s->skip_unavailable = 1; return 0;
+        break;
+    case O_JSON: s->json = v; break;
+    case O_CSV: s->csv = v; break;
+    case O_COLD: s->cfg.cold = 1; break;
+    case O_NO_PEAKS: s->use_peaks = 0; break;
+    case O_PEER: s->with_peer = 1; break;
+    case O_SKIP: s->skip_unavailable = 1; break;
     case O_SUITE:
         cli_error("--suite takes only the file: parlab bench --suite FILE");
-        return -1;
-    case O_HELP: return 0;
+        bad = 1;
+        break;
     }
-    return 0;
+    return bad ? PL_EXIT_USAGE : PL_EXIT_OK;
 }
 
-int session_parse(cli_session *s, int argc, char **argv, void (*help)(void))
+int session_parse(cli_session *s, int argc, char **argv, void (*help)(FILE *))
 {
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--")) {
-            for (i++; i < argc; i++)
-                if (add_sizes(s, argv[i])) return PL_EXIT_USAGE;
-            break;
-        }
-        if (a[0] != '-' || (a[1] >= '0' && a[1] <= '9')) { /* a size ("-4" is a bad size, not an option) */
-            if (add_sizes(s, a)) return PL_EXIT_USAGE;
-            continue;
-        }
-        if (!strcmp(a, "-h")) a = "--help";
-        const char *eq = a[1] == '-' ? strchr(a, '=') : NULL;
-        const cli_opt *o = find_option(s->cmd, a, eq ? (size_t)(eq - a) : strlen(a));
-        if (!o) {
-            cli_error("%s: unknown option '%s' (parlab %s --help)", s->cmd_name, a, s->cmd_name);
-            return PL_EXIT_USAGE;
-        }
-        if (o->id == O_HELP) {
-            help();
-            return PL_EXIT_OK;
-        }
-        const char *v = NULL;
-        if (o->arg) {
-            if (eq) v = eq + 1;
-            else if (i + 1 < argc) v = argv[++i];
-            else {
-                cli_error("%s needs a value (%s)", o->name, o->arg);
-                return PL_EXIT_USAGE;
-            }
-        } else if (eq) {
-            cli_error("%s takes no value", o->name);
-            return PL_EXIT_USAGE;
-        }
-        if (take_option(s, o, v)) return PL_EXIT_USAGE;
-    }
+    cli_args a = {.cmd = s->cmd_name, .opts = options, .n_opts = N_OPTIONS, .cmd_bit = s->cmd};
+    int rc = cli_parse(&a, argc - 1, argv + 1, take_option, s, help); /* argv[1], the kernel, is taken */
+    if (rc != CLI_GO_ON) return rc;
     if (s->n_sizes == 0 && add_sizes(s, "medium")) return PL_EXIT_USAGE;
-    return -1;
+    return CLI_GO_ON;
 }
 
 int session_add_job(cli_session *s, const pl_variant *v, const int64_t *params, int auto_selected)

@@ -1,4 +1,4 @@
-/* session.h: what `bench` and `sweep` share: one option table and one argument loop, the
+/* session.h: what `bench` and `sweep` share: one option table (read by options.c's loop), the
  * checks made before anything runs (sizes, variants, parameters, output paths, memory,
  * estimated time), the contexts, the runs, and the report (the library's table and footer).
  *
@@ -9,7 +9,7 @@
 #ifndef PL_CLI_SESSION_H
 #define PL_CLI_SESSION_H
 
-#include "cli/cli.h"
+#include "cli/options.h"
 
 /* Which commands an option belongs to. */
 enum { CLI_BENCH = 1u << 0, CLI_SWEEP = 1u << 1 };
@@ -68,9 +68,10 @@ typedef struct cli_session {
  * error that names CMD and `extra`, e.g. ", or --suite FILE") when it is missing or unknown. */
 const pl_kernel *session_kernel_arg(const char *cmd, const char *extra, int argc, char **argv);
 void session_init(cli_session *s, const pl_kernel *k, unsigned cmd, int argc, char **argv);
-/* The one argument loop of bench and sweep (argv[0] the command, argv[1] the kernel).
- * Returns -1 when all went well, else the exit status to return now (0 after --help). */
-int session_parse(cli_session *s, int argc, char **argv, void (*help)(void));
+/* The argument loop of bench and sweep over their option table (argv[0] the command, argv[1]
+ * the kernel). Returns CLI_GO_ON when all went well, else the exit status to return now (0
+ * after --help). */
+int session_parse(cli_session *s, int argc, char **argv, void (*help)(FILE *));
 /* The options of command cmd, one per line, from the same table the parser reads. */
 void session_options_help(FILE *f, unsigned cmd);
 /* Append a job; exit status (0 ok). */

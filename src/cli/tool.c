@@ -1,6 +1,7 @@
 /* tool.c: what the file tools share (see tool.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/tool.h"
+#include "harness/harness.h"
 #include "io/io.h"
 
 #include <errno.h>
@@ -12,90 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-static int listed(const char *const *list, const char *name)
+int tool_common_option(const char *cmd, tool_common *c, const cli_opt *o, const char *val)
 {
-    for (int i = 0; list && list[i]; i++)
-        if (strcmp(list[i], name) == 0) return 1;
-    return 0;
-}
-
-int tool_next(tool_args *t, char *name, size_t name_size, const char **val)
-{
-    *val = NULL;
-    name[0] = '\0';
-    if (t->i >= t->argc) return TOOL_END;
-    const char *arg = t->argv[t->i++];
-    if (t->only_positional || arg[0] != '-' || arg[1] == '\0') {
-        *val = arg;
-        return TOOL_POSITIONAL;
+    switch (o->id) {
+    case CLI_OPT_OUTPUT: c->out_path = val; return PL_EXIT_OK;
+    case CLI_OPT_VARIANT: c->variant_name = val; return PL_EXIT_OK;
+    case CLI_OPT_THREADS: return cli_parse_threads(val, &c->threads);
+    case CLI_OPT_DEVICE: return cli_parse_device(val, &c->device);
+    case CLI_OPT_BACKEND: c->backend_given = 1; return tool_parse_backend(cmd, val, &c->backend);
     }
-    if (strcmp(arg, "--") == 0) {
-        t->only_positional = 1;
-        return tool_next(t, name, name_size, val);
-    }
-    if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) return TOOL_HELP;
-    const char *eq = arg[1] == '-' ? strchr(arg, '=') : NULL;
-    size_t nl = eq ? (size_t)(eq - arg) : strlen(arg);
-    if (nl >= name_size) nl = name_size - 1;
-    memcpy(name, arg, nl);
-    name[nl] = '\0';
-    if (listed(t->flags, name)) {
-        if (eq) {
-            cli_error("%s: %s takes no value", t->cmd, name);
-            return TOOL_ERROR;
-        }
-        return TOOL_OPTION;
-    }
-    if (!listed(t->with_value, name)) {
-        cli_error("%s: unknown option '%s' (see parlab %s --help)", t->cmd, arg, t->cmd);
-        return TOOL_ERROR;
-    }
-    if (eq) {
-        *val = eq + 1;
-    } else if (t->i < t->argc) {
-        *val = t->argv[t->i++];
-    } else {
-        cli_error("%s: option %s needs a value", t->cmd, name);
-        return TOOL_ERROR;
-    }
-    if (!**val) {
-        cli_error("%s: %s: '' is not a value", t->cmd, name);
-        return TOOL_ERROR;
-    }
-    return TOOL_OPTION;
-}
-
-int tool_common_option(const char *cmd, tool_common *c, const char *name, const char *val, int *handled)
-{
-    *handled = 1;
-    if (!strcmp(name, "-o") || !strcmp(name, "--output")) c->out_path = val;
-    else if (!strcmp(name, "--variant")) c->variant_name = val;
-    else if (!strcmp(name, "--threads")) return cli_parse_int(name, val, 1, 4096, &c->threads);
-    else if (!strcmp(name, "--device")) return cli_parse_int(name, val, 0, 1023, &c->device);
-    else if (!strcmp(name, "--backend")) {
-        c->backend_given = 1;
-        return tool_parse_backend(cmd, val, &c->backend);
-    } else *handled = 0;
-    return 0;
-}
-
-int tool_stop(int kind, void (*usage)(FILE *))
-{
-    if (kind == TOOL_ERROR) return PL_EXIT_USAGE;
-    usage(stdout);
-    return PL_EXIT_OK;
-}
-
-int tool_positional(const char *cmd, const char *val, const char **pos, int *n_pos, int max, const char *takes)
-{
-    if (*n_pos == max) {
-        cli_error("%s: unexpected argument '%s' (takes %s; see --help)", cmd, val, takes);
-        return PL_EXIT_USAGE;
-    }
-    pos[(*n_pos)++] = val;
     return PL_EXIT_OK;
 }
 
@@ -182,9 +110,9 @@ int tool_parse_backend(const char *cmd, const char *text, pl_backend *b)
     return PL_EXIT_OK;
 }
 
-int tool_find_variant(const char *cmd, const pl_kernel *k, const char *name, const pl_variant **v,
-                      pl_backend *backend, int backend_given)
+int tool_find_variant(const char *cmd, const pl_kernel *k, tool_common *c, const pl_variant **v)
 {
+    const char *name = c->variant_name;
     *v = NULL;
     if (!name) return PL_EXIT_OK;
     *v = pl_variant_find(k, name);
@@ -199,7 +127,7 @@ int tool_find_variant(const char *cmd, const pl_kernel *k, const char *name, con
     /* Can this build and machine run it at all? ("no GPU", "built without OpenBLAS") */
     pl_status s = pl_variant_check(NULL, *v, NULL, 0);
     if (s != PL_OK) return cli_fail(s);
-    if (!backend_given) *backend = (*v)->backend;
+    if (!c->backend_given) c->backend = (*v)->backend;
     return PL_EXIT_OK;
 }
 
@@ -214,6 +142,26 @@ int tool_fits_host(const char *cmd, const char *what, double bytes)
         return PL_EXIT_USAGE;
     }
     return PL_EXIT_OK;
+}
+
+int tool_alloc_f32(const char *cmd, const char *what, int rank, const int64_t *shape, pl_array *a)
+{
+    *a = (pl_array){.dtype = PL_F32, .rank = rank};
+    double count = 1;
+    for (int i = 0; i < rank; i++) a->shape[i] = shape[i], count *= (double)shape[i];
+    int rc = tool_fits_host(cmd, what, count * sizeof(float));
+    if (rc != PL_EXIT_OK) return rc;
+    if (!(a->data = pl_alloc(count > 0 ? (size_t)count * sizeof(float) : 1))) {
+        cli_error("%s: cannot allocate %s", cmd, what);
+        return PL_EXIT_FAIL;
+    }
+    return PL_EXIT_OK;
+}
+
+int tool_write_npy(const char *path, const pl_array *a)
+{
+    pl_status s = pl_npy_write(path, a);
+    return s == PL_OK ? PL_EXIT_OK : cli_fail(s);
 }
 
 double tool_file_bytes(const char *path)
@@ -239,17 +187,16 @@ int tool_read_f32(const char *cmd, const char *path, int min_rank, int max_rank,
     return PL_EXIT_OK;
 }
 
-int tool_context(const char *cmd, const pl_kernel *k, const char *size, const pl_pvalues *pv, pl_backend backend,
-                 long device, long threads, const pl_variant *v, pl_ctx **ctx)
+int tool_context(const pl_kernel *k, const void *problem, const tool_common *c, const pl_variant *v, pl_ctx **ctx)
 {
-    (void)cmd;
-    pl_status s = pl_ctx_create(ctx, backend, (int)device, (int)threads);
+    pl_status s = pl_ctx_create(ctx, c->backend, (int)c->device, (int)c->threads);
     if (s != PL_OK) return cli_fail(s);
-    if (v && (s = pl_variant_check(*ctx, v, NULL, 0)) != PL_OK) return cli_fail(s); /* a CPU variant with --backend cuda: 2 */
+    if (v && (s = pl_variant_check(*ctx, v, NULL, 0)) != PL_OK) /* a CPU variant with --backend cuda: 2 */
+        return cli_fail(s);
     /* With CUDA the operands go to the device: they must fit its free memory. */
-    if (pl_ctx_backend(*ctx) == PL_BACKEND_CUDA && size) {
+    if (pl_ctx_backend(*ctx) == PL_BACKEND_CUDA && problem) {
         pl_plan plan;
-        if ((s = pl_problem_plan(k, size, pv, PL_CHECK_AUTO, &plan)) == PL_OK) {
+        if ((s = pl_plan_spec(k, problem, PL_CHECK_AUTO, &plan)) == PL_OK) {
             plan.host_bytes = 0; /* the tool holds no reference and no working copies */
             s = pl_plan_fits(&plan, *ctx);
         }
@@ -258,9 +205,25 @@ int tool_context(const char *cmd, const pl_kernel *k, const char *size, const pl
     return PL_EXIT_OK;
 }
 
-double tool_now(void)
+int tool_run(const pl_kernel *k, const void *problem, const tool_common *c, const pl_variant *v,
+             const char *(*best)(const pl_ctx *), tool_run_fn run, void *user, const char **ran, double *ms)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    pl_ctx *ctx = NULL;
+    pl_status s = PL_OK;
+    int rc = tool_context(k, problem, c, v, &ctx);
+    if (rc == PL_EXIT_OK) {
+        *ran = !problem ? "none (empty)" : v ? v->name : best(ctx);
+        if (!*ran) {
+            cli_error("%s: no %s variant can run here", k->name, k->name);
+            rc = PL_EXIT_FAIL;
+        }
+    }
+    if (rc == PL_EXIT_OK) {
+        const double t0 = pl_now();
+        s = run(ctx, problem ? *ran : NULL, user);
+        *ms = (pl_now() - t0) * 1e3;
+        if (s != PL_OK) rc = cli_fail(s);
+    }
+    pl_ctx_destroy(ctx);
+    return rc;
 }

@@ -1,12 +1,12 @@
-/* tool.h: what the file tools share (`parlab gemm`, and the next kernels' gemv, transpose,
- * reduce, dot): the argument loop, options parsed with clear messages, float32 .npy inputs
- * checked for dtype and rank, the variant by name, and memory checked before anything is
+/* tool.h: what the file tools share (`parlab gemm`, gemv, transpose, reduce, dot, conv2d,
+ * entropy, life): the common options (their rows in options.h), float32 .npy inputs checked
+ * for dtype and rank, the variant by name, and memory checked before anything is
  * read or allocated. Every function that can fail prints the error (prefixed with the
  * command's name) and returns the exit status: 0 ok, 1 runtime failure, 2 usage error. */
 #ifndef PL_CLI_TOOL_H
 #define PL_CLI_TOOL_H
 
-#include "cli/cli.h"
+#include "cli/options.h"
 
 /* The help lines of the options every file tool takes but -o and --variant (whose text
  * names the tool's own file and kernel), for the tools' usage strings. */
@@ -28,24 +28,9 @@
     "SIGINT or SIGTERM). A write that fails after the run (a full disk) is exit 1.\n"
 #define TOOL_USAGE_NO_STDOUT "-o - (standard output) is refused: the output is binary; name a file.\n"
 
-/* The argument loop: positionals, "--" (all after are positionals), -h/--help, options with
- * a value ("--opt V" or "--opt=V", never empty) and flags without one. */
-typedef struct tool_args {
-    const char *cmd;                /* "gemm", for the messages */
-    int argc;
-    char **argv;
-    const char *const *with_value;  /* NULL-terminated: options that take a value */
-    const char *const *flags;       /* NULL-terminated: options that take none; may be NULL */
-    int i;                          /* the next argument (start at 1) */
-    int only_positional;
-} tool_args;
-enum { TOOL_END = 0, TOOL_POSITIONAL, TOOL_OPTION, TOOL_HELP, TOOL_ERROR };
-/* The next argument: TOOL_POSITIONAL (*val), TOOL_OPTION (name; *val, NULL for a flag),
- * TOOL_HELP, TOOL_END, or TOOL_ERROR (message printed; exit 2). */
-int tool_next(tool_args *t, char *name, size_t name_size, const char **val);
-
 /* The options every file tool takes, as tool_common_option fills them: -o/--output, --variant,
- * --threads, --device, --backend. Start from TOOL_COMMON_INIT. */
+ * --threads, --device, --backend (the rows CLI_ROWS_OUTPUT and CLI_ROWS_RUN; a tool without -o
+ * leaves CLI_ROWS_OUTPUT out of its table). Start from TOOL_COMMON_INIT. */
 typedef struct tool_common {
     const char *out_path, *variant_name; /* NULL: not given */
     long threads, device;                /* 0: the defaults */
@@ -53,13 +38,9 @@ typedef struct tool_common {
     int backend_given;
 } tool_common;
 #define TOOL_COMMON_INIT {NULL, NULL, 0, 0, PL_BACKEND_AUTO, 0}
-/* An option from tool_next: one of the common ones is parsed into c (*handled = 1; returns 0,
- * or the exit status of a bad value with the message printed); another, *handled = 0. A tool
- * without -o leaves it out of its tool_args list (tool_next refuses it there). */
-int tool_common_option(const char *cmd, tool_common *c, const char *name, const char *val, int *handled);
-/* A positional argument into pos[*n_pos] (pos has room for max); one too many is a usage
- * error, "CMD: unexpected argument 'VAL' (takes TAKES; see --help)" (exit 2). */
-int tool_positional(const char *cmd, const char *val, const char **pos, int *n_pos, int max, const char *takes);
+/* The value of one of the common options (o->id a CLI_OPT_* id) into c; returns 0, or the exit
+ * status of a bad value with the message printed. */
+int tool_common_option(const char *cmd, tool_common *c, const cli_opt *o, const char *val);
 /* Exit 2 with "CMD: needs an output file: -o EXAMPLE" where c has none. */
 int tool_need_output(const char *cmd, const tool_common *c, const char *example);
 
@@ -76,31 +57,39 @@ enum { TOOL_OUT_FILE_ONLY = 0, TOOL_OUT_STDOUT, TOOL_OUT_STDOUT_ALONE };
 int tool_check_output(const char *cmd, const char *opt, const char *out, const char *const *inputs, int n_inputs,
                       int stdout_mode);
 
-/* The end of a tool for a TOOL_HELP (usage on stdout, exit 0) or TOOL_ERROR (exit 2; the
- * message is printed): `if (kind == TOOL_HELP || kind == TOOL_ERROR) return tool_stop(kind, usage);` */
-int tool_stop(int kind, void (*usage)(FILE *));
-
 int tool_parse_real(const char *cmd, const char *opt, const char *text, float *out);
 int tool_parse_backend(const char *cmd, const char *text, pl_backend *b);
 
-/* The variant named (name NULL: none, *v = NULL), one this build and machine can run; unless
- * backend_given, *backend becomes its backend. An unknown name lists the valid ones (exit 2). */
-int tool_find_variant(const char *cmd, const pl_kernel *k, const char *name, const pl_variant **v,
-                      pl_backend *backend, int backend_given);
+/* The variant --variant named (none: *v = NULL), one this build and machine can run; unless
+ * --backend was given, c's backend becomes its backend. An unknown name lists the valid ones
+ * (exit 2). */
+int tool_find_variant(const char *cmd, const pl_kernel *k, tool_common *c, const pl_variant **v);
 
 /* bytes against the host memory this process may take (exit 2 naming both, in GiB). */
 int tool_fits_host(const char *cmd, const char *what, double bytes);
+/* A float32 array of rank 1 or 2 and this shape, its bytes checked against the host memory
+ * first: "CMD: WHAT: about ... GiB" (exit 2), or "CMD: cannot allocate WHAT" (exit 1). */
+int tool_alloc_f32(const char *cmd, const char *what, int rank, const int64_t *shape, pl_array *a);
+/* pl_npy_write, its failure printed (exit 1). */
+int tool_write_npy(const char *path, const pl_array *a);
 /* Size of a file in bytes (0 if it cannot be read: pl_npy_read will say why). */
 double tool_file_bytes(const char *path);
 /* Read a float32 .npy of rank min_rank..max_rank (1..2: a vector or a matrix): a file of
  * another type is a runtime failure (exit 1) naming the file and what it holds. */
 int tool_read_f32(const char *cmd, const char *path, int min_rank, int max_rank, pl_array *a);
 
-/* The context; for CUDA, the device fit of the kernel's problem of this size and problem
- * parameters (pv NULL: defaults; exit 2 when it does not fit), and a named variant must match the context's backend. */
-int tool_context(const char *cmd, const pl_kernel *k, const char *size, const pl_pvalues *pv, pl_backend backend,
-                 long device, long threads, const pl_variant *v, pl_ctx **ctx);
+/* The context (the tool's backend, device and threads); a named variant must match its backend.
+ * For CUDA, the device fit of problem: the kernel's problem struct, the one the run takes (NULL:
+ * nothing to check, an empty problem); exit 2 when it does not fit. */
+int tool_context(const pl_kernel *k, const void *problem, const tool_common *c, const pl_variant *v, pl_ctx **ctx);
 
-double tool_now(void);
+/* One call of the kernel on the tool's problem: run(ctx, rung, user) with the rung's name, or
+ * with rung NULL for an empty problem (the tool writes the empty answer itself). */
+typedef pl_status (*tool_run_fn)(pl_ctx *ctx, const char *rung, void *user);
+/* The context (tool_context: problem NULL is an empty problem), the rung (the named variant v,
+ * else best(ctx); none is "CMD: no CMD variant can run here", exit 1), and the call, timed:
+ * *ran names the rung ("none (empty)"), *ms the call's milliseconds. Exit status. */
+int tool_run(const pl_kernel *k, const void *problem, const tool_common *c, const pl_variant *v,
+             const char *(*best)(const pl_ctx *), tool_run_fn run, void *user, const char **ran, double *ms);
 
 #endif

@@ -23,20 +23,26 @@ pl_status pl_conv2d_variant(pl_ctx *ctx, const char *variant, const int64_t *par
                             int64_t W, const void *image, int64_t ld_img, int K, const void *filter,
                             const pl_conv2d_opts *opts, void *out, int64_t ld_out)
 {
-    if (!ctx) return pl_fail(PL_ERR_ARG, "pl_conv2d: NULL context");
-    const pl_variant *v = pl_variant_find(&pl_conv2d_kernel, variant);
-    if (!v) return pl_fail(PL_ERR_ARG, "conv2d: unknown variant '%s'", variant ? variant : "(null)");
     pl_conv2d_opts o = {PL_CONV2D_VALID, PL_CONV2D_ZERO, 0};
     if (opts) o = *opts;
     pl_conv2d_problem p = {H, W, K, dtype, o.mode, o.border, o.flip, 0, 0, ld_img, ld_out, NULL};
     pl_conv2d_set_shape(&p);
-    pl_status s = pl_conv2d_check(&p);
+    return pl_conv2d_variant_problem(ctx, variant, params, &p, image, filter, out);
+}
+
+pl_status pl_conv2d_variant_problem(pl_ctx *ctx, const char *variant, const int64_t *params,
+                                    const pl_conv2d_problem *p, const void *image, const void *filter, void *out)
+{
+    if (!ctx) return pl_fail(PL_ERR_ARG, "pl_conv2d: NULL context");
+    const pl_variant *v = pl_variant_find(&pl_conv2d_kernel, variant);
+    if (!v) return pl_fail(PL_ERR_ARG, "conv2d: unknown variant '%s'", variant ? variant : "(null)");
+    pl_status s = pl_conv2d_check(p);
     if (s != PL_OK) return s;
     if (!image || !filter || !out) return pl_fail(PL_ERR_ARG, "pl_conv2d: NULL array");
-    s = pl_conv2d_check_i32_range(&p, image, filter);
+    s = pl_conv2d_check_i32_range(p, image, filter);
     if (s != PL_OK) return s;
     void *host[3] = {(void *)image, (void *)filter, out};
-    return pl_run_host(ctx, &pl_conv2d_kernel, v, params, &p, host);
+    return pl_run_host(ctx, &pl_conv2d_kernel, v, params, p, host);
 }
 
 pl_status pl_conv2d(pl_ctx *ctx, pl_dtype dtype, int64_t H, int64_t W, const void *image, int64_t ld_img, int K,

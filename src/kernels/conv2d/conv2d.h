@@ -83,6 +83,11 @@ static inline void pl_conv2d_set_shape(pl_conv2d_problem *p)
  * output can reach) could leave int32; PL_OK for float32 problems. */
 pl_status pl_conv2d_check_i32_range(const pl_conv2d_problem *p, const void *image, const void *filter);
 
+/* pl_conv2d_variant on a problem struct (api.c; its shape set by pl_conv2d_set_shape), for a
+ * caller who built the problem once: the same checks, the int32 range among them. */
+pl_status pl_conv2d_variant_problem(pl_ctx *ctx, const char *variant, const int64_t *params,
+                                    const pl_conv2d_problem *p, const void *image, const void *filter, void *out);
+
 /* A filter from text: a comma list of K*K numbers ("1,2,1,2,4,2,1,2,1"), or the path of a
  * .npy holding a K x K (or K*K) array. *values (malloc'd, K*K in dtype: float32, or int32
  * where every value must be an integer) and *K on success; a count that is not an odd square

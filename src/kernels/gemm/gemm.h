@@ -40,6 +40,10 @@ double pl_gemm_spec_bytes_written(const void *problem);
 
 /* Validate sizes and leading dimensions, with a message naming the problem. */
 pl_status pl_gemm_check(const pl_gemm_problem *p);
+/* pl_sgemm_variant on a problem struct (api.c): the caller who built the problem once (the
+ * file tool) runs that one. */
+pl_status pl_gemm_variant_problem(pl_ctx *ctx, const char *variant, const int64_t *params, const pl_gemm_problem *p,
+                                  const float *A, const float *B, float *C);
 
 /* The rungs' parameters, by index into pl_run_args.params; each table is defined beside its rung. */
 enum { PL_GEMM_CPU_SIMD_ISA, PL_GEMM_CPU_SIMD_N_PARAMS };

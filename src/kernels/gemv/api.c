@@ -31,14 +31,20 @@ pl_status pl_sgemv(pl_ctx *ctx, char trans, int64_t M, int64_t N, float alpha, c
 pl_status pl_sgemv_variant(pl_ctx *ctx, const char *variant, const int64_t *params, char trans, int64_t M,
                            int64_t N, float alpha, const float *A, int64_t lda, const float *x, float beta, float *y)
 {
-    if (!ctx) return pl_fail(PL_ERR_ARG, "pl_sgemv: NULL context");
-    const pl_variant *v = pl_variant_find(&pl_gemv_kernel, variant);
-    if (!v) return pl_fail(PL_ERR_ARG, "gemv: unknown variant '%s'", variant ? variant : "(null)");
     int t = trans == 'n' || trans == 'N' ? 0 : trans == 't' || trans == 'T' ? 1 : -1;
     if (t < 0) return pl_fail(PL_ERR_ARG, "pl_sgemv: trans = '%c' (legal: 'n' or 't')", trans);
     pl_gemv_problem p = {M, N, lda, t, alpha, beta};
-    pl_status s = pl_gemv_check(&p);
+    return pl_gemv_variant_problem(ctx, variant, params, &p, A, x, y);
+}
+
+pl_status pl_gemv_variant_problem(pl_ctx *ctx, const char *variant, const int64_t *params, const pl_gemv_problem *p,
+                                  const float *A, const float *x, float *y)
+{
+    if (!ctx) return pl_fail(PL_ERR_ARG, "pl_sgemv: NULL context");
+    const pl_variant *v = pl_variant_find(&pl_gemv_kernel, variant);
+    if (!v) return pl_fail(PL_ERR_ARG, "gemv: unknown variant '%s'", variant ? variant : "(null)");
+    pl_status s = pl_gemv_check(p);
     if (s != PL_OK) return s;
     void *host[3] = {(void *)A, (void *)x, y};
-    return pl_run_host(ctx, &pl_gemv_kernel, v, params, &p, host);
+    return pl_run_host(ctx, &pl_gemv_kernel, v, params, p, host);
 }

@@ -35,6 +35,9 @@ extern const pl_param_def pl_gemv_problem_params[];
 
 /* The spec (spec.c). */
 pl_status pl_gemv_check(const pl_gemv_problem *p);
+/* pl_sgemv_variant on a problem struct (api.c), for a caller who built the problem once. */
+pl_status pl_gemv_variant_problem(pl_ctx *ctx, const char *variant, const int64_t *params, const pl_gemv_problem *p,
+                                  const float *A, const float *x, float *y);
 pl_status pl_gemv_spec_make_problem(void *problem, const char *size, const pl_pvalues *pv);
 void pl_gemv_spec_describe(const void *problem, char *buf, size_t n);
 pl_status pl_gemv_spec_operands(const void *problem, pl_tensor *t, int *n);

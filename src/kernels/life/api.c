@@ -1,6 +1,7 @@
 /* api.c: pl_life, the BLAS-like call: it checks the arguments, builds the problem and runs the
- * best rung this context can (pl_life_variant: a named one) on the caller's packed grid through
- * the harness's host runner (device copies for a CUDA rung). */
+ * best rung this context can (pl_life_variant: a named one; pl_life_variant_problem: a named one
+ * on a problem a caller built) on the caller's packed grid through the harness's host runner
+ * (device copies for a CUDA rung). */
 #include "core/core.h"
 #include "kernels/life/life.h"
 
@@ -35,24 +36,31 @@ const char *pl_life_best_variant(const pl_ctx *ctx) { return pl_life_best_varian
 pl_status pl_life_variant(pl_ctx *ctx, const char *variant, const int64_t *params, int64_t W, int64_t H,
                           uint64_t *bits, int64_t gens, const char *rule, int torus)
 {
-    if (!ctx) return pl_fail(PL_ERR_ARG, "pl_life: NULL context");
-    const pl_variant *v = pl_variant_find(&pl_life_kernel, variant);
-    if (!v) return pl_fail(PL_ERR_ARG, "life: unknown variant '%s'", variant ? variant : "(null)");
-    if (W < 1 || H < 1) return pl_fail(PL_ERR_ARG, "pl_life: a %lldx%lld grid is empty", (long long)W, (long long)H);
-    if (gens < 0) return pl_fail(PL_ERR_ARG, "pl_life: gens %lld is negative", (long long)gens);
-    if (!bits) return pl_fail(PL_ERR_ARG, "pl_life: NULL grid");
-    int64_t cells;
-    if (pl_mul_overflow(W, H, &cells) || cells > INT64_MAX / 4)
-        return pl_fail(PL_ERR_OVERFLOW, "life: %lldx%lld overflows 64-bit sizes", (long long)W, (long long)H);
     pl_life_problem p;
     memset(&p, 0, sizeof p);
     p.W = W, p.H = H, p.gens = gens;
     p.topology = torus ? PL_LIFE_TOPO_TORUS : PL_LIFE_TOPO_PLANE;
     pl_status s = pl_life_rule_parse(rule ? rule : "B3/S23", &p.rule);
     if (s != PL_OK) return s;
-    if (gens == 0) return PL_OK;
+    return pl_life_variant_problem(ctx, variant, params, &p, bits);
+}
+
+pl_status pl_life_variant_problem(pl_ctx *ctx, const char *variant, const int64_t *params, const pl_life_problem *p,
+                                  uint64_t *bits)
+{
+    if (!ctx) return pl_fail(PL_ERR_ARG, "pl_life: NULL context");
+    const pl_variant *v = pl_variant_find(&pl_life_kernel, variant);
+    if (!v) return pl_fail(PL_ERR_ARG, "life: unknown variant '%s'", variant ? variant : "(null)");
+    if (p->W < 1 || p->H < 1)
+        return pl_fail(PL_ERR_ARG, "pl_life: a %lldx%lld grid is empty", (long long)p->W, (long long)p->H);
+    if (p->gens < 0) return pl_fail(PL_ERR_ARG, "pl_life: gens %lld is negative", (long long)p->gens);
+    if (!bits) return pl_fail(PL_ERR_ARG, "pl_life: NULL grid");
+    int64_t cells;
+    if (pl_mul_overflow(p->W, p->H, &cells) || cells > INT64_MAX / 4)
+        return pl_fail(PL_ERR_OVERFLOW, "life: %lldx%lld overflows 64-bit sizes", (long long)p->W, (long long)p->H);
+    if (p->gens == 0) return PL_OK;
     void *host[1] = {bits};
-    return pl_run_host(ctx, &pl_life_kernel, v, params, &p, host);
+    return pl_run_host(ctx, &pl_life_kernel, v, params, p, host);
 }
 
 pl_status pl_life(pl_ctx *ctx, int64_t W, int64_t H, uint64_t *bits, int64_t gens, const char *rule, int torus)

@@ -29,6 +29,11 @@ typedef struct pl_life_problem {
 
 extern const pl_kernel pl_life_kernel; /* ladder.c */
 
+/* pl_life_variant on a problem struct (api.c), for a caller who built the problem once (the
+ * file tool: its rule as parsed, gens set per run): the same checks, then the run. */
+pl_status pl_life_variant_problem(pl_ctx *ctx, const char *variant, const int64_t *params, const pl_life_problem *p,
+                                  uint64_t *bits);
+
 /* The host workspace slot (pl_ctx_host_workspace) every life rung keeps its second buffer in
  * (slot 0 is gemm's packed panels, slot 1 gemv's partial sums). */
 enum { PL_LIFE_HOST_WS = 2 };

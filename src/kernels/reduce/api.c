@@ -1,5 +1,6 @@
 /* api.c: pl_sreduce and pl_sdot, the BLAS-like calls: check the arguments, pick the best rung
- * the context can run, and hand the host arrays to the harness (pl_run_host). */
+ * the context can run, and hand the host arrays to the harness (pl_run_host); the same on a
+ * problem struct a caller built (the file tools), with the rung it names. */
 #include "core/core.h"
 #include "kernels/reduce/reduce.h"
 
@@ -13,6 +14,9 @@ static const char *best(const pl_ctx *ctx, const pl_kernel *k, const char *cpu, 
     return NULL;
 }
 
+const char *pl_reduce_best_variant(const pl_ctx *ctx) { return best(ctx, &pl_reduce_kernel, "cpu-simd", "cuda-tuned"); }
+const char *pl_dot_best_variant(const pl_ctx *ctx) { return best(ctx, &pl_dot_kernel, "cpu-simd", "cuda-tuned"); }
+
 pl_status pl_sreduce(pl_ctx *ctx, pl_reduce_op op, int axis, int64_t M, int64_t N, const float *A, int64_t lda,
                      float *r)
 {
@@ -25,10 +29,21 @@ pl_status pl_sreduce(pl_ctx *ctx, pl_reduce_op op, int axis, int64_t M, int64_t 
     pl_reduce_problem p = {M, N, lda, op, axis, lda - N};
     pl_status s = pl_reduce_check(&p);
     if (s != PL_OK) return s;
-    const char *name = best(ctx, &pl_reduce_kernel, "cpu-simd", "cuda-tuned");
+    const char *name = pl_reduce_best_variant(ctx);
     if (!name) return pl_fail(PL_ERR_UNSUPPORTED, "pl_sreduce: no reduce variant can run in this context");
+    return pl_reduce_variant_problem(ctx, name, NULL, &p, A, r);
+}
+
+pl_status pl_reduce_variant_problem(pl_ctx *ctx, const char *variant, const int64_t *params,
+                                    const pl_reduce_problem *p, const float *A, float *r)
+{
+    if (!ctx) return pl_fail(PL_ERR_ARG, "pl_sreduce: NULL context");
+    const pl_variant *v = pl_variant_find(&pl_reduce_kernel, variant);
+    if (!v) return pl_fail(PL_ERR_ARG, "reduce: unknown variant '%s'", variant ? variant : "(null)");
+    pl_status s = pl_reduce_check(p);
+    if (s != PL_OK) return s;
     void *host[2] = {(void *)A, r};
-    return pl_run_host(ctx, &pl_reduce_kernel, pl_variant_find(&pl_reduce_kernel, name), NULL, &p, host);
+    return pl_run_host(ctx, &pl_reduce_kernel, v, params, p, host);
 }
 
 pl_status pl_sdot(pl_ctx *ctx, int64_t N, const float *x, const float *y, float *result)
@@ -38,8 +53,19 @@ pl_status pl_sdot(pl_ctx *ctx, int64_t N, const float *x, const float *y, float 
     pl_dot_problem p = {N};
     pl_status s = pl_dot_check(&p);
     if (s != PL_OK) return s;
-    const char *name = best(ctx, &pl_dot_kernel, "cpu-simd", "cuda-tuned");
+    const char *name = pl_dot_best_variant(ctx);
     if (!name) return pl_fail(PL_ERR_UNSUPPORTED, "pl_sdot: no dot variant can run in this context");
+    return pl_dot_variant_problem(ctx, name, NULL, &p, x, y, result);
+}
+
+pl_status pl_dot_variant_problem(pl_ctx *ctx, const char *variant, const int64_t *params, const pl_dot_problem *p,
+                                 const float *x, const float *y, float *result)
+{
+    if (!ctx) return pl_fail(PL_ERR_ARG, "pl_sdot: NULL context");
+    const pl_variant *v = pl_variant_find(&pl_dot_kernel, variant);
+    if (!v) return pl_fail(PL_ERR_ARG, "dot: unknown variant '%s'", variant ? variant : "(null)");
+    pl_status s = pl_dot_check(p);
+    if (s != PL_OK) return s;
     void *host[3] = {(void *)x, (void *)y, result};
-    return pl_run_host(ctx, &pl_dot_kernel, pl_variant_find(&pl_dot_kernel, name), NULL, &p, host);
+    return pl_run_host(ctx, &pl_dot_kernel, v, params, p, host);
 }

@@ -21,15 +21,21 @@ const char *pl_transpose_best_variant(const pl_ctx *ctx)
 pl_status pl_stranspose_variant(pl_ctx *ctx, const char *variant, const int64_t *params, int64_t M, int64_t N,
                                 const float *A, int64_t lda, float *B, int64_t ldb)
 {
+    pl_transpose_problem p = {M, N, lda, ldb};
+    return pl_transpose_variant_problem(ctx, variant, params, &p, A, B);
+}
+
+pl_status pl_transpose_variant_problem(pl_ctx *ctx, const char *variant, const int64_t *params,
+                                       const pl_transpose_problem *p, const float *A, float *B)
+{
     if (!ctx) return pl_fail(PL_ERR_ARG, "pl_stranspose: NULL context");
     const pl_variant *v = pl_variant_find(&pl_transpose_kernel, variant);
     if (!v) return pl_fail(PL_ERR_ARG, "transpose: unknown variant '%s'", variant ? variant : "(null)");
-    pl_transpose_problem p = {M, N, lda, ldb};
-    pl_status s = pl_transpose_check(&p);
+    pl_status s = pl_transpose_check(p);
     if (s != PL_OK) return s;
     if (!A || !B) return pl_fail(PL_ERR_ARG, "pl_stranspose: NULL array");
     void *host[2] = {(void *)A, B};
-    return pl_run_host(ctx, &pl_transpose_kernel, v, params, &p, host);
+    return pl_run_host(ctx, &pl_transpose_kernel, v, params, p, host);
 }
 
 pl_status pl_stranspose(pl_ctx *ctx, int64_t M, int64_t N, const float *A, int64_t lda, float *B, int64_t ldb)

@@ -37,6 +37,9 @@ double pl_transpose_spec_bytes_written(const void *problem);
 
 /* Validate sizes and leading dimensions, with a message naming the problem. */
 pl_status pl_transpose_check(const pl_transpose_problem *p);
+/* pl_stranspose_variant on a problem struct (api.c), for a caller who built the problem once. */
+pl_status pl_transpose_variant_problem(pl_ctx *ctx, const char *variant, const int64_t *params,
+                                       const pl_transpose_problem *p, const float *A, float *B);
 
 /* The rungs' parameters, by index into pl_run_args.params; each table is defined beside its rung. */
 enum { PL_TRANSPOSE_CPU_BLOCKED_TILE, PL_TRANSPOSE_CPU_BLOCKED_ISA, PL_TRANSPOSE_CPU_BLOCKED_STORE,
