@@ -638,7 +638,8 @@ pl_status pl_bench_variant(pl_ctx *ctx, pl_problem *p, const pl_variant *v, cons
     int first_ok = 1;
     for (int w = 0; w < (cfg.warmup > 0 ? cfg.warmup : 1) && s == PL_OK; w++) {
         progress(cfg.progress, cfg.progress_user, "warm-up", 0.0);
-        s = reset_outputs(&st);
+        if (pl_ctx_cancelled(ctx)) s = pl_fail(PL_ERR_CANCELLED, "%s: cancelled", v->name);
+        if (s == PL_OK) s = reset_outputs(&st);
         if (s == PL_OK) s = call_variant(&st);
         if (s != PL_OK || w > 0) continue;
         if (gpu) {
@@ -665,7 +666,7 @@ pl_status pl_bench_variant(pl_ctx *ctx, pl_problem *p, const pl_variant *v, cons
     while (s == PL_OK && n < cap) {
         progress(cfg.progress, cfg.progress_user, "timed runs",
                  cfg.repeats > 0 ? (double)n / cap : fmin(1.0, fmax((double)n / 3, spent / fmax(cfg.min_time_s, 1e-9))));
-        s = reset_outputs(&st);
+        s = pl_ctx_cancelled(ctx) ? pl_fail(PL_ERR_CANCELLED, "%s: cancelled", v->name) : reset_outputs(&st);
         if (s == PL_OK) s = flush_caches(&st);
         if (s != PL_OK) break;
         double t;
