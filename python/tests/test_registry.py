@@ -38,3 +38,22 @@ def test_machine_and_peaks():
 def test_version():
     assert parlab.__version__.count(".") == 2
     assert np.__version__
+
+
+def test_named_rung_through_operands_host_and_pointer_paths():
+    """The generic path the GPU arrays take (pl_run_device on pointers), exercised with a CPU
+    rung on host pointers, and pl_run_host on buffers: both against NumPy."""
+    from parlab import _parlab
+    rng = np.random.default_rng(3)
+    A, B = rng.uniform(-1, 1, (33, 17)).astype(np.float32), rng.uniform(-1, 1, (17, 9)).astype(np.float32)
+    ops = _parlab.operands("gemm", "33x9x17", ["alpha=2"])
+    assert [o[:2] for o in ops] == [("A", "f32"), ("B", "f32"), ("C", "f32")] and ops[2][3:] == (33, 9, 9)
+    C = np.empty((33, 9), np.float32)
+    _parlab.run("gemm", "cpu-simd", "33x9x17", ["alpha=2"], 1, 0, 0, [A, B, C], None)
+    np.testing.assert_allclose(C, 2 * (A.astype(np.float64) @ B), atol=1e-5)
+    C2 = np.empty((33, 9), np.float32)
+    _parlab.run("gemm", "cpu-naive", "33x9x17", ["alpha=2"], 1, 0, 0, [a.ctypes.data for a in (A, B, C2)], 0)
+    np.testing.assert_allclose(C2, C, atol=1e-5)
+    import pytest
+    with pytest.raises(ValueError, match="bytes where"):
+        _parlab.run("gemm", "cpu-simd", "33x9x17", [], 1, 0, 0, [A[:10], B, C], None)
