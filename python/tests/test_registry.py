@@ -47,7 +47,7 @@ def test_named_rung_through_operands_host_and_pointer_paths():
     rng = np.random.default_rng(3)
     A, B = rng.uniform(-1, 1, (33, 17)).astype(np.float32), rng.uniform(-1, 1, (17, 9)).astype(np.float32)
     ops = _parlab.operands("gemm", "33x9x17", ["alpha=2"])
-    assert [o[:2] for o in ops] == [("A", "f32"), ("B", "f32"), ("C", "f32")] and ops[2][3:] == (33, 9, 9)
+    assert [o[:2] for o in ops] == [("A", "float32"), ("B", "float32"), ("C", "float32")] and ops[2][3:] == (33, 9, 9)
     C = np.empty((33, 9), np.float32)
     _parlab.run("gemm", "cpu-simd", "33x9x17", ["alpha=2"], 1, 0, 0, [A, B, C], None)
     np.testing.assert_allclose(C, 2 * (A.astype(np.float64) @ B), atol=1e-5)
