@@ -2,7 +2,8 @@
 # sanitizer run of the CPU tests).
 #   make          build
 #   make bench    build, then run the default benchmark suite (bench/default.suite)
-#   make test     build, then run every test; then the CPU tests again under ASan + UBSan
+#   make test     build, then run every test; then the Python package's tests (pytest, in a venv);
+#                 then the CPU tests again under ASan + UBSan
 #   make install  install the libraries, parlab.h, the parlab command and parlab.pc (PREFIX=...)
 #   make fuzz     build the libFuzzer targets (tests/fuzz/) with clang in build-fuzz/ and run each
 #                 for FUZZ_SECONDS (default 60); `make test` runs them too, 10 s each unless
@@ -12,7 +13,7 @@ PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build configure bench test test-fast test-asan test-gpu test-fuzz fuzz install clean
+.PHONY: all build configure bench test test-fast test-python test-asan test-gpu test-fuzz fuzz install clean
 
 all: build
 
@@ -30,12 +31,23 @@ bench: build
 	$(BUILD)/parlab bench --suite bench/default.suite --json-dir $(BUILD)/bench-json
 	$(BUILD)/parlab report $(BUILD)/bench-json/*.json -o $(BUILD)/report.html --svg $(BUILD)/report-svg
 
-test: test-fast test-asan test-fuzz
+test: test-fast test-python test-asan test-fuzz
 
 # ctest shows a skipped test's reason only in its log: print those lines ("skipped: no GPU").
 test-fast: build
 	ctest --test-dir $(BUILD) --output-on-failure
 	@grep -h "^skipped:" $(BUILD)/Testing/Temporary/LastTest.log 2>/dev/null | sort -u | sed 's/^/ctest: a test was /' || true
+
+# The Python package (python/, docs/python.md): `pip install .` into a venv of its own, with
+# NumPy, SciPy and scikit-image from the package index, then pytest. CMAKE_FLAGS reach its build
+# (CMAKE_ARGS); the build stays in build-python/ between runs. GPU tests skip without a GPU.
+PYTHON ?= python3
+PY_VENV ?= .venv-test
+test-python:
+	test -x $(PY_VENV)/bin/python || $(PYTHON) -m venv $(PY_VENV)
+	$(PY_VENV)/bin/pip install -q pytest numpy scipy scikit-image
+	CMAKE_ARGS="$(CMAKE_FLAGS)" $(PY_VENV)/bin/pip install -q .
+	$(PY_VENV)/bin/python -m pytest -q -rs python/tests
 
 test-gpu: build
 	ctest --test-dir $(BUILD) --output-on-failure -L gpu
@@ -110,4 +122,4 @@ install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
-	rm -rf $(BUILD) build-asan $(FUZZ_DIR)
+	rm -rf $(BUILD) build-asan build-python $(PY_VENV) $(FUZZ_DIR)

@@ -39,7 +39,8 @@ typedef enum pl_status {
     PL_ERR_FORMAT,       /* a file is malformed, truncated or of the wrong type */
     PL_ERR_VERIFY,       /* a result failed verification */
     PL_ERR_TOO_BIG,      /* a problem too big for this machine's memory (host or device) */
-    PL_ERR_INTERNAL
+    PL_ERR_INTERNAL,
+    PL_ERR_CANCELLED     /* stopped by the caller's cancel flag (pl_ctx_set_cancel) */
 } pl_status;
 
 const char *pl_status_name(pl_status s);
@@ -62,6 +63,10 @@ pl_backend pl_ctx_backend(const pl_ctx *ctx);
 int pl_ctx_threads(const pl_ctx *ctx);
 int pl_ctx_device(const pl_ctx *ctx);
 pl_status pl_ctx_set_threads(pl_ctx *ctx, int threads);
+/* A flag the caller owns (NULL: none): once *flag is nonzero, long harness calls on ctx
+ * (pl_bench_variant) stop between runs with PL_ERR_CANCELLED, leaving nothing half-written.
+ * Set it from another thread or a signal handler; the Python package turns Ctrl-C into it. */
+void pl_ctx_set_cancel(pl_ctx *ctx, const volatile int *flag);
 
 /* What this build has and what this machine can do. */
 enum {
@@ -203,6 +208,24 @@ const char *pl_conv2d_best_variant(const pl_ctx *ctx);
 pl_status pl_life(pl_ctx *ctx, int64_t W, int64_t H, uint64_t *bits, int64_t gens, const char *rule, int torus);
 pl_status pl_life_variant(pl_ctx *ctx, const char *variant, const int64_t *params, int64_t W, int64_t H,
                           uint64_t *bits, int64_t gens, const char *rule, int torus);
+/* A Life pattern as a file holds it: RLE (as Golly writes it) or plaintext .cells, read by
+ * content. bits: the w x h box in pl_life's layout (h rows of (w + 63) / 64 words); rule
+ * canonical ("B3/S23"); grid 0 the unbounded plane, 1 a torus, 2 a bounded plane of grid_w x
+ * grid_h (Golly's ":T"/":P" rule suffix); x0, y0 the box's top-left on the plane (#P/#R).
+ * pl_life_file_read: malformed files are PL_ERR_FORMAT naming the file, line and column; free
+ * with pl_life_file_free. pl_life_file_write: RLE, or .cells for a name ending in ".cells"; a
+ * temporary file renamed (nothing half-written); a malformed rule is PL_ERR_ARG. */
+typedef struct pl_life_file {
+    int64_t w, h;
+    uint64_t *bits;
+    char rule[64];
+    int grid;
+    int64_t grid_w, grid_h;
+    int64_t x0, y0;
+} pl_life_file;
+pl_status pl_life_file_read(const char *path, pl_life_file *f);
+pl_status pl_life_file_write(const char *path, const pl_life_file *f);
+void pl_life_file_free(pl_life_file *f);
 /* The rung pl_life runs for a W x H grid in this context (NULL: none can run): cpu-bitpacked
  * on the CPU; on the GPU cuda-bitpacked below 1e8 cells and cuda-tuned from there on (where
  * each is the faster on an H100). pl_life_best_variant: the choice for a large grid. */
@@ -556,6 +579,12 @@ pl_status pl_run_host(pl_ctx *ctx, const pl_kernel *k, const pl_variant *v, cons
  * [PL_PHASE_KERNEL] the run (CUDA events on the context's stream; on the CPU the wall clock
  * of the run), [PL_PHASE_D2H] the copies out. A phase that does not apply (all but the kernel
  * on the CPU) or was not reached is -1. */
+/* Run v once on the caller's device arrays (a CUDA variant; CPU ones take host arrays here
+ * too), on the caller's stream (a cudaStream_t; NULL: the context's): dev[i] is operand i as
+ * operands() describes it. Asynchronous on that stream: nothing is copied or synchronized;
+ * a failed launch is PL_ERR_CUDA. The Python package runs CuPy/PyTorch arrays through it. */
+pl_status pl_run_device(pl_ctx *ctx, const pl_kernel *k, const pl_variant *v, const int64_t *params,
+                        const void *problem, void *const *dev, void *stream);
 pl_status pl_run_host_phases(pl_ctx *ctx, const pl_kernel *k, const pl_variant *v, const int64_t *params,
                              const void *problem, void *const *host, double phase_s[PL_N_PHASES]);
 

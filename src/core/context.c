@@ -199,6 +199,16 @@ pl_backend pl_ctx_backend(const pl_ctx *c) { return c->backend; }
 int pl_ctx_threads(const pl_ctx *c) { return c->threads; }
 int pl_ctx_device(const pl_ctx *c) { return c->device; }
 
+void pl_ctx_set_cancel(pl_ctx *c, const volatile int *flag)
+{
+    if (c) c->cancel = flag;
+}
+
+int pl_ctx_cancelled(const pl_ctx *c)
+{
+    return c && c->cancel && __atomic_load_n(c->cancel, __ATOMIC_RELAXED) != 0;
+}
+
 pl_status pl_ctx_set_threads(pl_ctx *c, int threads)
 {
     if (threads <= 0) return pl_fail(PL_ERR_ARG, "threads = %d: must be >= 1", threads);

@@ -50,7 +50,11 @@ struct pl_ctx {
         const void *key; /* the address of something static in the rung that owns it */
         void *state;
     } state[PL_CTX_STATE_SLOTS];
+    const volatile int *cancel; /* the caller's cancel flag (pl_ctx_set_cancel); NULL: none */
 };
+
+/* 1 when ctx's cancel flag is set (a long call should stop with PL_ERR_CANCELLED). */
+int pl_ctx_cancelled(const pl_ctx *ctx);
 
 /* Make ctx's device current on the calling thread (cudaSetDevice); PL_OK and nothing else for
  * a CPU context. Call it once on a thread before running CUDA rungs with ctx there. */

@@ -36,6 +36,7 @@ const char *pl_status_name(pl_status s)
     case PL_ERR_VERIFY: return "verification failed";
     case PL_ERR_TOO_BIG: return "problem too big for this machine";
     case PL_ERR_INTERNAL: return "internal error";
+    case PL_ERR_CANCELLED: return "cancelled";
     }
     return "unknown status";
 }

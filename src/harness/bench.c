@@ -68,7 +68,8 @@ static pl_status warm_up(pl_run *run, pl_result *r, int *first_ok)
     pl_status s = PL_OK;
     for (int w = 0; w < (cfg->warmup > 0 ? cfg->warmup : 1) && s == PL_OK; w++) {
         progress(cfg, "warm-up", 0.0);
-        s = pl_run_poison_outputs(run);
+        s = pl_run_check_cancel(run);
+        if (s == PL_OK) s = pl_run_poison_outputs(run);
         if (s == PL_OK) s = pl_run_call(run);
         if (s != PL_OK || w > 0) continue;
         if (run->gpu) s = pl_run_outputs_to_host(run, &r->phase_s[PL_PHASE_D2H]);

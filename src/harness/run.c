@@ -102,6 +102,11 @@ pl_status pl_run_outputs_to_host(pl_run *run, double *d2h_s)
     return s;
 }
 
+pl_status pl_run_check_cancel(const pl_run *run)
+{
+    return pl_ctx_cancelled(run->ctx) ? pl_fail(PL_ERR_CANCELLED, "%s: cancelled", run->v->name) : PL_OK;
+}
+
 pl_status pl_run_poison_outputs(pl_run *run)
 {
     const pl_problem *p = run->p;

@@ -38,6 +38,9 @@ pl_status pl_run_outputs_to_host(pl_run *run, double *d2h_s);
 /* Before each run: outputs poisoned (all-ones bytes: NaN for floats, -1 / 255 for integers),
  * in-outs reset to their initial values. */
 pl_status pl_run_poison_outputs(pl_run *run);
+/* Before each run too: PL_ERR_CANCELLED once the context was cancelled (pl_ctx_set_cancel:
+ * Ctrl-C in the Python package), so a long bench stops between runs. */
+pl_status pl_run_check_cancel(const pl_run *run);
 /* --cold: write over a buffer larger than the caches (nothing without --cold). */
 pl_status pl_run_flush_caches(pl_run *run);
 /* The variant once (and on a GPU, the launch's error). */

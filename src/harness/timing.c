@@ -58,7 +58,8 @@ pl_status pl_time_repeats(pl_run *run, pl_result *r)
     pl_status s = PL_OK;
     while (s == PL_OK && n < cap) {
         progress(cfg, n, cap, spent);
-        s = pl_run_poison_outputs(run);
+        s = pl_run_check_cancel(run);
+        if (s == PL_OK) s = pl_run_poison_outputs(run);
         if (s == PL_OK) s = pl_run_flush_caches(run);
         double t;
         if (s == PL_OK) s = timed_call(run, &t);

@@ -1,0 +1,76 @@
+"""What parlab has and what this machine can do (list, peaks), and the harness (bench)."""
+import json
+
+from . import _parlab
+from ._parlab import ArgumentError, UnsupportedError
+
+
+def list(kernel=None):  # noqa: A001 (parlab.list, as `parlab list`)
+    """The kernels and their ladders, as dicts: name, summary, size_help, unit, params (the
+    problem's) and variants (each: name, idea, backend, peer, precision, runnable, why_not,
+    params). kernel: one kernel's dict."""
+    ks = _parlab.kernels()
+    if kernel is None:
+        return ks
+    for k in ks:
+        if k["name"] == kernel:
+            return k
+    raise ArgumentError(f"no kernel {kernel!r}: one of {', '.join(k['name'] for k in ks)}")
+
+
+def machine():
+    """One line on this machine and build: "x86-64 AVX2 AVX-512, 2 cores; CUDA build; GPU: ..."."""
+    return _parlab.machine()[0]
+
+
+def peaks(measure=False):
+    """The machine's measured ceilings (FMA peaks, bandwidths; GFLOP/s, GB/s) as a dict, from
+    `parlab peaks`'s cache; measure=True measures them (quick, seconds) when none are cached.
+    None when none are known."""
+    return _parlab.peaks(bool(measure))
+
+
+_CHECKS = {"auto": 0, "full": 1, "sample": 2}
+
+
+def bench(kernel, size, variants="all", peer=False, *, set=None, threads=None, device=0, warmup=None, repeats=None,
+          min_time=None, seed=42, cold=False, check="auto", notes=None):
+    """Run `parlab bench`: each rung on seeded inputs, verified against the float64 reference,
+    timed (warm-up, then repeats until min_time), placed against the cached peaks. Returns the
+    rows of the --json file (docs/output.md) as a list of dicts.
+
+    kernel: "gemm", ...; size: "1024", "512x256x128", "small", or a list of them; variants:
+    "all" (every rung that can run here), a name, or a list; peer: add the peer libraries
+    (OpenBLAS, cuBLAS, ...) of the backends used; set: the problem's parameters as a dict
+    ({"op": "max", "axis": 0}) as --set does. notes: a list that gets the lines of rungs that
+    do not take a problem. Ctrl-C stops it between runs with KeyboardInterrupt.
+    """
+    k = list(kernel)
+    sizes = [size] if isinstance(size, (str, int)) else [str(s) for s in size]
+    sizes = [str(s) for s in sizes]
+    ladder = k["variants"]
+    if variants == "all":
+        chosen = [v["name"] for v in ladder if not v["peer"] and v["runnable"]]
+        if not chosen:
+            raise UnsupportedError(f"bench: no variant of {kernel} can run here (parlab.list({kernel!r}) says why)")
+    else:
+        chosen = [variants] if isinstance(variants, str) else [str(v) for v in variants]
+        by_name = {v["name"]: v for v in ladder}
+        for name in chosen:
+            if name not in by_name:
+                raise ArgumentError(f"bench: {kernel} has no variant {name!r} (parlab.list({kernel!r}))")
+            if not by_name[name]["runnable"]:
+                raise UnsupportedError(f"bench: {name} cannot run here: {by_name[name]['why_not']}")
+    if peer:
+        backends = {v["backend"] for v in ladder if v["name"] in chosen}
+        chosen += [v["name"] for v in ladder
+                   if v["peer"] and v["runnable"] and v["backend"] in backends and v["name"] not in chosen]
+    if check not in _CHECKS:
+        raise ArgumentError(f"bench: check {check!r}: one of 'auto', 'full', 'sample'")
+    settings = [f"{n}={v}" for n, v in (set or {}).items()]
+    text, lines = _parlab.bench(kernel, sizes, chosen, settings, 0 if threads is None else int(threads), int(device),
+                                -1 if warmup is None else int(warmup), 0 if repeats is None else int(repeats),
+                                0.0 if min_time is None else float(min_time), int(seed), bool(cold), _CHECKS[check])
+    if notes is not None:
+        notes.extend(line for line in lines.splitlines() if line)
+    return json.loads(text)["results"]

@@ -1,0 +1,193 @@
+"""GPU arrays: CuPy arrays and PyTorch CUDA tensors through every CUDA rung, in place on the
+device, the results equal to the NumPy results; backend="cuda" on NumPy arrays. Skipped, saying
+why, without a GPU, a CUDA build, or CuPy/PyTorch."""
+import numpy as np
+import pytest
+
+import parlab
+
+GPU = bool(parlab._parlab.machine()[3] & 8)  # PL_FEAT_GPU: a CUDA build and a usable GPU
+if not GPU:
+    pytest.skip("no GPU or no CUDA build: the GPU tests run on the GPU machine", allow_module_level=True)
+
+
+def libs():
+    found = []
+    try:
+        import cupy
+        found.append(pytest.param("cupy", id="cupy"))
+    except ImportError:
+        print("skipped: CuPy is not installed")
+    try:
+        import torch
+        if torch.cuda.is_available():
+            found.append(pytest.param("torch", id="torch"))
+    except ImportError:
+        print("skipped: PyTorch is not installed")
+    return found or [pytest.param(None, marks=pytest.mark.skip(reason="neither CuPy nor PyTorch is installed"))]
+
+
+LIBS = libs()
+
+
+def to_dev(lib, a):
+    if lib == "cupy":
+        import cupy
+        return cupy.asarray(a)
+    import torch
+    return torch.from_numpy(np.ascontiguousarray(a)).cuda()
+
+
+def to_host(lib, x):
+    assert type(x).__module__.startswith(lib), f"the result is a {type(x)}, not a {lib} array"
+    if lib == "cupy":
+        return x.get()
+    return x.cpu().numpy()
+
+
+def cuda_rungs(kernel):
+    return [v["name"] for v in parlab.list(kernel)["variants"] if v["backend"] == "cuda" and v["runnable"]]
+
+
+def tol(prec):
+    return 2e-3 if prec == "TF32" else 1e-4
+
+
+@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("variant", cuda_rungs("gemm"))
+@pytest.mark.parametrize("M,N,K", [(1, 1, 1), (33, 65, 17), (1000, 1023, 129)])
+def test_gemm(lib, variant, M, N, K):
+    rng = np.random.default_rng(1)
+    A, B, C = (rng.uniform(-1, 1, s).astype(np.float32) for s in ((M, K), (K, N), (M, N)))
+    got = to_host(lib, parlab.gemm(to_dev(lib, A), to_dev(lib, B), to_dev(lib, C), alpha=2.0, beta=0.5, variant=variant))
+    want = 2.0 * (A.astype(np.float64) @ B) + 0.5 * C
+    prec = {v["name"]: v["precision"] for v in parlab.list("gemm")["variants"]}[variant]
+    np.testing.assert_allclose(got, want, atol=tol(prec) * np.sqrt(K) * 4)
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_gemm_strided_device_input(lib):
+    rng = np.random.default_rng(2)
+    A = rng.uniform(-1, 1, (64, 80)).astype(np.float32)
+    dA = to_dev(lib, A)
+    sub = dA[:, ::2] if lib == "cupy" else dA[:, ::2]
+    got = to_host(lib, parlab.gemm(sub, sub.T))
+    np.testing.assert_allclose(got, A[:, ::2].astype(np.float64) @ A[:, ::2].T, atol=1e-4)
+
+
+@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("variant", cuda_rungs("gemv"))
+@pytest.mark.parametrize("trans", [False, True])
+def test_gemv(lib, variant, trans):
+    rng = np.random.default_rng(3)
+    A = rng.uniform(-1, 1, (333, 257)).astype(np.float32)
+    x = rng.uniform(-1, 1, 333 if trans else 257).astype(np.float32)
+    got = to_host(lib, parlab.gemv(to_dev(lib, A), to_dev(lib, x), trans=trans, variant=variant))
+    np.testing.assert_allclose(got, (A.T if trans else A).astype(np.float64) @ x, atol=1e-3)
+
+
+@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("variant", cuda_rungs("transpose"))
+def test_transpose(lib, variant):
+    A = np.random.default_rng(4).uniform(-1, 1, (1000, 1023)).astype(np.float32)
+    np.testing.assert_array_equal(to_host(lib, parlab.transpose(to_dev(lib, A), variant=variant)), A.T)
+
+
+@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("variant", cuda_rungs("reduce"))
+@pytest.mark.parametrize("op", ["sum", "mean", "min", "max", "sumsq"])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_reduce(lib, variant, op, axis):
+    A = np.random.default_rng(5).uniform(-1, 1, (333, 517)).astype(np.float32)
+    fn = {"sum": np.sum, "mean": np.mean, "min": np.min, "max": np.max, "sumsq": lambda a, axis: (a * a).sum(axis)}[op]
+    try:
+        got = parlab.reduce(to_dev(lib, A), op, axis, variant=variant)
+    except parlab.UnsupportedError as e:
+        pytest.skip(f"{variant}: {e}")
+    np.testing.assert_allclose(to_host(lib, got), fn(A.astype(np.float64), axis=axis), atol=1e-3)
+
+
+@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("variant", cuda_rungs("dot"))
+def test_dot(lib, variant):
+    rng = np.random.default_rng(6)
+    x, y = (rng.uniform(-1, 1, 100003).astype(np.float32) for _ in range(2))
+    assert abs(parlab.dot(to_dev(lib, x), to_dev(lib, y), variant=variant) - x.astype(np.float64) @ y) < 1e-2
+
+
+@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("variant", cuda_rungs("conv2d"))
+@pytest.mark.parametrize("mode,border", [("valid", "zero"), ("same", "zero"), ("same", "clamp"), ("same", "reflect")])
+@pytest.mark.parametrize("dtype", [np.float32, np.int32])
+def test_conv2d(lib, variant, mode, border, dtype):
+    nd = pytest.importorskip("scipy.ndimage")
+    rng = np.random.default_rng(7)
+    img = (rng.integers(0, 256, (200, 301)) if dtype == np.int32 else rng.uniform(-1, 1, (200, 301))).astype(dtype)
+    f = (rng.integers(-8, 9, (5, 5)) if dtype == np.int32 else rng.uniform(-1, 1, (5, 5))).astype(dtype)
+    try:
+        got = to_host(lib, parlab.conv2d(to_dev(lib, img), to_dev(lib, f), mode=mode, border=border, variant=variant))
+    except parlab.UnsupportedError as e:
+        pytest.skip(f"{variant}: {e}")
+    full = nd.correlate(img.astype(np.float64), f.astype(np.float64),
+                        mode={"zero": "constant", "clamp": "nearest", "reflect": "mirror"}[border])
+    want = full if mode == "same" else full[2:-2, 2:-2]
+    np.testing.assert_allclose(got, want, atol=0 if dtype == np.int32 else 1e-4)
+
+
+@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("variant", cuda_rungs("entropy"))
+def test_entropy(lib, variant):
+    rank = pytest.importorskip("skimage.filters.rank")
+    img = np.random.default_rng(8).integers(0, 16, (123, 200)).astype(np.uint8)
+    got = to_host(lib, parlab.entropy(to_dev(lib, img), k=5, bins=16, base="2", variant=variant))
+    np.testing.assert_allclose(got, rank.entropy(img, np.ones((5, 5), bool)), atol=1e-4)
+
+
+@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("variant", cuda_rungs("life"))
+def test_life(lib, variant):
+    from test_life import numpy_life
+    g = np.random.default_rng(9).random((100, 130)) < 0.35
+    got = to_host(lib, parlab.life(to_dev(lib, g), 20, variant=variant))
+    np.testing.assert_array_equal(got, numpy_life(g, 20).astype(bool))
+
+
+@pytest.mark.parametrize("kernel_call", ["gemm", "transpose", "conv2d", "entropy", "life"])
+def test_backend_cuda_on_numpy(kernel_call):
+    rng = np.random.default_rng(10)
+    A = rng.uniform(-1, 1, (65, 33)).astype(np.float32)
+    if kernel_call == "gemm":
+        np.testing.assert_allclose(parlab.gemm(A, A.T.copy(), backend="cuda"), A.astype(np.float64) @ A.T, atol=1e-4)
+    elif kernel_call == "transpose":
+        np.testing.assert_array_equal(parlab.transpose(A, backend="cuda"), A.T)
+    elif kernel_call == "conv2d":
+        np.testing.assert_allclose(parlab.conv2d(A, np.ones((3, 3), np.float32), backend="cuda"),
+                                   parlab.conv2d(A, np.ones((3, 3), np.float32)), atol=1e-5)
+    elif kernel_call == "entropy":
+        img = rng.integers(0, 16, (40, 50)).astype(np.uint8)
+        np.testing.assert_allclose(parlab.entropy(img, backend="cuda"), parlab.entropy(img), atol=1e-5)
+    else:
+        g = rng.random((64, 100)) < 0.4
+        np.testing.assert_array_equal(parlab.life(g, 30, backend="cuda"), parlab.life(g, 30))
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_callers_stream(lib):
+    """The call runs on the caller's current stream: work queued after it on that stream sees
+    its result without a synchronize."""
+    A = np.random.default_rng(11).uniform(-1, 1, (512, 512)).astype(np.float32)
+    if lib == "cupy":
+        import cupy
+        s = cupy.cuda.Stream(non_blocking=True)
+        with s:
+            dA = cupy.asarray(A)
+            r = parlab.gemm(dA, dA)
+            total = float((r * 2).sum())  # queued on s after the GEMM
+    else:
+        import torch
+        s = torch.cuda.Stream()
+        with torch.cuda.stream(s):
+            dA = torch.from_numpy(A).cuda()
+            r = parlab.gemm(dA, dA)
+            total = float((r * 2).sum())
+    np.testing.assert_allclose(total, 2 * (A.astype(np.float64) @ A).sum(), rtol=1e-3)
