@@ -580,9 +580,11 @@ pl_status pl_run_host(pl_ctx *ctx, const pl_kernel *k, const pl_variant *v, cons
  * of the run), [PL_PHASE_D2H] the copies out. A phase that does not apply (all but the kernel
  * on the CPU) or was not reached is -1. */
 /* Run v once on the caller's device arrays (a CUDA variant; CPU ones take host arrays here
- * too), on the caller's stream (a cudaStream_t; NULL: the context's): dev[i] is operand i as
- * operands() describes it. Asynchronous on that stream: nothing is copied or synchronized;
- * a failed launch is PL_ERR_CUDA. The Python package runs CuPy/PyTorch arrays through it. */
+ * too), on the caller's stream (a cudaStream_t; NULL: the legacy default stream, CuPy's and
+ * PyTorch's default): dev[i] is operand i as operands() describes it. Stream-ordered and
+ * asynchronous: the rung waits for the work queued on that stream before the call, and work
+ * queued there after the call waits for the rung (events, no host synchronization); nothing
+ * is copied. A failed launch is PL_ERR_CUDA. The Python package runs CuPy/PyTorch arrays through it. */
 pl_status pl_run_device(pl_ctx *ctx, const pl_kernel *k, const pl_variant *v, const int64_t *params,
                         const void *problem, void *const *dev, void *stream);
 pl_status pl_run_host_phases(pl_ctx *ctx, const pl_kernel *k, const pl_variant *v, const int64_t *params,

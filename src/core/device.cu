@@ -159,6 +159,12 @@ extern "C" pl_status pl_dev_event_record(void *ev, void *stream)
     return PL_OK;
 }
 
+extern "C" pl_status pl_dev_stream_wait(void *stream, void *ev)
+{
+    CHECK_CUDA(cudaStreamWaitEvent((cudaStream_t)stream, (cudaEvent_t)ev, 0), "cudaStreamWaitEvent");
+    return PL_OK;
+}
+
 extern "C" pl_status pl_dev_event_elapsed(void *start, void *stop, double *seconds)
 {
     float ms = 0;

@@ -35,6 +35,9 @@ pl_status pl_dev_check(const char *what);
 pl_status pl_dev_event_create(void **ev);
 void pl_dev_event_destroy(void *ev);
 pl_status pl_dev_event_record(void *ev, void *stream);
+/* Work queued on stream after this waits for ev (cudaStreamWaitEvent; stream NULL: the
+ * legacy default stream). */
+pl_status pl_dev_stream_wait(void *stream, void *ev);
 pl_status pl_dev_event_elapsed(void *start, void *stop, double *seconds);
 
 #ifdef __cplusplus

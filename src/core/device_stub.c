@@ -24,6 +24,7 @@ pl_status pl_dev_check(const char *what) { (void)what; return no_cuda(); }
 pl_status pl_dev_event_create(void **ev) { *ev = 0; return no_cuda(); }
 void pl_dev_event_destroy(void *ev) { (void)ev; }
 pl_status pl_dev_event_record(void *ev, void *st) { (void)ev; (void)st; return no_cuda(); }
+pl_status pl_dev_stream_wait(void *st, void *ev) { (void)st; (void)ev; return no_cuda(); }
 pl_status pl_dev_event_elapsed(void *a, void *b, double *s) { (void)a; (void)b; *s = 0; return no_cuda(); }
 
 pl_status pl_dev_mem_info(size_t *free_bytes, size_t *total_bytes)

@@ -23,8 +23,23 @@ pl_status pl_run_device(pl_ctx *ctx, const pl_kernel *k, const pl_variant *v, co
         return v->run(&a);
     }
     if ((s = pl_ctx_activate(ctx)) != PL_OK) return s;
-    pl_run_args a = {ctx, problem, dev, n, values, stream ? stream : ctx->stream};
-    s = v->run(&a);
-    if (s == PL_OK) s = pl_dev_check(v->name);
+    /* The rungs (and their workspaces, cuBLAS handles) work on the context's stream, which is
+     * non-blocking: it does not wait for the legacy default stream by itself. Two events put
+     * the rung in the caller's stream order: after what the caller queued (the inputs being
+     * made), before what the caller queues next (reading the result). */
+    void *ready = NULL, *done = NULL;
+    s = pl_dev_event_create(&ready);
+    if (s == PL_OK) s = pl_dev_event_create(&done);
+    if (s == PL_OK) s = pl_dev_event_record(ready, stream);
+    if (s == PL_OK) s = pl_dev_stream_wait(ctx->stream, ready);
+    if (s == PL_OK) {
+        pl_run_args a = {ctx, problem, dev, n, values, ctx->stream};
+        s = v->run(&a);
+        if (s == PL_OK) s = pl_dev_check(v->name);
+    }
+    if (s == PL_OK) s = pl_dev_event_record(done, ctx->stream);
+    if (s == PL_OK) s = pl_dev_stream_wait(stream, done);
+    pl_dev_event_destroy(ready); /* destroying a recorded event is safe: CUDA frees it once it completes */
+    pl_dev_event_destroy(done);
     return s;
 }
