@@ -12,16 +12,17 @@ extern "C" pl_status pl_gemm_cuda_tf32(const pl_run_args *a)
                                                           &pl_gemm_wgmma_tma_tf32_rung};
     enum { N_RUNGS = PL_COUNT(rungs) };
     const pl_gemm_problem *p = (const pl_gemm_problem *)a->problem;
+    pl_gemm_rung_state *states[N_RUNGS];
     const pl_gemm_rung_device *devs[N_RUNGS];
-    pl_gemm_rung_state *g = nullptr;
     for (int i = 0; i < N_RUNGS; i++) {
-        pl_status s = pl_gemm_rung_state_of(a->ctx, *rungs[i], &g);
+        pl_status s = pl_gemm_rung_state_of(a->ctx, *rungs[i], &states[i]);
         if (s != PL_OK) return s;
-        devs[i] = &g->dev;
+        devs[i] = &states[i]->dev;
     }
     pl_status s = pl_gemm_cuda_check_dims("cuda-tf32", p);
     if (s != PL_OK) return s;
-    const pl_gemm_choice c = pl_gemm_choose(&g->tuning, devs, N_RUNGS, p->M, p->N, p->K);
+    /* One device, so one table: the first rung's. */
+    const pl_gemm_choice c = pl_gemm_choose(&states[0]->tuning, devs, N_RUNGS, p->M, p->N, p->K);
     if (c.config < 0) return pl_fail(PL_ERR_UNSUPPORTED, "cuda-tf32: no tensor-core rung runs here");
     int64_t params[PL_GEMM_CUDA_N_PARAMS];
     params[PL_GEMM_CUDA_CONFIG] = c.config + 1;
