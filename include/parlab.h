@@ -76,7 +76,8 @@ enum {
     PL_FEAT_GPU = 1u << 3,      /* a CUDA device is usable */
     PL_FEAT_OPENBLAS = 1u << 4, /* built with OpenBLAS (CPU peer) */
     PL_FEAT_CUBLAS = 1u << 5,   /* built with cuBLAS (GPU peer) */
-    PL_FEAT_CUDNN = 1u << 6     /* built with cuDNN (the conv2d GPU peer) */
+    PL_FEAT_CUDNN = 1u << 6,    /* built with cuDNN (the conv2d GPU peer) */
+    PL_FEAT_SM90A = 1u << 7     /* built with Hopper's sm_90a code and device 0 is Hopper (sm_90) */
 };
 unsigned pl_features(void);
 /* One line: "x86-64 AVX2 AVX-512, 2 cores; CUDA build; GPU: NVIDIA H100 80GB HBM3 (sm_90)". */
@@ -285,7 +286,8 @@ enum {
     PL_REQ_CUDA = PL_FEAT_CUDA_BUILD | PL_FEAT_GPU,
     PL_REQ_OPENBLAS = PL_FEAT_OPENBLAS,
     PL_REQ_CUBLAS = PL_FEAT_CUBLAS | PL_FEAT_CUDA_BUILD | PL_FEAT_GPU,
-    PL_REQ_CUDNN = PL_FEAT_CUDNN | PL_FEAT_CUDA_BUILD | PL_FEAT_GPU
+    PL_REQ_CUDNN = PL_FEAT_CUDNN | PL_FEAT_CUDA_BUILD | PL_FEAT_GPU,
+    PL_REQ_SM90A = PL_FEAT_SM90A | PL_FEAT_CUDA_BUILD | PL_FEAT_GPU /* wgmma, TMA */
 };
 
 /* Arithmetic a variant uses; the kernel's error bound and the compute ceiling depend on it:

@@ -44,8 +44,9 @@ static inline int gpu_check_peer_skipped(const pl_variant *v)
 }
 
 /* gpu_check_rung: nonzero when v is a CUDA variant that can run on ctx. A peer whose optional
- * library this build lacks (cuDNN, cuBLAS) is skipped, saying why; any other CUDA variant that
- * cannot run is a failure on a GPU machine (recorded). CPU variants: 0, nothing recorded. */
+ * library this build lacks (cuDNN, cuBLAS), and a Hopper-only rung (PL_REQ_SM90A) on another
+ * GPU, are skipped, saying why; any other CUDA variant that cannot run is a failure on a GPU
+ * machine (recorded). CPU variants: 0, nothing recorded. */
 static inline int gpu_check_rung(pl_ctx *ctx, const pl_variant *v)
 {
     if (v->backend != PL_BACKEND_CUDA || gpu_check_peer_skipped(v)) return 0;
@@ -53,6 +54,10 @@ static inline int gpu_check_rung(pl_ctx *ctx, const pl_variant *v)
     if (pl_variant_check(ctx, v, why, sizeof why) != PL_OK) {
         if (v->is_peer && !strncmp(why, "built without ", 14)) {
             printf("skipped: %s: %s (an optional peer: its library was not found at configure time)\n", v->name, why);
+            return 0;
+        }
+        if ((v->requires & PL_FEAT_SM90A) && !(pl_features() & PL_FEAT_SM90A)) {
+            printf("skipped: %s: %s (this GPU is not Hopper)\n", v->name, why);
             return 0;
         }
         CHECK(0, "%s cannot run on this GPU machine: %s", v->name, why);

@@ -15,6 +15,9 @@ unsigned pl_features(void)
 #ifdef PL_HAVE_CUDA
     f |= PL_FEAT_CUDA_BUILD;
     if (pl_dev_count() > 0) f |= PL_FEAT_GPU;
+#ifdef PL_HAVE_SM90A
+    if (pl_dev_cc(0) == 90) f |= PL_FEAT_SM90A;
+#endif
 #endif
 #ifdef PL_HAVE_OPENBLAS
     f |= PL_FEAT_OPENBLAS;

@@ -82,6 +82,8 @@ pl_status pl_variant_check(const pl_ctx *ctx, const pl_variant *v, char *why, si
         reason = "built without cuBLAS"; s = PL_ERR_UNSUPPORTED;
     } else if ((need & PL_FEAT_CUDNN) && !(have & PL_FEAT_CUDNN)) {
         reason = "built without cuDNN"; s = PL_ERR_UNSUPPORTED;
+    } else if ((need & PL_FEAT_SM90A) && !(have & PL_FEAT_SM90A)) {
+        reason = "needs Hopper (sm_90a)"; s = PL_ERR_UNSUPPORTED;
     } else if ((need & PL_FEAT_AVX512) && !(have & PL_FEAT_AVX512)) {
         reason = "no AVX-512 on this CPU"; s = PL_ERR_UNSUPPORTED;
     } else if ((need & PL_FEAT_AVX2) && !(have & PL_FEAT_AVX2)) {

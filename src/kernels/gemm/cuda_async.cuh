@@ -1,5 +1,6 @@
 /* cuda_async.cuh: the asynchronous global -> shared copies (cp.async, sm_80+) that the CUDA
- * top rungs (cuda_tuned.cu, cuda_tf32.cu) stage their tiles with. Private to the GEMM room. */
+ * top rungs (cuda_tuned.cu, cuda_mma_tf32.cu, cuda_wgmma_tf32.cu) stage their tiles with.
+ * Private to the GEMM room. */
 #ifndef PL_GEMM_CUDA_ASYNC_CUH
 #define PL_GEMM_CUDA_ASYNC_CUH
 

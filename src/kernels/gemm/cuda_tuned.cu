@@ -13,14 +13,18 @@
  *     computed once and advanced by BK per tile (the general path recomputes them per tile);
  *   - grouped block rasterisation for L2 reuse and split-K (workspace + a reduce that applies
  *     alpha and beta; beta == 0: C never read), both from cuda_splitk.cuh.
+ * The configs are rows of pl_gemm_tuned_cfgs (cuda_configs.h); the frame (cuda_frame.cuh)
+ * picks one per shape from the GPU's tuning table and launches it through launch() below.
+ * What the next rung changes: the FFMA issue rate is the limit; cuda-mma-tf32 hands the
+ * products to the tensor cores.
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
 
 #include "core/core.h"
 #include "kernels/gemm/cuda_async.cuh"
+#include "kernels/gemm/cuda_frame.cuh"
 #include "kernels/gemm/cuda_splitk.cuh"
-#include "kernels/gemm/gemm.h"
 
 namespace {
 
@@ -279,177 +283,64 @@ __global__ void __launch_bounds__(WARPS_M *WARPS_N * 32,
 }
 
 
-typedef void (*kfn)(int, int, int, const float *, int64_t, const float *, int64_t, float *, int64_t,
-                    float, float, int, float *);
-
-struct Cfg {
-    int wm, wn, tm, bk, st;
-    kfn f[2]; /* [VB] */
-};
-
-#define PL_CFG(WM, WN, TM, BK, ST)                                                                 \
-    {                                                                                              \
-        WM, WN, TM, BK, ST,                                                                        \
-            {sgemm_kernel<WM, WN, TM, BK, ST, false>, sgemm_kernel<WM, WN, TM, BK, ST, true>}      \
-    }
-
-/* config 1..: see the param table's help below; 7 and 8 are 3 and 4 with BK = 32 (half the
- * barriers and loader overhead per FFMA). */
-const Cfg cfgs[] = {
-    PL_CFG(4, 2, 8, 16, 4),  /* 1: 128x128, 256 thr, 8x8 per thread */
-    PL_CFG(2, 2, 16, 16, 4), /* 2: 128x128, 128 thr, 16x8 per thread */
-    PL_CFG(2, 4, 16, 16, 3), /* 3: 128x256, 256 thr, 16x8 */
-    PL_CFG(4, 2, 16, 16, 3), /* 4: 256x128, 256 thr, 16x8 */
-    PL_CFG(4, 1, 8, 16, 4),  /* 5: 128x64, 128 thr, 8x8 */
-    PL_CFG(1, 2, 16, 16, 4), /* 6: 64x128, 64 thr, 16x8 */
-    PL_CFG(2, 4, 16, 32, 3), /* 7: 128x256, 256 thr, 16x8, BK 32 */
-    PL_CFG(4, 2, 16, 32, 3), /* 8: 256x128, 256 thr, 16x8, BK 32 */
-};
-const int n_cfgs = (int)(sizeof cfgs / sizeof cfgs[0]);
-
-size_t cfg_smem(const Cfg &c)
+/* Config I's kernel: row I of pl_gemm_tuned_cfgs, B staged by 16-byte copies (VB: its rows are
+ * 16-byte aligned) or by 4-byte ones. */
+template <int I, bool VB> pl_gemm_tile_kernel row_kernel()
 {
-    int bm = c.wm * 4 * c.tm, bn = c.wn * 64;
-    return (size_t)c.st * ((bm + 4) * c.bk + c.bk * bn) * sizeof(float);
+    constexpr pl_gemm_cfg c = pl_gemm_tuned_cfgs[I];
+    return sgemm_kernel<c.warps_m, c.warps_n, c.tm, c.bk, c.stages, VB>;
 }
-
-/* What this rung learns about a device once, kept per context (pl_ctx_state): the SM count
- * and each config's resident blocks per SM; making it also raised the kernels' shared memory
- * limit on that device. */
-struct State {
-    int sms;
-    int occ[16];
+const pl_gemm_tile_kernel kernels[][2] = {
+    {row_kernel<0, false>(), row_kernel<0, true>()}, {row_kernel<1, false>(), row_kernel<1, true>()},
+    {row_kernel<2, false>(), row_kernel<2, true>()}, {row_kernel<3, false>(), row_kernel<3, true>()},
+    {row_kernel<4, false>(), row_kernel<4, true>()}, {row_kernel<5, false>(), row_kernel<5, true>()},
+    {row_kernel<6, false>(), row_kernel<6, true>()}, {row_kernel<7, false>(), row_kernel<7, true>()},
 };
-static_assert(sizeof cfgs / sizeof cfgs[0] <= 16, "one occupancy per config");
-char state_key; /* its address names this rung's state in a context */
+static_assert(PL_COUNT(kernels) == PL_COUNT(pl_gemm_tuned_cfgs), "a kernel pair per config");
 
-pl_status init_state(pl_ctx *ctx, void *vst)
+/* Each row's tile is what its warps compute: warps of 32 x 64 outputs, tm x 8 per thread. */
+constexpr bool rows_consistent()
 {
-    State *st = (State *)vst;
-    if (pl_status s = pl_gemm_ctx_device(ctx, "cuda-tuned", &st->sms); s != PL_OK) return s;
-    for (int i = 0; i < n_cfgs; i++) {
-        size_t sm = cfg_smem(cfgs[i]);
-        for (int v = 0; v < 2; v++) {
-            cudaError_t e = cudaFuncSetAttribute(cfgs[i].f[v], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sm);
-            if (e != cudaSuccess)
-                return pl_fail(PL_ERR_CUDA, "cuda-tuned: cudaFuncSetAttribute: %s", cudaGetErrorString(e));
-        }
-        int occ = 0;
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, cfgs[i].f[1], cfgs[i].wm * cfgs[i].wn * 32, sm);
-        st->occ[i] = occ > 0 ? occ : 1;
+    for (const pl_gemm_cfg &c : pl_gemm_tuned_cfgs)
+        if (c.bm != c.warps_m * 4 * c.tm || c.bn != c.warps_n * 64 || c.warps != c.warps_m * c.warps_n) return false;
+    return true;
+}
+static_assert(rows_consistent(), "pl_gemm_tuned_cfgs: bm = 4 tm warps_m, bn = 64 warps_n, warps = warps_m warps_n");
+
+const void *kernel_of(int config, int k) { return (const void *)kernels[config][k]; }
+
+/* A stages of BK x (BM + 4) floats (transposed, padded) and B stages of BK x BN. */
+size_t smem_bytes(const pl_gemm_cfg &c) { return (size_t)c.stages * ((c.bm + 4) * c.bk + c.bk * c.bn) * sizeof(float); }
+
+pl_status launch(const pl_gemm_launch &l)
+{
+    const pl_gemm_cfg &c = pl_gemm_tuned_cfgs[l.config];
+    /* B rows not 16-byte aligned (odd ldb): a large enough problem first copies B to rows 16
+     * bytes apart (one read and write of B, against M/bm re-reads by the 4-byte loader). */
+    const float *B = (const float *)l.a->data[1];
+    int64_t ldb = l.p->ldb;
+    bool vb = pl_gemm_rows_aligned16(B, ldb);
+    if (!vb && l.p->M >= 512 && l.p->N >= 512) {
+        pl_status s = pl_gemm_repitch(l.a->ctx, "cuda-tuned", PL_GEMM_WS_B, &B, &ldb, l.p->K, l.p->N,
+                                      (cudaStream_t)l.a->stream);
+        if (s != PL_OK) return s;
+        vb = true;
     }
-    cudaGetLastError();
+    pl_gemm_launch_tile_kernel(l, kernels[l.config][vb ? 1 : 0], c.warps * 32, smem_bytes(c), B, ldb);
     return PL_OK;
 }
 
-/* Relative FFMA rate of each config on a full SM: measured on H100 at 4096 (splitk=1), GFLOP/s
- * over config 3's 46.3 TF/s (docs/notes/gemm-cuda.md, after the hoisted interior loader; config
- * 7 measured 1.005, within noise, entered as 1.0). The structural model (tile size, warps per
- * SM) cannot tell the configs apart on a full SM; config 1 (no fast loader) runs at 0.84. */
-const double cfg_rates[] = {0.84, 0.98, 1.0, 0.98, 0.95, 0.99, 1.0, 0.97};
-static_assert(sizeof cfg_rates / sizeof cfg_rates[0] == sizeof cfgs / sizeof cfgs[0], "one rate per config");
-double cfg_rate(int i) { return cfg_rates[i]; }
-
-/* Estimated time (seconds, roughly) of config i at this shape with split s. Blocks are spread
- * over the SMs, at most occ at a time on one; an SM runs at full rate only with >= 8 warps
- * resident (fewer hide too little latency: 1 or 2 small blocks alone on an SM are slow). The
- * busiest SM sets the time. Split-K adds the partials' traffic and the reduce pass. */
-double cfg_cost(const State &g, int i, int64_t M, int64_t N, int64_t K, int s)
-{
-    const Cfg &c = cfgs[i];
-    int bm = c.wm * 4 * c.tm, bn = c.wn * 64, warps = c.wm * c.wn;
-    int64_t blocks = ((M + bm - 1) / bm) * ((N + bn - 1) / bn) * s;
-    int64_t per_sm = (blocks + g.sms - 1) / g.sms; /* blocks on the busiest SM */
-    double klen = (double)((K + s - 1) / s) + 48.0; /* + pipeline fill / epilogue */
-    double work = (double)bm * bn * klen;
-    double t = 0;
-    for (int64_t left = per_sm; left > 0; left -= g.occ[i]) {
-        int64_t k = left < g.occ[i] ? left : g.occ[i]; /* blocks running together */
-        double fill = (double)(k * warps) / 8.0;
-        t += k * work / (2.2e11 * cfg_rate(i) * (fill < 1.0 ? fill : 1.0));
-    }
-    t += 3e-6;
-    if (s > 1) t += (double)M * N * 4.0 * (2 * s + 1) / 2.5e12 + 4e-6;
-    return t;
-}
-
-void choose(const void *state, int64_t M, int64_t N, int64_t K, int &ci, int &split)
-{
-    const State &g = *(const State *)state;
-    double best = 1e300;
-    split = 1;
-    /* Configs in order of preference (measured rate at 4096, best first): a later one must be
-     * 3 % faster by the model to win, so near-ties go to the faster kernel (the model is
-     * within a few % at best; ties in index order picked config 2 over 3). */
-    static const int order[] = {2, 6, 5, 1, 3, 7, 4, 0};
-    static_assert(sizeof order / sizeof order[0] == sizeof cfgs / sizeof cfgs[0], "one entry per config");
-    ci = order[0];
-    for (int oi = 0; oi < n_cfgs; oi++) {
-        const int i = order[oi];
-        for (int s = 1; s <= 64; s *= 2) {
-            if (s > 1 && K / s < 256) break;
-            double t = cfg_cost(g, i, M, N, K, s);
-            if (t < best * 0.97) { best = t; ci = i; split = s; }
-        }
-    }
-}
+const pl_gemm_cuda_rung_def tuned_rung = {
+    .name = "cuda-tuned",
+    .rung = PL_GEMM_RUNG_TUNED,
+    .kernels_per_config = 2,
+    .kernel = kernel_of,
+    .smem_bytes = smem_bytes,
+    .sm90a_probe = nullptr,
+    .needs_tensor_maps = false,
+    .launch = launch,
+};
 
 } // namespace
 
-extern "C" {
-
-static const int64_t tuned_config_values[] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
-static const int64_t tuned_splitk_values[] = {0, 1, 2, 4, 8, 16, 32, 64};
-extern const pl_param_def pl_gemm_cuda_tuned_params[2] = {
-    {"config",
-     "tile config: 0 auto, 1 128x128 (256 thr, 8x8/thr), 2 128x128 (128 thr, 16x8/thr), "
-     "3 128x256 (256 thr, 16x8), 4 256x128 (256 thr, 16x8), 5 128x64 (128 thr, 8x8), 6 64x128 (64 thr, 16x8), "
-     "7 128x256 BK 32 (256 thr, 16x8), 8 256x128 BK 32 (256 thr, 16x8)",
-     PL_PARAM_LIST, tuned_config_values, 9, 0, 0, 0, NULL, 0},
-    {"splitk", "K splits: 0 auto, 1 none", PL_PARAM_LIST, tuned_splitk_values, 8, 0, 0, 0, NULL, 0},
-};
-extern const int pl_gemm_cuda_tuned_n_params = 2;
-
-pl_status pl_gemm_cuda_tuned(const pl_run_args *a)
-{
-    const pl_gemm_problem *p = (const pl_gemm_problem *)a->problem;
-    const float *A = (const float *)a->data[0];
-    const float *B = (const float *)a->data[1];
-    float *C = (float *)a->data[2];
-    cudaStream_t st = (cudaStream_t)a->stream;
-    State *g = nullptr;
-    pl_status s = pl_ctx_state(a->ctx, &state_key, sizeof(State), init_state, (void **)&g);
-    int ci = 0, split = 0;
-    if (s == PL_OK) s = pl_gemm_cuda_resolve("cuda-tuned", p, a->params, n_cfgs, choose, g, &ci, &split);
-    if (s != PL_OK) return s;
-    const int M = (int)p->M, N = (int)p->N, K = (int)p->K;
-    const Cfg &c = cfgs[ci - 1];
-    int kps;
-    pl_gemm_split_k(K, c.bk, &split, &kps);
-
-    /* B rows not 16-byte aligned (odd ldb): a large enough problem first copies B to rows 16
-     * bytes apart (one read and write of B, against M/bm re-reads by the 4-byte loader). */
-    int64_t ldb = p->ldb;
-    bool vb = ((reinterpret_cast<uintptr_t>(B) & 15) == 0) && (ldb % 4 == 0);
-    if (!vb && M >= 512 && N >= 512) {
-        if ((s = pl_gemm_repitch(a->ctx, "cuda-tuned", PL_GEMM_WS_B, &B, &ldb, K, N, st)) != PL_OK) return s;
-        vb = true;
-    }
-    kfn f = c.f[vb ? 1 : 0];
-    int bm = c.wm * 4 * c.tm, bn = c.wn * 64;
-    int64_t tiles = (int64_t)((M + bm - 1) / bm) * ((N + bn - 1) / bn);
-    if (tiles > INT32_MAX) return pl_fail(PL_ERR_ARG, "cuda-tuned: too many tiles");
-
-    float *ws = nullptr;
-    if (split > 1 && (s = pl_gemm_workspace(a->ctx, "cuda-tuned", PL_GEMM_WS_SPLITK, (size_t)split * M * N * sizeof(float), &ws)) != PL_OK)
-        return s;
-    dim3 grid((unsigned)tiles, (unsigned)split);
-    f<<<grid, c.wm * c.wn * 32, cfg_smem(c), st>>>(M, N, K, A, p->lda, B, ldb, C, p->ldc, p->alpha,
-                                                   p->beta, kps, ws);
-    cudaError_t e = cudaGetLastError();
-    if (e != cudaSuccess) return pl_fail(PL_ERR_CUDA, "cuda-tuned: launch: %s", cudaGetErrorString(e));
-    if (split > 1) return pl_gemm_splitk_reduce("cuda-tuned", M, N, split, ws, C, p->ldc, p->alpha, p->beta, g->sms, st);
-    return PL_OK;
-}
-
-} /* extern "C" */
+extern "C" pl_status pl_gemm_cuda_tuned(const pl_run_args *a) { return pl_gemm_cuda_run(a, tuned_rung); }

@@ -1,26 +1,30 @@
-/* cuda_wgmma.cuh: the Hopper (sm_90a) path of cuda-tf32: wgmma.mma_async m64nNk8 TF32 with
- * FP32 accumulation. Included by cuda_tf32.cu inside its anonymous namespace (it uses that
- * file's load_b and to_tf32); private to the GEMM room.
+/* cuda_wgmma.cuh: Hopper's warpgroup MMA (wgmma.mma_async m64nNk8, TF32 inputs, FP32
+ * accumulators) and what the two wgmma rungs share around it: the instruction wrappers, the
+ * shared-memory matrix descriptor (K-major, 128-byte swizzle), the swizzled A tile loader and
+ * the epilogue. The kernels are in cuda_wgmma_tf32.cu (tiles staged by cp.async) and
+ * cuda_wgmma_tma_tf32.cu (tiles fed by the copy engine). Private to the GEMM room.
  *
  * wgmma wants both shared-memory operands K-major for TF32, and our B (K x N, row-major) is
- * N-major. So the roles are swapped: the kernel computes C^T = B^T A^T, i.e.
- *   wgmma M (64 per warpgroup)  <- our N   (operand "A" of wgmma: B^T, from REGISTERS,
- *                                           loaded from a row-major B tile like mma.sync's)
+ * N-major. So the roles are swapped: the kernels compute C^T = B^T A^T, i.e.
+ *   wgmma M (64 per warpgroup)  <- our N   (operand "A" of wgmma: B^T, from registers loaded
+ *                                           from a row-major B tile, or from shared memory when
+ *                                           B was transposed K-major first)
  *   wgmma N (128 or 256)        <- our M   (operand "B" of wgmma: A^T, from SHARED memory;
  *                                           A row-major is exactly K-major, 128-byte swizzle)
  *   accumulator D[n][m]         -> C[m][n] (scalar stores; per instruction a warp writes 4
  *                                           rows x 32 contiguous bytes: full sectors)
- * Rounding: the register operand (B) is rounded to TF32 (cvt.rna) when CVT; the shared-memory
- * operand (A) is read by the tensor core as is, i.e. truncated to TF32. That is wgmma_kernel
- * (configs 7-10, cp.async by all threads).
- * wgmma_tma_kernel (configs 11, 12) takes B already transposed to K-major by the host, so
- * both operands are shared-memory descriptors, fed by the copy engine.
+ * The shared-memory operand is read by the tensor core as stored, i.e. truncated to TF32.
  *
- * The device code exists only when compiled for sm_90a (__CUDA_ARCH_FEAT_SM90_ALL); in any
- * other compilation the kernel is an empty stub and wgmma_probe() reports 0, so the host
- * falls back to the mma.sync configurations. */
+ * The instructions exist only when compiled for sm_90a (__CUDA_ARCH_FEAT_SM90_ALL,
+ * PL_WGMMA_DEVICE below); in any other compilation the kernels are empty stubs, and each rung
+ * file's probe kernel reports which image a device loaded (cuda_frame.cu asks it). */
 #ifndef PL_GEMM_CUDA_WGMMA_CUH
 #define PL_GEMM_CUDA_WGMMA_CUH
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "kernels/gemm/cuda_async.cuh"
 
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define PL_WGMMA_DEVICE 1
@@ -28,14 +32,9 @@
 #define PL_WGMMA_DEVICE 0
 #endif
 
-__global__ void wgmma_probe(int *out)
-{
-#if PL_WGMMA_DEVICE
-    *out = 1;
-#else
-    *out = 0;
-#endif
-}
+namespace pl_gemm_wgmma {
+
+using namespace pl_gemm_async;
 
 #if PL_WGMMA_DEVICE
 __device__ __forceinline__ void wgmma_m64n128k8_tf32_rs(float (&d)[64], const unsigned (&a)[4], uint64_t desc)
@@ -211,176 +210,6 @@ __device__ __forceinline__ void wg_store_tile(const float (&d)[BM / 2], int M, i
 
 #endif
 
-/* Block: WG warpgroups; warpgroup w owns our n rows [64w, 64w+64) of the block tile and all
- * BM (= wgmma N) of our m. Tile BM x (64*WG) x 32, ST-stage cp.async pipeline (ST-1 tiles in
- * flight). Each warpgroup drains its wgmmas at the end of every k tile (wait_group 0): keeping
- * one tile in flight (wait_group 1, prefetch distance ST-2) gave wrong results (1e20 errors;
- * the register operand or accumulators touched while in flight, see the notes), so other
- * warpgroups / a second block on the SM cover the drain instead. B is staged by cp.async,
- * 16-byte copies where B's rows allow, 4-byte ones otherwise (VB). */
-template <int BM, int WG, int ST, bool CVT, bool VA, bool VB>
-__global__ void __launch_bounds__(WG * 128, 1)
-    wgmma_kernel(int M, int N, int K, const float *__restrict__ A, int64_t lda, const float *__restrict__ B,
-                 int64_t ldb, float *__restrict__ C, int64_t ldc, float alpha, float beta, int kps,
-                 float *__restrict__ ws)
-{
-#if PL_WGMMA_DEVICE
-    constexpr int BK = 32, BN = 64 * WG, NT = WG * 128;
-    constexpr int LDB_S = BN + 8;
-    constexpr int SA = BM * 128;              /* bytes per A stage (multiple of 1024) */
-    constexpr int SB = BK * LDB_S;            /* floats per B stage */
-    constexpr int PF = ST - 1; /* tiles prefetched ahead */
-    static_assert(PF >= 1, "stages");
-    extern __shared__ __align__(16) unsigned char smem_raw[];
-    /* 1024-byte alignment for the swizzled A stages */
-    const unsigned base_u = smem_u32(smem_raw);
-    char *sA = reinterpret_cast<char *>(smem_raw) + ((1024 - (base_u & 1023)) & 1023);
-    float *sB = reinterpret_cast<float *>(sA + ST * SA);
-    const unsigned sA_u = smem_u32(sA);
-
-    const int tid = threadIdx.x;
-    const int lane = tid & 31, warp = tid >> 5;
-    const int wg = warp >> 2, wq = warp & 3;
-    const int g = lane >> 2, t = lane & 3;
-
-    const pl_gemm_block blk = pl_gemm_block_of(M, N, K, BM, BN, BK, kps);
-    const int m0 = blk.m0, n0 = blk.n0, kbeg = blk.kbeg, kend = blk.kend, ktiles = blk.ktiles;
-
-    float d[BM / 2];
-#pragma unroll
-    for (int i = 0; i < BM / 2; i++) d[i] = 0.f;
-
-#pragma unroll
-    for (int s = 0; s < PF; s++) {
-        if (s < ktiles) {
-            wg_load_a<BM, NT, VA>(sA + s * SA, A, lda, M, m0, kbeg + s * BK, kend, tid);
-            load_b<BN, BK, NT, VB>(sB + s * SB, B, ldb, N, n0, kbeg + s * BK, kend, tid);
-        }
-        cp_async_commit();
-    }
-    const int nrow = wg * 64 + wq * 16 + g; /* this thread's fragment rows: nrow, nrow + 8 */
-
-    for (int kt = 0; kt < ktiles; kt++) {
-        cp_async_wait<PF - 1>();
-        fence_proxy_async();
-        __syncthreads();
-        {
-            const int nk = kt + PF;
-            if (nk < ktiles) {
-                const int s = nk % ST;
-                wg_load_a<BM, NT, VA>(sA + s * SA, A, lda, M, m0, kbeg + nk * BK, kend, tid);
-                load_b<BN, BK, NT, VB>(sB + s * SB, B, ldb, N, n0, kbeg + nk * BK, kend, tid);
-            }
-            cp_async_commit();
-        }
-        const int st = kt % ST;
-        const float *Bs = sB + st * SB + nrow;
-        unsigned af[4][4];
-#pragma unroll
-        for (int ks = 0; ks < 4; ks++) {
-            const float *b = Bs + (ks * 8 + t) * LDB_S;
-            unsigned x0 = __float_as_uint(b[0]), x1 = __float_as_uint(b[8]);
-            unsigned x2 = __float_as_uint(b[4 * LDB_S]), x3 = __float_as_uint(b[4 * LDB_S + 8]);
-            af[ks][0] = CVT ? to_tf32(x0) : x0;
-            af[ks][1] = CVT ? to_tf32(x1) : x1;
-            af[ks][2] = CVT ? to_tf32(x2) : x2;
-            af[ks][3] = CVT ? to_tf32(x3) : x3;
-        }
-        acc_fence(d);
-        wgmma_fence();
-#pragma unroll
-        for (int ks = 0; ks < 4; ks++) wgmma_tf32_rs<BM>(d, af[ks], sw128_desc(sA_u + st * SA + ks * 32));
-        wgmma_commit();
-        wgmma_wait<0>();
-        acc_fence(d);
-    }
-    wgmma_wait<0>();
-    acc_fence(d);
-    cp_async_wait<0>();
-
-    wg_store_tile<BM>(d, M, N, m0, n0, nrow, t, C, ldc, alpha, beta, ws);
-#endif
-}
-
-/* The copy-engine kernel (configs 11, 12): both operands already K-major in global memory (the
- * host transposes B into Bt, N x K, rounding it to TF32, and re-pitches A when its rows are
- * not 16-byte aligned), so both are wgmma descriptor operands and nothing a wgmma in flight
- * reads lives in registers. Warp-specialised, one block per SM, 384 threads:
- *   warpgroup 0, the producer: one thread issues the TMA copies of stage after stage (A box
- *     BM x 32, Bt box 128 x 32, 128-byte swizzle, zeros past M, N, K) and waits on the
- *     stage's "empty" barrier before refilling it; it gives its registers up (setmaxnreg);
- *   warpgroups 1-2, the consumers: each owns 64 of our n (rows of Bt) x all BM of our m,
- *     waits on the stage's "full" barrier, issues 4 wgmma m64nBMk8 (k = 32), keeps that k
- *     tile in flight while it waits for the previous one (wait_group 1), then frees the
- *     previous stage.
- * No block-wide barrier in the main loop: producer and consumers meet only at the barriers
- * of a stage. Both operands are read by the tensor core as stored: Bt rounded, A truncated. */
-template <int BM, int ST>
-__global__ void __launch_bounds__(384, 1)
-    wgmma_tma_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ CUtensorMap tmB, int M, int N,
-                     int K, float *__restrict__ C, int64_t ldc, float alpha, float beta, int kps,
-                     float *__restrict__ ws)
-{
-#if PL_WGMMA_DEVICE
-    using namespace pl_gemm_tma;
-    constexpr int BK = 32, BN = 128;
-    constexpr int SA = BM * 128, SB = BN * 128; /* bytes per stage, multiples of 1024 */
-    extern __shared__ __align__(16) unsigned char smem_raw[];
-    __shared__ uint64_t full[ST], empty[ST];
-    const unsigned base_u = smem_u32(smem_raw);
-    char *sA = reinterpret_cast<char *>(smem_raw) + ((1024 - (base_u & 1023)) & 1023);
-    char *sB = sA + ST * SA;
-    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
-    const pl_gemm_block blk = pl_gemm_block_of(M, N, K, BM, BN, BK, kps);
-
-    if (tid == 0) {
-#pragma unroll
-        for (int s = 0; s < ST; s++) {
-            mbar_init(&full[s], 1);
-            mbar_init(&empty[s], 2);
-        }
-        mbar_init_fence();
-    }
-    __syncthreads();
-
-    if (warp < 4) {
-        setmaxnreg_dec<40>();
-        if (tid == 0) {
-            for (int kt = 0; kt < blk.ktiles; kt++) {
-                const int s = kt % ST;
-                if (kt >= ST) mbar_wait(&empty[s], ((kt / ST) - 1) & 1);
-                mbar_arrive_expect_tx(&full[s], SA + SB);
-                const int k = blk.kbeg + kt * BK;
-                tma_load_2d(sA + s * SA, &tmA, k, blk.m0, &full[s]);
-                tma_load_2d(sB + s * SB, &tmB, k, blk.n0, &full[s]);
-            }
-        }
-    } else {
-        setmaxnreg_inc<232>();
-        const int cw = warp - 4, wg = cw >> 2, wq = cw & 3;
-        const int g = lane >> 2, t = lane & 3;
-        const unsigned sA_u = smem_u32(sA), bwg_u = smem_u32(sB) + wg * 64 * 128;
-        float d[BM / 2];
-#pragma unroll
-        for (int i = 0; i < BM / 2; i++) d[i] = 0.f;
-        for (int kt = 0; kt < blk.ktiles; kt++) {
-            const int s = kt % ST;
-            mbar_wait(&full[s], (kt / ST) & 1);
-            acc_fence(d);
-            wgmma_fence();
-#pragma unroll
-            for (int ks = 0; ks < 4; ks++)
-                wgmma_tf32_ss<BM>(d, sw128_desc(bwg_u + s * SB + ks * 32), sw128_desc(sA_u + s * SA + ks * 32));
-            wgmma_commit();
-            wgmma_wait<1>();
-            acc_fence(d);
-            if (kt > 0 && (tid & 127) == 0) mbar_arrive(&empty[(kt - 1) % ST]);
-        }
-        wgmma_wait<0>();
-        acc_fence(d);
-        wg_store_tile<BM>(d, M, N, blk.m0, blk.n0, wg * 64 + wq * 16 + g, t, C, ldc, alpha, beta, ws);
-    }
-#endif
-}
+} // namespace pl_gemm_wgmma
 
 #endif

@@ -52,11 +52,19 @@ enum { PL_GEMM_CPU_PACKED_MC, PL_GEMM_CPU_PACKED_KC, PL_GEMM_CPU_PACKED_NC, PL_G
        PL_GEMM_CPU_PACKED_N_PARAMS };
 enum { PL_GEMM_CUDA_NAIVE_BLOCK, PL_GEMM_CUDA_NAIVE_N_PARAMS };
 enum { PL_GEMM_CUDA_SHARED_TILE, PL_GEMM_CUDA_SHARED_N_PARAMS };
+/* The CUDA top rungs (cuda-tuned and the three tensor-core rungs) share theirs: `config`, a row
+ * of the rung's table in cuda_configs.h (1-based; 0: chosen per shape), and `splitk` (0: chosen). */
+enum { PL_GEMM_CUDA_CONFIG, PL_GEMM_CUDA_SPLITK, PL_GEMM_CUDA_N_PARAMS };
 extern const pl_param_def pl_gemm_cpu_simd_params[];         /* cpu_simd.c */
 extern const pl_param_def pl_gemm_cpu_simd_blocked_params[]; /* cpu_simd.c */
 extern const pl_param_def pl_gemm_cpu_packed_params[];       /* cpu_packed.c */
 extern const pl_param_def pl_gemm_cuda_naive_params[];       /* cuda_naive.cu */
 extern const pl_param_def pl_gemm_cuda_shared_params[];      /* cuda_shared.cu */
+extern const pl_param_def pl_gemm_cuda_tuned_params[];       /* cuda_params.c, as the next three */
+extern const pl_param_def pl_gemm_cuda_mma_tf32_params[];
+extern const pl_param_def pl_gemm_cuda_wgmma_tf32_params[];
+extern const pl_param_def pl_gemm_cuda_wgmma_tma_tf32_params[];
+
 
 /* The rungs, in ladder order (see ladder.c). CUDA ones exist only in CUDA builds. */
 pl_status pl_gemm_cpu_naive(const pl_run_args *a);
@@ -66,6 +74,9 @@ pl_status pl_gemm_cpu_packed(const pl_run_args *a);
 pl_status pl_gemm_cuda_naive(const pl_run_args *a);
 pl_status pl_gemm_cuda_shared(const pl_run_args *a);
 pl_status pl_gemm_cuda_tuned(const pl_run_args *a);
+pl_status pl_gemm_cuda_mma_tf32(const pl_run_args *a);
+pl_status pl_gemm_cuda_wgmma_tf32(const pl_run_args *a);
+pl_status pl_gemm_cuda_wgmma_tma_tf32(const pl_run_args *a);
 pl_status pl_gemm_cuda_tf32(const pl_run_args *a);
 pl_status pl_gemm_peer_openblas(const pl_run_args *a);
 pl_status pl_gemm_peer_openblas_skx(const pl_run_args *a);

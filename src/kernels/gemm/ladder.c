@@ -4,25 +4,26 @@
 #include "kernels/ladder.h"
 #include "kernels/gemm/gemm.h"
 
-#ifdef PL_HAVE_CUDA
-extern const pl_param_def pl_gemm_cuda_tuned_params[2], pl_gemm_cuda_tf32_params[2];
-#endif
-
 /* Device workspaces the top CUDA rungs may take (an upper estimate, checked against free
- * memory before they run): a 16-byte-pitch copy of B when its rows are not, split-K
- * partials when K is deep; cuda-tf32 also a K-major copy of B and a re-pitched A. */
+ * memory before they run): split-K partials when K is deep; cuda-tuned also a 16-byte-pitch
+ * copy of B when its rows are not; the copy-engine rung (and cuda-tf32, which may pick it) a
+ * K-major copy of B and a re-pitched A. */
+static double splitk_workspace(const void *problem)
+{
+    const pl_gemm_problem *p = problem;
+    return p->K > 4 * (p->M > p->N ? p->M : p->N) ? 16.0 * 4.0 * (double)p->M * (double)p->N : 0;
+}
+
 static double tuned_workspace(const void *problem)
 {
     const pl_gemm_problem *p = problem;
-    double ws = p->ldb % 4 ? 4.0 * (double)p->K * (double)p->N : 0;
-    if (p->K > 4 * (p->M > p->N ? p->M : p->N)) ws += 16.0 * 4.0 * (double)p->M * (double)p->N;
-    return ws;
+    return (p->ldb % 4 ? 4.0 * (double)p->K * (double)p->N : 0) + splitk_workspace(problem);
 }
 
-static double tf32_workspace(const void *problem)
+static double wgmma_tma_workspace(const void *problem)
 {
     const pl_gemm_problem *p = problem;
-    return tuned_workspace(problem) + 4.0 * (double)p->N * (double)(p->K + 4) +
+    return splitk_workspace(problem) + 4.0 * (double)p->N * (double)(p->K + 4) +
            (p->lda % 4 ? 4.0 * (double)p->M * (double)(p->K + 4) : 0);
 }
 
@@ -55,14 +56,31 @@ static const pl_variant cuda_tuned = {
     .name = "cuda-tuned", .idea = "register tiles per thread, 128-bit loads, cp.async multi-stage pipeline, "
     "warp tiling; tile config chosen per shape, split-K for deep K",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
-    PL_CUDA_PARAMS(pl_gemm_cuda_tuned_params, 2),
+    PL_CUDA_PARAMS(pl_gemm_cuda_tuned_params, PL_GEMM_CUDA_N_PARAMS),
     .run = PL_CUDA_FN(pl_gemm_cuda_tuned), .workspace_bytes = tuned_workspace};
-static const pl_variant cuda_tf32 = {
-    .name = "cuda-tf32", .idea = "tensor cores in TF32, FP32 accumulate: wgmma from shared memory on Hopper "
-    "(sm_90a), mma.sync m16n8k8 elsewhere",
+static const pl_variant cuda_mma_tf32 = {
+    .name = "cuda-mma-tf32", .idea = "tensor cores in TF32, FP32 accumulate: each warp's mma.sync m16n8k8 on "
+    "fragments it loads from shared memory (ldmatrix), rounded to TF32",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_TF32,
-    PL_CUDA_PARAMS(pl_gemm_cuda_tf32_params, 2),
-    .run = PL_CUDA_FN(pl_gemm_cuda_tf32), .workspace_bytes = tf32_workspace};
+    PL_CUDA_PARAMS(pl_gemm_cuda_mma_tf32_params, PL_GEMM_CUDA_N_PARAMS),
+    .run = PL_CUDA_FN(pl_gemm_cuda_mma_tf32), .workspace_bytes = splitk_workspace};
+static const pl_variant cuda_wgmma_tf32 = {
+    .name = "cuda-wgmma-tf32", .idea = "Hopper wgmma: a warpgroup's m64nNk8 reads A from a swizzled "
+    "shared-memory tile; tiles staged by cp.async from every thread",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_SM90A, .precision = PL_PREC_TF32,
+    PL_CUDA_PARAMS(pl_gemm_cuda_wgmma_tf32_params, PL_GEMM_CUDA_N_PARAMS),
+    .run = PL_CUDA_FN(pl_gemm_cuda_wgmma_tf32), .workspace_bytes = splitk_workspace};
+static const pl_variant cuda_wgmma_tma_tf32 = {
+    .name = "cuda-wgmma-tma-tf32", .idea = "wgmma fed by the copy engine: B transposed K-major first, a "
+    "producer thread's TMA copies fill a ring of stages on mbarriers, consumer warpgroups only multiply",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_SM90A, .precision = PL_PREC_TF32,
+    PL_CUDA_PARAMS(pl_gemm_cuda_wgmma_tma_tf32_params, PL_GEMM_CUDA_N_PARAMS),
+    .run = PL_CUDA_FN(pl_gemm_cuda_wgmma_tma_tf32), .workspace_bytes = wgmma_tma_workspace};
+static const pl_variant cuda_tf32 = {
+    .name = "cuda-tf32", .idea = "the best tensor-core rung for this GPU and shape: the tuning table's pick "
+    "among the three above (what to call for TF32)",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_TF32,
+    .run = PL_CUDA_FN(pl_gemm_cuda_tf32), .workspace_bytes = wgmma_tma_workspace};
 static const pl_variant peer_openblas = {
     .name = "peer-openblas", .idea = "OpenBLAS cblas_sgemm (the CPU peer)",
     .backend = PL_BACKEND_CPU, .is_peer = 1, .requires = PL_REQ_OPENBLAS, .precision = PL_PREC_FP32,
@@ -82,7 +100,7 @@ static const pl_variant peer_cublas_tf32 = {
 
 static const pl_variant *const ladder[] = {
     &cpu_naive, &cpu_simd, &cpu_simd_blocked, &cpu_packed,
-    &cuda_naive, &cuda_shared, &cuda_tuned, &cuda_tf32,
+    &cuda_naive, &cuda_shared, &cuda_tuned, &cuda_mma_tf32, &cuda_wgmma_tf32, &cuda_wgmma_tma_tf32, &cuda_tf32,
     &peer_openblas, &peer_openblas_skx, &peer_cublas, &peer_cublas_tf32,
 };
 
