@@ -28,7 +28,8 @@
     {.name = "isa", .help = "vector instructions: auto picks AVX-512 where the CPU has it", \
      .kind = PL_PARAM_CHOICE, .choices = pl_isa_choices}
 
-/* A descriptor's parameter list, for a CUDA rung: the table where CUDA is built, none where not. */
+/* What a build may lack: a CUDA rung's run function and parameter list (as designated fields), an
+ * OpenBLAS or cuDNN peer's run function: themselves where built, NULL (no parameters) where not. */
 #ifdef PL_HAVE_CUDA
 #define PL_CUDA_FN(f) f
 #define PL_CUDA_PARAMS(table, count) .params = (table), .n_params = (count)
