@@ -41,12 +41,16 @@ test-fast: build
 # The Python package (python/, docs/python.md): `pip install .` into a venv of its own, with
 # NumPy, SciPy and scikit-image from the package index, then pytest. CMAKE_FLAGS reach its build
 # (CMAKE_ARGS); the build stays in build-python/ between runs. GPU tests skip without a GPU.
+# Without a GPU the package's test build is CPU-only: its GPU tests skip there anyway, and a
+# second CUDA build of the library would double the CI machine's build time.
 PYTHON ?= python3
 PY_VENV ?= .venv-test
+PY_CUDA ?= $(shell nvidia-smi -L >/dev/null 2>&1 && echo AUTO || echo OFF)
 test-python:
 	test -x $(PY_VENV)/bin/python || $(PYTHON) -m venv $(PY_VENV)
 	$(PY_VENV)/bin/pip install -q pytest numpy scipy scikit-image
-	CMAKE_ARGS="$(CMAKE_FLAGS)" $(PY_VENV)/bin/pip install -q .
+	@[ "$(PY_CUDA)" = AUTO ] || echo "test-python: no GPU here: the package is built and tested without CUDA (PARLAB_CUDA=OFF)"
+	CMAKE_ARGS="-DPARLAB_CUDA=$(PY_CUDA) $(CMAKE_FLAGS)" $(PY_VENV)/bin/pip install -q .
 	$(PY_VENV)/bin/python -m pytest -q -rs python/tests
 
 test-gpu: build
