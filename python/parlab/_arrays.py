@@ -29,6 +29,14 @@ def choice(kernel, what, value, names):
         raise ArgumentError(f"{kernel}: {what} {value!r}: one of {', '.join(map(repr, names))}") from None
 
 
+def _fits2(a):
+    """_fits for a 2-D array."""
+    item = a.itemsize
+    rows, cols = a.shape
+    r, c = a.strides
+    return (cols <= 1 or c == item) and (rows <= 1 or (r > 0 and r % item == 0 and r >= cols * item))
+
+
 def _fits(a):
     """True if a is row-major with unit column stride (a leading dimension is enough)."""
     item = a.itemsize
@@ -42,6 +50,8 @@ def _fits(a):
 def host(obj, kernel, name, dtypes, ndim=(2,)):
     """obj as a NumPy array parlab reads in place: one of dtypes (the first for a list or a
     scalar), rank in ndim, a layout with unit column stride (else copied to C order)."""
+    if type(obj) is np.ndarray and obj.dtype in dtypes and obj.ndim == 2 and 2 in ndim and _fits2(obj):
+        return obj  # the common case, checked in the fewest steps (a small call's cost is here)
     if isinstance(obj, np.ndarray):
         a = obj
     elif isinstance(obj, (list, tuple, int, float)):
@@ -63,6 +73,9 @@ def output(out, kernel, shape, dtype):
     whose layout does not fit, a new one that finish() copies into out."""
     if out is None:
         return np.empty(shape, dtype)
+    if (type(out) is np.ndarray and out.ndim == 2 and out.dtype == dtype and out.shape == shape and _fits2(out)
+            and out.flags.writeable):
+        return out  # the common case first (shape is a tuple of two here)
     if not isinstance(out, np.ndarray):
         raise DTypeError(f"{kernel}: out must be a NumPy array (or a CuPy/PyTorch array on the GPU), not {type(out).__name__}")
     if out.dtype != dtype:

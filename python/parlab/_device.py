@@ -5,10 +5,13 @@ stream, and the result is a new array of the same kind on the same device.
 parlab's rungs take dense row-major operands: a device array with other strides is made
 contiguous by its own library first (as CuPy/PyTorch do for their own kernels).
 """
+import numpy as np
+
 from . import _parlab
 from ._parlab import ArgumentError, DTypeError
 
 _KDL_CUDA = 2  # DLPack's kDLCUDA
+_ndarray = np.ndarray
 
 
 def is_device(x):
@@ -77,13 +80,36 @@ class DeviceArrays:
             raise ArgumentError(f"{self.kernel}: {name} is on device {ordinal}, the other operands on {self.ordinal}")
         if self.kind == "torch":
             return x.contiguous()
-        return self.lib.ascontiguousarray(x)
+        return x if x.flags.c_contiguous else self.lib.ascontiguousarray(x)
 
     def empty(self, shape, dtype):
         if self.kind == "torch":
             return self.lib.empty(tuple(shape), dtype=getattr(self.lib, dtype), device=self.device)
         with self.device:
             return self.lib.empty(tuple(shape), dtype=dtype)
+
+    def output(self, out, shape, dtype, inputs):
+        """The array the rung writes: out itself where it can be written in place (an array of
+        this call's library on its device, the result's dtype and shape, C order, sharing no
+        memory with an input), else a new one (_device_out then copies it into out)."""
+        if out is None or not hasattr(out, "__cuda_array_interface__"):
+            return self.empty(shape, dtype)
+        torch = self.kind == "torch"
+        if (type(out).__module__.split(".")[0] != self.kind or str(out.dtype).replace("torch.", "") != dtype
+                or tuple(out.shape) != tuple(shape)
+                or (out.device.index if torch else out.device.id) != self.ordinal
+                or not (out.is_contiguous() if torch else out.flags.c_contiguous)):
+            return self.empty(shape, dtype)
+        lo = self.ptr(out)
+        hi = lo + (out.numel() * out.element_size() if torch else out.nbytes)
+        for x in inputs:
+            if x is None:
+                continue
+            xlo = self.ptr(x)
+            xhi = xlo + (x.numel() * x.element_size() if torch else x.nbytes)
+            if xlo < hi and lo < xhi:
+                return self.empty(shape, dtype)  # out overlaps an input: the rung writes elsewhere first
+        return out
 
     @staticmethod
     def ptr(x):
@@ -110,8 +136,9 @@ def best_cuda(kernel, ordinal):
 
 
 def first_device(*xs):
-    """The first device array among xs, or None."""
+    """The first device array among xs, or None (NumPy arrays and None are skipped at once:
+    this runs on every call, and a small call's cost is mostly such checks)."""
     for x in xs:
-        if x is not None and is_device(x):
+        if x is not None and type(x) is not _ndarray and is_device(x):
             return x
     return None

@@ -11,7 +11,7 @@ from ._arrays import backend_code, choice, finish, host, output
 from ._device import DeviceArrays, first_device
 from ._parlab import ArgumentError
 
-F32 = (np.float32,)
+F32 = (np.dtype(np.float32),)  # dtype objects: `in` finds them by identity, the fast way
 _COMMON = """
     variant : str, optional
         A rung of the ladder by name ("cpu-naive", "cuda-shared", ...; parlab.list() names
@@ -68,13 +68,14 @@ def gemm(A, B, C=None, *, alpha=1.0, beta=0.0, out=None, variant=None, backend=N
             raise ArgumentError(f"gemm: A is {tuple(A.shape)} and B is {tuple(B.shape)}: A's columns must equal B's rows")
         M, K = A.shape
         N = B.shape[1]
-        r = d.empty((M, N), "float32")
         if beta != 0:
             if C is None:
                 raise ArgumentError("gemm: beta != 0 needs C")
             C = d.take(C, "C", ("float32",))
             if tuple(C.shape) != (M, N):
                 raise ArgumentError(f"gemm: C is {tuple(C.shape)} where A @ B is {(M, N)}")
+        r = d.output(out, (M, N), "float32", (A, B))
+        if beta != 0 and r is not C:
             r[...] = C
         d.run(variant, f"{M}x{N}x{K}", [f"alpha={float(alpha)!r}", f"beta={float(beta)!r}"], [A, B, r], threads)
         return _device_out(r, out, "gemm")
@@ -95,7 +96,8 @@ def gemm(A, B, C=None, *, alpha=1.0, beta=0.0, out=None, variant=None, backend=N
 
 
 def _device_out(r, out, kernel):
-    if out is None:
+    """out (filled from r where the rung could not write it in place), or r."""
+    if out is None or r is out:
         return r
     if tuple(out.shape) != tuple(r.shape):
         raise ArgumentError(f"{kernel}: out has shape {tuple(out.shape)} where the result has shape {tuple(r.shape)}")
@@ -124,13 +126,14 @@ def gemv(A, x, y=None, *, trans=False, alpha=1.0, beta=0.0, out=None, variant=No
         nx, ny = (M, N) if trans else (N, M)
         if x.shape[0] != nx:
             raise ArgumentError(f"gemv: A is {tuple(A.shape)} and x has shape {tuple(x.shape)}: x needs {nx} elements")
-        r = d.empty((ny,), "float32")
         if beta != 0:
             if y is None:
                 raise ArgumentError("gemv: beta != 0 needs y")
             y = d.take(y, "y", ("float32",), (1,))
             if y.shape[0] != ny:
                 raise ArgumentError(f"gemv: A is {tuple(A.shape)} and y has shape {tuple(y.shape)}: y needs {ny} elements")
+        r = d.output(out, (ny,), "float32", (A, x))
+        if beta != 0 and r is not y:
             r[...] = y
         d.run(variant, f"{M}x{N}", [f"alpha={float(alpha)!r}", f"beta={float(beta)!r}", f"trans={'t' if trans else 'n'}"],
               [A, x, r], threads)
@@ -165,7 +168,7 @@ def transpose(A, *, out=None, variant=None, backend=None, device=0, threads=None
         d = DeviceArrays("transpose", dev)
         A = d.take(A, "A", ("float32",))
         M, N = A.shape
-        r = d.empty((N, M), "float32")
+        r = d.output(out, (N, M), "float32", (A,))
         d.run(variant, f"{M}x{N}", [], [A, r], threads)
         return _device_out(r, out, "transpose")
     A = host(A, "transpose", "A", F32)
@@ -205,7 +208,7 @@ def reduce(A, op="sum", axis=1, *, out=None, variant=None, backend=None, device=
             raise ArgumentError(f"reduce: axis {axis}: 0, 1, -1 or -2 for a matrix")
         ax = axis % 2
         M, N = A.shape
-        r = d.empty((M if ax == 1 else N,), "float32")
+        r = d.empty((M if ax == 1 else N,), "float32") if vector else d.output(out, (M if ax == 1 else N,), "float32", (A,))
         d.run(variant, f"{M}x{N}", [f"op={op}", f"axis={ax}"], [A, r], threads)
         return float(r[0]) if vector else _device_out(r, out, "reduce")
     if variant is not None:
@@ -299,7 +302,7 @@ def conv2d(image, filter, *, mode="valid", border="zero", flip=False, out=None, 
         if dt == "int32":
             _int32_sums_fit(image, filter)
         oh, ow = (H, W) if modei == 1 else (H - K + 1, W - K + 1)
-        r = d.empty((max(oh, 0), max(ow, 0)), dt)
+        r = d.output(out, (max(oh, 0), max(ow, 0)), dt, (image, filter))
         d.run(variant, f"{H}x{W}", [f"k={K}", f"dtype={'i32' if dt == 'int32' else 'f32'}", f"mode={mode}",
                                     f"border={border}", f"flip={int(bool(flip))}"], [image, filter, r], threads)
         return _device_out(r, out, "conv2d")
@@ -349,7 +352,7 @@ def entropy(image, k=5, bins=16, base="e", *, out=None, variant=None, backend=No
         top = int(image.max()) if count else 0
         if top >= bins:
             raise ArgumentError(f"entropy: a value {top} >= bins {bins} (an 8-bit image needs bins=256)")
-        r = d.empty((H, W), "float32")
+        r = d.output(out, (H, W), "float32", (image,))
         d.run(variant, f"{H}x{W}", [f"k={k}", f"bins={bins}", f"base={'2' if base2 else 'e'}"], [image, r], threads)
         return _device_out(r, out, "entropy")
     image = host(image, "entropy", "image", (np.uint8,))

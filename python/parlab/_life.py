@@ -5,6 +5,7 @@ of word x / 64); a bool or uint8 grid is packed here, run, and unpacked into a n
 run goes in slices of about a tenth of a second, so Ctrl-C stops it between two slices with
 KeyboardInterrupt; the caller's grid is never written.
 """
+import contextlib
 import os
 import time
 
@@ -12,11 +13,12 @@ import numpy as np
 
 from . import _parlab
 from ._arrays import backend_code, choice
-from ._device import first_device
+from ._device import DeviceArrays, best_cuda, first_device
 from ._parlab import ArgumentError, DTypeError
 
 TOPOLOGIES = ["torus", "plane"]
 _SLICE_S = 0.1  # seconds a slice of generations aims at (a rung's rate varies with the pattern)
+_MAX_GENS = 100000  # the most generations one run of a rung takes (the harness's gens= range)
 
 
 def pack(grid):
@@ -52,8 +54,9 @@ def life(grid, gens, *, rule="B3/S23", topology="torus", variant=None, backend=N
     edges wrap) or a bounded plane (dead beyond the edge). Returns a new grid of the same dtype
     (uint8: 0/1); the argument is not written. Ctrl-C stops a long run within about a second.
 
-    CuPy/PyTorch grids run on the CUDA rungs and come back as the same kind of array (packed
-    on the host: Life's rungs take a bit-packed grid, so this is not a zero-copy path).
+    CuPy/PyTorch grids run on the CUDA rungs and come back as a new array of the same kind on
+    the same device: packed into the rungs' bit-packed words and unpacked on the device (no
+    copy through the host), run on the caller's current stream.
     variant, backend, device, threads: as parlab.gemm.
     """
     topo = choice("life", "topology", topology, TOPOLOGIES)
@@ -84,19 +87,56 @@ def life(grid, gens, *, rule="B3/S23", topology="torus", variant=None, backend=N
 
 
 def _life_device(grid, gens, rule, topology, variant, device, threads):
-    mod = type(grid).__module__
-    if mod.startswith("torch"):
-        host = grid.detach().cpu().numpy()
-        out = life(host, gens, rule=rule, topology=topology, variant=variant, backend="cuda",
-                   device=grid.device.index or 0, threads=threads)
-        import torch
-        return torch.from_numpy(out).to(grid.device)
-    import cupy
-    g = cupy.asarray(grid)
-    out = life(g.get(), gens, rule=rule, topology=topology, variant=variant, backend="cuda",
-               device=g.device.id, threads=threads)
-    with g.device:
-        return cupy.asarray(out)
+    """Life on a CuPy/PyTorch grid: packed into pl_life's words on the device by the array's
+    own library (no copy to the host), run in place by a CUDA rung on the caller's stream in
+    slices (Ctrl-C between two), unpacked on the device into a new array of the grid's kind."""
+    d = DeviceArrays("life", grid)
+    g = d.take(grid, "the grid", ("bool", "uint8"))
+    gens = int(gens)
+    if gens < 0:
+        raise ArgumentError(f"life: gens {gens} < 0")
+    H, W = g.shape
+    if H == 0 or W == 0:
+        raise ArgumentError(f"life: the grid is {H}x{W}; at least 1x1")
+    lib, torch = d.lib, d.kind == "torch"
+    on = {"device": d.device} if torch else {}
+    words = (W + 63) // 64
+    u8 = lib.uint8
+    with _on_device(d):
+        cells = lib.zeros((H, words * 64), dtype=u8, **on)
+        cells[:, :W] = g != 0
+        shifts = lib.arange(8, dtype=u8, **on)
+        # bit x % 8 of byte x / 8: the words' little-endian bytes (pl_life's layout)
+        bits = (cells.reshape(H, words * 8, 8) << shifts).sum(-1).to(u8) if torch else \
+            (cells.reshape(H, words * 8, 8) << shifts).sum(-1, dtype=u8)
+        bits = bits.contiguous() if torch else lib.ascontiguousarray(bits)
+    variant = variant or best_cuda("life", d.ordinal)
+    settings = [f"rule={rule}", f"topology={topology}"]
+    done, step = 0, min(gens, 8)
+    while done < gens:
+        t0 = time.perf_counter()
+        d.run(variant, f"{W}x{H}", settings + [f"gens={step}"], [bits], threads)
+        _sync(d)  # a slice at a time: Ctrl-C is seen between two
+        done += step
+        per_gen = (time.perf_counter() - t0) / step
+        step = max(1, min(gens - done, 2 * step, _MAX_GENS, int(_SLICE_S / max(per_gen, 1e-9))))
+    with _on_device(d):
+        alive = ((bits.reshape(H, words * 8, 1) >> shifts) & 1).reshape(H, words * 64)[:, :W]
+        if str(g.dtype).replace("torch.", "") == "bool":
+            return alive.to(lib.bool).contiguous() if torch else alive.astype(bool)
+        return alive.contiguous() if torch else lib.ascontiguousarray(alive)
+
+
+def _on_device(d):
+    """The CuPy device context of d's arrays (PyTorch places by its device= argument)."""
+    return contextlib.nullcontext() if d.kind == "torch" else d.device
+
+
+def _sync(d):
+    if d.kind == "torch":
+        d.lib.cuda.current_stream(d.device).synchronize()
+    else:
+        d.lib.cuda.get_current_stream().synchronize()
 
 
 class Pattern:

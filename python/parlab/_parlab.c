@@ -5,6 +5,8 @@
 
 static PyMethodDef methods[] = {
     {"gemm", plx_gemm, METH_VARARGS, "gemm(variant, backend, device, threads, A, B, C, alpha, beta): C in place"},
+    {"gemm_c_seconds", plx_gemm_c_seconds, METH_VARARGS,
+     "gemm_c_seconds(variant, threads, A, B, C, repeats) -> seconds per C call (bench/python_overhead.py)"},
     {"gemv", plx_gemv, METH_VARARGS, "gemv(variant, backend, device, threads, trans, A, x, y, alpha, beta): y in place"},
     {"transpose", plx_transpose, METH_VARARGS, "transpose(variant, backend, device, threads, A, out)"},
     {"reduce", plx_reduce, METH_VARARGS, "reduce(backend, device, threads, op, axis, A, out)"},

@@ -146,10 +146,19 @@ def test_entropy(lib, variant):
 @pytest.mark.parametrize("lib", LIBS)
 @pytest.mark.parametrize("variant", cuda_rungs("life"))
 def test_life(lib, variant):
+    """Packed and unpacked on the device: bool and uint8 grids (any nonzero byte alive), widths
+    that are not whole words, torus and plane, the grid passed in left as it was."""
     from test_life import numpy_life
     g = np.random.default_rng(9).random((100, 130)) < 0.35
-    got = to_host(lib, parlab.life(to_dev(lib, g), 20, variant=variant))
-    np.testing.assert_array_equal(got, numpy_life(g, 20).astype(bool))
+    dg = to_dev(lib, g)
+    got = parlab.life(dg, 20, variant=variant)
+    np.testing.assert_array_equal(to_host(lib, got), numpy_life(g, 20).astype(bool))
+    assert str(got.dtype).endswith("bool")
+    np.testing.assert_array_equal(to_host(lib, dg), g)
+    u = (np.random.default_rng(10).random((37, 70)) < 0.4).astype(np.uint8) * np.uint8(5)
+    got = parlab.life(to_dev(lib, u), 13, variant=variant, topology="plane")
+    assert str(got.dtype).endswith("uint8")
+    np.testing.assert_array_equal(to_host(lib, got), parlab.life(u, 13, topology="plane"))
 
 
 @pytest.mark.parametrize("kernel_call", ["gemm", "transpose", "conv2d", "entropy", "life"])
@@ -191,3 +200,57 @@ def test_callers_stream(lib):
             r = parlab.gemm(dA, dA)
             total = float((r * 2).sum())
     np.testing.assert_allclose(total, 2 * (A.astype(np.float64) @ A).sum(), rtol=1e-3)
+
+
+def allocated_during(lib, call):
+    """call()'s result and the most device memory its library allocated during it, in bytes."""
+    if lib == "cupy":
+        import cupy
+        pool = cupy.get_default_memory_pool()
+        sizes = []
+
+        def counting(n):
+            sizes.append(n)
+            return pool.malloc(n)
+
+        with cupy.cuda.using_allocator(counting):
+            r = call()
+        return r, max(sizes, default=0)
+    import torch
+    torch.cuda.synchronize()
+    base = torch.cuda.memory_allocated()
+    torch.cuda.reset_peak_memory_stats()
+    r = call()
+    torch.cuda.synchronize()
+    return r, torch.cuda.max_memory_allocated() - base
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_out_written_in_place(lib):
+    """out= on the device: the rung writes out itself (no copy through a new array), and the
+    result is out; an out that overlaps an input is written through a new array (the answer
+    stays right); out=C with beta updates C in place, as BLAS does."""
+    rng = np.random.default_rng(12)
+    A = rng.uniform(-1, 1, (96, 64)).astype(np.float32)
+    B = rng.uniform(-1, 1, (64, 80)).astype(np.float32)
+    C = rng.uniform(-1, 1, (96, 80)).astype(np.float32)
+    dA, dB, dC = to_dev(lib, A), to_dev(lib, B), to_dev(lib, C)
+    out = to_dev(lib, np.full((96, 80), np.nan, np.float32))
+    got, grown = allocated_during(lib, lambda: parlab.gemm(dA, dB, out=out))
+    assert got is out and grown < 96 * 80 * 4, f"{grown} bytes allocated: the result went through a new array"
+    np.testing.assert_allclose(to_host(lib, out), A.astype(np.float64) @ B, atol=1e-4)
+    got = parlab.gemm(dA, dB, dC, alpha=1.0, beta=2.0, out=dC)
+    assert got is dC
+    np.testing.assert_allclose(to_host(lib, dC), A.astype(np.float64) @ B + 2.0 * C, atol=1e-4)
+    S = rng.uniform(-1, 1, (512, 512)).astype(np.float32)  # many blocks: an in-place write would be read back
+    dS = to_dev(lib, S)
+    got = parlab.gemm(dS, dS, out=dS)  # out is both inputs
+    assert got is dS
+    np.testing.assert_allclose(to_host(lib, dS), S.astype(np.float64) @ S, atol=1e-3)
+    T = to_dev(lib, np.full((64, 96), np.nan, np.float32))
+    assert parlab.transpose(dA, out=T) is T
+    np.testing.assert_array_equal(to_host(lib, T), A.T)
+    img = to_dev(lib, rng.integers(0, 16, (40, 50)).astype(np.uint8))
+    E = to_dev(lib, np.full((40, 50), np.nan, np.float32))
+    assert parlab.entropy(img, out=E) is E
+    np.testing.assert_allclose(to_host(lib, E), parlab.entropy(to_host(lib, img)), atol=1e-5)

@@ -40,18 +40,25 @@ def test_threads_at_once():
 
 def test_gil_released():
     """While a slow call runs on one thread, Python code runs on another: a held GIL would stop
-    the counter for the whole call (a C call holding it does not yield at switch intervals)."""
+    this thread for the whole call (a C call holding it does not yield at switch intervals), so
+    its longest pause would be about the call's length; released, it pauses for a few switch
+    intervals at most."""
     import threading
-    A = np.ones((400, 400), np.float32)
+    A = np.ones((600, 600), np.float32)
     done = threading.Event()
     t = threading.Thread(target=lambda: (parlab.gemm(A, A, variant="cpu-naive", threads=1), done.set()))
-    count = 0
+    start = last = time.perf_counter()
     t.start()
-    time.sleep(0.05)  # the call has begun
+    longest = time.perf_counter() - start  # the new thread may run (and call) before start() returns
+    last = time.perf_counter()
     while not done.is_set():
-        count += 1
+        now = time.perf_counter()
+        longest = max(longest, now - last)
+        last = now
     t.join()
-    assert count > 10000, f"the main thread counted {count} while the call ran: the GIL is held"
+    took = last - start
+    assert took > 0.05, f"the call took {took:.3f} s: too short to tell whether it holds the GIL"
+    assert longest < took / 2, f"this thread stopped for {longest:.3f} s of the call's {took:.3f} s: the GIL is held"
 
 
 def interrupted(code):

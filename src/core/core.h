@@ -22,6 +22,7 @@ void pl_clear_error(void);
 enum {
     PL_CTX_HANDLE_CUBLAS = 0, /* cublasHandle_t of the cuBLAS peers */
     PL_CTX_HANDLE_CUDNN = 1,  /* cudnnHandle_t (next) */
+    PL_CTX_HANDLE_ORDER = 2,  /* pl_run_device's two events that order a rung in the caller's stream */
     PL_CTX_HANDLE_SLOTS = 4,
     PL_CTX_DEV_WS_SLOTS = 12, /* device workspaces (gemm 0-3, gemv 4, conv2d 5, reduce 6-7, life 8) */
     PL_CTX_HOST_WS_SLOTS = 4, /* host workspaces */

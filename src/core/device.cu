@@ -148,6 +148,14 @@ extern "C" pl_status pl_dev_event_create(void **ev)
     return PL_OK;
 }
 
+extern "C" pl_status pl_dev_event_create_untimed(void **ev)
+{
+    cudaEvent_t e;
+    CHECK_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+    *ev = (void *)e;
+    return PL_OK;
+}
+
 extern "C" void pl_dev_event_destroy(void *ev)
 {
     if (ev) cudaEventDestroy((cudaEvent_t)ev);

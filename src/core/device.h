@@ -33,6 +33,8 @@ pl_status pl_dev_check(const char *what);
 
 /* Events: time between two records on a stream, in seconds. */
 pl_status pl_dev_event_create(void **ev);
+/* An event for ordering streams only (no timing: cheaper to record and wait on). */
+pl_status pl_dev_event_create_untimed(void **ev);
 void pl_dev_event_destroy(void *ev);
 pl_status pl_dev_event_record(void *ev, void *stream);
 /* Work queued on stream after this waits for ev (cudaStreamWaitEvent; stream NULL: the

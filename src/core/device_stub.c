@@ -22,6 +22,7 @@ pl_status pl_dev_memset(void *p, int v, size_t b, void *st) { (void)p; (void)v; 
 pl_status pl_dev_sync(void *stream) { (void)stream; return no_cuda(); }
 pl_status pl_dev_check(const char *what) { (void)what; return no_cuda(); }
 pl_status pl_dev_event_create(void **ev) { *ev = 0; return no_cuda(); }
+pl_status pl_dev_event_create_untimed(void **ev) { *ev = 0; return no_cuda(); }
 void pl_dev_event_destroy(void *ev) { (void)ev; }
 pl_status pl_dev_event_record(void *ev, void *st) { (void)ev; (void)st; return no_cuda(); }
 pl_status pl_dev_stream_wait(void *st, void *ev) { (void)st; (void)ev; return no_cuda(); }

@@ -7,6 +7,7 @@
 #include "ext.h"
 
 #include <string.h>
+#include <time.h>
 
 /* The call's context: backend, device, threads as the Python layer passed them. */
 typedef struct call {
@@ -305,4 +306,44 @@ PyObject *plx_best_variant(PyObject *self, PyObject *args)
     plx_ctx_give(c.lent);
     if (best) return PyUnicode_FromString(best);
     Py_RETURN_NONE;
+}
+
+/* gemm_c_seconds(variant, threads, A, B, C, repeats) -> seconds per call: the C call
+ * pl_sgemm_variant on the CPU, `repeats` times back to back in C (the views and the context
+ * taken once), for bench/python_overhead.py: what a C caller pays per call, against which the
+ * Python call's overhead is measured. */
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+PyObject *plx_gemm_c_seconds(PyObject *self, PyObject *args)
+{
+    (void)self;
+    const char *variant;
+    int threads, repeats;
+    PyObject *oa, *ob, *oc;
+    if (!PyArg_ParseTuple(args, "siOOOi", &variant, &threads, &oa, &ob, &oc, &repeats)) return NULL;
+    if (repeats < 1) return plx_raisef(plx_err.Argument, "gemm_c_seconds: repeats %d < 1", repeats);
+    plx_matrix m[3];
+    if (plx_matrix_get(oa, "gemm: A", 'f', 0, &m[0]) < 0) return NULL;
+    if (plx_matrix_get(ob, "gemm: B", 'f', 0, &m[1]) < 0) return drop(m, 1);
+    if (plx_matrix_get(oc, "gemm: C", 'f', 1, &m[2]) < 0) return drop(m, 2);
+    if (m[0].cols != m[1].rows || m[2].rows != m[0].rows || m[2].cols != m[1].cols)
+        return drop(m, 3), plx_raisef(plx_err.Argument, "gemm_c_seconds: shapes " SHAPE ", " SHAPE ", " SHAPE " do not fit",
+                                      DIMS(m[0]), DIMS(m[1]), DIMS(m[2]));
+    call c;
+    if (call_begin(&c, PL_BACKEND_CPU, 0, threads) < 0) return drop(m, 3);
+    pl_status s = PL_OK;
+    double t0 = 0, t1 = 0;
+    Py_BEGIN_ALLOW_THREADS
+    t0 = seconds_now();
+    for (int i = 0; i < repeats && s == PL_OK; i++)
+        s = pl_sgemm_variant(c.ctx, variant, NULL, m[0].rows, m[1].cols, m[0].cols, 1.0f, m[0].data, m[0].ld,
+                             m[1].data, m[1].ld, 0.0f, m[2].data, m[2].ld);
+    t1 = seconds_now();
+    Py_END_ALLOW_THREADS
+    return call_end(&c, s, m, 3, PyFloat_FromDouble((t1 - t0) / repeats));
 }

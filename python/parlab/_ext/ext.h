@@ -96,6 +96,7 @@ void plx_ctx_give(plx_ctx *c);
 
 /* ---- the module's functions, by file */
 PyObject *plx_gemm(PyObject *self, PyObject *args);
+PyObject *plx_gemm_c_seconds(PyObject *self, PyObject *args);
 PyObject *plx_gemv(PyObject *self, PyObject *args);
 PyObject *plx_transpose(PyObject *self, PyObject *args);
 PyObject *plx_reduce(PyObject *self, PyObject *args);
