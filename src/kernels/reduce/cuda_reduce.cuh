@@ -67,6 +67,17 @@ template <int OP> __device__ __forceinline__ float thread_range_vec(const float 
     return acc;
 }
 
+// Second pass over the column partials: one thread per column, splits in order.
+template <int OP>
+static __global__ void cols_finish_kernel(pl_reduce_problem p, const float *__restrict__ part, float *__restrict__ r, int splits)
+{
+    int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= p.N) return;
+    float acc = red_neutral<OP>();
+    for (int s = 0; s < splits; s++) acc = red_comb<OP>(acc, part[(int64_t)s * p.N + j]);
+    r[j] = red_finish<OP>(acc, p.M);
+}
+
 #define PL_REDUCE_DISPATCH(op, CALL)                                                                   \
     switch (op) {                                                                                      \
     case PL_REDUCE_SUM: { const int OPC = PL_REDUCE_SUM; CALL; } break;                                \

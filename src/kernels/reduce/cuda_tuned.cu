@@ -3,8 +3,10 @@
 // (fewer than two per multiprocessor): each row cut into pieces, a block per piece, and a
 // second pass (a warp per row) over the pieces' partials, so every multiprocessor streams.
 // Rows load 128 bits at a time after a scalar head up to 16-byte alignment, whatever the
-// pitch. Columns: threads across columns (coalesced), rows split over blocks when there are
-// too few columns to fill the GPU, and a second pass. Accurate (blocked sums).
+// pitch. Columns: each thread owns 4 adjacent columns (a 128-bit load per row where rows are
+// 16-byte aligned), a block 1024 contiguous columns (4 KiB of each row, in one piece), rows
+// cut among blocks until every multiprocessor holds enough of them to keep the memory busy,
+// and a second pass adds the cuts in order. Accurate (blocked sums).
 #include "kernels/reduce/cuda_reduce.cuh"
 
 template <int OP>
@@ -45,6 +47,89 @@ static __global__ void pieces_finish_kernel(pl_reduce_problem p, const float *__
     if ((threadIdx.x & 31) == 0) r[o] = red_finish<OP>(acc, p.N);
 }
 
+// Columns: each thread owns VW adjacent columns (a float4 per row where rows are 16-byte
+// aligned) and folds them down rows [s rows_per, (s + 1) rows_per) of split s = blockIdx.y; a
+// block of bs threads covers bs * VW contiguous columns, so every row step of a block reads
+// 4 KiB in one piece (at bs = 256) and DRAM streams it as it streams rows. No shared memory: a
+// thread's columns are its own.
+template <int OP, bool VEC>
+static __global__ void cols_tuned_kernel(pl_reduce_problem p, const float *__restrict__ A, float *__restrict__ out,
+                                         int splits, int64_t rows_per)
+{
+    constexpr int VW = VEC ? 4 : 1;
+    const int64_t j = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) * VW;
+    if (j >= p.N) return;
+    const int64_t r0 = (int64_t)blockIdx.y * rows_per, r1 = r0 + rows_per < p.M ? r0 + rows_per : p.M;
+    float acc[VW];
+#pragma unroll
+    for (int c = 0; c < VW; c++) acc[c] = red_neutral<OP>();
+    const float *a = A + r0 * p.lda + j;
+    bool done = false;
+    if constexpr (VEC) {
+        if (j + VW <= p.N) {
+#pragma unroll 8
+            for (int64_t r = r0; r < r1; r++, a += p.lda) {
+                const float4 u = __ldg((const float4 *)a);
+                acc[0] = red_comb<OP>(acc[0], red_term<OP>(u.x));
+                acc[1] = red_comb<OP>(acc[1], red_term<OP>(u.y));
+                acc[2] = red_comb<OP>(acc[2], red_term<OP>(u.z));
+                acc[3] = red_comb<OP>(acc[3], red_term<OP>(u.w));
+            }
+            done = true;
+        }
+    }
+    if (!done) { // 32-bit loads: a pitch not a multiple of 4, or the last columns
+#pragma unroll 8
+        for (int64_t r = r0; r < r1; r++, a += p.lda)
+#pragma unroll
+            for (int c = 0; c < VW; c++)
+                if (j + c < p.N) acc[c] = red_comb<OP>(acc[c], red_term<OP>(__ldg(a + c)));
+    }
+#pragma unroll
+    for (int c = 0; c < VW; c++) {
+        if (j + c >= p.N) break;
+        if (splits == 1) out[j + c] = red_finish<OP>(acc[c], p.M);
+        else out[(int64_t)blockIdx.y * p.N + j + c] = acc[c];
+    }
+}
+
+// The columns' plan: strips of bs * VW columns; rows cut so that the GPU holds about 4 blocks
+// of 256 threads per multiprocessor, each thread still folding 32 rows or more; a second pass
+// adds the cuts' partials in order.
+static pl_status columns_tuned(const pl_run_args *a, int bs, int sms)
+{
+    const pl_reduce_problem *p = (const pl_reduce_problem *)a->problem;
+    cudaStream_t st = (cudaStream_t)a->stream;
+    const float *A = (const float *)a->data[0];
+    float *r = (float *)a->data[1], *out = r;
+    const bool vec = p->lda % 4 == 0 && (uintptr_t)A % 16 == 0;
+    const int vw = vec ? 4 : 1;
+    const int64_t strips = (p->N + (int64_t)bs * vw - 1) / ((int64_t)bs * vw);
+    const int64_t want = 4LL * sms * (256 / bs > 0 ? 256 / bs : 1);
+    if (strips > 2147483647) return pl_fail(PL_ERR_ARG, "cuda-tuned: N = %lld is too many blocks", (long long)p->N);
+    int64_t splits = (want + strips - 1) / strips, most = p->M / 32;
+    if (splits > most) splits = most;
+    if (splits > 65535) splits = 65535;
+    if (splits < 1) splits = 1;
+    const int64_t rows_per = (p->M + splits - 1) / splits;
+    splits = (p->M + rows_per - 1) / rows_per;
+    if (splits > 1) {
+        void *ws = NULL;
+        pl_status s = pl_ctx_dev_workspace(a->ctx, PL_REDUCE_WS_PARTIALS, sizeof(float) * (size_t)splits * (size_t)p->N, &ws);
+        if (s != PL_OK) return s;
+        out = (float *)ws;
+    }
+    dim3 grid((unsigned)strips, (unsigned)splits);
+    if (vec) {
+        PL_REDUCE_DISPATCH(p->op, (cols_tuned_kernel<OPC, true><<<grid, bs, 0, st>>>(*p, A, out, (int)splits, rows_per)));
+    } else {
+        PL_REDUCE_DISPATCH(p->op, (cols_tuned_kernel<OPC, false><<<grid, bs, 0, st>>>(*p, A, out, (int)splits, rows_per)));
+    }
+    if (splits > 1)
+        PL_REDUCE_DISPATCH(p->op, (cols_finish_kernel<OPC><<<(unsigned)((p->N + 255) / 256), 256, 0, st>>>(*p, out, r, (int)splits)));
+    return pl_reduce_launched("cuda-tuned (columns)");
+}
+
 extern "C" pl_status pl_reduce_cuda_tuned(const pl_run_args *a)
 {
     const pl_reduce_problem *p = (const pl_reduce_problem *)a->problem;
@@ -53,16 +138,7 @@ extern "C" pl_status pl_reduce_cuda_tuned(const pl_run_args *a)
     cudaStream_t st = (cudaStream_t)a->stream;
     const float *A = (const float *)a->data[0];
     float *r = (float *)a->data[1];
-    if (p->axis == 0) {
-        /* Enough 32-column blocks for 4 per multiprocessor, or split the rows (each split at
-         * least 8 rows per thread row, at most 64 splits). */
-        int64_t cols_blocks = (p->N + 31) / 32, want = 4LL * sms;
-        int64_t splits = cols_blocks >= want ? 1 : (want + cols_blocks - 1) / cols_blocks;
-        int64_t max_by_rows = p->M / (8 * (bs / 32)) > 1 ? p->M / (8 * (bs / 32)) : 1;
-        if (splits > max_by_rows) splits = max_by_rows;
-        if (splits > 64) splits = 64;
-        return pl_reduce_cuda_columns(a, bs, (int)splits);
-    }
+    if (p->axis == 0) return columns_tuned(a, bs, sms);
     if (p->N <= 512) {
         int rows_per_block = bs / 32;
         int64_t blocks = (p->M + rows_per_block - 1) / rows_per_block;

@@ -44,17 +44,6 @@ static __global__ void cols_kernel(pl_reduce_problem p, const float *__restrict_
     }
 }
 
-// Second pass over the column partials: one thread per column, splits in order.
-template <int OP>
-static __global__ void cols_finish_kernel(pl_reduce_problem p, const float *__restrict__ part, float *__restrict__ r, int splits)
-{
-    int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (j >= p.N) return;
-    float acc = red_neutral<OP>();
-    for (int s = 0; s < splits; s++) acc = red_comb<OP>(acc, part[(int64_t)s * p.N + j]);
-    r[j] = red_finish<OP>(acc, p.M);
-}
-
 pl_status pl_reduce_cuda_columns(const pl_run_args *a, int bs, int splits)
 {
     const pl_reduce_problem *p = (const pl_reduce_problem *)a->problem;
