@@ -1,10 +1,49 @@
-/* cpu_sliding.h: cpu-sliding's AVX-512 vector path (its parameter is in entropy.h). */
+/* cpu_sliding.h: cpu-sliding's vector paths (k <= 7, bins <= 64; its parameter is in entropy.h).
+ * One frame (cpu_sliding_bands.c) and two sets of micro-kernels behind one signature, chosen
+ * at run time: cpu_sliding_avx512.c (AVX-512 F + BW) and cpu_sliding_avx2.c (AVX2).
+ *
+ * The frame splits the rows into one band a thread. Each thread keeps byte counters of its
+ * current row's column counts (per column x and value b: how many of the k rows around the row
+ * hold b at x; the layout is the ISA's), moves them down one row at a time (update: the
+ * entering row added, the leaving one dropped), and asks the ISA for the row's sums
+ * S = sum_b c_b log c_b of every window (row), from which it stores E = log n - S x inv. */
 #ifndef PL_ENTROPY_CPU_SLIDING_H
 #define PL_ENTROPY_CPU_SLIDING_H
 
 #include "kernels/entropy/entropy.h"
 
-/* k <= 7, bins <= 64, a CPU with AVX-512 F and BW (cpu_sliding_avx512.c). */
-pl_status pl_entropy_sliding_avx512(const pl_run_args *a);
+enum { SLIDING_MAX_K = 7, SLIDING_MAX_BINS = 64 }; /* what the vector paths take */
+
+/* What a call's micro-kernels read, made once a call by the frame and the ISA's plan(). */
+typedef struct sliding_plan {
+    const pl_entropy_problem *p;
+    int r;                    /* k / 2 */
+    double to_base;           /* 1 (nats) or 1/ln 2 (bits), folded into the tables */
+    double sum_unit;          /* what one unit of the ISA's sum S is worth: 1 (float), 2^-q (fixed point) */
+    int64_t counter_bytes;    /* one thread's column counters, zeroed before the first row */
+    _Alignas(64) unsigned char table[256]; /* c log c as the ISA looks it up */
+} sliding_plan;
+
+/* E = log n - S x inv for one output row: per column where the window is clipped, and the two
+ * constants of interior columns (n = rows x k). log n carries the base, inv the sum's unit. */
+typedef struct sliding_row {
+    const float *logn, *inv;  /* W entries each */
+    float logn_in, inv_in;
+} sliding_row;
+
+typedef struct sliding_isa {
+    /* Fill table, sum_unit and counter_bytes for pl->p (p, r and to_base are set). */
+    void (*plan)(sliding_plan *pl);
+    /* Add input row `in` and drop row `out` (either may be NULL) from the column counters. */
+    void (*update)(const sliding_plan *pl, unsigned char *counters, const uint8_t *in, const uint8_t *out);
+    /* One output row (W floats) from the counters. */
+    void (*row)(const sliding_plan *pl, const unsigned char *counters, const sliding_row *rw, float *out);
+} sliding_isa;
+
+extern const sliding_isa pl_entropy_sliding_avx512, pl_entropy_sliding_avx2;
+
+/* Run cpu-sliding's vector path with isa's micro-kernels (k <= SLIDING_MAX_K, bins <=
+ * SLIDING_MAX_BINS, a CPU with the ISA; cpu_sliding_bands.c). */
+pl_status pl_entropy_sliding_bands(const pl_run_args *a, const sliding_isa *isa);
 
 #endif

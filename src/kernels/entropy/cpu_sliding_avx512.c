@@ -12,34 +12,42 @@
  * after shifting it by 0, 8, 16, 24 bits (vpermt2ps ignores the bits above), and summed into
  * four float accumulators; after the last bin they are put back in pixel order and
  * E = log n - S / n is stored (base 2 folded into the table and log n). No horizontal sums,
- * no per-pixel branches; rows are split in bands over the threads, each with its own planes. */
+ * no per-pixel branches. The bands over threads and the row walk are cpu_sliding_bands.c's. */
 #include "core/simd_avx512.h"
 #include "kernels/entropy/cpu_sliding.h"
-#include "kernels/entropy/cpu_window.h"
 
 #include <math.h>
-#include <omp.h>
-#include <stdlib.h>
 #include <string.h>
 
 enum { MARGIN = 64 }; /* zero counters left of column 0 (aligned) and right of column W-1 */
 
-typedef struct plane_set {
-    uint8_t *base; /* bins rows of pitch bytes; column x at base + b*pitch + MARGIN + x */
-    int64_t pitch;
-} plane_set;
+/* The counters are bins planes of pitch bytes, column x of bin b at b*pitch + MARGIN + x; the
+ * last chunk of 64 columns reads r < MARGIN past it. */
+static int64_t plane_pitch(int64_t W) { return MARGIN + (W + 63) / 64 * 64 + MARGIN; }
+
+/* c log c for c = 0..63 as floats (0 past k^2), in the base. */
+static void plan_avx512(sliding_plan *pl)
+{
+    float table[64] = {0};
+    for (int c = 2; c <= pl->p->k * pl->p->k; c++) table[c] = (float)(c * log((double)c) * pl->to_base);
+    memcpy(pl->table, table, sizeof table);
+    pl->sum_unit = 1.0;
+    pl->counter_bytes = plane_pitch(pl->p->W) * pl->p->bins;
+}
 
 /* Add row `in` (may be NULL) and drop row `out` (may be NULL) from the column counters. */
-static void update_planes(const plane_set *ps, int bins, const uint8_t *in, const uint8_t *out, int64_t W)
+static void update_avx512(const sliding_plan *pl, unsigned char *counters, const uint8_t *in, const uint8_t *out)
 {
+    const int64_t W = pl->p->W, pitch = plane_pitch(W);
+    const int bins = pl->p->bins;
     const __m512i one = _mm512_set1_epi8(1), none = _mm512_set1_epi8((char)0xFF);
     for (int64_t x = 0; x < W; x += 64) {
         __mmask64 tail = W - x >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << (W - x)) - 1);
         /* lanes past W read as 0xFF, a value no bin has */
         __m512i vin = in ? _mm512_mask_loadu_epi8(none, tail, in + x) : none;
         __m512i vout = out ? _mm512_mask_loadu_epi8(none, tail, out + x) : none;
-        uint8_t *col = ps->base + MARGIN + x;
-        for (int b = 0; b < bins; b++, col += ps->pitch) {
+        uint8_t *col = counters + MARGIN + x;
+        for (int b = 0; b < bins; b++, col += pitch) {
             __m512i vb = _mm512_set1_epi8((char)b);
             __m512i c = _mm512_loadu_si512(col);
             c = _mm512_mask_add_epi8(c, _mm512_cmpeq_epi8_mask(vin, vb), c, one);
@@ -83,13 +91,14 @@ static inline __attribute__((always_inline)) __m512 lookup(const row_consts *rc,
 }
 
 /* One output row from the planes; r = k/2 is a constant in each inlined copy. */
-static inline __attribute__((always_inline)) void window_row(const plane_set *ps, int bins, const row_consts *rc,
-                                                              float *out, int64_t W, const int r)
+static inline __attribute__((always_inline)) void window_row(const unsigned char *counters, int64_t pitch,
+                                                              int bins, const row_consts *rc, float *out, int64_t W,
+                                                              const int r)
 {
     for (int64_t x = 0; x < W; x += 64) {
         __m512 s0 = _mm512_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
-        const uint8_t *col = ps->base + MARGIN + x;
-        for (int b = 0; b < bins; b++, col += ps->pitch) {
+        const uint8_t *col = counters + MARGIN + x;
+        for (int b = 0; b < bins; b++, col += pitch) {
             __m512i w = _mm512_loadu_si512(col - r);
             for (int d = -r + 1; d <= r; d++) w = _mm512_add_epi8(w, _mm512_loadu_si512(col + d));
             s0 = _mm512_add_ps(s0, lookup(rc, w, r));
@@ -112,70 +121,20 @@ static inline __attribute__((always_inline)) void window_row(const plane_set *ps
     }
 }
 
-pl_status pl_entropy_sliding_avx512(const pl_run_args *a)
+static void row_avx512(const sliding_plan *pl, const unsigned char *counters, const sliding_row *rw, float *out)
 {
-    const pl_entropy_problem *p = a->problem;
-    const uint8_t *v = a->data[0];
-    float *outp = a->data[1];
-    const int64_t H = p->H, W = p->W;
-    const int r = p->k / 2, bins = p->bins;
-    const double to_base = p->base2 ? 1.0 / log(2.0) : 1.0;
-    float table[64] = {0};
-    for (int c = 2; c <= p->k * p->k; c++) table[c] = (float)(c * log((double)c) * to_base);
-    int T = pl_ctx_threads(a->ctx);
-    if (T > H) T = (int)H;
-    if (T < 1) T = 1;
-    const int64_t pitch = MARGIN + (W + 63) / 64 * 64 + MARGIN; /* the last chunk reads r < MARGIN past it */
-    int failed = 0;
-#pragma omp parallel num_threads(T) reduction(| : failed)
-    {
-        int t = omp_get_thread_num(), nt = omp_get_num_threads();
-        int64_t y0 = H * t / nt, y1 = H * (t + 1) / nt;
-        plane_set ps = {aligned_alloc(64, (size_t)(pitch * bins)), pitch};
-        float *logn = malloc(sizeof(float) * 2 * (size_t)W);
-        if (!ps.base || !logn) failed = 1;
-        else {
-            memset(ps.base, 0, (size_t)(pitch * bins));
-            row_consts rc = {{_mm512_loadu_ps(table), _mm512_loadu_ps(table + 16), _mm512_loadu_ps(table + 32),
-                              _mm512_loadu_ps(table + 48)},
-                             logn, logn + W, _mm512_setzero_ps(), _mm512_setzero_ps()};
-            float *inv = logn + W;
-            int64_t rows_prev = -1;
-            for (int64_t yy = y0 - r < 0 ? 0 : y0 - r; yy < H && yy <= y0 + r; yy++)
-                update_planes(&ps, bins, v + yy * p->ld_in, NULL, W);
-            for (int64_t y = y0; y < y1; y++) {
-                if (y > y0) {
-                    const uint8_t *in = y + r < H ? v + (y + r) * p->ld_in : NULL;
-                    const uint8_t *out = y - r - 1 >= 0 ? v + (y - r - 1) * p->ld_in : NULL;
-                    if (in || out) update_planes(&ps, bins, in, out, W);
-                }
-                int64_t r0, r1;
-                pl_entropy_clip(y, r, H, &r0, &r1);
-                int64_t rows = r1 - r0;
-                if (rows != rows_prev) { /* log n and 1/n of this row's windows */
-                    for (int64_t x = 0; x < W; x++) {
-                        int64_t c0, c1;
-                        pl_entropy_clip(x, r, W, &c0, &c1);
-                        double n = (double)(rows * (c1 - c0));
-                        logn[x] = (float)(log(n) * to_base);
-                        inv[x] = (float)(1.0 / n);
-                    }
-                    double n = (double)(rows * p->k);
-                    rc.logn_in = _mm512_set1_ps((float)(log(n) * to_base));
-                    rc.inv_in = _mm512_set1_ps((float)(1.0 / n));
-                    rows_prev = rows;
-                }
-                float *orow = outp + y * p->ld_out;
-                switch (r) {
-                case 0: window_row(&ps, bins, &rc, orow, W, 0); break;
-                case 1: window_row(&ps, bins, &rc, orow, W, 1); break;
-                case 2: window_row(&ps, bins, &rc, orow, W, 2); break;
-                default: window_row(&ps, bins, &rc, orow, W, 3); break;
-                }
-            }
-        }
-        free(ps.base), free(logn);
+    const float *t = (const float *)pl->table;
+    const row_consts rc = {{_mm512_loadu_ps(t), _mm512_loadu_ps(t + 16), _mm512_loadu_ps(t + 32),
+                            _mm512_loadu_ps(t + 48)},
+                           rw->logn, rw->inv, _mm512_set1_ps(rw->logn_in), _mm512_set1_ps(rw->inv_in)};
+    const int64_t W = pl->p->W, pitch = plane_pitch(W);
+    const int bins = pl->p->bins;
+    switch (pl->r) {
+    case 0: window_row(counters, pitch, bins, &rc, out, W, 0); break;
+    case 1: window_row(counters, pitch, bins, &rc, out, W, 1); break;
+    case 2: window_row(counters, pitch, bins, &rc, out, W, 2); break;
+    default: window_row(counters, pitch, bins, &rc, out, W, 3); break;
     }
-    if (failed) return pl_fail(PL_ERR_NOMEM, "entropy cpu-sliding: no memory for the column counters");
-    return PL_OK;
 }
+
+const sliding_isa pl_entropy_sliding_avx512 = {plan_avx512, update_avx512, row_avx512};

@@ -1,0 +1,182 @@
+/* cpu_sliding_avx2.c: cpu-sliding's vector micro-kernels with AVX2 (k <= 7, bins <= 64), run by
+ * the frame of cpu_sliding_bands.c. AVX2 has no 32-entry float permute (the AVX-512 path's
+ * vpermt2ps: its 8-entry vpermps would take four and three blends for a count up to 25), so
+ * the layout is turned around and c log c is looked up a byte at a time:
+ *
+ * - Counters: column after column, BP byte counters a column (bins padded to 8, 16, 32 or 64;
+ *   the padding counts stay 0). The window counts of a pixel, all its bins at once, are the
+ *   byte sum of the k columns around it: k shifted 32-byte loads give 32/BP pixels (zero
+ *   columns left and right of the image stand for the clipped ones). Moving down a row is two
+ *   scalar byte updates a column (+1 at the entering value, -1 at the leaving one).
+ * - c log c in 32-bit fixed point, q fraction bits (the most that keep any window's sum below
+ *   2^31: 22..24), split into its 4 bytes. Byte j of f(c) for 16 counts is one `vpshufb`
+ *   register; counts up to 9 (k <= 3) take one register, up to 25 (k = 5) two, up to 49
+ *   (k = 7) four. A count outside a register's 16 reads 0 there (its index gets bit 7 set by a
+ *   saturating add of 0x70), so the registers' results are simply or-ed.
+ * - The sum over bins without unpacking: `vpsadbw` against zero adds 8 bytes into a 64-bit
+ *   lane, so byte j of f summed over 8 bins is one instruction, and
+ *   S = s0 + (s1 << 8) + (s2 << 16) + (s3 << 24) is exact. A pixel's 8-bin groups are added and
+ *   8 pixels put in order in one int32 vector; S converted to float gives
+ *   E = log n - S x (2^-q / n), as the AVX-512 path forms it.
+ * Per 32 window counts (two pixels at bins = 16, k = 5): 5 loads and 4 adds (window), 2 index
+ * adds, 8 vpshufb and 4 or (table), 4 vpsadbw, 3 shifts and 3 adds (S). */
+#include "core/simd_avx2.h"
+#include "kernels/entropy/cpu_sliding.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Zero columns left of column 0 (>= r; 4 x BP bytes keeps column 0 32-byte aligned) and right
+ * of column W-1 (>= 7 + r: the last group of 8 pixels reads its windows whole). */
+enum { LEFT = 4, RIGHT = 12, GROUP = 8 };
+
+static int padded_bins(int bins) { return bins <= 8 ? 8 : bins <= 16 ? 16 : bins <= 32 ? 32 : 64; }
+
+/* Registers of 16 counts each a window's counts can reach: k^2 <= 15, 31, 63. */
+static inline int registers_for(int r) { return r <= 1 ? 1 : r == 2 ? 2 : 4; }
+
+/* The byte tables: table[(j*4 + i)*16 + c%16] = byte j of round(c log c x 2^q), c in 16i..16i+15. */
+static void plan_avx2(sliding_plan *pl)
+{
+    const int K = pl->p->k * pl->p->k;
+    const double f_max = K > 1 ? K * log((double)K) * pl->to_base : 0; /* sum_b f(c_b) <= f(n) <= f(K) */
+    int q = 24;
+    while (q > 0 && f_max * ldexp(1.0, q) + SLIDING_MAX_BINS >= 2147483648.0) q--; /* each rounding adds <= 1/2 */
+    pl->sum_unit = ldexp(1.0, -q);
+    memset(pl->table, 0, sizeof pl->table);
+    for (int c = 2; c <= K; c++) {
+        uint32_t f = (uint32_t)llround(c * log((double)c) * pl->to_base * ldexp(1.0, q));
+        for (int j = 0; j < 4; j++) pl->table[(j * 4 + c / 16) * 16 + c % 16] = (unsigned char)(f >> (8 * j));
+    }
+    pl->counter_bytes = (LEFT + pl->p->W + RIGHT) * padded_bins(pl->p->bins);
+}
+
+/* Add row `in` (may be NULL) and drop row `out` (may be NULL) from the column counters. */
+static void update_avx2(const sliding_plan *pl, unsigned char *counters, const uint8_t *in, const uint8_t *out)
+{
+    const int64_t W = pl->p->W, bp = padded_bins(pl->p->bins);
+    unsigned char *col = counters + LEFT * bp;
+    if (in)
+        for (int64_t x = 0; x < W; x++) col[x * bp + in[x]]++;
+    if (out)
+        for (int64_t x = 0; x < W; x++) col[x * bp + out[x]]--;
+}
+
+typedef struct byte_tables {
+    __m256i t[4][4]; /* [byte j][register i]: the 16 entries in both 128-bit lanes */
+} byte_tables;
+
+/* Byte j of f(c) for the 32 counts c, from the registers' look-ups at indices idx. */
+static inline __attribute__((always_inline)) __m256i lookup(const __m256i *tj, const __m256i *idx, const int regs)
+{
+    __m256i b = _mm256_shuffle_epi8(tj[0], idx[0]);
+    for (int i = 1; i < regs; i++) b = _mm256_or_si256(b, _mm256_shuffle_epi8(tj[i], idx[i]));
+    return b;
+}
+
+/* sum f(c) over each 8-byte group of the 32 counts c: 4 sums in the 64-bit lanes (each < 2^31). */
+static inline __attribute__((always_inline)) __m256i group_sums(const byte_tables *bt, __m256i c, const int regs)
+{
+    const __m256i hi = _mm256_set1_epi8(0x70), zero = _mm256_setzero_si256();
+    __m256i idx[4];
+    idx[0] = regs == 1 ? c : _mm256_adds_epu8(c, hi); /* c >= 16 -> bit 7 set -> 0 */
+    for (int i = 1; i < regs - 1; i++) idx[i] = _mm256_adds_epu8(_mm256_sub_epi8(c, _mm256_set1_epi8((char)(16 * i))), hi);
+    if (regs > 1) idx[regs - 1] = _mm256_sub_epi8(c, _mm256_set1_epi8((char)(16 * (regs - 1)))); /* below: wraps to >= 0xD0 */
+    __m256i s0 = _mm256_sad_epu8(lookup(bt->t[0], idx, regs), zero);
+    __m256i s1 = _mm256_sad_epu8(lookup(bt->t[1], idx, regs), zero);
+    __m256i s2 = _mm256_sad_epu8(lookup(bt->t[2], idx, regs), zero);
+    __m256i s3 = _mm256_sad_epu8(lookup(bt->t[3], idx, regs), zero);
+    return _mm256_add_epi64(_mm256_add_epi64(s0, _mm256_slli_epi64(s1, 8)),
+                            _mm256_add_epi64(_mm256_slli_epi64(s2, 16), _mm256_slli_epi64(s3, 24)));
+}
+
+/* The window counts of the 32/BP pixels whose counters start at col: k shifted loads. */
+static inline __attribute__((always_inline)) __m256i window(const unsigned char *col, const int r, const int bp)
+{
+    __m256i w = _mm256_loadu_si256((const __m256i *)(col - r * bp));
+    for (int d = -r + 1; d <= r; d++) w = _mm256_add_epi8(w, _mm256_loadu_si256((const __m256i *)(col + d * bp)));
+    return w;
+}
+
+/* Two vectors of 64-bit sums a = [a0 a1 | a2 a3], b alike -> [a0+a1, b0+b1, ., . | a2+a3, b2+b3, ., .]
+ * as 32-bit lanes (every sum < 2^31). */
+static inline __m256i add_pairs(__m256i a, __m256i b)
+{
+    __m256i ab = _mm256_or_si256(a, _mm256_slli_epi64(b, 32)); /* a0 b0 a1 b1 | a2 b2 a3 b3 */
+    return _mm256_add_epi32(ab, _mm256_shuffle_epi32(ab, 0x4E));
+}
+
+/* S of 8 pixels (their counters from col on), in pixel order, as int32. */
+static inline __attribute__((always_inline)) __m256i pixel_sums(const byte_tables *bt, const unsigned char *col,
+                                                                 const int r, const int bp, const int regs)
+{
+#define GROUPS(at) group_sums(bt, window((at), r, bp), regs)
+    if (bp == 8) { /* 4 pixels a vector, one group each */
+        __m256i x = _mm256_or_si256(GROUPS(col), _mm256_slli_epi64(GROUPS(col + 32), 32)); /* 0 4 1 5 | 2 6 3 7 */
+        return _mm256_permutevar8x32_epi32(x, _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
+    }
+    if (bp == 16) { /* 2 pixels a vector, two groups each */
+        __m256i ab = add_pairs(GROUPS(col), GROUPS(col + 32)), cd = add_pairs(GROUPS(col + 64), GROUPS(col + 96));
+        __m256i x = _mm256_unpacklo_epi64(ab, cd); /* 0 2 4 6 | 1 3 5 7 */
+        return _mm256_permutevar8x32_epi32(x, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+    }
+    __m256i px[GROUP]; /* bp = 32: a pixel a vector; 64: two */
+    for (int i = 0; i < GROUP; i++) {
+        px[i] = GROUPS(col + i * bp);
+        if (bp == 64) px[i] = _mm256_add_epi64(px[i], GROUPS(col + i * bp + 32));
+    }
+#undef GROUPS
+    __m256i u = _mm256_unpacklo_epi64(add_pairs(px[0], px[1]), add_pairs(px[2], px[3])); /* lo halves 0-3 | hi 0-3 */
+    __m256i v = _mm256_unpacklo_epi64(add_pairs(px[4], px[5]), add_pairs(px[6], px[7]));
+    return _mm256_add_epi32(_mm256_permute2x128_si256(u, v, 0x20), _mm256_permute2x128_si256(u, v, 0x31));
+}
+
+/* One output row, 8 pixels at a time; r, bp and regs are constants in each inlined copy. */
+static inline __attribute__((always_inline)) void window_row(const byte_tables *bt, const unsigned char *counters,
+                                                              const sliding_row *rw, float *out, int64_t W,
+                                                              const int r, const int bp)
+{
+    const int regs = registers_for(r);
+    const unsigned char *col = counters + LEFT * bp;
+    const __m256 logn_in = _mm256_set1_ps(rw->logn_in), inv_in = _mm256_set1_ps(rw->inv_in);
+    const __m256 zero = _mm256_setzero_ps();
+    for (int64_t x = 0; x < W; x += GROUP) {
+        __m256 s = _mm256_cvtepi32_ps(pixel_sums(bt, col + x * bp, r, bp, regs));
+        if (x >= r && x + GROUP + r <= W) { /* interior: n = rows x k */
+            _mm256_storeu_ps(out + x, _mm256_max_ps(_mm256_fnmadd_ps(s, inv_in, logn_in), zero));
+        } else {
+            __m256i m = tail_mask(W - x < GROUP ? W - x : GROUP);
+            __m256 e = _mm256_fnmadd_ps(s, _mm256_maskload_ps(rw->inv + x, m), _mm256_maskload_ps(rw->logn + x, m));
+            _mm256_maskstore_ps(out + x, m, _mm256_max_ps(e, zero)); /* no -0.0000001 */
+        }
+    }
+}
+
+static inline __attribute__((always_inline)) void row_r(const byte_tables *bt, const sliding_plan *pl,
+                                                         const unsigned char *counters, const sliding_row *rw,
+                                                         float *out, const int r)
+{
+    const int64_t W = pl->p->W;
+    switch (padded_bins(pl->p->bins)) {
+    case 8: window_row(bt, counters, rw, out, W, r, 8); break;
+    case 16: window_row(bt, counters, rw, out, W, r, 16); break;
+    case 32: window_row(bt, counters, rw, out, W, r, 32); break;
+    default: window_row(bt, counters, rw, out, W, r, 64); break;
+    }
+}
+
+static void row_avx2(const sliding_plan *pl, const unsigned char *counters, const sliding_row *rw, float *out)
+{
+    byte_tables bt;
+    for (int j = 0; j < 4; j++)
+        for (int i = 0; i < 4; i++)
+            bt.t[j][i] = _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)(pl->table + (j * 4 + i) * 16)));
+    switch (pl->r) {
+    case 0: row_r(&bt, pl, counters, rw, out, 0); break;
+    case 1: row_r(&bt, pl, counters, rw, out, 1); break;
+    case 2: row_r(&bt, pl, counters, rw, out, 2); break;
+    default: row_r(&bt, pl, counters, rw, out, 3); break;
+    }
+}
+
+const sliding_isa pl_entropy_sliding_avx2 = {plan_avx2, update_avx2, row_avx2};

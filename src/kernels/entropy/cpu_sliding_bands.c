@@ -1,0 +1,81 @@
+/* cpu_sliding_bands.c: the frame of cpu-sliding's vector paths (cpu_sliding.h), written once
+ * for AVX2 and AVX-512. The rows are split into one band a thread; each thread has its own
+ * column counters, counts the k rows around its band's first row, then walks down the band:
+ * the entering row added and the leaving one dropped, then one output row from the counters.
+ * log n and the sum's scale over n, per column where the window is clipped, are remade only
+ * when the row's clipped height changes (the first and last r rows). */
+#include "core/core.h"
+#include "kernels/entropy/cpu_sliding.h"
+#include "kernels/entropy/cpu_window.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* log n (in the base) and sum_unit / n for the windows of a row `rows` high. */
+static void row_scales(const sliding_plan *pl, int64_t rows, float *logn, float *inv, sliding_row *rw)
+{
+    const int64_t W = pl->p->W;
+    for (int64_t x = 0; x < W; x++) {
+        int64_t c0, c1;
+        pl_entropy_clip(x, pl->r, W, &c0, &c1);
+        double n = (double)(rows * (c1 - c0));
+        logn[x] = (float)(log(n) * pl->to_base);
+        inv[x] = (float)(pl->sum_unit / n);
+    }
+    double n = (double)(rows * pl->p->k);
+    rw->logn_in = (float)(log(n) * pl->to_base);
+    rw->inv_in = (float)(pl->sum_unit / n);
+}
+
+/* Rows y0..y1-1 of the output, on this thread's counters. */
+static void band(const sliding_plan *pl, const sliding_isa *isa, const uint8_t *v, float *outp, int64_t y0,
+                 int64_t y1, unsigned char *counters, float *logn)
+{
+    const pl_entropy_problem *p = pl->p;
+    const int64_t H = p->H;
+    const int r = pl->r;
+    float *inv = logn + p->W;
+    sliding_row rw = {logn, inv, 0, 0};
+    int64_t rows_prev = -1;
+    for (int64_t yy = y0 - r < 0 ? 0 : y0 - r; yy < H && yy <= y0 + r; yy++)
+        isa->update(pl, counters, v + yy * p->ld_in, NULL);
+    for (int64_t y = y0; y < y1; y++) {
+        if (y > y0) {
+            const uint8_t *in = y + r < H ? v + (y + r) * p->ld_in : NULL;
+            const uint8_t *out = y - r - 1 >= 0 ? v + (y - r - 1) * p->ld_in : NULL;
+            if (in || out) isa->update(pl, counters, in, out);
+        }
+        int64_t r0, r1;
+        pl_entropy_clip(y, r, H, &r0, &r1);
+        if (r1 - r0 != rows_prev) row_scales(pl, rows_prev = r1 - r0, logn, inv, &rw);
+        isa->row(pl, counters, &rw, outp + y * p->ld_out);
+    }
+}
+
+pl_status pl_entropy_sliding_bands(const pl_run_args *a, const sliding_isa *isa)
+{
+    const pl_entropy_problem *p = a->problem;
+    sliding_plan pl = {.p = p, .r = p->k / 2, .to_base = p->base2 ? 1.0 / log(2.0) : 1.0};
+    isa->plan(&pl);
+    const size_t counter_bytes = (size_t)(pl.counter_bytes + 63) / 64 * 64;
+    int T = pl_ctx_threads(a->ctx);
+    if (T > p->H) T = (int)p->H;
+    if (T < 1) T = 1;
+    int failed = 0;
+#pragma omp parallel num_threads(T) reduction(| : failed)
+    {
+        int t = omp_get_thread_num(), nt = omp_get_num_threads();
+        unsigned char *counters = aligned_alloc(64, counter_bytes);
+        float *logn = malloc(sizeof(float) * 2 * (size_t)p->W); /* log n, then inv */
+        if (!counters || !logn) failed = 1;
+        else {
+            memset(counters, 0, counter_bytes);
+            band(&pl, isa, a->data[0], a->data[1], p->H * t / nt, p->H * (t + 1) / nt, counters, logn);
+        }
+        free(counters), free(logn);
+    }
+    if (failed) return pl_fail(PL_ERR_NOMEM, "entropy cpu-sliding: no memory for the column counters");
+    return PL_OK;
+}
