@@ -4,9 +4,9 @@
  *
  * The frame splits the rows into one band a thread. Each thread keeps byte counters of its
  * current row's column counts (per column x and value b: how many of the k rows around the row
- * hold b at x; the layout is the ISA's), moves them down one row at a time (update: the
- * entering row added, the leaving one dropped), and asks the ISA for the row's sums
- * S = sum_b c_b log c_b of every window (row), from which it stores E = log n - S x inv. */
+ * hold b at x; the layout is the ISA's) and moves them down one row at a time; at each row the
+ * ISA's step adds the entering row, drops the leaving one, forms S = sum_b c_b log c_b of every
+ * window and stores E = log n - S x inv (one call, so an ISA may interleave the two walks). */
 #ifndef PL_ENTROPY_CPU_SLIDING_H
 #define PL_ENTROPY_CPU_SLIDING_H
 
@@ -34,10 +34,10 @@ typedef struct sliding_row {
 typedef struct sliding_isa {
     /* Fill table, sum_unit and counter_bytes for pl->p (p, r and to_base are set). */
     void (*plan)(sliding_plan *pl);
-    /* Add input row `in` and drop row `out` (either may be NULL) from the column counters. */
-    void (*update)(const sliding_plan *pl, unsigned char *counters, const uint8_t *in, const uint8_t *out);
-    /* One output row (W floats) from the counters. */
-    void (*row)(const sliding_plan *pl, const unsigned char *counters, const sliding_row *rw, float *out);
+    /* Add input row `enter` and drop row `leave` (either may be NULL) from the column counters;
+     * then, unless out is NULL, write one output row (W floats) from them. */
+    void (*step)(const sliding_plan *pl, unsigned char *counters, const uint8_t *enter, const uint8_t *leave,
+                 const sliding_row *rw, float *out);
 } sliding_isa;
 
 extern const sliding_isa pl_entropy_sliding_avx512, pl_entropy_sliding_avx2;

@@ -51,15 +51,15 @@ static void plan_avx2(sliding_plan *pl)
     pl->counter_bytes = (LEFT + pl->p->W + RIGHT) * padded_bins(pl->p->bins);
 }
 
-/* Add row `in` (may be NULL) and drop row `out` (may be NULL) from the column counters. */
-static void update_avx2(const sliding_plan *pl, unsigned char *counters, const uint8_t *in, const uint8_t *out)
+/* Columns [x0, x1) of the counters (col: column 0's) moved down a row: +1 at the entering
+ * value, -1 at the leaving one (either row may be NULL). */
+static inline __attribute__((always_inline)) void move_down(unsigned char *col, const int bp, const uint8_t *enter,
+                                                             const uint8_t *leave, int64_t x0, int64_t x1)
 {
-    const int64_t W = pl->p->W, bp = padded_bins(pl->p->bins);
-    unsigned char *col = counters + LEFT * bp;
-    if (in)
-        for (int64_t x = 0; x < W; x++) col[x * bp + in[x]]++;
-    if (out)
-        for (int64_t x = 0; x < W; x++) col[x * bp + out[x]]--;
+    if (enter)
+        for (int64_t x = x0; x < x1; x++) col[x * bp + enter[x]]++;
+    if (leave)
+        for (int64_t x = x0; x < x1; x++) col[x * bp + leave[x]]--;
 }
 
 typedef struct byte_tables {
@@ -131,16 +131,28 @@ static inline __attribute__((always_inline)) __m256i pixel_sums(const byte_table
     return _mm256_add_epi32(_mm256_permute2x128_si256(u, v, 0x20), _mm256_permute2x128_si256(u, v, 0x31));
 }
 
-/* One output row, 8 pixels at a time; r, bp and regs are constants in each inlined copy. */
-static inline __attribute__((always_inline)) void window_row(const byte_tables *bt, const unsigned char *counters,
-                                                              const sliding_row *rw, float *out, int64_t W,
-                                                              const int r, const int bp)
+/* One step (cpu_sliding.h); r, bp and regs are constants in each inlined copy. The counters are
+ * moved down LEAD columns ahead of the windows being read, in the same walk: the scalar byte
+ * updates (integer pipes) and the vector look-ups (vector pipes) overlap, the counters are
+ * read while in L1, and a byte store has reached the cache before a 32-byte load covers it (a
+ * load that overlaps a store still in flight waits for it). */
+enum { LEAD = 64 };
+static inline __attribute__((always_inline)) void step_row(const byte_tables *bt, unsigned char *counters,
+                                                            const uint8_t *enter, const uint8_t *leave,
+                                                            const sliding_row *rw, float *out, int64_t W,
+                                                            const int r, const int bp)
 {
     const int regs = registers_for(r);
-    const unsigned char *col = counters + LEFT * bp;
+    unsigned char *col = counters + LEFT * bp;
+    if (!out) {
+        move_down(col, bp, enter, leave, 0, W);
+        return;
+    }
+    move_down(col, bp, enter, leave, 0, LEAD < W ? LEAD : W);
     const __m256 logn_in = _mm256_set1_ps(rw->logn_in), inv_in = _mm256_set1_ps(rw->inv_in);
     const __m256 zero = _mm256_setzero_ps();
     for (int64_t x = 0; x < W; x += GROUP) {
+        if (x + LEAD < W) move_down(col, bp, enter, leave, x + LEAD, x + LEAD + GROUP < W ? x + LEAD + GROUP : W);
         __m256 s = _mm256_cvtepi32_ps(pixel_sums(bt, col + x * bp, r, bp, regs));
         if (x >= r && x + GROUP + r <= W) { /* interior: n = rows x k */
             _mm256_storeu_ps(out + x, _mm256_max_ps(_mm256_fnmadd_ps(s, inv_in, logn_in), zero));
@@ -152,31 +164,33 @@ static inline __attribute__((always_inline)) void window_row(const byte_tables *
     }
 }
 
-static inline __attribute__((always_inline)) void row_r(const byte_tables *bt, const sliding_plan *pl,
-                                                         const unsigned char *counters, const sliding_row *rw,
-                                                         float *out, const int r)
+static inline __attribute__((always_inline)) void step_r(const byte_tables *bt, const sliding_plan *pl,
+                                                          unsigned char *counters, const uint8_t *enter,
+                                                          const uint8_t *leave, const sliding_row *rw, float *out,
+                                                          const int r)
 {
     const int64_t W = pl->p->W;
     switch (padded_bins(pl->p->bins)) {
-    case 8: window_row(bt, counters, rw, out, W, r, 8); break;
-    case 16: window_row(bt, counters, rw, out, W, r, 16); break;
-    case 32: window_row(bt, counters, rw, out, W, r, 32); break;
-    default: window_row(bt, counters, rw, out, W, r, 64); break;
+    case 8: step_row(bt, counters, enter, leave, rw, out, W, r, 8); break;
+    case 16: step_row(bt, counters, enter, leave, rw, out, W, r, 16); break;
+    case 32: step_row(bt, counters, enter, leave, rw, out, W, r, 32); break;
+    default: step_row(bt, counters, enter, leave, rw, out, W, r, 64); break;
     }
 }
 
-static void row_avx2(const sliding_plan *pl, const unsigned char *counters, const sliding_row *rw, float *out)
+static void step_avx2(const sliding_plan *pl, unsigned char *counters, const uint8_t *enter, const uint8_t *leave,
+                      const sliding_row *rw, float *out)
 {
     byte_tables bt;
     for (int j = 0; j < 4; j++)
         for (int i = 0; i < 4; i++)
             bt.t[j][i] = _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)(pl->table + (j * 4 + i) * 16)));
     switch (pl->r) {
-    case 0: row_r(&bt, pl, counters, rw, out, 0); break;
-    case 1: row_r(&bt, pl, counters, rw, out, 1); break;
-    case 2: row_r(&bt, pl, counters, rw, out, 2); break;
-    default: row_r(&bt, pl, counters, rw, out, 3); break;
+    case 0: step_r(&bt, pl, counters, enter, leave, rw, out, 0); break;
+    case 1: step_r(&bt, pl, counters, enter, leave, rw, out, 1); break;
+    case 2: step_r(&bt, pl, counters, enter, leave, rw, out, 2); break;
+    default: step_r(&bt, pl, counters, enter, leave, rw, out, 3); break;
     }
 }
 
-const sliding_isa pl_entropy_sliding_avx2 = {plan_avx2, update_avx2, row_avx2};
+const sliding_isa pl_entropy_sliding_avx2 = {plan_avx2, step_avx2};

@@ -121,8 +121,12 @@ static inline __attribute__((always_inline)) void window_row(const unsigned char
     }
 }
 
-static void row_avx512(const sliding_plan *pl, const unsigned char *counters, const sliding_row *rw, float *out)
+/* The counters moved down a row, then the output row (if any) from them: two walks. */
+static void step_avx512(const sliding_plan *pl, unsigned char *counters, const uint8_t *enter, const uint8_t *leave,
+                        const sliding_row *rw, float *out)
 {
+    if (enter || leave) update_avx512(pl, counters, enter, leave);
+    if (!out) return;
     const float *t = (const float *)pl->table;
     const row_consts rc = {{_mm512_loadu_ps(t), _mm512_loadu_ps(t + 16), _mm512_loadu_ps(t + 32),
                             _mm512_loadu_ps(t + 48)},
@@ -137,4 +141,4 @@ static void row_avx512(const sliding_plan *pl, const unsigned char *counters, co
     }
 }
 
-const sliding_isa pl_entropy_sliding_avx512 = {plan_avx512, update_avx512, row_avx512};
+const sliding_isa pl_entropy_sliding_avx512 = {plan_avx512, step_avx512};

@@ -1,7 +1,7 @@
 /* cpu_sliding_bands.c: the frame of cpu-sliding's vector paths (cpu_sliding.h), written once
  * for AVX2 and AVX-512. The rows are split into one band a thread; each thread has its own
- * column counters, counts the k rows around its band's first row, then walks down the band:
- * the entering row added and the leaving one dropped, then one output row from the counters.
+ * column counters, counts the k rows around its band's first row, then walks down the band, a
+ * step a row: the entering row added and the leaving one dropped, and the output row.
  * log n and the sum's scale over n, per column where the window is clipped, are remade only
  * when the row's clipped height changes (the first and last r rows). */
 #include "core/core.h"
@@ -40,17 +40,17 @@ static void band(const sliding_plan *pl, const sliding_isa *isa, const uint8_t *
     sliding_row rw = {logn, inv, 0, 0};
     int64_t rows_prev = -1;
     for (int64_t yy = y0 - r < 0 ? 0 : y0 - r; yy < H && yy <= y0 + r; yy++)
-        isa->update(pl, counters, v + yy * p->ld_in, NULL);
+        isa->step(pl, counters, v + yy * p->ld_in, NULL, NULL, NULL);
     for (int64_t y = y0; y < y1; y++) {
+        const uint8_t *enter = NULL, *leave = NULL;
         if (y > y0) {
-            const uint8_t *in = y + r < H ? v + (y + r) * p->ld_in : NULL;
-            const uint8_t *out = y - r - 1 >= 0 ? v + (y - r - 1) * p->ld_in : NULL;
-            if (in || out) isa->update(pl, counters, in, out);
+            enter = y + r < H ? v + (y + r) * p->ld_in : NULL;
+            leave = y - r - 1 >= 0 ? v + (y - r - 1) * p->ld_in : NULL;
         }
         int64_t r0, r1;
         pl_entropy_clip(y, r, H, &r0, &r1);
         if (r1 - r0 != rows_prev) row_scales(pl, rows_prev = r1 - r0, logn, inv, &rw);
-        isa->row(pl, counters, &rw, outp + y * p->ld_out);
+        isa->step(pl, counters, enter, leave, &rw, outp + y * p->ld_out);
     }
 }
 
