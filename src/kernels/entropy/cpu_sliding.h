@@ -20,15 +20,19 @@ typedef struct sliding_plan {
     int r;                    /* k / 2 */
     double to_base;           /* 1 (nats) or 1/ln 2 (bits), folded into the tables */
     double sum_unit;          /* what one unit of the ISA's sum S is worth: 1 (float), 2^-q (fixed point) */
+    int64_t per_value, constant; /* an integer sum short of terms known per pixel: S = sum + per_value n + constant */
     int64_t counter_bytes;    /* one thread's column counters, zeroed before the first row */
     _Alignas(64) unsigned char table[256]; /* c log c as the ISA looks it up */
 } sliding_plan;
 
-/* E = log n - S x inv for one output row: per column where the window is clipped, and the two
- * constants of interior columns (n = rows x k). log n carries the base, inv the sum's unit. */
+/* E = log n - (sum + add) x inv for one output row: per column where the window is clipped, and
+ * the constants of interior columns (n = rows x k). log n carries the base, inv the sum's unit,
+ * add = per_value n + constant (0 where the ISA's sum is S itself). */
 typedef struct sliding_row {
     const float *logn, *inv;  /* W entries each */
+    const int32_t *add;
     float logn_in, inv_in;
+    int32_t add_in;
 } sliding_row;
 
 typedef struct sliding_isa {

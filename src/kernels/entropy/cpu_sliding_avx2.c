@@ -35,20 +35,45 @@ static int padded_bins(int bins) { return bins <= 8 ? 8 : bins <= 16 ? 16 : bins
 /* Registers of 16 counts each a window's counts can reach: k^2 <= 15, 31, 63. */
 static inline int registers_for(int r) { return r <= 1 ? 1 : r == 2 ? 2 : 4; }
 
-/* The byte tables: table[(j*4 + i)*16 + c%16] = byte j of round(c log c x 2^q), c in 16i..16i+15. */
+/* Bytes of the fixed-point table values: 3 for k <= 5, 4 for k = 7 (plan_avx2 says why). */
+static inline int digits_for(int r) { return r <= 2 ? 3 : 4; }
+
+/* The byte tables: table[(j*4 + i)*16 + c%16] = byte j of g(c), c in 16i..16i+15, where g(c) is
+ * F(c) = round(c log c x 2^q) less a line: g(c) = F(c) - A c + B. A window's S x 2^q is then
+ * sum_b g(c_b) - B x BP (all BP counts, padding included) + A n: integers, exact. A = 0, B = 0
+ * with 4 bytes. With 3 (k <= 5), A = log(k^2) x 2^q leaves g between 0 and k^2/e x 2^q (the
+ * least a line can: the chord from c = 0 to k^2), so q can be 20 (k = 5) or 22 (k = 3) in
+ * 24 bits instead of 17. The table's error in E is at most max over c >= 2 of
+ * |F(c) - c log c x 2^q| / (c 2^q) (F(0) = F(1) = 0 are exact and the counts sum to n):
+ * 2.3 x 2^-24 at k = 5 (q = 20), 0.5 at k = 7 (4 bytes, q = 22, 23); the spec's bound allows
+ * (m + 8) x 2^-24 x max(1, log n) and the float steps after it take about 4 of those. */
 static void plan_avx2(sliding_plan *pl)
 {
-    const int K = pl->p->k * pl->p->k;
-    const double f_max = K > 1 ? K * log((double)K) * pl->to_base : 0; /* sum_b f(c_b) <= f(n) <= f(K) */
+    const int K = pl->p->k * pl->p->k, bp = padded_bins(pl->p->bins), digits = digits_for(pl->r);
+    const double slope = digits == 3 && K > 1 ? log((double)K) * pl->to_base : 0;
+    int64_t g[64] = {0}, A = 0, B = 0;
     int q = 24;
-    while (q > 0 && f_max * ldexp(1.0, q) + SLIDING_MAX_BINS >= 2147483648.0) q--; /* each rounding adds <= 1/2 */
-    pl->sum_unit = ldexp(1.0, -q);
-    memset(pl->table, 0, sizeof pl->table);
-    for (int c = 2; c <= K; c++) {
-        uint32_t f = (uint32_t)llround(c * log((double)c) * pl->to_base * ldexp(1.0, q));
-        for (int j = 0; j < 4; j++) pl->table[(j * 4 + c / 16) * 16 + c % 16] = (unsigned char)(f >> (8 * j));
+    for (; q > 0; q--) { /* the largest q whose table fits its bytes and whose S fits below 2^31 */
+        const double unit = ldexp(1.0, q);
+        int64_t lowest = 0, highest = 0;
+        A = llround(slope * unit);
+        for (int c = 0; c <= K; c++) {
+            g[c] = (c >= 2 ? llround(c * log((double)c) * pl->to_base * unit) : 0) - A * c;
+            lowest = g[c] < lowest ? g[c] : lowest;
+        }
+        B = -lowest;
+        for (int c = 0; c <= K; c++) highest = g[c] + B > highest ? g[c] + B : highest;
+        if (highest < ((int64_t)1 << (8 * digits)) && K * log((double)K) * pl->to_base * unit + bp < 2147483648.0)
+            break;
     }
-    pl->counter_bytes = (LEFT + pl->p->W + RIGHT) * padded_bins(pl->p->bins);
+    memset(pl->table, 0, sizeof pl->table);
+    for (int c = 0; c <= K; c++)
+        for (int j = 0; j < digits; j++)
+            pl->table[(j * 4 + c / 16) * 16 + c % 16] = (unsigned char)((g[c] + B) >> (8 * j));
+    pl->sum_unit = ldexp(1.0, -q);
+    pl->per_value = A;
+    pl->constant = -B * bp;
+    pl->counter_bytes = (LEFT + pl->p->W + RIGHT) * bp;
 }
 
 /* Columns [x0, x1) of the counters (col: column 0's) moved down a row: +1 at the entering
@@ -86,8 +111,9 @@ static inline __attribute__((always_inline)) __m256i lookup(const __m256i *tj, c
     return b;
 }
 
-/* sum f(c) over each 8-byte group of the 32 counts c: 4 sums in the 64-bit lanes (each < 2^31). */
-static inline __attribute__((always_inline)) __m256i group_sums(const byte_tables *bt, __m256i c, const int regs)
+/* sum g(c) over each 8-byte group of the 32 counts c: 4 sums in the 64-bit lanes (each < 2^31). */
+static inline __attribute__((always_inline)) __m256i group_sums(const byte_tables *bt, __m256i c, const int regs,
+                                                                 const int digits)
 {
     const __m256i hi = _mm256_set1_epi8(0x70), zero = _mm256_setzero_si256();
     __m256i idx[4];
@@ -97,9 +123,9 @@ static inline __attribute__((always_inline)) __m256i group_sums(const byte_table
     __m256i s0 = _mm256_sad_epu8(lookup(bt->t[0], idx, regs), zero);
     __m256i s1 = _mm256_sad_epu8(lookup(bt->t[1], idx, regs), zero);
     __m256i s2 = _mm256_sad_epu8(lookup(bt->t[2], idx, regs), zero);
-    __m256i s3 = _mm256_sad_epu8(lookup(bt->t[3], idx, regs), zero);
-    return _mm256_add_epi64(_mm256_add_epi64(s0, _mm256_slli_epi64(s1, 8)),
-                            _mm256_add_epi64(_mm256_slli_epi64(s2, 16), _mm256_slli_epi64(s3, 24)));
+    __m256i s = _mm256_add_epi64(_mm256_add_epi64(s0, _mm256_slli_epi64(s1, 8)), _mm256_slli_epi64(s2, 16));
+    if (digits == 3) return s;
+    return _mm256_add_epi64(s, _mm256_slli_epi64(_mm256_sad_epu8(lookup(bt->t[3], idx, regs), zero), 24));
 }
 
 /* The window counts of the 32/BP pixels whose counters start at col: k shifted loads. */
@@ -120,9 +146,10 @@ static inline __m256i add_pairs(__m256i a, __m256i b)
 
 /* S of 8 pixels (their counters from col on), in pixel order, as int32. */
 static inline __attribute__((always_inline)) __m256i pixel_sums(const byte_tables *bt, const unsigned char *col,
-                                                                 const int r, const int bp, const int regs)
+                                                                 const int r, const int bp, const int regs,
+                                                                 const int digits)
 {
-#define GROUPS(at) group_sums(bt, window((at), r, bp), regs)
+#define GROUPS(at) group_sums(bt, window((at), r, bp), regs, digits)
     if (bp == 8) { /* 4 pixels a vector, one group each */
         __m256i x = _mm256_or_si256(GROUPS(col), _mm256_slli_epi64(GROUPS(col + 32), 32)); /* 0 4 1 5 | 2 6 3 7 */
         return _mm256_permutevar8x32_epi32(x, _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
@@ -154,7 +181,7 @@ static inline __attribute__((always_inline)) void step_row(const byte_tables *bt
                                                             const sliding_row *rw, float *out, int64_t W,
                                                             const int r, const int bp)
 {
-    const int regs = registers_for(r);
+    const int regs = registers_for(r), digits = digits_for(r);
     unsigned char *col = counters + LEFT * bp;
     if (!out) {
         move_down(col, bp, enter, leave, 0, W);
@@ -162,15 +189,18 @@ static inline __attribute__((always_inline)) void step_row(const byte_tables *bt
     }
     move_down(col, bp, enter, leave, 0, LEAD < W ? LEAD : W);
     const __m256 logn_in = _mm256_set1_ps(rw->logn_in), inv_in = _mm256_set1_ps(rw->inv_in);
+    const __m256i add_in = _mm256_set1_epi32(rw->add_in);
     const __m256 zero = _mm256_setzero_ps();
     for (int64_t x = 0; x < W; x += GROUP) {
         if (x + LEAD + GROUP <= W) move_down_group(col + (x + LEAD) * bp, bp, enter, leave, x + LEAD);
         else if (x + LEAD < W) move_down(col, bp, enter, leave, x + LEAD, W);
-        __m256 s = _mm256_cvtepi32_ps(pixel_sums(bt, col + x * bp, r, bp, regs));
+        __m256i sum = pixel_sums(bt, col + x * bp, r, bp, regs, digits);
         if (x >= r && x + GROUP + r <= W) { /* interior: n = rows x k */
+            __m256 s = _mm256_cvtepi32_ps(_mm256_add_epi32(sum, add_in));
             _mm256_storeu_ps(out + x, _mm256_max_ps(_mm256_fnmadd_ps(s, inv_in, logn_in), zero));
         } else {
             __m256i m = tail_mask(W - x < GROUP ? W - x : GROUP);
+            __m256 s = _mm256_cvtepi32_ps(_mm256_add_epi32(sum, _mm256_maskload_epi32(rw->add + x, m)));
             __m256 e = _mm256_fnmadd_ps(s, _mm256_maskload_ps(rw->inv + x, m), _mm256_maskload_ps(rw->logn + x, m));
             _mm256_maskstore_ps(out + x, m, _mm256_max_ps(e, zero)); /* no -0.0000001 */
         }

@@ -2,8 +2,8 @@
  * for AVX2 and AVX-512. The rows are split into one band a thread; each thread has its own
  * column counters, counts the k rows around its band's first row, then walks down the band, a
  * step a row: the entering row added and the leaving one dropped, and the output row.
- * log n and the sum's scale over n, per column where the window is clipped, are remade only
- * when the row's clipped height changes (the first and last r rows). */
+ * log n, the sum's scale over n and its missing terms, per column where the window is clipped,
+ * are remade only when the row's clipped height changes (the first and last r rows). */
 #include "core/core.h"
 #include "kernels/entropy/cpu_sliding.h"
 #include "kernels/entropy/cpu_window.h"
@@ -13,20 +13,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* log n (in the base) and sum_unit / n for the windows of a row `rows` high. */
-static void row_scales(const sliding_plan *pl, int64_t rows, float *logn, float *inv, sliding_row *rw)
+/* log n (in the base), sum_unit / n and per_value n + constant for the windows of a row `rows`
+ * high; the arrays are rw's. */
+static void row_scales(const sliding_plan *pl, int64_t rows, float *logn, float *inv, int32_t *add, sliding_row *rw)
 {
     const int64_t W = pl->p->W;
     for (int64_t x = 0; x < W; x++) {
         int64_t c0, c1;
         pl_entropy_clip(x, pl->r, W, &c0, &c1);
-        double n = (double)(rows * (c1 - c0));
-        logn[x] = (float)(log(n) * pl->to_base);
-        inv[x] = (float)(pl->sum_unit / n);
+        int64_t n = rows * (c1 - c0);
+        logn[x] = (float)(log((double)n) * pl->to_base);
+        inv[x] = (float)(pl->sum_unit / (double)n);
+        add[x] = (int32_t)(pl->per_value * n + pl->constant);
     }
-    double n = (double)(rows * pl->p->k);
-    rw->logn_in = (float)(log(n) * pl->to_base);
-    rw->inv_in = (float)(pl->sum_unit / n);
+    int64_t n = rows * pl->p->k;
+    rw->logn_in = (float)(log((double)n) * pl->to_base);
+    rw->inv_in = (float)(pl->sum_unit / (double)n);
+    rw->add_in = (int32_t)(pl->per_value * n + pl->constant);
 }
 
 /* Rows y0..y1-1 of the output, on this thread's counters. */
@@ -37,7 +40,8 @@ static void band(const sliding_plan *pl, const sliding_isa *isa, const uint8_t *
     const int64_t H = p->H;
     const int r = pl->r;
     float *inv = logn + p->W;
-    sliding_row rw = {logn, inv, 0, 0};
+    int32_t *add = (int32_t *)(inv + p->W);
+    sliding_row rw = {logn, inv, add, 0, 0, 0};
     int64_t rows_prev = -1;
     for (int64_t yy = y0 - r < 0 ? 0 : y0 - r; yy < H && yy <= y0 + r; yy++)
         isa->step(pl, counters, v + yy * p->ld_in, NULL, NULL, NULL);
@@ -49,7 +53,7 @@ static void band(const sliding_plan *pl, const sliding_isa *isa, const uint8_t *
         }
         int64_t r0, r1;
         pl_entropy_clip(y, r, H, &r0, &r1);
-        if (r1 - r0 != rows_prev) row_scales(pl, rows_prev = r1 - r0, logn, inv, &rw);
+        if (r1 - r0 != rows_prev) row_scales(pl, rows_prev = r1 - r0, logn, inv, add, &rw);
         isa->step(pl, counters, enter, leave, &rw, outp + y * p->ld_out);
     }
 }
@@ -68,7 +72,7 @@ pl_status pl_entropy_sliding_bands(const pl_run_args *a, const sliding_isa *isa)
     {
         int t = omp_get_thread_num(), nt = omp_get_num_threads();
         unsigned char *counters = aligned_alloc(64, counter_bytes);
-        float *logn = malloc(sizeof(float) * 2 * (size_t)p->W); /* log n, then inv */
+        float *logn = malloc(sizeof(float) * 3 * (size_t)p->W); /* log n, then inv, then add */
         if (!counters || !logn) failed = 1;
         else {
             memset(counters, 0, counter_bytes);
