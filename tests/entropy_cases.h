@@ -2,7 +2,8 @@
  *   check_entropy_cases: the odd shapes (1x1, 2x3, 5x5, 33x1000, 1023x1025) with the defaults
  *     (k=5, bins=16, natural log) with and without row padding, then a grid of k in {1, 3, 5,
  *     7, 15} x bins in {2, 16, 256} x base e and 2 on small shapes, and k=63 (a window larger
- *     than the image), each against the float64 reference through the harness.
+ *     than the image), k = 9 with bins = 64, and k = 3, 5, 7 with bins = 20, 32, 33, 64, each
+ *     against the float64 reference through the harness.
  *   check_entropy_hand_cases: images whose entropies are worked out by hand, through
  *     pl_entropy_variant (the public call): constant, checkerboard, distinct corner, k=1, the
  *     whole image in every window, bins=256; and values >= bins refused naming the pixel. */
@@ -63,6 +64,10 @@ static inline void check_entropy_cases(pl_ctx *ctx, const pl_variant *v, const i
             }
     check_entropy_one(ctx, v, params, label, "20x30", 63, 256, 1, 0, 300); /* window > image */
     check_entropy_one(ctx, v, params, label, "70x130", 9, 64, 0, 5, 301);
+    /* bins past 16 with the vector paths' k: cpu-sliding's AVX2 path pads bins to 32 and 64 */
+    static const int kb[][2] = {{3, 64}, {5, 20}, {5, 33}, {7, 32}};
+    for (int i = 0; i < 4; i++)
+        check_entropy_one(ctx, v, params, label, "37x70", kb[i][0], kb[i][1], i % 2, i % 2 ? 0 : 3, 310 + i);
 }
 
 /* The defaults, then every choice of each LIST/CHOICE parameter (the others at defaults). */

@@ -5,7 +5,7 @@
  * is exact integer arithmetic and does not drift along a 10000-pixel row; E is formed in
  * double. Rows over OpenMP threads.
  * With k <= 7 and bins <= 64 a vector path takes over (cpu_sliding.h): AVX-512 (BW) where the CPU
- * has it, else AVX2. */
+ * has it, else AVX2 (not at k = 7 with bins > 32, where the general path is as fast). */
 #include "core/core.h"
 #include "kernels/entropy/cpu_sliding.h"
 #include "kernels/entropy/cpu_window.h"
@@ -18,8 +18,8 @@ enum { ISA_AUTO, ISA_SCALAR };
 static const char *const isa_choices[] = {[ISA_AUTO] = "auto", [ISA_SCALAR] = "scalar", NULL};
 const pl_param_def pl_entropy_cpu_sliding_params[] = {
     [PL_ENTROPY_CPU_SLIDING_ISA] =
-        {.name = "isa", .help = "auto: the vector path where it applies (k <= 7, bins <= 64; AVX-512, else "
-                                "AVX2); scalar: the general path",
+        {.name = "isa", .help = "auto: the vector path where it applies (k <= 7, bins <= 64; AVX-512, else AVX2, "
+                                "which leaves k = 7 with bins > 32 to the general path); scalar: the general path",
          .kind = PL_PARAM_CHOICE, .choices = isa_choices, .def = ISA_AUTO},
 };
 PL_CHECK_COUNT(pl_entropy_cpu_sliding_params, PL_ENTROPY_CPU_SLIDING_N_PARAMS);
@@ -90,10 +90,9 @@ static pl_status sliding_scalar(const pl_run_args *a)
 pl_status pl_entropy_cpu_sliding(const pl_run_args *a)
 {
     const pl_entropy_problem *p = a->problem;
-    if (a->params[PL_ENTROPY_CPU_SLIDING_ISA] == ISA_AUTO && p->k <= SLIDING_MAX_K && p->bins <= SLIDING_MAX_BINS) {
-        if ((pl_cpu_features() & PL_FEAT_AVX512) && __builtin_cpu_supports("avx512bw"))
-            return pl_entropy_sliding_bands(a, &pl_entropy_sliding_avx512);
-        if (pl_cpu_features() & PL_FEAT_AVX2) return pl_entropy_sliding_bands(a, &pl_entropy_sliding_avx2);
-    }
+    const sliding_isa *isa = NULL;
+    if ((pl_cpu_features() & PL_FEAT_AVX512) && __builtin_cpu_supports("avx512bw")) isa = &pl_entropy_sliding_avx512;
+    else if (pl_cpu_features() & PL_FEAT_AVX2) isa = &pl_entropy_sliding_avx2;
+    if (a->params[PL_ENTROPY_CPU_SLIDING_ISA] == ISA_AUTO && isa && isa->takes(p)) return pl_entropy_sliding_bands(a, isa);
     return sliding_scalar(a);
 }

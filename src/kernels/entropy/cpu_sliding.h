@@ -36,7 +36,11 @@ typedef struct sliding_row {
 } sliding_row;
 
 typedef struct sliding_isa {
-    /* Fill table, sum_unit and counter_bytes for pl->p (p, r and to_base are set). */
+    /* Whether this path takes p (k <= SLIDING_MAX_K and bins <= SLIDING_MAX_BINS at most): where
+     * it beats the general path. */
+    int (*takes)(const pl_entropy_problem *p);
+    /* Fill table, sum_unit, per_value, constant and counter_bytes for pl->p (p, r and to_base
+     * are set, the rest 0). */
     void (*plan)(sliding_plan *pl);
     /* Add input row `enter` and drop row `leave` (either may be NULL) from the column counters;
      * then, unless out is NULL, write one output row (W floats) from them. */
@@ -46,8 +50,8 @@ typedef struct sliding_isa {
 
 extern const sliding_isa pl_entropy_sliding_avx512, pl_entropy_sliding_avx2;
 
-/* Run cpu-sliding's vector path with isa's micro-kernels (k <= SLIDING_MAX_K, bins <=
- * SLIDING_MAX_BINS, a CPU with the ISA; cpu_sliding_bands.c). */
+/* Run cpu-sliding's vector path with isa's micro-kernels (a problem isa takes, a CPU with the
+ * ISA; cpu_sliding_bands.c). */
 pl_status pl_entropy_sliding_bands(const pl_run_args *a, const sliding_isa *isa);
 
 #endif

@@ -35,6 +35,13 @@ static int padded_bins(int bins) { return bins <= 8 ? 8 : bins <= 16 ? 16 : bins
 /* Registers of 16 counts each a window's counts can reach: k^2 <= 15, 31, 63. */
 static inline int registers_for(int r) { return r <= 1 ? 1 : r == 2 ? 2 : 4; }
 
+/* k <= 7 and bins <= 64, but not k = 7 with bins > 32: 64 counters a column and four registers a
+ * byte make it slower there than the general path (2560², one thread: 80 against 77 ms). */
+static int takes_avx2(const pl_entropy_problem *p)
+{
+    return p->k <= SLIDING_MAX_K && p->bins <= SLIDING_MAX_BINS && !(p->k == 7 && p->bins > 32);
+}
+
 /* Bytes of the fixed-point table values: 3 for k <= 5, 4 for k = 7 (plan_avx2 says why). */
 static inline int digits_for(int r) { return r <= 2 ? 3 : 4; }
 
@@ -236,4 +243,4 @@ static void step_avx2(const sliding_plan *pl, unsigned char *counters, const uin
     }
 }
 
-const sliding_isa pl_entropy_sliding_avx2 = {plan_avx2, step_avx2};
+const sliding_isa pl_entropy_sliding_avx2 = {takes_avx2, plan_avx2, step_avx2};

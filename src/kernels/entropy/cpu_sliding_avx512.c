@@ -25,6 +25,8 @@ enum { MARGIN = 64 }; /* zero counters left of column 0 (aligned) and right of c
  * last chunk of 64 columns reads r < MARGIN past it. */
 static int64_t plane_pitch(int64_t W) { return MARGIN + (W + 63) / 64 * 64 + MARGIN; }
 
+static int takes_avx512(const pl_entropy_problem *p) { return p->k <= SLIDING_MAX_K && p->bins <= SLIDING_MAX_BINS; }
+
 /* c log c for c = 0..63 as floats (0 past k^2), in the base. */
 static void plan_avx512(sliding_plan *pl)
 {
@@ -141,4 +143,4 @@ static void step_avx512(const sliding_plan *pl, unsigned char *counters, const u
     }
 }
 
-const sliding_isa pl_entropy_sliding_avx512 = {plan_avx512, step_avx512};
+const sliding_isa pl_entropy_sliding_avx512 = {takes_avx512, plan_avx512, step_avx512};

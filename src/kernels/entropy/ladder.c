@@ -18,7 +18,8 @@ static const pl_variant cpu_histogram_log_table = {
     .backend = PL_BACKEND_CPU, .precision = PL_PREC_FP32, .run = pl_entropy_cpu_histogram_log_table};
 static const pl_variant cpu_sliding = {
     .name = "cpu-sliding", .idea = "the histogram slides along the row, O(k) a pixel, exact fixed-point running sum; "
-    "AVX-512 (k <= 7, bins <= 64): per-bin byte column counts, 64 pixels at once, c log c by vpermt2ps; threads",
+    "k <= 7, bins <= 64: byte column counts moved down a row at a time, c log c by vpermt2ps over 64 pixels "
+    "(AVX-512) or by bytes with vpshufb, summed by vpsadbw (AVX2); threads",
     .backend = PL_BACKEND_CPU, .precision = PL_PREC_FP32,
     .params = pl_entropy_cpu_sliding_params, .n_params = PL_ENTROPY_CPU_SLIDING_N_PARAMS,
     .run = pl_entropy_cpu_sliding};
