@@ -4,10 +4,10 @@
  * from a table. The table holds f(c) = c log c in 32.32 fixed point (int64), so the running S
  * is exact integer arithmetic and does not drift along a 10000-pixel row; E is formed in
  * double. Rows over OpenMP threads.
- * With k <= 7 and bins <= 64 a vector path takes over (cpu_sliding.h): AVX-512 (BW) where the CPU
- * has it, else AVX2 (not at k = 7 with bins > 32, where the general path is as fast). */
+ * With k <= 7 and bins <= 64 a vector path takes over (cpu_sliding_vector.h): AVX-512 (BW) where
+ * the CPU has it, else AVX2 (not at k = 7 with bins > 32, where the general path is as fast). */
 #include "core/core.h"
-#include "kernels/entropy/cpu_sliding.h"
+#include "kernels/entropy/cpu_sliding_vector.h"
 #include "kernels/entropy/cpu_window.h"
 #include "kernels/ladder.h"
 
@@ -93,6 +93,7 @@ pl_status pl_entropy_cpu_sliding(const pl_run_args *a)
     const sliding_isa *isa = NULL;
     if ((pl_cpu_features() & PL_FEAT_AVX512) && __builtin_cpu_supports("avx512bw")) isa = &pl_entropy_sliding_avx512;
     else if (pl_cpu_features() & PL_FEAT_AVX2) isa = &pl_entropy_sliding_avx2;
-    if (a->params[PL_ENTROPY_CPU_SLIDING_ISA] == ISA_AUTO && isa && isa->takes(p)) return pl_entropy_sliding_bands(a, isa);
+    if (a->params[PL_ENTROPY_CPU_SLIDING_ISA] == ISA_AUTO && isa && isa->takes(p))
+        return pl_entropy_sliding_bands(a, isa);
     return sliding_scalar(a);
 }

@@ -8,20 +8,19 @@
  *   byte sum of the k columns around it: k shifted 32-byte loads give 32/BP pixels (zero
  *   columns left and right of the image stand for the clipped ones). Moving down a row is two
  *   scalar byte updates a column (+1 at the entering value, -1 at the leaving one).
- * - c log c in 32-bit fixed point, q fraction bits (the most that keep any window's sum below
- *   2^31: 22..24), split into its 4 bytes. Byte j of f(c) for 16 counts is one `vpshufb`
- *   register; counts up to 9 (k <= 3) take one register, up to 25 (k = 5) two, up to 49
- *   (k = 7) four. A count outside a register's 16 reads 0 there (its index gets bit 7 set by a
- *   saturating add of 0x70), so the registers' results are simply or-ed.
+ * - c log c in fixed point (2^-q units), split into bytes: 3 for k <= 5, 4 for k = 7
+ *   (plan_avx2). Byte j of 16 counts' values is one `vpshufb` register; counts up to 9 (k <= 3)
+ *   take one register, up to 25 (k = 5) two, up to 49 (k = 7) four. A count outside a
+ *   register's 16 reads 0 there (its index gets bit 7 set), so the registers' results are or-ed.
  * - The sum over bins without unpacking: `vpsadbw` against zero adds 8 bytes into a 64-bit
- *   lane, so byte j of f summed over 8 bins is one instruction, and
- *   S = s0 + (s1 << 8) + (s2 << 16) + (s3 << 24) is exact. A pixel's 8-bin groups are added and
- *   8 pixels put in order in one int32 vector; S converted to float gives
- *   E = log n - S x (2^-q / n), as the AVX-512 path forms it.
+ *   lane, so byte j summed over 8 bins is one instruction, and s0 + (s1 << 8) + (s2 << 16)
+ *   (+ (s3 << 24)) is exact. A pixel's 8-bin groups are added, 8 pixels put in order in one
+ *   int32 vector, the terms the table leaves out added back (sliding_row.add), and
+ *   E = log n - S x (2^-q / n) formed as the AVX-512 path forms it.
  * Per 32 window counts (two pixels at bins = 16, k = 5): 5 loads and 4 adds (window), 2 index
- * adds, 8 vpshufb and 4 or (table), 4 vpsadbw, 3 shifts and 3 adds (S). */
+ * ops, 6 vpshufb and 3 or (table), 3 vpsadbw, 2 shifts and 2 adds (S). */
 #include "core/simd_avx2.h"
-#include "kernels/entropy/cpu_sliding.h"
+#include "kernels/entropy/cpu_sliding_vector.h"
 
 #include <math.h>
 #include <string.h>
@@ -125,8 +124,10 @@ static inline __attribute__((always_inline)) __m256i group_sums(const byte_table
     const __m256i hi = _mm256_set1_epi8(0x70), zero = _mm256_setzero_si256();
     __m256i idx[4];
     idx[0] = regs == 1 ? c : _mm256_adds_epu8(c, hi); /* c >= 16 -> bit 7 set -> 0 */
-    for (int i = 1; i < regs - 1; i++) idx[i] = _mm256_adds_epu8(_mm256_sub_epi8(c, _mm256_set1_epi8((char)(16 * i))), hi);
-    if (regs > 1) idx[regs - 1] = _mm256_sub_epi8(c, _mm256_set1_epi8((char)(16 * (regs - 1)))); /* below: wraps to >= 0xD0 */
+    for (int i = 1; i < regs; i++) { /* c - 16i: below the range it wraps to >= 0xD0 */
+        idx[i] = _mm256_sub_epi8(c, _mm256_set1_epi8((char)(16 * i)));
+        if (i < regs - 1) idx[i] = _mm256_adds_epu8(idx[i], hi); /* above it: >= 0x80 */
+    }
     __m256i s0 = _mm256_sad_epu8(lookup(bt->t[0], idx, regs), zero);
     __m256i s1 = _mm256_sad_epu8(lookup(bt->t[1], idx, regs), zero);
     __m256i s2 = _mm256_sad_epu8(lookup(bt->t[2], idx, regs), zero);
@@ -177,7 +178,7 @@ static inline __attribute__((always_inline)) __m256i pixel_sums(const byte_table
     return _mm256_add_epi32(_mm256_permute2x128_si256(u, v, 0x20), _mm256_permute2x128_si256(u, v, 0x31));
 }
 
-/* One step (cpu_sliding.h); r, bp and regs are constants in each inlined copy. The counters are
+/* One step (cpu_sliding_vector.h); r and bp are constants in each inlined copy. The counters are
  * moved down LEAD columns ahead of the windows being read, in the same walk: the scalar byte
  * updates (integer pipes) and the vector look-ups (vector pipes) overlap, the counters are
  * read while in L1, and a byte store has reached the cache before a 32-byte load covers it (a

@@ -14,7 +14,7 @@
  * E = log n - S / n is stored (base 2 folded into the table and log n). No horizontal sums,
  * no per-pixel branches. The bands over threads and the row walk are cpu_sliding_bands.c's. */
 #include "core/simd_avx512.h"
-#include "kernels/entropy/cpu_sliding.h"
+#include "kernels/entropy/cpu_sliding_vector.h"
 
 #include <math.h>
 #include <string.h>

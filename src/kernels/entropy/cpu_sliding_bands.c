@@ -1,11 +1,11 @@
-/* cpu_sliding_bands.c: the frame of cpu-sliding's vector paths (cpu_sliding.h), written once
+/* cpu_sliding_bands.c: the frame of cpu-sliding's vector paths (cpu_sliding_vector.h), written once
  * for AVX2 and AVX-512. The rows are split into one band a thread; each thread has its own
  * column counters, counts the k rows around its band's first row, then walks down the band, a
  * step a row: the entering row added and the leaving one dropped, and the output row.
  * log n, the sum's scale over n and its missing terms, per column where the window is clipped,
  * are remade only when the row's clipped height changes (the first and last r rows). */
 #include "core/core.h"
-#include "kernels/entropy/cpu_sliding.h"
+#include "kernels/entropy/cpu_sliding_vector.h"
 #include "kernels/entropy/cpu_window.h"
 
 #include <math.h>

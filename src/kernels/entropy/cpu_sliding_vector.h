@@ -1,4 +1,5 @@
-/* cpu_sliding.h: cpu-sliding's vector paths (k <= 7, bins <= 64; its parameter is in entropy.h).
+/* cpu_sliding_vector.h: cpu-sliding's vector paths (k <= 7, bins <= 64; the rung's parameter is
+ * in entropy.h).
  * One frame (cpu_sliding_bands.c) and two sets of micro-kernels behind one signature, chosen
  * at run time: cpu_sliding_avx512.c (AVX-512 F + BW) and cpu_sliding_avx2.c (AVX2).
  *
@@ -7,8 +8,8 @@
  * hold b at x; the layout is the ISA's) and moves them down one row at a time; at each row the
  * ISA's step adds the entering row, drops the leaving one, forms S = sum_b c_b log c_b of every
  * window and stores E = log n - S x inv (one call, so an ISA may interleave the two walks). */
-#ifndef PL_ENTROPY_CPU_SLIDING_H
-#define PL_ENTROPY_CPU_SLIDING_H
+#ifndef PL_ENTROPY_CPU_SLIDING_VECTOR_H
+#define PL_ENTROPY_CPU_SLIDING_VECTOR_H
 
 #include "kernels/entropy/entropy.h"
 
