@@ -65,6 +65,10 @@ int pl_dist_threads_per_rank(void);
  * MPI_Allreduce when no rank failed. Outside a run: returns rc. */
 int pl_dist_agree(int rc, const char *msg, char *first, size_t n, int *from);
 
+/* bytes at buf from rank 0 to every rank of the run (what rank 0 alone read: sizes, a rule).
+ * Collective; nothing outside a run. */
+void pl_dist_bcast(void *buf, size_t bytes);
+
 /* ---------------------------------------------------------------- the process grid */
 
 /* The 8 neighbour directions and the block itself, dir = (dy + 1) * 3 + (dx + 1): dy -1 is the

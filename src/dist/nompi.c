@@ -3,6 +3,7 @@
  * (pl_dist_start), and every call that would need MPI says so. */
 #include "core/core.h"
 #include "dist/dist.h"
+#include "dist/life.h"
 
 #include <string.h>
 
@@ -89,3 +90,51 @@ pl_status pl_dist_halo_create_buffers(pl_dist_halo **x, const pl_dist_grid *g, v
 void pl_dist_halo_begin(pl_dist_halo *x, pl_dist_times *t) { (void)x, (void)t; }
 void pl_dist_halo_end(pl_dist_halo *x, pl_dist_times *t) { (void)x, (void)t; }
 void pl_dist_halo_destroy(pl_dist_halo *x) { (void)x; }
+
+void pl_dist_bcast(void *buf, size_t bytes) { (void)buf, (void)bytes; }
+
+int64_t pl_dist_life_max_depth(const pl_dist_grid *g, const pl_life_problem *p)
+{
+    (void)g, (void)p;
+    return 0;
+}
+pl_status pl_dist_life_create(pl_dist_life **out, const pl_dist_grid *g, pl_ctx *ctx, const char *rung,
+                              const int64_t *params, const pl_life_problem *p, int depth, int overlap)
+{
+    (void)g, (void)ctx, (void)rung, (void)params, (void)p, (void)depth, (void)overlap;
+    *out = NULL;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+pl_status pl_dist_life_scatter(pl_dist_life *l, const uint64_t *grid)
+{
+    (void)l, (void)grid;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+pl_status pl_dist_life_run(pl_dist_life *l, int64_t gens)
+{
+    (void)l, (void)gens;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+int64_t pl_dist_life_census(pl_dist_life *l, int64_t box[4])
+{
+    (void)l;
+    box[0] = box[1] = box[2] = box[3] = 0;
+    return 0;
+}
+pl_status pl_dist_life_gather(pl_dist_life *l, uint64_t *grid)
+{
+    (void)l, (void)grid;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+pl_dist_times pl_dist_life_times(const pl_dist_life *l)
+{
+    (void)l;
+    pl_dist_times t = {0, 0, 0};
+    return t;
+}
+int pl_dist_life_overlaps(const pl_dist_life *l)
+{
+    (void)l;
+    return 0;
+}
+void pl_dist_life_destroy(pl_dist_life *l) { (void)l; }

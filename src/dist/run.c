@@ -70,3 +70,8 @@ int pl_dist_agree(int rc, const char *msg, char *first, size_t n, int *from)
     }
     return said.rc;
 }
+
+void pl_dist_bcast(void *buf, size_t bytes)
+{
+    if (started) MPI_Bcast(buf, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+}
