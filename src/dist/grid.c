@@ -67,10 +67,14 @@ pl_status pl_dist_grid_create(pl_dist_grid *g, int64_t H, int64_t W, int periodi
                        "%d ranks for a %lldx%lld array (rows x columns): P larger than rows or columns, no grid of "
                        "%d ranks gives each rank at least one row and one column; run on fewer ranks",
                        P, (long long)H, (long long)W, P);
-    g->comm = malloc(sizeof *g->comm);
-    if (!g->comm) return pl_fail(PL_ERR_NOMEM, "cannot allocate the grid of ranks");
     const int periods[2] = {periodic, periodic};
-    MPI_Cart_create(MPI_COMM_WORLD, 2, g->dims, periods, 0, &g->comm->comm);
+    MPI_Comm cart;
+    MPI_Cart_create(MPI_COMM_WORLD, 2, g->dims, periods, 0, &cart); /* collective: before anything may fail */
+    if (!(g->comm = malloc(sizeof *g->comm))) {
+        MPI_Comm_free(&cart);
+        return pl_fail(PL_ERR_NOMEM, "cannot allocate the grid of ranks");
+    }
+    g->comm->comm = cart;
     g->periodic = periodic;
     MPI_Comm_size(g->comm->comm, &g->size);
     MPI_Comm_rank(g->comm->comm, &g->rank);
