@@ -12,6 +12,7 @@
  * grid, a variant that cannot run this grid, too big for memory). */
 #include "cli/tool.h"
 #include "core/core.h"
+#include "core/device.h"
 #include "core/sizes.h"
 #include "dist/life.h"
 #include "io/life_pattern.h"
@@ -67,6 +68,13 @@ static void usage(FILE *f)
           "Prints: generation N: population P, box WxH at (x, y); and the run's time with\n"
           "cell-updates per second on a bounded grid (W x H x N), or on the plane the\n"
           "64x64 tile-generations computed and the rows of 64 cells written.\n"
+          "\n"
+          "Under mpirun -n P (a torus or bounded plane): rank 0 reads the pattern, scatters it\n"
+          "over a grid of P ranks, gathers and writes the last generation, the same as one\n"
+          "process writes; each rank runs its block with the best rung for it, on the node's\n"
+          "cores divided by its ranks (--threads to say otherwise) and, where the node has\n"
+          "several GPUs and no --device is given, GPU (rank on the node) % (GPUs); the slowest\n"
+          "rank's compute, exchange and wait are printed. The unbounded plane runs on one rank.\n"
           "\n"
           TOOL_USAGE_OUTPUT
           "-o - writes the RLE to standard output (the lines above then go to stderr).\n"
@@ -546,6 +554,7 @@ static int run_grid_ranks(const life_args *l, const pl_variant *variant, const p
     double seconds = 0;
     tool_common co = l->co;
     if (!co.threads) co.threads = pl_dist_threads_per_rank(); /* the node's cores shared by its ranks */
+    if (!co.device && pl_dev_count() > 1) co.device = pl_dist_local_rank() % pl_dev_count(); /* a GPU each */
     if ((rc = cli_agree(pl_dist_rank() == 0 ? place_pattern(l, pat, &grid) : PL_EXIT_OK)) == 0) {
         const pl_status s = pl_dist_grid_create(&g, p.H, p.W, p.topology == PL_LIFE_TOPO_TORUS);
         have_grid = s == PL_OK;

@@ -43,6 +43,9 @@ int pl_dist_launched(void);
 /* The launcher's rank of this process from the same environment (0 when not launched): lets a
  * build without MPI print its refusal once. */
 int pl_dist_launched_rank(void);
+/* This process's rank among the ranks of its node (0 when not launched or not said): which of
+ * the node's GPUs a rank takes. */
+int pl_dist_local_rank(void);
 /* MPI_Init (MPI_THREAD_FUNNELED: only the main thread calls MPI; rungs use OpenMP inside) when
  * launched, else nothing. PL_OK, or PL_ERR_UNSUPPORTED from a build without MPI under a
  * launcher ("this build has no MPI"). */

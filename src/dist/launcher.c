@@ -1,6 +1,6 @@
 /* launcher.c: what the environment a launcher (mpirun, mpiexec, srun) sets says about this
- * process, read without MPI (built with or without it): whether it was launched, its rank,
- * and how many ranks share this node's cores. */
+ * process, read without MPI (built with or without it): whether it was launched, its rank
+ * (in the run and on its node), and how many ranks share this node's cores. */
 #include "core/core.h"
 #include "dist/dist.h"
 
@@ -39,4 +39,11 @@ int pl_dist_threads_per_rank(void)
     const int ranks_here = v && atoi(v) > 0 ? atoi(v) : pl_dist_size();
     const int t = pl_cpu_cores() / (ranks_here > 0 ? ranks_here : 1);
     return t > 0 ? t : 1;
+}
+
+int pl_dist_local_rank(void)
+{
+    static const char *const names[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"};
+    const char *v = first_set(names, 3);
+    return v ? atoi(v) : 0;
 }
