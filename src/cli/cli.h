@@ -16,6 +16,13 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * (PL_ERR_ARG, PL_ERR_OVERFLOW and PL_ERR_TOO_BIG: bad input, or a problem too big for this
  * machine's memory, 2; anything else 1). */
 int cli_fail(pl_status s);
+/* A distributed run (mpirun, src/dist/): cli_keep_errors makes this rank keep its first error
+ * message instead of printing it (ranks other than 0); cli_agree is the fault rule's step that
+ * EVERY rank calls at a point where one may have failed, with its exit status so far: it
+ * returns the status of the lowest failing rank on every rank (0: none failed), whose message
+ * rank 0 prints (its own was printed already). Outside a distributed run it returns rc. */
+void cli_keep_errors(void);
+int cli_agree(int rc);
 /* Split "a,b,c" into at most max items (pointers into a copy owned by the caller's buf). */
 int cli_split(const char *list, char *buf, size_t bufsize, char **items, int max);
 /* Parse an integer option value in lo..hi into *out; on error print it and return 2. */

@@ -5,12 +5,16 @@
  * is centred (its box's top-left at W/2 - w/2, H/2 - h/2, as Golly places it) and the grid runs
  * packed through pl_life_variant (any grid rung, CPU or CUDA); the unbounded plane runs on
  * cpu-sparse's engine. --soup WxH starts from a random soup instead of a file.
+ * Under mpirun (src/dist/, dist/life.h) a bounded grid runs on the ranks: rank 0 reads the
+ * pattern, scatters it, gathers the last generation and writes it; every rank runs its block.
  * Exit status: 0 ok; 1 a runtime failure (a file cannot be read, is malformed, or cannot be
  * written; the device fails); 2 a usage error (bad option or value, a pattern larger than the
  * grid, a variant that cannot run this grid, too big for memory). */
 #include "cli/tool.h"
 #include "core/core.h"
+#include "core/device.h"
 #include "core/sizes.h"
+#include "dist/life.h"
 #include "io/life_pattern.h"
 #include "kernels/life/life.h"
 #include "kernels/life/sparse.h"
@@ -51,6 +55,10 @@ static void usage(FILE *f)
           "                      would not finish in S is refused before it starts; a run\n"
           "                      on the unbounded plane (whose cost grows with its pattern)\n"
           "                      is stopped at S, nothing written\n"
+          "  --halo D            under mpirun: the halo's depth, the generations a rank runs\n"
+          "                      between messages (default 16, at most the smallest block)\n"
+          "  --overlap M         under mpirun: auto, on or off: update a block's interior while\n"
+          "                      its halo travels (auto: where the rim's extra work is small)\n"
           "  --variant V         the life variant to run (an unknown name lists them); default:\n"
           "                      the best grid rung of the backend for the grid's size (CUDA:\n"
           "                      cuda-bitpacked below 1e8 cells, cuda-tuned above), cpu-sparse\n"
@@ -60,6 +68,13 @@ static void usage(FILE *f)
           "Prints: generation N: population P, box WxH at (x, y); and the run's time with\n"
           "cell-updates per second on a bounded grid (W x H x N), or on the plane the\n"
           "64x64 tile-generations computed and the rows of 64 cells written.\n"
+          "\n"
+          "Under mpirun -n P (a torus or bounded plane): rank 0 reads the pattern, scatters it\n"
+          "over a grid of P ranks, gathers and writes the last generation, the same as one\n"
+          "process writes; each rank runs its block with the best rung for it, on the node's\n"
+          "cores divided by its ranks (--threads to say otherwise) and, where the node has\n"
+          "several GPUs and no --device is given, GPU (rank on the node) % (GPUs); the slowest\n"
+          "rank's compute, exchange and wait are printed. The unbounded plane runs on one rank.\n"
           "\n"
           TOOL_USAGE_OUTPUT
           "-o - writes the RLE to standard output (the lines above then go to stderr).\n"
@@ -74,24 +89,7 @@ static void usage(FILE *f)
 /* Population and the box of the live cells of a packed W x H grid (w = h = 0 when empty). */
 static int64_t grid_census(const uint64_t *bits, int64_t W, int64_t H, int64_t box[4])
 {
-    const int64_t wpr = pl_life_words_per_row(W);
-    int64_t pop = 0, xmin = INT64_MAX, xmax = -1, ymin = -1, ymax = -1;
-    for (int64_t y = 0; y < H; y++) {
-        const uint64_t *row = bits + y * wpr;
-        for (int64_t k = 0; k < wpr; k++) {
-            const uint64_t v = row[k];
-            if (!v) continue;
-            pop += __builtin_popcountll(v);
-            const int64_t xa = k * 64 + __builtin_ctzll(v), xb = k * 64 + 63 - __builtin_clzll(v);
-            if (xa < xmin) xmin = xa;
-            if (xb > xmax) xmax = xb;
-            if (ymin < 0) ymin = y;
-            ymax = y;
-        }
-    }
-    if (!pop) box[0] = box[1] = box[2] = box[3] = 0;
-    else box[0] = xmin, box[1] = ymin, box[2] = xmax - xmin + 1, box[3] = ymax - ymin + 1;
-    return pop;
+    return pl_life_census(bits, pl_life_words_per_row(W), 0, 0, W, H, box);
 }
 
 static void report(int64_t gen, int64_t pop, const int64_t box[4])
@@ -120,12 +118,13 @@ static int parse_grid(const char *opt, const char *val, int64_t d[2])
 
 /* ---------------------------------------------------------------- the command line */
 
-enum { O_GENS = CLI_OPT_OWN, O_TORUS, O_PLANE, O_RULE, O_EVERY, O_SOUP, O_DENSITY, O_SEED, O_MAX_TIME };
+enum { O_GENS = CLI_OPT_OWN, O_TORUS, O_PLANE, O_RULE, O_EVERY, O_SOUP, O_DENSITY, O_SEED, O_MAX_TIME, O_HALO,
+       O_OVERLAP };
 static const cli_opt options[] = {
     CLI_ROWS_OUTPUT, CLI_ROWS_RUN, {"--gens", "N", O_GENS, 0, NULL}, {"--torus", "WxH", O_TORUS, 0, NULL},
     {"--plane", "WxH", O_PLANE, 0, NULL}, {"--rule", "R", O_RULE, 0, NULL}, {"--every", "N", O_EVERY, 0, NULL},
     {"--soup", "WxH", O_SOUP, 0, NULL}, {"--density", "D", O_DENSITY, 0, NULL}, {"--seed", "S", O_SEED, 0, NULL},
-    {"--max-time", "S", O_MAX_TIME, 0, NULL},
+    {"--max-time", "S", O_MAX_TIME, 0, NULL}, {"--halo", "D", O_HALO, 0, NULL}, {"--overlap", "M", O_OVERLAP, 0, NULL},
 };
 
 /* What the command line asks for, and where the pattern runs (load_pattern fills the grid in
@@ -134,6 +133,8 @@ typedef struct life_args {
     tool_common co;
     const char *in_path, *rule_text;
     long gens, every, seed, max_time;
+    long halo;   /* --halo (0: the default) */
+    int overlap; /* PL_DIST_OVERLAP_* */
     float density;
     int soup;
     int64_t soup_dims[2];
@@ -150,6 +151,16 @@ static int take_option(void *user, const cli_opt *o, const char *val)
     case O_EVERY: return cli_parse_int(o->name, val, 1, 1000000000000L, &l->every);
     case O_SEED: return cli_parse_int(o->name, val, 0, 2147483647L, &l->seed);
     case O_MAX_TIME: return cli_parse_int(o->name, val, 0, 100000000L, &l->max_time);
+    case O_HALO: return cli_parse_int(o->name, val, 1, 1000000L, &l->halo);
+    case O_OVERLAP:
+        if (!strcmp(val, "auto")) l->overlap = PL_DIST_OVERLAP_AUTO;
+        else if (!strcmp(val, "on")) l->overlap = PL_DIST_OVERLAP_ON;
+        else if (!strcmp(val, "off")) l->overlap = PL_DIST_OVERLAP_OFF;
+        else {
+            cli_error("life: --overlap '%s': give auto, on or off", val);
+            return PL_EXIT_USAGE;
+        }
+        return PL_EXIT_OK;
     case O_DENSITY:
         if (tool_parse_real("life", o->name, val, &l->density)) return PL_EXIT_USAGE;
         if (l->density >= 0.0f && l->density <= 1.0f) return PL_EXIT_OK;
@@ -192,7 +203,7 @@ static int parse_args(int argc, char **argv, life_args *l)
         cli_error("life: needs --gens N (the generations to run)");
         return PL_EXIT_USAGE;
     }
-    if (l->co.out_path &&
+    if (l->co.out_path && pl_dist_rank() == 0 && /* rank 0 alone writes */
         (rc = tool_check_output("life", "-o", l->co.out_path, &l->in_path, 1, TOOL_OUT_STDOUT)) != 0)
         return rc;
     return CLI_GO_ON;
@@ -361,16 +372,17 @@ static int pick_rung(const pl_variant *variant, const pl_ctx *ctx, const pl_life
     return PL_EXIT_FAIL;
 }
 
-/* A run that even the fastest rate this machine could reach would not finish within --max-time
- * is refused (exit 2) before it starts. */
-static int within_max_time(const life_args *l, const pl_ctx *ctx)
+/* A run that even the fastest rate this machine (ranks of it) could reach would not finish
+ * within --max-time is refused (exit 2) before it starts. */
+static int within_max_time(const life_args *l, const pl_ctx *ctx, int ranks)
 {
     const int cuda = pl_ctx_backend(ctx) == PL_BACKEND_CUDA;
     const double updates = (double)l->grid_dims[0] * (double)l->grid_dims[1] * (double)l->gens;
-    const double ceiling = life_rate_ceiling(cuda, pl_ctx_threads(ctx));
+    const double ceiling = life_rate_ceiling(cuda, pl_ctx_threads(ctx)) * ranks;
     if (l->max_time <= 0 || updates / ceiling <= (double)l->max_time) return PL_EXIT_OK;
     char where[48];
-    if (cuda) snprintf(where, sizeof where, "a GPU");
+    if (cuda) snprintf(where, sizeof where, ranks > 1 ? "%d GPUs" : "a GPU", ranks);
+    else if (ranks > 1) snprintf(where, sizeof where, "%d ranks of %d CPU threads", ranks, pl_ctx_threads(ctx));
     else snprintf(where, sizeof where, "%d CPU threads", pl_ctx_threads(ctx));
     cli_error("life: %ld generations of the %lldx%lld %s are %.3g cell-updates: over %.3g s even at "
               "%.3g a second, more than any rung reaches on %s, and --max-time is %ld s: give fewer "
@@ -381,23 +393,51 @@ static int within_max_time(const life_args *l, const pl_ctx *ctx)
     return PL_EXIT_USAGE;
 }
 
-/* The problem's generations by the rung ran, reporting at --every points; *seconds the runs. */
-static int run_grid_gens(const life_args *l, pl_ctx *ctx, const char *ran, pl_life_problem *p, uint64_t *grid,
-                         double *seconds)
+/* How a grid advances and is counted: one process's rung on the whole grid, or the ranks'
+ * blocks (the user's state behind both). */
+typedef struct grid_runner {
+    pl_status (*advance)(void *user, int64_t gens);
+    int64_t (*census)(void *user, int64_t box[4]);
+    void *user;
+} grid_runner;
+
+/* The generations, reporting at --every points; *seconds the runs. Under mpirun every rank
+ * agrees after each advance (a rank's failure stops them all, cli_agree). */
+static int run_grid_gens(const life_args *l, const grid_runner *run, double *seconds)
 {
     int64_t box[4];
     *seconds = 0;
     for (int64_t done = 0; done < l->gens || (l->gens == 0 && done == 0);) {
-        p->gens = next_step(l, done, 0);
+        const int64_t step = next_step(l, done, 0);
         const double t0 = pl_now();
-        pl_status s = pl_life_variant_problem(ctx, ran, NULL, p, grid);
+        pl_status s = run->advance(run->user, step);
         *seconds += pl_now() - t0;
-        if (s != PL_OK) return s == PL_ERR_UNSUPPORTED ? (cli_fail(s), PL_EXIT_USAGE) : cli_fail(s);
-        done += p->gens;
-        if (l->every > 0 || done >= l->gens) report(done, grid_census(grid, p->W, p->H, box), box);
+        int rc = s == PL_OK ? PL_EXIT_OK : s == PL_ERR_UNSUPPORTED ? (cli_fail(s), PL_EXIT_USAGE) : cli_fail(s);
+        if ((rc = cli_agree(rc)) != PL_EXIT_OK) return rc;
+        done += step;
+        if (l->every > 0 || done >= l->gens) report(done, run->census(run->user, box), box);
         if (l->gens == 0) break;
     }
     return PL_EXIT_OK;
+}
+
+/* One process: the rung on the whole grid. */
+typedef struct one_grid {
+    pl_ctx *ctx;
+    const char *ran;
+    pl_life_problem *p;
+    uint64_t *grid;
+} one_grid;
+static pl_status one_grid_advance(void *user, int64_t gens)
+{
+    one_grid *o = user;
+    o->p->gens = gens;
+    return pl_life_variant_problem(o->ctx, o->ran, NULL, o->p, o->grid);
+}
+static int64_t one_grid_census(void *user, int64_t box[4])
+{
+    const one_grid *o = user;
+    return grid_census(o->grid, o->p->W, o->p->H, box);
 }
 
 /* The whole grid, with its suffix (:T or :P) and the start's rule and comments, to -o. */
@@ -414,26 +454,37 @@ static int write_grid(const life_args *l, const pl_life_problem *p, uint64_t *gr
     return s == PL_OK ? PL_EXIT_OK : cli_fail(s);
 }
 
-/* The pattern on a torus or bounded plane: the packed grid through a grid rung (the named one,
- * or the best for the grid's size), the problem built once. */
-static int run_grid(const life_args *l, const pl_variant *variant, const pl_life_pattern *pat, const pl_life_rule *rule,
-                    const char *rule_name)
+/* The problem of a torus or bounded plane; a rung that runs no grid (cpu-sparse) is refused. */
+static int grid_problem(const life_args *l, const pl_variant *variant, const pl_life_rule *rule, pl_life_problem *p)
 {
     if (variant && !strcmp(variant->name, "cpu-sparse")) { /* said in the tool's words, not the bench's */
         cli_error("life: cpu-sparse runs only on the unbounded plane; drop %s or pick another --variant",
                   grid_origin(l));
         return PL_EXIT_USAGE;
     }
-    pl_life_problem p = {.W = l->grid_dims[0], .H = l->grid_dims[1], .gens = l->gens, .rule = *rule,
-                         .topology = l->grid_kind == PL_LIFE_TORUS ? PL_LIFE_TOPO_TORUS : PL_LIFE_TOPO_PLANE};
+    memset(p, 0, sizeof *p);
+    p->W = l->grid_dims[0], p->H = l->grid_dims[1], p->gens = l->gens, p->rule = *rule;
+    p->topology = l->grid_kind == PL_LIFE_TORUS ? PL_LIFE_TOPO_TORUS : PL_LIFE_TOPO_PLANE;
+    return PL_EXIT_OK;
+}
+
+/* The pattern on a torus or bounded plane: the packed grid through a grid rung (the named one,
+ * or the best for the grid's size), the problem built once. */
+static int run_grid(const life_args *l, const pl_variant *variant, const pl_life_pattern *pat, const pl_life_rule *rule,
+                    const char *rule_name)
+{
+    pl_life_problem p;
+    int rc = grid_problem(l, variant, rule, &p);
+    if (rc != 0) return rc;
     uint64_t *grid = NULL;
     pl_ctx *ctx = NULL;
     const char *ran = NULL;
     double seconds = 0;
-    int rc;
+    one_grid one = {NULL, NULL, &p, NULL};
+    const grid_runner runner = {one_grid_advance, one_grid_census, &one};
     if ((rc = place_pattern(l, pat, &grid)) == 0 && (rc = tool_context(&pl_life_kernel, &p, &l->co, variant, &ctx)) == 0 &&
-        (rc = pick_rung(variant, ctx, &p, &ran)) == 0 && (rc = within_max_time(l, ctx)) == 0 &&
-        (rc = run_grid_gens(l, ctx, ran, &p, grid, &seconds)) == 0) {
+        (rc = pick_rung(variant, ctx, &p, &ran)) == 0 && (rc = within_max_time(l, ctx, 1)) == 0 &&
+        (one.ctx = ctx, one.ran = ran, one.grid = grid, rc = run_grid_gens(l, &runner, &seconds)) == 0) {
         const double updates = (double)p.W * (double)p.H * (double)l->gens;
         printf("%s on a %lldx%lld %s, %lld generations by %s in %.3f ms: %.3g cell-updates/s\n", rule_name,
                (long long)p.W, (long long)p.H, p.topology == PL_LIFE_TOPO_TORUS ? "torus" : "plane",
@@ -445,15 +496,145 @@ static int run_grid(const life_args *l, const pl_variant *variant, const pl_life
     return rc;
 }
 
+/* ---------------------------------------------------------------- a grid on the ranks of mpirun */
+
+/* The ranks' blocks (dist/life.h). */
+static pl_status ranks_advance(void *user, int64_t gens) { return pl_dist_life_run(user, gens); }
+static int64_t ranks_census(void *user, int64_t box[4]) { return pl_dist_life_census(user, box); }
+
+/* The halo depth: --halo, else 16 (cpu-bitpacked's tblock: one pass of its temporal blocking a
+ * message), at most what the smallest block allows. */
+static int halo_depth(const life_args *l, const pl_dist_grid *g, const pl_life_problem *p, int *d)
+{
+    const int64_t most = pl_dist_life_max_depth(g, p);
+    if (l->halo > most) {
+        cli_error("life: --halo %ld: the smallest block of the %lldx%lld grid on %d ranks (a %dx%d grid of ranks) "
+                  "allows a halo of at most %lld", l->halo, (long long)p->W, (long long)p->H, g->size, g->dims[0],
+                  g->dims[1], (long long)most);
+        return PL_EXIT_USAGE;
+    }
+    *d = (int)(l->halo ? l->halo : most < 16 ? most : 16);
+    return PL_EXIT_OK;
+}
+
+/* The slowest rank's compute, exchange and wait, after the summary line. */
+static void report_ranks(const pl_dist_grid *g, const pl_dist_life *dl)
+{
+    const pl_dist_times mine = pl_dist_life_times(dl);
+    pl_dist_times *all = g->rank == 0 ? calloc((size_t)g->size, sizeof *all) : NULL;
+    pl_dist_times_gather(g, &mine, all);
+    if (!all) return;
+    pl_dist_times most = {0, 0, 0};
+    for (int r = 0; r < g->size; r++) {
+        if (all[r].compute > most.compute) most.compute = all[r].compute;
+        if (all[r].exchange > most.exchange) most.exchange = all[r].exchange;
+        if (all[r].wait > most.wait) most.wait = all[r].wait;
+    }
+    printf("ranks (the slowest's): compute %.3f ms, exchange %.3f ms, wait %.3f ms; halo exchanged with the "
+           "interior update %s\n", most.compute * 1e3, most.exchange * 1e3, most.wait * 1e3,
+           pl_dist_life_overlaps(dl) ? "overlapped" : "not overlapped");
+    free(all);
+}
+
+/* The grid on the ranks: rank 0's grid scattered, every rank's block run by its best local rung
+ * (the named one, or the best for its window's size), gathered and written by rank 0. Each
+ * step where a rank may fail ends in cli_agree. */
+static int run_grid_ranks(const life_args *l, const pl_variant *variant, const pl_life_pattern *pat,
+                          const pl_life_rule *rule, const char *rule_name)
+{
+    pl_life_problem p;
+    int rc = grid_problem(l, variant, rule, &p);
+    if (rc != 0) return rc;
+    uint64_t *grid = NULL;
+    pl_dist_grid g;
+    int have_grid = 0, d = 0;
+    pl_ctx *ctx = NULL;
+    pl_dist_life *dl = NULL;
+    const char *ran = NULL;
+    double seconds = 0;
+    tool_common co = l->co;
+    if (!co.threads) co.threads = pl_dist_threads_per_rank(); /* the node's cores shared by its ranks */
+    if (!co.device && pl_dev_count() > 1) co.device = pl_dist_local_rank() % pl_dev_count(); /* a GPU each */
+    if ((rc = cli_agree(pl_dist_rank() == 0 ? place_pattern(l, pat, &grid) : PL_EXIT_OK)) == 0) {
+        const pl_status s = pl_dist_grid_create(&g, p.H, p.W, p.topology == PL_LIFE_TOPO_TORUS);
+        have_grid = s == PL_OK;
+        rc = cli_agree(s == PL_OK ? halo_depth(l, &g, &p, &d) : cli_fail(s));
+    }
+    pl_life_problem window = p; /* about a rank's window: its block and halo */
+    if (rc == 0) {
+        const pl_dist_block b = pl_dist_block_of(&g, p.H, p.W);
+        window.W = b.x1 - b.x0 + 2 * (int64_t)d, window.H = b.y1 - b.y0 + 2 * (int64_t)d;
+        rc = cli_agree(tool_context(&pl_life_kernel, &window, &co, variant, &ctx));
+    }
+    if (rc == 0) rc = cli_agree(pick_rung(variant, ctx, &window, &ran));
+    if (rc == 0) rc = cli_agree(within_max_time(l, ctx, g.size));
+    if (rc == 0) {
+        const pl_status s = pl_dist_life_create(&dl, &g, ctx, ran, NULL, &p, d, l->overlap);
+        rc = cli_agree(s == PL_OK ? PL_EXIT_OK : cli_fail(s));
+    }
+    const grid_runner runner = {ranks_advance, ranks_census, dl};
+    if (rc == 0 && (pl_dist_life_scatter(dl, grid), rc = run_grid_gens(l, &runner, &seconds)) == 0) {
+        const double updates = (double)p.W * (double)p.H * (double)l->gens;
+        printf("%s on a %lldx%lld %s, %lld generations by %s on %d rank%s (%dx%d, halo %d) in %.3f ms: %.3g "
+               "cell-updates/s\n", rule_name, (long long)p.W, (long long)p.H,
+               p.topology == PL_LIFE_TOPO_TORUS ? "torus" : "plane", (long long)l->gens, ran, g.size, g.size > 1 ? "s" : "", g.dims[0],
+               g.dims[1], d, seconds * 1e3, seconds > 0 ? updates / seconds : 0.0);
+        report_ranks(&g, dl);
+        pl_dist_life_gather(dl, grid);
+        if (l->co.out_path) rc = cli_agree(pl_dist_rank() == 0 ? write_grid(l, &p, grid, pat, rule_name) : 0);
+    }
+    pl_dist_life_destroy(dl);
+    pl_ctx_destroy(ctx);
+    if (have_grid) pl_dist_grid_destroy(&g);
+    pl_free(grid);
+    return rc;
+}
+
+/* Under mpirun: rank 0 reads the pattern (or makes the soup) and tells the others its grid and
+ * rule; a bounded grid runs on the ranks, the unbounded plane on one rank only (as one
+ * process). */
+static int life_on_ranks(life_args *l, const pl_variant *variant)
+{
+    pl_life_pattern pat;
+    memset(&pat, 0, sizeof pat);
+    struct {
+        int grid_kind;
+        int64_t grid_dims[2];
+        pl_life_rule rule;
+    } said;
+    memset(&said, 0, sizeof said);
+    int rc = cli_agree(pl_dist_rank() == 0 ? load_pattern(l, &pat, &said.rule) : PL_EXIT_OK);
+    if (rc == 0) {
+        said.grid_kind = l->grid_kind, said.grid_dims[0] = l->grid_dims[0], said.grid_dims[1] = l->grid_dims[1];
+        pl_dist_bcast(&said, sizeof said);
+        l->grid_kind = said.grid_kind, l->grid_dims[0] = said.grid_dims[0], l->grid_dims[1] = said.grid_dims[1];
+        char rule_name[64];
+        pl_life_rule_format(&said.rule, rule_name, sizeof rule_name);
+        if (l->grid_kind != PL_LIFE_UNBOUNDED) {
+            rc = run_grid_ranks(l, variant, &pat, &said.rule, rule_name);
+        } else if (pl_dist_size() == 1) {
+            rc = run_plane(l, variant, &pat, &said.rule, rule_name);
+        } else {
+            cli_error("life: the unbounded plane runs on one process (cpu-sparse), not on %d ranks: give --torus "
+                      "WxH or --plane WxH, or run without mpirun", pl_dist_size());
+            rc = PL_EXIT_USAGE;
+        }
+    }
+    pl_life_pattern_free(&pat);
+    return rc;
+}
+
 int pl_cmd_life(int argc, char **argv)
 {
     life_args l = {.co = TOOL_COMMON_INIT, .gens = -1, .seed = 1, .max_time = 600, .density = 0.5f,
                    .grid_kind = PL_LIFE_UNBOUNDED};
     const pl_variant *variant = NULL;
-    int rc;
-    if ((rc = parse_args(argc, argv, &l)) != CLI_GO_ON ||
-        (rc = tool_find_variant("life", &pl_life_kernel, &l.co, &variant)) != 0)
-        return rc;
+    /* under mpirun the output was checked on rank 0 alone: every rank agrees on its verdict */
+    int rc = parse_args(argc, argv, &l);
+    const int agreed = cli_agree(rc == CLI_GO_ON ? PL_EXIT_OK : rc);
+    if (rc != CLI_GO_ON || agreed) return agreed ? agreed : rc;
+    if ((rc = cli_agree(tool_find_variant("life", &pl_life_kernel, &l.co, &variant))) != 0) return rc;
+    if (pl_dist_active()) return life_on_ranks(&l, variant);
     pl_life_pattern pat;
     memset(&pat, 0, sizeof pat);
     pl_life_rule rule;

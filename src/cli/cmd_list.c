@@ -1,6 +1,7 @@
 /* cmd_list.c: `parlab list [kernel]`: the ladders, each variant's idea and parameters, and
  * whether this build and machine can run it (and why not). */
 #include "cli/options.h"
+#include "dist/dist.h"
 
 #include <string.h>
 
@@ -71,7 +72,12 @@ int pl_cmd_list(int argc, char **argv)
         cli_error("list: unknown kernel '%s'", name);
         return PL_EXIT_USAGE;
     }
-    printf("machine: %s\n\n", pl_machine_summary());
+    printf("machine: %s\n", pl_machine_summary());
+    if (pl_dist_built())
+        printf("MPI: %s (mpirun -n P parlab life ... runs on P ranks; docs/design.md, Distributed layer)\n\n",
+               pl_dist_library());
+    else
+        printf("MPI: no (this build has no MPI: mpirun runs nothing distributed)\n\n");
     for (int i = 0; i < pl_kernel_count(); i++)
         if (!only || only == pl_kernel_at(i)) list_kernel(pl_kernel_at(i));
     return PL_EXIT_OK;

@@ -2,30 +2,34 @@
 #include "cli/cli.h"
 
 #include "core/core.h"
+#include "dist/dist.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *help;
+    int distributed; /* 1: runs on the ranks of mpirun -n P (src/dist/); 0: one process only */
 } commands[] = {
-    {"list", pl_cmd_list, "ladders, variants, and what this build and machine can run"},
-    {"peaks", pl_cmd_peaks, "measure and cache the CPU/GPU FMA peaks and memory bandwidth"},
-    {"bench", pl_cmd_bench, "verify and time variants against the reference and a peer"},
-    {"sweep", pl_cmd_sweep, "time one variant over parameter values and name the best"},
-    {"gemm", pl_cmd_gemm, "C = A*B on .npy files"},
-    {"gemv", pl_cmd_gemv, "y = A*x or A^T*x on .npy files"},
-    {"transpose", pl_cmd_transpose, "B = A^T on .npy files"},
-    {"reduce", pl_cmd_reduce, "row or column sum|mean|min|max|sumsq of an .npy matrix"},
-    {"dot", pl_cmd_dot, "the dot product of two .npy vectors"},
-    {"conv2d", pl_cmd_conv2d, "a K x K filter over an image (.npy, PGM, PNG)"},
-    {"entropy", pl_cmd_entropy, "local entropy of an image (.npy, PGM, PNG) or a batch of matrices"},
-    {"life", pl_cmd_life, "run a Life pattern (RLE, .cells, Golly-style bounded grids) for N generations"},
-    {"report", pl_cmd_report, "draw bench/sweep JSON files as one HTML page of SVG plots"},
-    {"mem", pl_cmd_mem, "the memory-system lab: STREAM, strides, prefetch, false sharing, loop order, layouts, alignment"},
+    {"list", pl_cmd_list, "ladders, variants, and what this build and machine can run", 0},
+    {"peaks", pl_cmd_peaks, "measure and cache the CPU/GPU FMA peaks and memory bandwidth", 0},
+    {"bench", pl_cmd_bench, "verify and time variants against the reference and a peer", 0},
+    {"sweep", pl_cmd_sweep, "time one variant over parameter values and name the best", 0},
+    {"gemm", pl_cmd_gemm, "C = A*B on .npy files", 0},
+    {"gemv", pl_cmd_gemv, "y = A*x or A^T*x on .npy files", 0},
+    {"transpose", pl_cmd_transpose, "B = A^T on .npy files", 0},
+    {"reduce", pl_cmd_reduce, "row or column sum|mean|min|max|sumsq of an .npy matrix", 0},
+    {"dot", pl_cmd_dot, "the dot product of two .npy vectors", 0},
+    {"conv2d", pl_cmd_conv2d, "a K x K filter over an image (.npy, PGM, PNG)", 0},
+    {"entropy", pl_cmd_entropy, "local entropy of an image (.npy, PGM, PNG) or a batch of matrices", 0},
+    {"life", pl_cmd_life, "run a Life pattern (RLE, .cells, Golly-style bounded grids) for N generations", 1},
+    {"report", pl_cmd_report, "draw bench/sweep JSON files as one HTML page of SVG plots", 0},
+    {"mem", pl_cmd_mem, "the memory-system lab: STREAM, strides, prefetch, false sharing, loop order, layouts, alignment", 0},
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 
@@ -63,9 +67,37 @@ static void install_signal_handlers(void)
     }
 }
 
-int main(int argc, char **argv)
+/* Under mpirun: MPI started (a build without MPI refuses, once), and on every rank but 0 the
+ * standard output dropped and error messages kept for cli_agree, so the run prints as one
+ * process. 0, or the exit status of a refusal. */
+static int start_ranks(int *argc, char ***argv)
 {
-    install_signal_handlers();
+    if (pl_dist_start(argc, argv) != PL_OK) {
+        if (pl_dist_launched_rank() == 0) cli_error("%s", pl_last_error());
+        return PL_EXIT_USAGE;
+    }
+    if (pl_dist_rank() != 0) {
+        const int null_fd = open("/dev/null", O_WRONLY);
+        if (null_fd >= 0) dup2(null_fd, STDOUT_FILENO), close(null_fd);
+        cli_keep_errors();
+    }
+    return PL_EXIT_OK;
+}
+
+/* The command, on the ranks of a distributed run only if it has a distributed path. */
+static int run_command(int i, int argc, char **argv)
+{
+    if (pl_dist_size() > 1 && !commands[i].distributed) {
+        cli_error("parlab %s does not run distributed yet (launched by mpirun on %d ranks): run it without "
+                  "mpirun, or with -n 1", commands[i].name, pl_dist_size());
+        return cli_agree(PL_EXIT_USAGE);
+    }
+    return commands[i].run(argc, argv);
+}
+
+/* The subcommand argv[1] names (help and version here). */
+static int dispatch(int argc, char **argv)
+{
     if (argc < 2) {
         usage(stderr);
         return PL_EXIT_USAGE;
@@ -84,7 +116,17 @@ int main(int argc, char **argv)
         return PL_EXIT_USAGE;
     }
     for (int i = 0; i < N_COMMANDS; i++)
-        if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
+        if (!strcmp(argv[1], commands[i].name)) return run_command(i, argc - 1, argv + 1);
     cli_error("unknown command '%s' (try parlab --help)", argv[1]);
     return PL_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    install_signal_handlers();
+    int rc = start_ranks(&argc, &argv);
+    if (rc != PL_EXIT_OK) return rc;
+    rc = dispatch(argc, argv);
+    pl_dist_stop();
+    return rc;
 }

@@ -64,6 +64,15 @@ double pl_life_spec_bytes_written(const void *problem);
 int64_t pl_life_words_per_row(int64_t W);
 void pl_life_unpack_rows(const uint64_t *bits, uint8_t *cells, int64_t W, int64_t y0, int64_t y1);
 void pl_life_pack_rows(const uint8_t *cells, uint64_t *bits, int64_t W, int64_t y0, int64_t y1);
+/* A w x h rectangle of cells from (sx, sy) of a packed array (rows src_wpr words apart) to
+ * (dx, dy) of another (rows dst_wpr words apart), at any bit offsets; the cells around the
+ * rectangle in dst are kept (the distributed layer's halos and blocks, src/dist/life.c). */
+void pl_life_copy_cells(uint64_t *dst, int64_t dst_wpr, int64_t dx, int64_t dy, const uint64_t *src, int64_t src_wpr,
+                        int64_t sx, int64_t sy, int64_t w, int64_t h);
+/* The live cells of the w x h rectangle at (x0, y0) of a packed array (rows wpr words apart),
+ * and their box relative to (x0, y0) (x, y, w, h; all 0 when none is alive). */
+int64_t pl_life_census(const uint64_t *bits, int64_t wpr, int64_t x0, int64_t y0, int64_t w, int64_t h,
+                       int64_t box[4]);
 
 /* One generation of the byte grid src into dst, rows y0..y1-1 only (cpu-naive runs all rows,
  * cpu-threads a band per thread). next[alive][count] is the rule as a table. */

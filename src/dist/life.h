@@ -1,0 +1,56 @@
+/* dist/life.h: Life on a grid of ranks (issue 22). Each rank holds its block of the W x H grid
+ * bit-packed (the layout of kernels/life/life.h) inside a local window: the block plus a halo
+ * of depth d on every side that has a neighbour (none at a bounded plane's edge, where the
+ * window's edge is the grid's). A step of k <= d generations runs the local rung (through
+ * pl_life_variant_problem, as a bounded plane of the window's size) after the halo exchange:
+ * what the window's edge gets wrong travels one cell a generation, so after k generations
+ * the block, d cells in, is exact. A halo of depth d thus buys d generations a message (the
+ * temporal blocking of cpu-bitpacked, across ranks), at the price of recomputing the halo.
+ * With overlap, the block's interior (which needs no halo for k generations) is computed
+ * while the messages travel, and the block's rim (k cells wide) after they arrive.
+ * Every call is collective over the grid's ranks. */
+#ifndef PL_DIST_LIFE_H
+#define PL_DIST_LIFE_H
+
+#include "dist/dist.h"
+#include "kernels/life/life.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pl_dist_life pl_dist_life;
+
+/* How a step meets its messages: PL_DIST_OVERLAP_AUTO overlaps where the rim's extra work is
+ * small against the block (a tenth), ON wherever the block has an interior, OFF never. */
+enum { PL_DIST_OVERLAP_AUTO, PL_DIST_OVERLAP_ON, PL_DIST_OVERLAP_OFF };
+
+/* The deepest halo the grid allows for a W x H problem: the smallest block's rows (where a
+ * dimension has a neighbour: more than one process row, or a torus) and columns; INT32_MAX
+ * when no side has a neighbour (one rank on a plane). */
+int64_t pl_dist_life_max_depth(const pl_dist_grid *g, const pl_life_problem *p);
+
+/* This rank's share of problem p (W, H, rule, topology; its gens unused) on g: the window and
+ * its buffers, the halo plan. rung: the life variant each rank runs (its params may be NULL).
+ * depth 1..pl_dist_life_max_depth. g and ctx must outlive it. */
+pl_status pl_dist_life_create(pl_dist_life **out, const pl_dist_grid *g, pl_ctx *ctx, const char *rung,
+                              const int64_t *params, const pl_life_problem *p, int depth, int overlap);
+/* Rank 0's packed W x H grid (read there only) into the ranks' blocks. */
+pl_status pl_dist_life_scatter(pl_dist_life *l, const uint64_t *grid);
+/* gens generations on every rank. A rank whose rung fails keeps exchanging to the end (no rank
+ * waits for it), and returns the failure: call cli_agree / pl_dist_agree next. */
+pl_status pl_dist_life_run(pl_dist_life *l, int64_t gens);
+/* The whole grid's population and the box of its live cells (x, y, w, h; zeros when empty), on
+ * every rank. */
+int64_t pl_dist_life_census(pl_dist_life *l, int64_t box[4]);
+/* The ranks' blocks into rank 0's packed W x H grid (written there only). */
+pl_status pl_dist_life_gather(pl_dist_life *l, uint64_t *grid);
+/* This rank's time so far, and whether its steps overlap. */
+pl_dist_times pl_dist_life_times(const pl_dist_life *l);
+int pl_dist_life_overlaps(const pl_dist_life *l);
+void pl_dist_life_destroy(pl_dist_life *l);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

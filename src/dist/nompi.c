@@ -1,0 +1,140 @@
+/* nompi.c: the distributed layer in a build without MPI (PARLAB_MPI=OFF, or none found): a
+ * plain run is as it always was; a process started by mpirun is told "this build has no MPI"
+ * (pl_dist_start), and every call that would need MPI says so. */
+#include "core/core.h"
+#include "dist/dist.h"
+#include "dist/life.h"
+
+#include <string.h>
+
+#define NO_MPI "this build has no MPI (rebuild with -DPARLAB_MPI=ON and MPI installed, e.g. Debian's libopenmpi-dev)"
+
+int pl_dist_built(void) { return 0; }
+const char *pl_dist_library(void) { return "no MPI in this build"; }
+
+pl_status pl_dist_start(int *argc, char ***argv)
+{
+    (void)argc, (void)argv;
+    if (pl_dist_launched()) return pl_fail(PL_ERR_UNSUPPORTED, "launched by mpirun, but " NO_MPI);
+    return PL_OK;
+}
+
+void pl_dist_stop(void) {}
+int pl_dist_active(void) { return 0; }
+int pl_dist_rank(void) { return 0; }
+int pl_dist_size(void) { return 1; }
+
+int pl_dist_agree(int rc, const char *msg, char *first, size_t n, int *from)
+{
+    (void)msg;
+    if (first && n) first[0] = '\0';
+    if (from) *from = -1;
+    return rc;
+}
+
+pl_status pl_dist_grid_create(pl_dist_grid *g, int64_t H, int64_t W, int periodic)
+{
+    (void)H, (void)W, (void)periodic;
+    memset(g, 0, sizeof *g);
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+void pl_dist_grid_destroy(pl_dist_grid *g) { (void)g; }
+
+pl_dist_block pl_dist_block_at(const pl_dist_grid *g, int prow, int pcol, int64_t H, int64_t W)
+{
+    (void)g, (void)prow, (void)pcol;
+    pl_dist_block b = {0, H, 0, W};
+    return b;
+}
+pl_dist_block pl_dist_block_of(const pl_dist_grid *g, int64_t H, int64_t W) { return pl_dist_block_at(g, 0, 0, H, W); }
+void pl_dist_block_min(const pl_dist_grid *g, int64_t H, int64_t W, int64_t *min_rows, int64_t *min_cols)
+{
+    (void)g;
+    *min_rows = H, *min_cols = W;
+}
+
+void pl_dist_times_gather(const pl_dist_grid *g, const pl_dist_times *mine, pl_dist_times *all)
+{
+    (void)g;
+    all[0] = *mine;
+}
+
+pl_status pl_dist_scatter(const pl_dist_grid *g, const void *global, int64_t H, int64_t W, size_t elem, void *local,
+                          int64_t ld)
+{
+    (void)g, (void)global, (void)H, (void)W, (void)elem, (void)local, (void)ld;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+pl_status pl_dist_gather(const pl_dist_grid *g, const void *local, int64_t ld, void *global, int64_t H, int64_t W,
+                         size_t elem)
+{
+    (void)g, (void)global, (void)H, (void)W, (void)elem, (void)local, (void)ld;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+
+pl_status pl_dist_halo_create(pl_dist_halo **x, const pl_dist_grid *g, void *base, size_t elem, int64_t ld,
+                              int64_t h, int64_t w, int d)
+{
+    (void)g, (void)base, (void)elem, (void)ld, (void)h, (void)w, (void)d;
+    *x = NULL;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+pl_status pl_dist_halo_create_buffers(pl_dist_halo **x, const pl_dist_grid *g, void *const send[PL_DIST_DIRS],
+                                      const size_t send_bytes[PL_DIST_DIRS], void *const recv[PL_DIST_DIRS],
+                                      const size_t recv_bytes[PL_DIST_DIRS])
+{
+    (void)g, (void)send, (void)send_bytes, (void)recv, (void)recv_bytes;
+    *x = NULL;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+void pl_dist_halo_begin(pl_dist_halo *x, pl_dist_times *t) { (void)x, (void)t; }
+void pl_dist_halo_end(pl_dist_halo *x, pl_dist_times *t) { (void)x, (void)t; }
+void pl_dist_halo_destroy(pl_dist_halo *x) { (void)x; }
+
+void pl_dist_bcast(void *buf, size_t bytes) { (void)buf, (void)bytes; }
+
+int64_t pl_dist_life_max_depth(const pl_dist_grid *g, const pl_life_problem *p)
+{
+    (void)g, (void)p;
+    return 0;
+}
+pl_status pl_dist_life_create(pl_dist_life **out, const pl_dist_grid *g, pl_ctx *ctx, const char *rung,
+                              const int64_t *params, const pl_life_problem *p, int depth, int overlap)
+{
+    (void)g, (void)ctx, (void)rung, (void)params, (void)p, (void)depth, (void)overlap;
+    *out = NULL;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+pl_status pl_dist_life_scatter(pl_dist_life *l, const uint64_t *grid)
+{
+    (void)l, (void)grid;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+pl_status pl_dist_life_run(pl_dist_life *l, int64_t gens)
+{
+    (void)l, (void)gens;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+int64_t pl_dist_life_census(pl_dist_life *l, int64_t box[4])
+{
+    (void)l;
+    box[0] = box[1] = box[2] = box[3] = 0;
+    return 0;
+}
+pl_status pl_dist_life_gather(pl_dist_life *l, uint64_t *grid)
+{
+    (void)l, (void)grid;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+pl_dist_times pl_dist_life_times(const pl_dist_life *l)
+{
+    (void)l;
+    pl_dist_times t = {0, 0, 0};
+    return t;
+}
+int pl_dist_life_overlaps(const pl_dist_life *l)
+{
+    (void)l;
+    return 0;
+}
+void pl_dist_life_destroy(pl_dist_life *l) { (void)l; }
