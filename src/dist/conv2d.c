@@ -101,11 +101,9 @@ static void fill_border(pl_dist_conv2d_plan *c)
         const int64_t gy = wy - r + y0;
         const int row_out = gy < 0 || gy >= H;
         for (int64_t wx = 0; wx < win->ld; wx++) {
+            if (!row_out && wx == r && (wx = win->ld - r) >= win->ld) break; /* a row inside: its bands only */
             const int64_t gx = wx - r + x0;
-            if (!row_out && gx >= 0 && gx < W) { /* inside: jump to the east band */
-                wx = win->ld - r - 1;
-                continue;
-            }
+            if (!row_out && gx >= 0 && gx < W) continue;
             void *cell = pl_dist_window_at(win, wy, wx);
             if (c->p.border == PL_CONV2D_ZERO) {
                 memset(cell, 0, win->elem);
