@@ -48,6 +48,36 @@ static int all_same(int s)
     return lo == hi;
 }
 
+/* create's status s for a window of halo r on g: the same on every rank; refused as too fine
+ * for the halo exactly where P > 1 and the smallest block is thinner than r, else PL_OK.
+ * Returns 1 where the blocks are roomy enough that overlap ON must overlap. */
+static int check_created(const pl_dist_grid *g, int64_t H, int64_t W, int r, pl_status s, const char *label)
+{
+    int64_t min_rows, min_cols;
+    pl_dist_block_min(g, H, W, &min_rows, &min_cols);
+    RCHECK(all_same(s), "%s: create's status differs between ranks", rank_, label);
+    if (size_ > 1 && (r > min_rows || r > min_cols))
+        RCHECK(s == PL_ERR_ARG && strstr(pl_last_error(), "needs a halo of"), "%s: a grid too fine for the halo: %s",
+               rank_, label, pl_last_error());
+    else
+        RCHECK(s == PL_OK, "%s: create: %s", rank_, label, pl_last_error());
+    return size_ > 1 && r > 0 && min_rows > 6 * r + 3 && min_cols > 6 * r + 3;
+}
+
+/* run's status s where a bad pixel sits on the last rank: that rank fails with a message
+ * holding want, the others run; the agreed failure reaches every rank, rank 0 gets want. */
+static void check_fault(pl_status s, const char *want, const char *label)
+{
+    const int last = rank_ == size_ - 1;
+    RCHECK(last ? s == PL_ERR_ARG && strstr(pl_last_error(), want) : s == PL_OK, "%s: a fault on the last rank: %s",
+           rank_, label, s == PL_OK ? "ok" : pl_last_error());
+    char first[256];
+    int from;
+    RCHECK(pl_dist_agree(s == PL_OK ? 0 : 2, pl_last_error(), first, sizeof first, &from) == 2, "%s: agree", rank_,
+           label);
+    if (rank_ == 0) RCHECK(from == size_ - 1 && strstr(first, want), "%s: agreed '%s'", rank_, label, first);
+}
+
 /* ---------------------------------------------------------------- conv2d */
 
 /* sum |w| |x'| of output (y, x) in float64: the float32 bound's scale. */
@@ -100,32 +130,14 @@ static void check_conv(int64_t H, int64_t W, int K, pl_dtype dtype, int mode, in
 
     pl_dist_conv2d_plan *c;
     pl_status s = pl_dist_conv2d_create(&c, &g, ctx_, NULL, NULL, &p, filter, overlaps_[overlap]);
-    int64_t min_rows, min_cols;
-    pl_dist_block_min(&g, H, W, &min_rows, &min_cols);
-    const int thin = size_ > 1 && (K / 2 > min_rows || K / 2 > min_cols);
-    RCHECK(all_same(s), "%s: create's status differs between ranks", rank_, label);
-    if (thin) {
-        RCHECK(s == PL_ERR_ARG && strstr(pl_last_error(), "needs a halo of"), "%s: a grid too fine for the halo: %s",
-               rank_, label, pl_last_error());
-    } else {
-        RCHECK(s == PL_OK, "%s: create: %s", rank_, label, pl_last_error());
-    }
+    const int roomy = check_created(&g, H, W, K / 2, s, label);
     if (s == PL_OK) {
         s = pl_dist_conv2d_run(c, in, ld_in, out, ld_out);
-        const int last = rank_ == size_ - 1;
-        if (bad_at >= 0) {
-            RCHECK(last ? s == PL_ERR_ARG && strstr(pl_last_error(), "could leave int32") : s == PL_OK,
-                   "%s: int32 range on the last rank: %s", rank_, label, s == PL_OK ? "ok" : pl_last_error());
-            char first[256];
-            int from;
-            RCHECK(pl_dist_agree(s == PL_OK ? 0 : 2, pl_last_error(), first, sizeof first, &from) == 2, "%s: agree",
-                   rank_, label);
-        } else {
-            RCHECK(s == PL_OK, "%s: run: %s", rank_, label, pl_last_error());
-        }
+        if (bad_at >= 0) check_fault(s, "could leave int32", label);
+        else RCHECK(s == PL_OK, "%s: run: %s", rank_, label, pl_last_error());
         cases_++, overlapped_ += pl_dist_conv2d_overlaps(c);
         /* the overlap path is the one asked for wherever there is a halo and an interior */
-        if (overlaps_[overlap] == PL_DIST_OVERLAP_ON && size_ > 1 && K > 1 && min_rows > 3 * K && min_cols > 3 * K)
+        if (overlaps_[overlap] == PL_DIST_OVERLAP_ON && roomy)
             RCHECK(pl_dist_conv2d_overlaps(c), "%s: did not overlap", rank_, label);
         if (overlaps_[overlap] == PL_DIST_OVERLAP_OFF) RCHECK(!pl_dist_conv2d_overlaps(c), "%s: overlapped", rank_, label);
         const pl_dist_times t = pl_dist_conv2d_times(c);
@@ -194,34 +206,16 @@ static void check_entropy(int64_t H, int64_t W, int k, int bins, int overlap, in
 
     pl_dist_entropy_plan *e;
     pl_status s = pl_dist_entropy_create(&e, &g, ctx_, NULL, NULL, &p, overlaps_[overlap]);
-    int64_t min_rows, min_cols;
-    pl_dist_block_min(&g, H, W, &min_rows, &min_cols);
-    const int thin = size_ > 1 && (k / 2 > min_rows || k / 2 > min_cols);
-    RCHECK(all_same(s), "%s: create's status differs between ranks", rank_, label);
-    if (thin) {
-        RCHECK(s == PL_ERR_ARG && strstr(pl_last_error(), "needs a halo of"), "%s: a grid too fine for the halo: %s",
-               rank_, label, pl_last_error());
-    } else {
-        RCHECK(s == PL_OK, "%s: create: %s", rank_, label, pl_last_error());
-    }
+    const int roomy = check_created(&g, H, W, k / 2, s, label);
     if (s == PL_OK) {
         s = pl_dist_entropy_run(e, in, ld_in, out, ld_out);
-        if (bad_at >= 0) {
-            const int last = rank_ == size_ - 1;
-            RCHECK(last ? s == PL_ERR_ARG : s == PL_OK, "%s: a value >= bins on the last rank: %s", rank_, label,
-                   s == PL_OK ? "ok" : pl_last_error());
-            char first[256], want[96];
-            int from;
-            RCHECK(pl_dist_agree(s == PL_OK ? 0 : 2, pl_last_error(), first, sizeof first, &from) == 2, "%s: agree",
-                   rank_, label);
-            snprintf(want, sizeof want, "value %d at pixel (row %lld, col %lld)", bins, (long long)(bad_at / W),
-                     (long long)(bad_at % W));
-            if (rank_ == 0) RCHECK(from == size_ - 1 && strstr(first, want), "%s: agreed '%s'", rank_, label, first);
-        } else {
-            RCHECK(s == PL_OK, "%s: run: %s", rank_, label, pl_last_error());
-        }
+        char want[96]; /* the bad pixel, in the image's coordinates */
+        snprintf(want, sizeof want, "value %d at pixel (row %lld, col %lld)", bins, (long long)(bad_at / W),
+                 (long long)(bad_at % W));
+        if (bad_at >= 0) check_fault(s, want, label);
+        else RCHECK(s == PL_OK, "%s: run: %s", rank_, label, pl_last_error());
         cases_++, overlapped_ += pl_dist_entropy_overlaps(e);
-        if (overlaps_[overlap] == PL_DIST_OVERLAP_ON && size_ > 1 && min_rows > 3 * k && min_cols > 3 * k)
+        if (overlaps_[overlap] == PL_DIST_OVERLAP_ON && roomy)
             RCHECK(pl_dist_entropy_overlaps(e), "%s: did not overlap", rank_, label);
         if (bad_at < 0) {
             pl_dist_gather(&g, out, ld_out, whole_out, H, W, sizeof(float));
