@@ -131,11 +131,11 @@ static void run_part(pl_dist_conv2d_plan *c, pl_dist_rect part, void *out, int64
     q.H = part.r1 - part.r0 + 2 * r, q.W = part.c1 - part.c0 + 2 * r;
     q.mode = PL_CONV2D_VALID, q.ld_img = c->win.ld, q.ld_out = ld_out;
     pl_conv2d_set_shape(&q);
+    const void *image = pl_dist_window_at(&c->win, part.r0 - r, part.c0 - r);
     const size_t at = (size_t)(part.r0 - c->centres.r0) * (size_t)ld_out + (size_t)(part.c0 - c->centres.c0);
     const double t0 = pl_now();
-    c->failed = pl_conv2d_variant_problem(c->ctx, c->rung, c->params, &q, pl_dist_window_at(&c->win, part.r0 - r,
-                                                                                            part.c0 - r),
-                                          c->filter, (char *)out + at * c->win.elem);
+    c->failed = pl_conv2d_variant_problem(c->ctx, c->rung, c->params, &q, image, c->filter,
+                                          (char *)out + at * c->win.elem);
     c->t.compute += pl_now() - t0;
 }
 
