@@ -59,6 +59,11 @@ static void usage(FILE *f)
           "                      between messages (default 16, at most the smallest block)\n"
           "  --overlap M         under mpirun: auto, on or off: update a block's interior while\n"
           "                      its halo travels (auto: where the rim's extra work is small)\n"
+          "                      With a CUDA rung (--variant cuda-tuned, cuda-bitpacked) and a\n"
+          "                      build with NCCL, each rank takes its own GPU (its rank on the\n"
+          "                      node, unless --device), keeps its block there and trades halos\n"
+          "                      with grouped ncclSend/ncclRecv (more ranks on a node than GPUs:\n"
+          "                      through the host on MPI)\n"
           "  --variant V         the life variant to run (an unknown name lists them); default:\n"
           "                      the best grid rung of the backend for the grid's size (CUDA:\n"
           "                      cuda-bitpacked below 1e8 cells, cuda-tuned above), cpu-sparse\n"
@@ -530,9 +535,9 @@ static void report_ranks(const pl_dist_grid *g, const pl_dist_life *dl)
         if (all[r].exchange > most.exchange) most.exchange = all[r].exchange;
         if (all[r].wait > most.wait) most.wait = all[r].wait;
     }
-    printf("ranks (the slowest's): compute %.3f ms, exchange %.3f ms, wait %.3f ms; halo exchanged with the "
+    printf("ranks (the slowest's): compute %.3f ms, exchange %.3f ms, wait %.3f ms; halo exchanged%s with the "
            "interior update %s\n", most.compute * 1e3, most.exchange * 1e3, most.wait * 1e3,
-           pl_dist_life_overlaps(dl) ? "overlapped" : "not overlapped");
+           pl_dist_life_on_nccl(dl) ? " between GPUs on NCCL" : "", pl_dist_life_overlaps(dl) ? "overlapped" : "not overlapped");
     free(all);
 }
 
