@@ -152,11 +152,21 @@ static pl_status move_blocks(pl_dist_life *l, uint64_t *grid, int to_ranks)
     return PL_OK;
 }
 
-pl_status pl_dist_life_scatter(pl_dist_life *l, const uint64_t *grid) { return move_blocks(l, (uint64_t *)grid, 1); }
-pl_status pl_dist_life_gather(pl_dist_life *l, uint64_t *grid) { return move_blocks(l, grid, 0); }
+/* On the GPU path the window goes to the device after the scatter and comes back before the gather. */
+pl_status pl_dist_life_scatter(pl_dist_life *l, const uint64_t *grid)
+{
+    pl_status s = move_blocks(l, (uint64_t *)grid, 1);
+    return s == PL_OK && l->gpu ? pl_dist_life_gpu_upload(l) : s;
+}
+pl_status pl_dist_life_gather(pl_dist_life *l, uint64_t *grid)
+{
+    pl_status s = l->gpu ? pl_dist_life_gpu_download(l) : PL_OK;
+    return s == PL_OK ? move_blocks(l, grid, 0) : s;
+}
 
 int64_t pl_dist_life_census(pl_dist_life *l, int64_t box[4])
 {
+    if (l->gpu) return pl_dist_life_gpu_census(l, box);
     int64_t mine[4], pop = pl_life_census(l->cur, l->wpr, l->side[SIDE_W], l->side[SIDE_N], l->w, l->h, mine), total = 0;
     /* the box as minima: x0, y0, -x1, -y1 (none alive: the neutral INT64_MAX) */
     int64_t lo[4] = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX}, all[4];

@@ -75,12 +75,17 @@ static inline int overlap_step(const pl_dist_life *l, int64_t k)
 
 /* The GPU path (nccl_life.c, built with NCCL; nonccl.c without): the window moved to this
  * rank's GPU (the context's device) and an NCCL communicator over the grid's ranks, in l->gpu;
- * then runs of gens generations there. create is collective over the grid: ready is whether
+ * then runs of gens generations there, the window kept on the device between runs. create is collective over the grid: ready is whether
  * this rank got this far; the GPU path is taken when every rank is ready and every node has a
  * GPU for each of its ranks (NCCL takes one GPU a rank), else l->gpu stays NULL and the host
  * path runs (PL_OK). A failure after that choice (NCCL's init, device memory) is returned. */
 pl_status pl_dist_life_gpu_create(pl_dist_life *l, int ready);
 pl_status pl_dist_life_gpu_run(pl_dist_life *l, int64_t gens);
 void pl_dist_life_gpu_destroy(pl_dist_life *l);
+/* The window (l->cur) to the GPU after the scatter, and back before the gather. */
+pl_status pl_dist_life_gpu_upload(pl_dist_life *l);
+pl_status pl_dist_life_gpu_download(pl_dist_life *l);
+/* pl_dist_life_census from the GPUs (collective: NCCL reductions). */
+int64_t pl_dist_life_gpu_census(pl_dist_life *l, int64_t box[4]);
 
 #endif

@@ -1,7 +1,8 @@
 /* nccl_life.c: distributed Life on GPUs (issue 24), one rank a GPU. The host path's idea
  * (dist/life.h: a window of the block and a halo of depth d, k <= d generations a step by the
  * local rung on the window as a plane) with everything on the rank's GPU:
- *   - the window lives in device memory for a whole run (copied in and out once a run);
+ *   - the window lives in device memory from the scatter to the gather; the census between
+ *     is counted there and summed across GPUs by ncclAllReduce (no copies to the host);
  *   - the k generations run through pl_run_device, the CUDA rung (cuda-tuned, cuda-bitpacked)
  *     on device pointers, stream-ordered;
  *   - halo strips are packed and unpacked on the device at any bit offset
@@ -33,6 +34,7 @@ struct pl_dist_life_gpu {
     const pl_variant *rung;
     uint64_t *cur, *next, *part; /* device windows, as the host path's */
     uint64_t *send[PL_DIST_DIRS], *recv[PL_DIST_DIRS];
+    int64_t *census;             /* device: population, x0, y0, -x1, -y1 (pl_life_census_device) */
     size_t window_bytes;
 };
 
@@ -41,7 +43,7 @@ static void gpu_free(struct pl_dist_life_gpu *G)
     if (!G) return;
     for (int i = 0; i < N_EVENTS; i++) pl_dev_event_destroy(G->ev[i]);
     for (int dir = 0; dir < PL_DIST_DIRS; dir++) pl_dev_free(G->send[dir]), pl_dev_free(G->recv[dir]);
-    pl_dev_free(G->cur), pl_dev_free(G->next), pl_dev_free(G->part);
+    pl_dev_free(G->cur), pl_dev_free(G->next), pl_dev_free(G->part), pl_dev_free(G->census);
     if (G->compute) pl_dev_stream_destroy(G->compute);
     if (G->exchange) pl_dev_stream_destroy(G->exchange);
     pl_dist_nccl_comm_destroy(G->comm);
@@ -69,6 +71,7 @@ static pl_status gpu_buffers(pl_dist_life *l, struct pl_dist_life_gpu *G)
         if ((s = pl_dev_malloc((void **)&G->send[dir], sb)) == PL_OK) s = pl_dev_malloc((void **)&G->recv[dir], rb);
         if (s == PL_OK) s = pl_dev_memset(G->send[dir], 0, sb, G->compute);
     }
+    if (s == PL_OK) s = pl_dev_malloc((void **)&G->census, 5 * sizeof(int64_t));
     for (int i = 0; i < N_EVENTS && s == PL_OK; i++) s = pl_dev_event_create(&G->ev[i]);
     if (s == PL_OK) s = pl_dev_sync(G->compute);
     return s;
@@ -209,15 +212,50 @@ static void step(pl_dist_life *l, int64_t k, int overlapped)
 
 pl_status pl_dist_life_gpu_run(pl_dist_life *l, int64_t gens)
 {
-    struct pl_dist_life_gpu *G = l->gpu;
     note(l, pl_dev_select(pl_ctx_device(l->ctx)));
-    note(l, pl_dev_h2d(G->cur, l->cur, G->window_bytes, G->compute));
     for (int64_t done = 0; done < gens;) {
         const int64_t k = gens - done < l->d ? gens - done : l->d;
         step(l, k, overlap_step(l, k));
         done += k;
     }
-    note(l, pl_dev_d2h(l->cur, G->cur, G->window_bytes, G->compute));
-    note(l, pl_dev_sync(G->compute));
     return l->failed;
+}
+
+/* ---------------------------------------------------------------- in, out, census */
+
+/* A failure is also kept as the rank's (the next run or the command's agree reports it). */
+pl_status pl_dist_life_gpu_upload(pl_dist_life *l)
+{
+    note(l, pl_dev_h2d(l->gpu->cur, l->cur, l->gpu->window_bytes, l->gpu->compute));
+    note(l, pl_dev_sync(l->gpu->compute));
+    return l->failed;
+}
+
+pl_status pl_dist_life_gpu_download(pl_dist_life *l)
+{
+    note(l, pl_dev_d2h(l->cur, l->gpu->cur, l->gpu->window_bytes, l->gpu->compute));
+    note(l, pl_dev_sync(l->gpu->compute));
+    return l->failed;
+}
+
+/* Each GPU counts its block (global coordinates), then two NCCL reductions in one group on the
+ * compute stream: the populations summed, the box's four minima (x0, y0, -x1, -y1) taken;
+ * five numbers come back to the host. */
+int64_t pl_dist_life_gpu_census(pl_dist_life *l, int64_t box[4])
+{
+    struct pl_dist_life_gpu *G = l->gpu;
+    int64_t t[5] = {0, 0, 0, 0, 0};
+    note(l, pl_life_census_device(G->cur, l->wpr, l->side[SIDE_W], l->side[SIDE_N], l->w, l->h, l->b.x0, l->b.y0,
+                                  G->census, G->compute));
+    cudaStream_t st = (cudaStream_t)G->compute;
+    note(l, pl_dist_nccl_status(ncclGroupStart(), "ncclGroupStart"));
+    note(l, pl_dist_nccl_status(ncclAllReduce(G->census, G->census, 1, ncclInt64, ncclSum, G->comm, st), "ncclAllReduce"));
+    note(l, pl_dist_nccl_status(ncclAllReduce(G->census + 1, G->census + 1, 4, ncclInt64, ncclMin, G->comm, st),
+                                "ncclAllReduce"));
+    note(l, pl_dist_nccl_status(ncclGroupEnd(), "ncclGroupEnd"));
+    note(l, pl_dev_d2h(t, G->census, sizeof t, G->compute));
+    note(l, pl_dev_sync(G->compute));
+    if (!t[0]) box[0] = box[1] = box[2] = box[3] = 0;
+    else box[0] = t[1], box[1] = t[2], box[2] = -t[3] - t[1] + 1, box[3] = -t[4] - t[2] + 1;
+    return t[0];
 }

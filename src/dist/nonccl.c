@@ -19,3 +19,11 @@ pl_status pl_dist_life_gpu_run(pl_dist_life *l, int64_t gens)
     return pl_fail(PL_ERR_UNSUPPORTED, "life: this build has no NCCL");
 }
 void pl_dist_life_gpu_destroy(pl_dist_life *l) { (void)l; }
+pl_status pl_dist_life_gpu_upload(pl_dist_life *l) { return pl_dist_life_gpu_run(l, 0); }
+pl_status pl_dist_life_gpu_download(pl_dist_life *l) { return pl_dist_life_gpu_run(l, 0); }
+int64_t pl_dist_life_gpu_census(pl_dist_life *l, int64_t box[4])
+{
+    (void)l;
+    box[0] = box[1] = box[2] = box[3] = 0;
+    return 0;
+}
