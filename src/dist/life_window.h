@@ -64,11 +64,14 @@ static inline rect interior(const pl_dist_life *l, int64_t k)
 }
 
 /* Overlap this step? Only with an interior, and (auto) where the rim's parts, each 3k wide,
- * cost at most a tenth of the block. */
+ * cost at most a tenth of the block. On the GPU path auto never overlaps: the interior's cut
+ * out and put back (two passes over the block through memory) cost more than the halo's trip
+ * between GPUs that they would hide (strips of k rows over NVLink: microseconds). */
 static inline int overlap_step(const pl_dist_life *l, int64_t k)
 {
     const rect in = interior(l, k);
     if (l->overlap == PL_DIST_OVERLAP_OFF || rect_rows(in) <= 0 || rect_cells(in) <= 0) return 0;
+    if (l->gpu && l->overlap == PL_DIST_OVERLAP_AUTO) return 0;
     const double rim = 3.0 * (double)k * 2.0 * (double)(l->wl + l->hl);
     return l->overlap == PL_DIST_OVERLAP_ON || rim * 10.0 <= (double)l->h * (double)l->w;
 }
