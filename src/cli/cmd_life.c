@@ -56,9 +56,15 @@ static void usage(FILE *f)
           "                      on the unbounded plane (whose cost grows with its pattern)\n"
           "                      is stopped at S, nothing written\n"
           "  --halo D            under mpirun: the halo's depth, the generations a rank runs\n"
-          "                      between messages (default 16, at most the smallest block)\n"
+          "                      between messages (default 16, 32 for a CUDA rung; at most the\n"
+          "                      smallest block)\n"
           "  --overlap M         under mpirun: auto, on or off: update a block's interior while\n"
           "                      its halo travels (auto: where the rim's extra work is small)\n"
+          "                      With a CUDA rung (--variant cuda-tuned, cuda-bitpacked) and a\n"
+          "                      build with NCCL, each rank takes its own GPU (its rank on the\n"
+          "                      node, unless --device), keeps its block there and trades halos\n"
+          "                      with grouped ncclSend/ncclRecv (more ranks on a node than GPUs:\n"
+          "                      through the host on MPI)\n"
           "  --variant V         the life variant to run (an unknown name lists them); default:\n"
           "                      the best grid rung of the backend for the grid's size (CUDA:\n"
           "                      cuda-bitpacked below 1e8 cells, cuda-tuned above), cpu-sparse\n"
@@ -503,9 +509,14 @@ static pl_status ranks_advance(void *user, int64_t gens) { return pl_dist_life_r
 static int64_t ranks_census(void *user, int64_t box[4]) { return pl_dist_life_census(user, box); }
 
 /* The halo depth: --halo, else 16 (cpu-bitpacked's tblock: one pass of its temporal blocking a
- * message), at most what the smallest block allows. */
-static int halo_depth(const life_args *l, const pl_dist_grid *g, const pl_life_problem *p, int *d)
+ * message), or 32 for a CUDA rung (two passes of cuda-tuned's 16: an even count leaves the
+ * result in place, where one pass would copy the grid back from the rung's second buffer every
+ * step), at most what the smallest block allows. */
+static int halo_depth(const life_args *l, const pl_variant *variant, const pl_dist_grid *g, const pl_life_problem *p,
+                      int *d)
 {
+    const int cuda = (variant && variant->backend == PL_BACKEND_CUDA) || l->co.backend == PL_BACKEND_CUDA;
+    const int64_t want = cuda ? 32 : 16;
     const int64_t most = pl_dist_life_max_depth(g, p);
     if (l->halo > most) {
         cli_error("life: --halo %ld: the smallest block of the %lldx%lld grid on %d ranks (a %dx%d grid of ranks) "
@@ -513,7 +524,7 @@ static int halo_depth(const life_args *l, const pl_dist_grid *g, const pl_life_p
                   g->dims[1], (long long)most);
         return PL_EXIT_USAGE;
     }
-    *d = (int)(l->halo ? l->halo : most < 16 ? most : 16);
+    *d = (int)(l->halo ? l->halo : most < want ? most : want);
     return PL_EXIT_OK;
 }
 
@@ -530,9 +541,9 @@ static void report_ranks(const pl_dist_grid *g, const pl_dist_life *dl)
         if (all[r].exchange > most.exchange) most.exchange = all[r].exchange;
         if (all[r].wait > most.wait) most.wait = all[r].wait;
     }
-    printf("ranks (the slowest's): compute %.3f ms, exchange %.3f ms, wait %.3f ms; halo exchanged with the "
+    printf("ranks (the slowest's): compute %.3f ms, exchange %.3f ms, wait %.3f ms; halo exchanged%s with the "
            "interior update %s\n", most.compute * 1e3, most.exchange * 1e3, most.wait * 1e3,
-           pl_dist_life_overlaps(dl) ? "overlapped" : "not overlapped");
+           pl_dist_life_on_nccl(dl) ? " between GPUs on NCCL" : "", pl_dist_life_overlaps(dl) ? "overlapped" : "not overlapped");
     free(all);
 }
 
@@ -558,7 +569,7 @@ static int run_grid_ranks(const life_args *l, const pl_variant *variant, const p
     if ((rc = cli_agree(pl_dist_rank() == 0 ? place_pattern(l, pat, &grid) : PL_EXIT_OK)) == 0) {
         const pl_status s = pl_dist_grid_create(&g, p.H, p.W, p.topology == PL_LIFE_TOPO_TORUS);
         have_grid = s == PL_OK;
-        rc = cli_agree(s == PL_OK ? halo_depth(l, &g, &p, &d) : cli_fail(s));
+        rc = cli_agree(s == PL_OK ? halo_depth(l, variant, &g, &p, &d) : cli_fail(s));
     }
     pl_life_problem window = p; /* about a rank's window: its block and halo */
     if (rc == 0) {

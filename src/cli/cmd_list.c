@@ -74,10 +74,15 @@ int pl_cmd_list(int argc, char **argv)
     }
     printf("machine: %s\n", pl_machine_summary());
     if (pl_dist_built())
-        printf("MPI: %s (mpirun -n P parlab life ... runs on P ranks; docs/design.md, Distributed layer)\n\n",
+        printf("MPI: %s (mpirun -n P parlab life ... runs on P ranks; docs/design.md, Distributed layer)\n",
                pl_dist_library());
     else
-        printf("MPI: no (this build has no MPI: mpirun runs nothing distributed)\n\n");
+        printf("MPI: no (this build has no MPI: mpirun runs nothing distributed)\n");
+    if (pl_dist_nccl_built()) /* issue 24 */
+        printf("NCCL: %s (mpirun -n G parlab life ... --variant cuda-tuned: one GPU a rank, halos on NCCL)\n\n",
+               pl_dist_nccl_library());
+    else
+        printf("NCCL: no (this build has no NCCL: GPUs under mpirun exchange through the host)\n\n");
     for (int i = 0; i < pl_kernel_count(); i++)
         if (!only || only == pl_kernel_at(i)) list_kernel(pl_kernel_at(i));
     return PL_EXIT_OK;

@@ -72,6 +72,15 @@ int pl_dist_agree(int rc, const char *msg, char *first, size_t n, int *from);
  * Collective; nothing outside a run. */
 void pl_dist_bcast(void *buf, size_t bytes);
 
+/* ---- GPUs and NCCL (issue 24): one rank a GPU, the exchanges between GPUs on NCCL */
+/* How many ranks this process's node runs (OMPI_COMM_WORLD_LOCAL_SIZE, MPI_LOCALNRANKS,
+ * SLURM_NTASKS_PER_NODE; 1 when none is set): NCCL needs a GPU for each. Works without MPI. */
+int pl_dist_local_size(void);
+/* 1 when this build has NCCL (PARLAB_NCCL found it: nccl_*.c), else 0 (nonccl.c). */
+int pl_dist_nccl_built(void);
+/* "NCCL 2.28.3" (the library's own version), or "no NCCL in this build": for `parlab list`. */
+const char *pl_dist_nccl_library(void);
+
 /* ---------------------------------------------------------------- the process grid */
 
 /* The 8 neighbour directions and the block itself, dir = (dy + 1) * 3 + (dx + 1): dy -1 is the

@@ -47,3 +47,10 @@ int pl_dist_local_rank(void)
     const char *v = first_set(names, 3);
     return v ? atoi(v) : 0;
 }
+
+int pl_dist_local_size(void)
+{
+    static const char *const names[] = {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"};
+    const char *v = first_set(names, 3);
+    return v && atoi(v) > 0 ? atoi(v) : 1;
+}

@@ -7,45 +7,12 @@
 
 #include "core/core.h"
 #include "dist/dist_mpi.h"
+#include "dist/life_window.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { SIDE_N, SIDE_S, SIDE_W, SIDE_E };
 enum { TAG_SCATTER = 200, TAG_GATHER = 201 };
-
-/* A rectangle of cells: rows r0..r1-1, cells c0..c1-1. */
-typedef struct rect {
-    int64_t r0, r1, c0, c1;
-} rect;
-
-struct pl_dist_life {
-    const pl_dist_grid *g;
-    pl_ctx *ctx;
-    const char *rung;
-    const int64_t *params;
-    pl_life_problem p;          /* the whole grid */
-    pl_dist_block b;            /* this rank's block, global */
-    int64_t h, w;               /* its rows and cells a row */
-    int d;                      /* the halo depth */
-    int64_t side[4];            /* the halo on each side: d where a neighbour is, 0 at a plane's edge */
-    int64_t hl, wl, wpr;        /* the window: rows, cells a row, words a row */
-    uint64_t *cur, *next;       /* the window now, and the next step's (overlap) */
-    uint64_t *part;             /* a part of the window run as a plane of its own (overlap) */
-    uint64_t *block_buf;        /* a block packed alone (scatter, gather): the largest block's words */
-    rect send[PL_DIST_DIRS], recv[PL_DIST_DIRS]; /* each strip, in window coordinates */
-    uint64_t *send_buf[PL_DIST_DIRS], *recv_buf[PL_DIST_DIRS];
-    pl_dist_halo *x;
-    pl_dist_times t;
-    int overlap;                /* PL_DIST_OVERLAP_*, as asked */
-    int overlapped;             /* a step overlapped */
-    pl_status failed;           /* the first local failure (the rank goes on exchanging) */
-};
-
-static int64_t words(int64_t cells) { return pl_life_words_per_row(cells); }
-static int64_t rect_rows(rect r) { return r.r1 - r.r0; }
-static int64_t rect_cells(rect r) { return r.c1 - r.c0; }
-static size_t rect_words(rect r) { return (size_t)(rect_rows(r) * words(rect_cells(r))); }
 
 /* The part of a block of n sent toward offset k (-1, 0, 1) and the halo received from there,
  * along one dimension, from the window's first index; lo is the halo before the block. */
@@ -120,6 +87,12 @@ pl_status pl_dist_life_create(pl_dist_life **out, const pl_dist_grid *g, pl_ctx 
         memset(l->next, 0, window);
         s = plan_halo(l);
     }
+    /* A CUDA rung: the window on the GPU, halos on NCCL where the build and the node allow (every
+     * rank takes part, even one that failed above: the choice is collective). */
+    if (pl_ctx_backend(ctx) == PL_BACKEND_CUDA) {
+        const pl_status g = pl_dist_life_gpu_create(l, s == PL_OK);
+        if (s == PL_OK) s = g;
+    }
     if (s != PL_OK) {
         pl_dist_life_destroy(l);
         return s;
@@ -131,6 +104,7 @@ pl_status pl_dist_life_create(pl_dist_life **out, const pl_dist_grid *g, pl_ctx 
 void pl_dist_life_destroy(pl_dist_life *l)
 {
     if (!l) return;
+    pl_dist_life_gpu_destroy(l);
     pl_dist_halo_destroy(l->x);
     for (int dir = 0; dir < PL_DIST_DIRS; dir++) pl_free(l->send_buf[dir]), pl_free(l->recv_buf[dir]);
     pl_free(l->cur), pl_free(l->next), pl_free(l->part), pl_free(l->block_buf);
@@ -178,11 +152,21 @@ static pl_status move_blocks(pl_dist_life *l, uint64_t *grid, int to_ranks)
     return PL_OK;
 }
 
-pl_status pl_dist_life_scatter(pl_dist_life *l, const uint64_t *grid) { return move_blocks(l, (uint64_t *)grid, 1); }
-pl_status pl_dist_life_gather(pl_dist_life *l, uint64_t *grid) { return move_blocks(l, grid, 0); }
+/* On the GPU path the window goes to the device after the scatter and comes back before the gather. */
+pl_status pl_dist_life_scatter(pl_dist_life *l, const uint64_t *grid)
+{
+    pl_status s = move_blocks(l, (uint64_t *)grid, 1);
+    return s == PL_OK && l->gpu ? pl_dist_life_gpu_upload(l) : s;
+}
+pl_status pl_dist_life_gather(pl_dist_life *l, uint64_t *grid)
+{
+    pl_status s = l->gpu ? pl_dist_life_gpu_download(l) : PL_OK;
+    return s == PL_OK ? move_blocks(l, grid, 0) : s;
+}
 
 int64_t pl_dist_life_census(pl_dist_life *l, int64_t box[4])
 {
+    if (l->gpu) return pl_dist_life_gpu_census(l, box);
     int64_t mine[4], pop = pl_life_census(l->cur, l->wpr, l->side[SIDE_W], l->side[SIDE_N], l->w, l->h, mine), total = 0;
     /* the box as minima: x0, y0, -x1, -y1 (none alive: the neutral INT64_MAX) */
     int64_t lo[4] = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX}, all[4];
@@ -231,17 +215,6 @@ static void run_rung(pl_dist_life *l, uint64_t *bits, int64_t W, int64_t H, int6
     l->t.compute += pl_now() - t0;
 }
 
-/* target grown by k on every side, within bounds: the cells target's next k generations need. */
-static rect grow(rect target, int64_t k, rect bounds)
-{
-    rect r = {target.r0 - k, target.r1 + k, target.c0 - k, target.c1 + k};
-    if (r.r0 < bounds.r0) r.r0 = bounds.r0;
-    if (r.r1 > bounds.r1) r.r1 = bounds.r1;
-    if (r.c0 < bounds.c0) r.c0 = bounds.c0;
-    if (r.c1 > bounds.c1) r.c1 = bounds.c1;
-    return r;
-}
-
 /* k generations of target's cells into next: the part of cur they need (grow, within bounds)
  * run as a plane of its own in l->part. Exact wherever part's edge is k cells away or is the
  * grid's own edge (the window's edge at a plane's edge). */
@@ -259,25 +232,6 @@ static void run_part(pl_dist_life *l, rect target, int64_t k, rect bounds)
     pl_life_copy_cells(l->next, l->wpr, target.c0, target.r0, l->part, wpr, target.c0 - part.c0,
                        target.r0 - part.r0, rect_cells(target), rect_rows(target));
     l->t.compute += pl_now() - t1;
-}
-
-/* The block's interior for k generations (the cells k or more from every side with a halo):
- * empty when the block is too thin. */
-static rect interior(const pl_dist_life *l, int64_t k)
-{
-    const int64_t n = l->side[SIDE_N], w = l->side[SIDE_W];
-    return (rect){n + (l->side[SIDE_N] ? k : 0), n + l->h - (l->side[SIDE_S] ? k : 0), w + (l->side[SIDE_W] ? k : 0),
-                  w + l->w - (l->side[SIDE_E] ? k : 0)};
-}
-
-/* Overlap this step? Only with an interior, and (auto) where the rim's parts, each 3k wide,
- * cost at most a tenth of the block. */
-static int overlap_step(const pl_dist_life *l, int64_t k)
-{
-    const rect in = interior(l, k);
-    if (l->overlap == PL_DIST_OVERLAP_OFF || rect_rows(in) <= 0 || rect_cells(in) <= 0) return 0;
-    const double rim = 3.0 * (double)k * 2.0 * (double)(l->wl + l->hl);
-    return l->overlap == PL_DIST_OVERLAP_ON || rim * 10.0 <= (double)l->h * (double)l->w;
 }
 
 /* One step of k <= d generations with the exchange first, then the whole window as a plane. */
@@ -320,6 +274,7 @@ static void step_overlapped(pl_dist_life *l, int64_t k)
 
 pl_status pl_dist_life_run(pl_dist_life *l, int64_t gens)
 {
+    if (l->gpu) return pl_dist_life_gpu_run(l, gens);
     for (int64_t done = 0; done < gens;) {
         const int64_t k = gens - done < l->d ? gens - done : l->d;
         if (overlap_step(l, k)) step_overlapped(l, k);
@@ -331,3 +286,4 @@ pl_status pl_dist_life_run(pl_dist_life *l, int64_t gens)
 
 pl_dist_times pl_dist_life_times(const pl_dist_life *l) { return l->t; }
 int pl_dist_life_overlaps(const pl_dist_life *l) { return l->overlapped; }
+int pl_dist_life_on_nccl(const pl_dist_life *l) { return l->gpu != NULL; }

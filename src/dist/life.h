@@ -48,6 +48,9 @@ pl_status pl_dist_life_gather(pl_dist_life *l, uint64_t *grid);
 /* This rank's time so far, and whether its steps overlap. */
 pl_dist_times pl_dist_life_times(const pl_dist_life *l);
 int pl_dist_life_overlaps(const pl_dist_life *l);
+/* 1 when each rank's window lives on its GPU and the halos travel on NCCL (issue 24: a CUDA
+ * rung, a build with NCCL, a GPU for every rank of each node), 0 when on the host and MPI. */
+int pl_dist_life_on_nccl(const pl_dist_life *l);
 void pl_dist_life_destroy(pl_dist_life *l);
 
 #ifdef __cplusplus

@@ -69,10 +69,21 @@ void pl_life_pack_rows(const uint8_t *cells, uint64_t *bits, int64_t W, int64_t 
  * rectangle in dst are kept (the distributed layer's halos and blocks, src/dist/life.c). */
 void pl_life_copy_cells(uint64_t *dst, int64_t dst_wpr, int64_t dx, int64_t dy, const uint64_t *src, int64_t src_wpr,
                         int64_t sx, int64_t sy, int64_t w, int64_t h);
+/* The same on the device (cuda_packed.cu, CUDA builds only): dst and src device arrays that do
+ * not overlap, queued on stream (a cudaStream_t), nothing waited for. PL_ERR_CUDA when the
+ * launch fails. */
+pl_status pl_life_copy_cells_device(uint64_t *dst, int64_t dst_wpr, int64_t dx, int64_t dy, const uint64_t *src,
+                                    int64_t src_wpr, int64_t sx, int64_t sy, int64_t w, int64_t h, void *stream);
 /* The live cells of the w x h rectangle at (x0, y0) of a packed array (rows wpr words apart),
  * and their box relative to (x0, y0) (x, y, w, h; all 0 when none is alive). */
 int64_t pl_life_census(const uint64_t *bits, int64_t wpr, int64_t x0, int64_t y0, int64_t w, int64_t h,
                        int64_t box[4]);
+/* The census on the device (cuda_packed.cu, CUDA builds only), queued on stream: into the
+ * device array out[5] the population and, as minima (so totals over GPUs reduce with one sum
+ * and one min), x0, y0, -x1, -y1 of the live cells (x1, y1 the last live column and row; all
+ * INT64_MAX when none is alive), in coordinates offset by (ox, oy) from the rectangle's corner. */
+pl_status pl_life_census_device(const uint64_t *bits, int64_t wpr, int64_t x0, int64_t y0, int64_t w, int64_t h,
+                                int64_t ox, int64_t oy, int64_t *out, void *stream);
 
 /* One generation of the byte grid src into dst, rows y0..y1-1 only (cpu-naive runs all rows,
  * cpu-threads a band per thread). next[alive][count] is the rule as a table. */

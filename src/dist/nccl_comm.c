@@ -1,0 +1,53 @@
+/* nccl_comm.c: NCCL under the distributed layer (issue 24): whether every rank has a GPU of its
+ * own, the communicator over a grid's ranks (rank 0's unique id broadcast on MPI), and the
+ * library's version for `parlab list`. */
+#include "core/core.h"
+#include "core/device.h"
+#include "dist/dist_mpi.h"
+#include "dist/dist_nccl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+int pl_dist_nccl_built(void) { return 1; }
+
+const char *pl_dist_nccl_library(void)
+{
+    static char buf[32];
+    int v = 0;
+    ncclGetVersion(&v); /* 22803 for 2.28.3 (versions >= 2.9: major * 10000 + minor * 100 + patch) */
+    snprintf(buf, sizeof buf, "NCCL %d.%d.%d", v / 10000, v / 100 % 100, v % 100);
+    return buf;
+}
+
+pl_status pl_dist_nccl_status(ncclResult_t r, const char *what)
+{
+    if (r == ncclSuccess) return PL_OK;
+    return pl_fail(PL_ERR_CUDA, "%s: NCCL: %s", what, ncclGetErrorString(r));
+}
+
+int pl_dist_nccl_usable(const pl_dist_grid *g, int ready)
+{
+    int mine = ready && pl_dev_count() >= pl_dist_local_size(), all = 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, pl_dist_comm_of(g));
+    return all;
+}
+
+pl_status pl_dist_nccl_comm_create(const pl_dist_grid *g, ncclComm_t *comm)
+{
+    *comm = NULL;
+    setenv("NCCL_NVLS_ENABLE", "0", 0); /* no NVLink multicast (never cuMulticastCreate) unless the user says */
+    struct {
+        int ok;
+        ncclUniqueId id;
+    } start = {1, {{0}}};
+    if (g->rank == 0) start.ok = ncclGetUniqueId(&start.id) == ncclSuccess;
+    MPI_Bcast(&start, (int)sizeof start, MPI_BYTE, 0, pl_dist_comm_of(g));
+    if (!start.ok) return pl_fail(PL_ERR_CUDA, "NCCL: rank 0 could not make the communicator's unique id");
+    return pl_dist_nccl_status(ncclCommInitRank(comm, g->size, start.id, g->rank), "ncclCommInitRank");
+}
+
+void pl_dist_nccl_comm_destroy(ncclComm_t comm)
+{
+    if (comm) ncclCommDestroy(comm);
+}

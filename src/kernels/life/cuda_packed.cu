@@ -1,0 +1,90 @@
+// cuda_packed.cu: the packed layout's helpers on the device, for the distributed layer's GPU path
+// (issue 24, src/dist/nccl_life.c).
+//   pl_life_copy_cells_device: halo strips packed out of a rank's window and unpacked into it,
+//     parts of the window cut out and put back. A thread a destination word: it gathers the 64
+//     source cells that land in its word (two source words, shifted: any bit offset on either
+//     side) and writes them under a mask, so the cells around the rectangle in dst are kept. No
+//     two threads write one word, so no atomics; src and dst must not overlap.
+//   pl_life_census_device: a block's population and live box, reduced across GPUs by NCCL.
+#include "kernels/life/cuda_common.cuh"
+
+#include <climits>
+
+// 64 cells of a source row from cell o on (o may be negative, or run past the row: those
+// cells read as 0; the caller masks them out).
+static __device__ uint64_t cells_from(const uint64_t *row, int64_t wpr, int64_t o)
+{
+    const int64_t wi = o >= 0 ? o / 64 : -((-o + 63) / 64); // floor(o / 64)
+    const int sh = (int)(o - wi * 64);
+    const uint64_t lo = wi >= 0 && wi < wpr ? row[wi] : 0, hi = wi + 1 >= 0 && wi + 1 < wpr ? row[wi + 1] : 0;
+    return sh ? (lo >> sh) | (hi << (64 - sh)) : lo;
+}
+
+static __global__ void copy_cells_kernel(uint64_t *dst, int64_t dst_wpr, int64_t dx, int64_t dy, const uint64_t *src,
+                                         int64_t src_wpr, int64_t sx, int64_t sy, int64_t w, int64_t h)
+{
+    const int64_t j = dx / 64 + blockIdx.x * (int64_t)blockDim.x + threadIdx.x; // the destination word
+    if (j * 64 >= dx + w) return;
+    const int64_t lo = j * 64 > dx ? j * 64 : dx, hi = j * 64 + 64 < dx + w ? j * 64 + 64 : dx + w; // its cells
+    const int n = (int)(hi - lo), at = (int)(lo - j * 64);
+    const uint64_t mask = (n == 64 ? ~0ull : ((1ull << n) - 1)) << at;
+    for (int64_t y = blockIdx.y; y < h; y += gridDim.y) {
+        const uint64_t v = cells_from(src + (sy + y) * src_wpr, src_wpr, sx - dx + j * 64);
+        uint64_t *out = dst + (dy + y) * dst_wpr + j;
+        *out = (*out & ~mask) | (v & mask);
+    }
+}
+
+extern "C" pl_status pl_life_copy_cells_device(uint64_t *dst, int64_t dst_wpr, int64_t dx, int64_t dy,
+                                               const uint64_t *src, int64_t src_wpr, int64_t sx, int64_t sy, int64_t w,
+                                               int64_t h, void *stream)
+{
+    if (w <= 0 || h <= 0) return PL_OK;
+    const int64_t words = (dx + w - 1) / 64 - dx / 64 + 1;
+    const dim3 block(128), blocks((unsigned)((words + 127) / 128), (unsigned)(h < 65535 ? h : 65535));
+    copy_cells_kernel<<<blocks, block, 0, (cudaStream_t)stream>>>(dst, dst_wpr, dx, dy, src, src_wpr, sx, sy, w, h);
+    return life_launched("life: copy cells on the device");
+}
+
+// ---------------------------------------------------------------- the census on the device
+// pl_life_census_device: a thread a word of the rectangle (64 cells, read at any offset as
+// above): its live cells counted and its first and last live cell folded into the five
+// totals with 64-bit atomics. Totals as minima where they can be, so a caller can reduce them
+// across GPUs with one sum and one min (NCCL): pop, x0, y0, -x1, -y1 (x1, y1 the last live
+// column and row), in the caller's coordinates (ox, oy added).
+static __global__ void census_kernel(const uint64_t *bits, int64_t wpr, int64_t x0, int64_t y0, int64_t w, int64_t h,
+                                     int64_t ox, int64_t oy, long long *out)
+{
+    const int64_t x = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) * 64; // the word's first cell, rect-relative
+    if (x >= w) return;
+    const int n = w - x < 64 ? (int)(w - x) : 64;
+    for (int64_t y = blockIdx.y; y < h; y += gridDim.y) {
+        uint64_t v = cells_from(bits + (y0 + y) * wpr, wpr, x0 + x);
+        if (n < 64) v &= (1ull << n) - 1;
+        if (!v) continue;
+        atomicAdd((unsigned long long *)&out[0], (unsigned long long)__popcll(v));
+        atomicMin(&out[1], (long long)(ox + x + __ffsll((long long)v) - 1));
+        atomicMin(&out[2], (long long)(oy + y));
+        atomicMin(&out[3], -(long long)(ox + x + 63 - __clzll((long long)v)));
+        atomicMin(&out[4], -(long long)(oy + y));
+    }
+}
+
+static __global__ void census_init_kernel(long long *out)
+{
+    out[0] = 0;
+    out[1] = out[2] = out[3] = out[4] = LLONG_MAX;
+}
+
+extern "C" pl_status pl_life_census_device(const uint64_t *bits, int64_t wpr, int64_t x0, int64_t y0, int64_t w,
+                                           int64_t h, int64_t ox, int64_t oy, int64_t *out, void *stream)
+{
+    cudaStream_t st = (cudaStream_t)stream;
+    census_init_kernel<<<1, 1, 0, st>>>((long long *)out);
+    if (w > 0 && h > 0) {
+        const int64_t wds = (w + 63) / 64;
+        const dim3 block(128), blocks((unsigned)((wds + 127) / 128), (unsigned)(h < 65535 ? h : 65535));
+        census_kernel<<<blocks, block, 0, st>>>(bits, wpr, x0, y0, w, h, ox, oy, (long long *)out);
+    }
+    return life_launched("life: census on the device");
+}
