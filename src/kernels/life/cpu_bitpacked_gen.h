@@ -98,7 +98,8 @@ static uint64_t LIFE_ISA_FN(edge_word)(const life_packed_gen *g, const uint64_t 
         west[r] = (row[i] << 1) | west_in;
         east[r] = (row[i] >> 1) | east_in;
     }
-    uint64_t w = life_next_word(&g->rule, mid[i], west[0], up[i], east[0], west[1], east[1], west[2], down[i], east[2]);
+    uint64_t w = g->conway ? life_next_word_conway(mid[i], west[0], up[i], east[0], west[1], east[1], west[2], down[i], east[2])
+                           : life_next_word(&g->rule, mid[i], west[0], up[i], east[0], west[1], east[1], west[2], down[i], east[2]);
     return i == last ? w & g->last_mask : w;
 }
 
@@ -135,29 +136,30 @@ static inline const uint64_t *LIFE_ISA_FN(src_row)(const life_packed_gen *g, con
 
 /* T generations of rows y0..y1-1 at once (temporal blocking): src holds generation 0, dst
  * gets generation T for those rows only. Level k (generation k) row y needs level k-1 rows
- * y-1..y+1, so the band is computed as a wavefront of chunks of R = LIFE_CHUNK_ROWS rows:
- * level k covers rows first_k = y0 - (T - k) .. y1 - 1 + (T - k) (the band and a halo of T-k
- * rows a side, recomputed by each band), and at step s computes its chunk c = s - (k - 1),
- * rows first_k + c R .., which needs level k-1's chunks c and c + 1: the one level k-1 computed
- * just before in the same step. Each level below T keeps its last two chunks in ring (2 R rows
- * a level, row y in slot y mod 2R), so src is read once and dst written once per T
- * generations. Rows wrap on the torus (a halo row -1 is row H-1, even many times over on a
+ * y-1..y+1, so the band is computed as a wavefront of chunks of R = LIFE_CHUNK_ROWS rows. Level
+ * k covers rows first_k = y0 - (T - k) .. y1 - 1 + (T - k) (the band and a halo of T-k rows a
+ * side, recomputed by each band); its chunk c is rows B_k + c R .. B_k + c R + R - 1 (clipped to
+ * that range) with B_k = y0 + (T - k): each level's chunks one row further down than the next
+ * level's, so that at step c, levels 1..T in turn computing their chunk c, level k finds the
+ * rows it needs (B_k + c R - 1 .. B_k + c R + R) among the last R + 2 rows level k-1 made. Each
+ * level below T keeps those in ring (R + 2 rows, row y in slot y mod (R + 2)): what level k
+ * reads was mostly written just before, still in L1; src is read once and dst written once per
+ * T generations. Rows wrap on the torus (a halo row -1 is row H-1, even many times over on a
  * small grid); on the plane a row beyond the edge is zero at every level. T = 1 is a plain
  * generation of the band from src to dst (no ring). */
 static void LIFE_ISA_FN(step_band)(const life_packed_gen *g, const uint64_t *src, uint64_t *dst, int64_t y0,
                                    int64_t y1, int T, uint64_t *ring)
 {
-    const int64_t H = g->H, wpr = g->wpr, R = LIFE_CHUNK_ROWS, slots = 2 * LIFE_CHUNK_ROWS;
+    const int64_t H = g->H, wpr = g->wpr, R = LIFE_CHUNK_ROWS, slots = LIFE_RING_ROWS;
     const int64_t stride = LIFE_RING_STRIDE(wpr);
 #define LIFE_RING_ROW(level, y) (ring + ((int64_t)((level) - 1) * slots + (((y) % slots) + slots) % slots) * stride)
-    const int64_t chunks = ((y1 - y0) + 2 * (int64_t)(T - 1) + R - 1) / R; /* level 1's, the most */
-    for (int64_t s = 0; s < chunks + T - 1; s++)
+    const int64_t c_first = -((2 * (int64_t)(T - 1) + R - 1) / R), c_last = (y1 - 1 - y0) / R;
+    for (int64_t c = c_first; c <= c_last; c++)
         for (int k = 1; k <= T; k++) {
-            const int64_t first = y0 - (T - k), last = y1 - 1 + (T - k), c = s - (k - 1);
-            int64_t ya = first + c * R, yb = ya + R; /* this chunk: rows ya..yb-1 */
-            if (c < 0 || ya > last) continue;
-            if (yb > last + 1) yb = last + 1;
-            if (!g->torus) { /* beyond the plane's edge: dead at every level (never written to dst) */
+            const int64_t first = y0 - (T - k), last = y1 - 1 + (T - k), base = y0 + (T - k) + c * R;
+            int64_t ya = base < first ? first : base, yb = base + R > last + 1 ? last + 1 : base + R;
+            if (ya >= yb) continue; /* this chunk (rows ya..yb-1) is outside the level's range */
+            if (!g->torus) {        /* beyond the plane's edge: dead at every level (never written to dst) */
                 for (int64_t y = ya; y < yb; y++)
                     if (y < 0 || y >= H) memset(LIFE_RING_ROW(k, y), 0, (size_t)wpr * 8);
                 if (ya < 0) ya = 0;
