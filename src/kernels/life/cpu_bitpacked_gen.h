@@ -1,21 +1,91 @@
 /* cpu_bitpacked_gen.h: cpu-bitpacked's word loops, included by cpu_bitpacked_avx2.c and
- * cpu_bitpacked_avx512.c (each compiled with its ISA's flags: the compiler turns the loops over
- * words into 4- or 8-word vector code). See cpu_bitpacked.c for the idea. */
+ * cpu_bitpacked_avx512.c, each of which first defines LIFE_ISA_FN(name) and LIFE_VEC_BYTES (32
+ * or 64) and is compiled with its ISA's flags: the vector type below becomes 4 or 8 words (256
+ * or 512 cells) a register. See cpu_bitpacked.c for the idea.
+ *
+ * Row sums. A cell's eight neighbours are three in the row above, two in its own row and three
+ * below. Each row's three-cell sums (west + self + east, as 2-bit numbers s3, c3) and two-cell
+ * sums (west + east: t2, a2) come from one adder, the two-cell sum being its first half; a row
+ * is an input of three output rows, so a chunk of rows walked down a column of words makes each
+ * row's sums once and uses them three times: about 11 operations a row (4 shifts, 2 ors, 5 for
+ * the adder) plus 14 an output row (two full adders and Conway's test), against about 44 when
+ * every output word adds its eight neighbour words from scratch. */
 #include "kernels/life/cpu_bitpacked.h"
 
 #include "kernels/life/bitslice.h"
 
 #include <string.h>
 
-/* Word i of a row with its west (cell x-1 at bit x) and east (x+1) neighbours, given what
- * comes in at bit 0 from the west and at the row's last cell from the east. */
-static inline uint64_t life_west(uint64_t w, uint64_t west_in) { return (w << 1) | west_in; }
-static inline uint64_t life_east(uint64_t w, uint64_t east_in) { return (w >> 1) | east_in; }
+#define LIFE_VEC_WORDS (LIFE_VEC_BYTES / 8)
+typedef uint64_t LIFE_ISA_FN(vec) __attribute__((vector_size(LIFE_VEC_BYTES)));
+#define life_vec LIFE_ISA_FN(vec)
 
-/* An edge word (the first or last of a row): the carries from the neighbour word, or across
- * the torus's seam, or none on the plane. */
-static uint64_t life_edge_word(const life_packed_gen *g, const uint64_t *up, const uint64_t *mid,
-                               const uint64_t *down, int64_t i)
+static inline life_vec LIFE_ISA_FN(load)(const uint64_t *p)
+{
+    life_vec v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* The sums of a row's words i..i+V-1 (1 <= i, i+V <= wpr-1: every west and east bit inside the
+ * row): s3 + 2 c3 = west + self + east, t2 + 2 a2 = west + east, bitwise over V x 64 cells. */
+static inline void LIFE_ISA_FN(row_sums)(const uint64_t *row, int64_t i, life_vec *s3, life_vec *c3, life_vec *t2,
+                                         life_vec *a2)
+{
+    const life_vec x = LIFE_ISA_FN(load)(row + i), xw = LIFE_ISA_FN(load)(row + i - 1),
+                   xe = LIFE_ISA_FN(load)(row + i + 1);
+    const life_vec w = (x << 1) | (xw >> 63), e = (x >> 1) | (xe << 63);
+    *t2 = w ^ e;
+    *a2 = w & e;
+    *s3 = *t2 ^ x;
+    *c3 = *a2 | (*t2 & x);
+}
+
+/* The next state from the sums of the row above (su, cu), the row's own two-cell sum (tm, am)
+ * and the row below (sd, cd): the count n = b0 + 2 m, b0 + 2 k0 = su + tm + sd, and
+ * m = cu + am + cd + k0 (0..4) with p + 2 q = cu + am + cd. Conway: "n is 2 or 3, and odd or
+ * alive", m == 1 and (b0 or alive), where m == 1 is p ^ k0 without q. Any other rule: the
+ * count's bits b1 = p ^ k0, b2 = q ^ (p & k0), b3 = q & p & k0 through the rule's mux. */
+static inline life_vec LIFE_ISA_FN(next)(const life_packed_gen *g, int conway, life_vec alive, life_vec su, life_vec cu,
+                                         life_vec tm, life_vec am, life_vec sd, life_vec cd)
+{
+    const life_vec t0 = su ^ tm, b0 = t0 ^ sd, k0 = (su & tm) | (t0 & sd);
+    const life_vec t1 = cu ^ am, p = t1 ^ cd, q = (cu & am) | (t1 & cd);
+    if (conway) return (p ^ k0) & ~q & (b0 | alive);
+    const life_vec pk = p & k0, b1 = p ^ k0, b2 = q ^ pk, b3 = q & pk;
+    life_vec leaf[9];
+    for (int c = 0; c < 9; c++) {
+        const life_vec birth = (life_vec){0} + g->rule.birth[c], survive = (life_vec){0} + g->rule.survive[c];
+        leaf[c] = birth ^ ((birth ^ survive) & alive);
+    }
+    const life_vec m0 = leaf[0] ^ ((leaf[0] ^ leaf[1]) & b0), m1 = leaf[2] ^ ((leaf[2] ^ leaf[3]) & b0);
+    const life_vec m2 = leaf[4] ^ ((leaf[4] ^ leaf[5]) & b0), m3 = leaf[6] ^ ((leaf[6] ^ leaf[7]) & b0);
+    const life_vec q0 = m0 ^ ((m0 ^ m1) & b1), q1 = m2 ^ ((m2 ^ m3) & b1);
+    const life_vec f = q0 ^ ((q0 ^ q1) & b2);
+    return f ^ ((f ^ leaf[8]) & b3);
+}
+
+/* Words i..i+V-1 of n output rows (out[r] from in[r], in[r+1], in[r+2]), walking down the
+ * column: each input row's sums made once, kept in registers for the next two output rows. */
+static inline void LIFE_ISA_FN(column)(const life_packed_gen *g, int conway, const uint64_t *const *in,
+                                       uint64_t *const *out, int n, int64_t i)
+{
+    life_vec su, cu, tu, au, sm, cm, tm, am;
+    LIFE_ISA_FN(row_sums)(in[0], i, &su, &cu, &tu, &au);
+    LIFE_ISA_FN(row_sums)(in[1], i, &sm, &cm, &tm, &am);
+    for (int r = 0; r < n; r++) {
+        life_vec sd, cd, td, ad;
+        LIFE_ISA_FN(row_sums)(in[r + 2], i, &sd, &cd, &td, &ad);
+        const life_vec next = LIFE_ISA_FN(next)(g, conway, LIFE_ISA_FN(load)(in[r + 1] + i), su, cu, tm, am, sd, cd);
+        memcpy(out[r] + i, &next, sizeof next);
+        su = sm, cu = cm, tm = td, am = ad, sm = sd, cm = cd;
+    }
+}
+
+/* An edge word (or any word of a row too short for a vector): its eight neighbour words with
+ * the carries from the neighbour words, or across the torus's seam, or none on the plane. */
+static uint64_t LIFE_ISA_FN(edge_word)(const life_packed_gen *g, const uint64_t *up, const uint64_t *mid,
+                                       const uint64_t *down, int64_t i)
 {
     const int64_t last = g->wpr - 1;
     const int last_bit = (int)((g->W - 1) & 63);
@@ -25,78 +95,92 @@ static uint64_t life_edge_word(const life_packed_gen *g, const uint64_t *up, con
         const uint64_t *row = rows[r];
         uint64_t west_in = i > 0 ? row[i - 1] >> 63 : g->torus ? (row[last] >> last_bit) & 1u : 0;
         uint64_t east_in = i < last ? row[i + 1] << 63 : g->torus ? (row[0] & 1u) << last_bit : 0;
-        west[r] = life_west(row[i], west_in);
-        east[r] = life_east(row[i], east_in);
+        west[r] = (row[i] << 1) | west_in;
+        east[r] = (row[i] >> 1) | east_in;
     }
-    uint64_t w = life_next_word(&g->rule, mid[i], west[0], up[i], east[0], west[1], east[1], west[2], down[i], east[2]);
+    uint64_t w = g->conway ? life_next_word_conway(mid[i], west[0], up[i], east[0], west[1], east[1], west[2], down[i], east[2])
+                           : life_next_word(&g->rule, mid[i], west[0], up[i], east[0], west[1], east[1], west[2], down[i], east[2]);
     return i == last ? w & g->last_mask : w;
 }
 
-/* One row's next generation from the rows above (up), at (mid) and below (down). */
-static inline void LIFE_ISA_FN(step_row)(const life_packed_gen *g, const uint64_t *up, const uint64_t *mid,
-                                         const uint64_t *down, uint64_t *out)
+/* n (1..LIFE_CHUNK_ROWS) output rows from n + 2 input rows: the interior words by columns of V
+ * words (the last column moved back to end at word wpr-2: its overlap is recomputed, the same
+ * words again, since out is another buffer), the first and last word of each row apart. */
+static void LIFE_ISA_FN(step_chunk)(const life_packed_gen *g, const uint64_t *const *in, uint64_t *const *out, int n)
 {
-    const int64_t wpr = g->wpr;
-    /* interior words: every neighbour bit inside the row, no test; Conway's rule by its own
-     * word step (half the operations), any other through the rule masks */
-#define LIFE_INTERIOR_LOOP(NEXT)                                                                                      \
-    for (int64_t i = 1; i < wpr - 1; i++) {                                                                           \
-        const uint64_t uw = (up[i] << 1) | (up[i - 1] >> 63), ue = (up[i] >> 1) | (up[i + 1] << 63);                 \
-        const uint64_t mw = (mid[i] << 1) | (mid[i - 1] >> 63), me = (mid[i] >> 1) | (mid[i + 1] << 63);             \
-        const uint64_t dw = (down[i] << 1) | (down[i - 1] >> 63), de = (down[i] >> 1) | (down[i + 1] << 63);         \
-        out[i] = NEXT;                                                                                                \
+    const int64_t wpr = g->wpr, V = LIFE_VEC_WORDS;
+    int64_t scalar_to = 0; /* words 1..scalar_to-1 by edge_word too: rows shorter than V + 2 words */
+    if (wpr - 2 >= V) {
+        for (int64_t i = 1;; i += V) {
+            const int64_t at = i + V - 1 > wpr - 2 ? wpr - 1 - V : i;
+            if (g->conway) LIFE_ISA_FN(column)(g, 1, in, out, n, at);
+            else LIFE_ISA_FN(column)(g, 0, in, out, n, at);
+            if (at != i || at + V == wpr - 1) break;
+        }
+    } else {
+        scalar_to = wpr - 1;
     }
-    if (g->conway) LIFE_INTERIOR_LOOP(life_next_word_conway(mid[i], uw, up[i], ue, mw, me, dw, down[i], de))
-    else LIFE_INTERIOR_LOOP(life_next_word(&g->rule, mid[i], uw, up[i], ue, mw, me, dw, down[i], de))
-#undef LIFE_INTERIOR_LOOP
-    out[0] = life_edge_word(g, up, mid, down, 0);
-    if (wpr > 1) out[wpr - 1] = life_edge_word(g, up, mid, down, wpr - 1);
+    for (int r = 0; r < n; r++) {
+        for (int64_t i = 1; i < scalar_to; i++) out[r][i] = LIFE_ISA_FN(edge_word)(g, in[r], in[r + 1], in[r + 2], i);
+        out[r][0] = LIFE_ISA_FN(edge_word)(g, in[r], in[r + 1], in[r + 2], 0);
+        if (wpr > 1) out[r][wpr - 1] = LIFE_ISA_FN(edge_word)(g, in[r], in[r + 1], in[r + 2], wpr - 1);
+    }
 }
 
-static void LIFE_ISA_FN(step_rows)(const life_packed_gen *g, const uint64_t *src, uint64_t *dst, int64_t y0,
-                                   int64_t y1)
+/* Row r of the source grid: wrapped on the torus, the zero row beyond the plane's edge. */
+static inline const uint64_t *LIFE_ISA_FN(src_row)(const life_packed_gen *g, const uint64_t *src, int64_t r)
 {
-    const int64_t H = g->H, wpr = g->wpr;
-    for (int64_t y = y0; y < y1; y++) {
-        const uint64_t *up = y > 0 ? src + (y - 1) * wpr : g->torus ? src + (H - 1) * wpr : g->zero_row;
-        const uint64_t *down = y < H - 1 ? src + (y + 1) * wpr : g->torus ? src : g->zero_row;
-        LIFE_ISA_FN(step_row)(g, up, src + y * wpr, down, dst + y * wpr);
-    }
+    if (!g->torus && (r < 0 || r >= g->H)) return g->zero_row;
+    return src + (((r % g->H) + g->H) % g->H) * g->wpr;
 }
 
 /* T generations of rows y0..y1-1 at once (temporal blocking): src holds generation 0, dst
  * gets generation T for those rows only. Level k (generation k) row y needs level k-1 rows
- * y-1..y+1, so the band is computed as a wavefront: at step s, level k computes its row
- * a_k + s - 2k, where a_k = y0 - (T - k) is the first row it needs (the band and a halo of T-k
- * rows a side, recomputed by each band). Each level keeps its last three rows in ring (3
- * rows a level, wpr words a row: T * 3 * wpr words, a few KB per level: L1/L2), so src is read
- * once and dst written once per T generations. Rows wrap on the torus (a halo row -1 is row
- * H-1, even many times over on a small grid); on the plane a row beyond the edge is zero at
- * every level. */
+ * y-1..y+1, so the band is computed as a wavefront of chunks of R = LIFE_CHUNK_ROWS rows. Level
+ * k covers rows first_k = y0 - (T - k) .. y1 - 1 + (T - k) (the band and a halo of T-k rows a
+ * side, recomputed by each band); its chunk c is rows B_k + c R .. B_k + c R + R - 1 (clipped to
+ * that range) with B_k = y0 + (T - k): each level's chunks one row further down than the next
+ * level's, so that at step c, levels 1..T in turn computing their chunk c, level k finds the
+ * rows it needs (B_k + c R - 1 .. B_k + c R + R) among the last R + 2 rows level k-1 made. Each
+ * level below T keeps those in ring (R + 2 rows, row y in slot y mod (R + 2)): what level k
+ * reads was mostly written just before, still in L1; src is read once and dst written once per
+ * T generations. Rows wrap on the torus (a halo row -1 is row H-1, even many times over on a
+ * small grid); on the plane a row beyond the edge is zero at every level. T = 1 is a plain
+ * generation of the band from src to dst (no ring). */
 static void LIFE_ISA_FN(step_band)(const life_packed_gen *g, const uint64_t *src, uint64_t *dst, int64_t y0,
                                    int64_t y1, int T, uint64_t *ring)
 {
-    const int64_t H = g->H, wpr = g->wpr;
-    for (int64_t s = 0; s < (y1 - y0) + 2 * (int64_t)T; s++)
+    const int64_t H = g->H, wpr = g->wpr, R = LIFE_CHUNK_ROWS, slots = LIFE_RING_ROWS;
+    const int64_t stride = LIFE_RING_STRIDE(wpr);
+#define LIFE_RING_ROW(level, y) (ring + ((int64_t)((level) - 1) * slots + (((y) % slots) + slots) % slots) * stride)
+    const int64_t c_first = -((2 * (int64_t)(T - 1) + R - 1) / R), c_last = (y1 - 1 - y0) / R;
+    for (int64_t c = c_first; c <= c_last; c++)
         for (int k = 1; k <= T; k++) {
-            const int64_t first = y0 - (T - k), last = y1 - 1 + (T - k), y = first + s - 2 * (int64_t)k;
-            if (y < first || y > last) continue;
-            const int inside = g->torus || (y >= 0 && y < H);
-            uint64_t *out = k == T ? dst + y * wpr : ring + ((int64_t)(k - 1) * 3 + ((y % 3) + 3) % 3) * wpr;
-            if (!inside) { /* beyond the plane's edge: dead at every level (never written to dst) */
-                memset(out, 0, (size_t)wpr * 8);
-                continue;
+            const int64_t first = y0 - (T - k), last = y1 - 1 + (T - k), base = y0 + (T - k) + c * R;
+            int64_t ya = base < first ? first : base, yb = base + R > last + 1 ? last + 1 : base + R;
+            if (ya >= yb) continue; /* this chunk (rows ya..yb-1) is outside the level's range */
+            if (!g->torus) {        /* beyond the plane's edge: dead at every level (never written to dst) */
+                for (int64_t y = ya; y < yb; y++)
+                    if (y < 0 || y >= H) memset(LIFE_RING_ROW(k, y), 0, (size_t)wpr * 8);
+                if (ya < 0) ya = 0;
+                if (yb > H) yb = H;
+                if (ya >= yb) continue;
             }
-            const uint64_t *rows[3];
-            for (int d = -1; d <= 1; d++) {
-                const int64_t r = y + d;
-                if (k == 1) { /* level 0: the source grid */
-                    const int64_t rw = ((r % H) + H) % H;
-                    rows[d + 1] = !g->torus && (r < 0 || r >= H) ? g->zero_row : src + rw * wpr;
-                } else {
-                    rows[d + 1] = ring + ((int64_t)(k - 2) * 3 + ((r % 3) + 3) % 3) * wpr;
-                }
-            }
-            LIFE_ISA_FN(step_row)(g, rows[0], rows[1], rows[2], out);
+            const uint64_t *in[LIFE_CHUNK_ROWS + 2];
+            uint64_t *out[LIFE_CHUNK_ROWS];
+            for (int64_t y = ya - 1; y <= yb; y++)
+                in[y - (ya - 1)] = k == 1 ? LIFE_ISA_FN(src_row)(g, src, y) : LIFE_RING_ROW(k - 1, y);
+            for (int64_t y = ya; y < yb; y++) out[y - ya] = k == T ? dst + y * wpr : LIFE_RING_ROW(k, y);
+            LIFE_ISA_FN(step_chunk)(g, in, out, (int)(yb - ya));
         }
+#undef LIFE_RING_ROW
 }
+
+/* One generation of rows y0..y1-1 from src into dst. */
+static void LIFE_ISA_FN(step_rows)(const life_packed_gen *g, const uint64_t *src, uint64_t *dst, int64_t y0,
+                                   int64_t y1)
+{
+    LIFE_ISA_FN(step_band)(g, src, dst, y0, y1, 1, NULL);
+}
+
+#undef life_vec
