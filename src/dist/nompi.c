@@ -138,3 +138,53 @@ int pl_dist_life_overlaps(const pl_dist_life *l)
     return 0;
 }
 void pl_dist_life_destroy(pl_dist_life *l) { (void)l; }
+
+/* ---------------------------------------------------------------- SUMMA GEMM, reductions, dot
+ * (dist/gemm.h, dist/reduce.h: helper mpi-gemm's block) */
+#include "dist/gemm.h"
+#include "dist/reduce.h"
+
+pl_status pl_dist_gemm_check(const pl_dist_grid *g, int64_t M, int64_t N, int64_t K)
+{
+    (void)g, (void)M, (void)N, (void)K;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+pl_status pl_dist_sgemm_variant(const pl_dist_grid *g, pl_ctx *ctx, const char *rung, const int64_t *params,
+                                int64_t kb, int64_t M, int64_t N, int64_t K, float alpha, const float *A,
+                                int64_t lda, const float *B, int64_t ldb, float beta, float *C, int64_t ldc,
+                                pl_dist_times *t)
+{
+    (void)g, (void)ctx, (void)rung, (void)params, (void)kb, (void)M, (void)N, (void)K, (void)alpha, (void)A;
+    (void)lda, (void)B, (void)ldb, (void)beta, (void)C, (void)ldc, (void)t;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+pl_status pl_dist_sgemm(const pl_dist_grid *g, pl_ctx *ctx, int64_t M, int64_t N, int64_t K, float alpha,
+                        const float *A, int64_t lda, const float *B, int64_t ldb, float beta, float *C, int64_t ldc,
+                        pl_dist_times *t)
+{
+    return pl_dist_sgemm_variant(g, ctx, NULL, NULL, 0, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, t);
+}
+pl_status pl_dist_sreduce_variant(const pl_dist_grid *g, pl_ctx *ctx, const char *rung, const int64_t *params,
+                                  pl_reduce_op op, int axis, int64_t H, int64_t W, const float *A, int64_t lda, float *r,
+                                  pl_dist_to to, pl_dist_times *t)
+{
+    (void)g, (void)ctx, (void)rung, (void)params, (void)op, (void)axis, (void)H, (void)W, (void)A, (void)lda;
+    (void)r, (void)to, (void)t;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+pl_status pl_dist_sreduce(const pl_dist_grid *g, pl_ctx *ctx, pl_reduce_op op, int axis, int64_t H, int64_t W,
+                          const float *A, int64_t lda, float *r, pl_dist_to to, pl_dist_times *t)
+{
+    return pl_dist_sreduce_variant(g, ctx, NULL, NULL, op, axis, H, W, A, lda, r, to, t);
+}
+pl_status pl_dist_sdot_variant(const pl_dist_grid *g, pl_ctx *ctx, const char *rung, const int64_t *params, int64_t N,
+                               const float *x, const float *y, float *result, pl_dist_times *t)
+{
+    (void)g, (void)ctx, (void)rung, (void)params, (void)N, (void)x, (void)y, (void)result, (void)t;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+pl_status pl_dist_sdot(const pl_dist_grid *g, pl_ctx *ctx, int64_t N, const float *x, const float *y, float *result,
+                       pl_dist_times *t)
+{
+    return pl_dist_sdot_variant(g, ctx, NULL, NULL, N, x, y, result, t);
+}

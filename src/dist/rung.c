@@ -1,0 +1,16 @@
+/* rung.c: which local rung a rank of a distributed call runs, and whether it can (see
+ * dist/calls.h): a rank's own part of a call's checks, agreed with the others afterwards. */
+#include "core/core.h"
+#include "dist/calls.h"
+
+pl_status pl_dist_rung_check(pl_ctx *ctx, const pl_kernel *k, const char *best, const char **name)
+{
+    if (!ctx) return pl_fail(PL_ERR_ARG, "%s: NULL context", k->name);
+    if (!*name && !(*name = best)) return pl_fail(PL_ERR_UNSUPPORTED, "%s: no variant can run in this context", k->name);
+    const pl_variant *v = pl_variant_find(k, *name);
+    if (!v) return pl_fail(PL_ERR_ARG, "%s: unknown variant '%s'", k->name, *name);
+    char why[128];
+    const pl_status st = pl_variant_check(ctx, v, why, sizeof why);
+    if (st != PL_OK) return pl_fail(st, "%s: %s cannot run here: %s", k->name, *name, why);
+    return PL_OK;
+}
