@@ -114,6 +114,20 @@ static void check_refusals(void)
         snprintf(want, sizeof want, "rank %d: ", P - 1);
         RCHECK(strstr(pl_last_error(), want) != NULL, "rank 0's message: %s", pl_last_error());
     }
+    /* the last rank's product fails in every panel (a parameter out of range, found by the
+     * run): the others exchange to the end, then all fail with rank 0 naming it */
+    if (pl_variant_check(ctx_, pl_variant_find(&pl_gemm_kernel, "cpu-packed"), NULL, 0) == PL_OK) {
+        const int64_t bad[PL_GEMM_CPU_PACKED_N_PARAMS] = {0, 0, 0, 99}, *params = rank_ == P - 1 ? bad : NULL;
+        s = pl_dist_sgemm_variant(&g, ctx_, "cpu-packed", params, 8, 40, 40, 40, 1.0f, A, 40, B, 40, 0.0f, C, 40,
+                                  NULL);
+        RCHECK(s == PL_ERR_ARG, "a failed product on rank %d: status %d", P - 1, (int)s);
+        if (rank_ == 0 && P > 1) {
+            char want[32];
+            snprintf(want, sizeof want, "rank %d: ", P - 1);
+            RCHECK(strstr(pl_last_error(), want) && strstr(pl_last_error(), "isa"), "rank 0's message: %s",
+                   pl_last_error());
+        }
+    }
     s = pl_dist_sgemm_variant(&g, ctx_, "cpu-nonesuch", NULL, 0, 40, 40, 40, 1.0f, A, 40, B, 40, 0.0f, C, 40, NULL);
     RCHECK(s == PL_ERR_ARG && strstr(pl_last_error(), "nonesuch"), "an unknown rung: %s", pl_last_error());
     free(A), free(B), free(C);
