@@ -13,6 +13,7 @@
 
 #include <mpi.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int rank_;
 static pl_ctx *ctx_;
@@ -45,6 +46,18 @@ static int mpi_check_finish(const char *name)
     pl_ctx_destroy(ctx_);
     pl_dist_stop();
     return any ? 1 : 0;
+}
+
+/* After a call that failed on the last rank alone: rank 0's message names it ("rank R: ...")
+ * and holds also (when not NULL). */
+static void check_last_rank_named(const char *also, const char *what)
+{
+    const int P = pl_dist_size();
+    if (rank_ != 0 || P == 1) return;
+    char want[32];
+    snprintf(want, sizeof want, "rank %d: ", P - 1);
+    RCHECK(strstr(pl_last_error(), want) && (!also || strstr(pl_last_error(), also)), "%s: rank 0's message: %s",
+           what, pl_last_error());
 }
 
 /* Storage for a kernel's operands t[0..n) (their spans; only on rank 0 in the drivers) and
