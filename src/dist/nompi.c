@@ -4,6 +4,7 @@
 #include "core/core.h"
 #include "dist/dist.h"
 #include "dist/life.h"
+#include "dist/npy.h" /* mpi-io-bench */
 
 #include <string.h>
 
@@ -187,4 +188,23 @@ pl_status pl_dist_sdot(const pl_dist_grid *g, pl_ctx *ctx, int64_t N, const floa
                        pl_dist_times *t)
 {
     return pl_dist_sdot_variant(g, ctx, NULL, NULL, N, x, y, result, t);
+}
+/* ---------------------------------------------------------------- dist/npy.h (mpi-io-bench) */
+pl_status pl_dist_npy_header(const char *path, pl_dist_npy *h)
+{
+    (void)path;
+    memset(h, 0, sizeof *h);
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+pl_status pl_dist_npy_read_block(const pl_dist_grid *g, const char *path, const pl_dist_npy *h, void *local,
+                                 int64_t ld)
+{
+    (void)g, (void)path, (void)h, (void)local, (void)ld;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+pl_status pl_dist_npy_write(const pl_dist_grid *g, const char *path, pl_dtype dtype, int64_t H, int64_t W,
+                            const void *local, int64_t ld)
+{
+    (void)g, (void)path, (void)dtype, (void)H, (void)W, (void)local, (void)ld;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
 }
