@@ -8,6 +8,7 @@
 #include "cli/bench_dist.h"
 
 #include "core/core.h"
+#include "harness/harness.h"
 #include "io/json.h"
 
 #include <stdlib.h>
@@ -127,15 +128,12 @@ static int lay_out(const dist_kernel *k, const dist_bench_args *a, pl_dist_grid 
     return s == PL_OK ? PL_EXIT_OK : cli_fail(s);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
+/* The median of n times (sorted in place). */
 static double median(double *t, long n)
 {
-    qsort(t, (size_t)n, sizeof *t, cmp_double);
-    return t[n / 2];
+    double m, lo, hi;
+    pl_stats_summary(t, (int)n, &m, &lo, &hi);
+    return m;
 }
 
 /* What one bench measured, for the table and the JSON. */

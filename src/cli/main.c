@@ -29,7 +29,7 @@ static const struct {
     {"entropy", pl_cmd_entropy, "local entropy of an image (.npy, PGM, PNG) or a batch of matrices", 0},
     {"life", pl_cmd_life, "run a Life pattern (RLE, .cells, Golly-style bounded grids) for N generations", 1},
     {"report", pl_cmd_report, "draw bench/sweep JSON files as one HTML page of SVG plots", 0},
-    {"mem", pl_cmd_mem, "the memory-system lab: STREAM, strides, prefetch, false sharing, loop order, layouts, alignment", 0},
+    {"mem", pl_cmd_mem, "the memory-system lab: STREAM, strides, prefetch, false sharing, loop order, layouts, alignment", 1},
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -190,7 +190,7 @@ typedef struct pl_dist_model {
     double alpha; /* seconds a message (latency) */
     double beta;  /* bytes a second (bandwidth) */
 } pl_dist_model;
-/* alpha from the ping-pong of 8 bytes, beta from 4 MiB's time less alpha: about 50 ms. */
+/* alpha from the ping-pong of 8 bytes, beta from 4 MiB's time less alpha (16 round trips): about 50 ms. */
 pl_dist_model pl_dist_model_measure(void);
 /* The model's time for msgs messages carrying bytes in all, one after another. */
 static inline double pl_dist_model_time(const pl_dist_model *m, double msgs, double bytes)

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include "core/core.h"
 #include "dist/dist_mpi.h"
+#include "harness/harness.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -45,12 +46,6 @@ void pl_dist_idle_until_root(void)
     else idle_wait(&req);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 double pl_dist_pingpong(size_t bytes, int reps)
 {
     if (pl_dist_size() < 2 || reps < 1) return 0;
@@ -71,10 +66,8 @@ double pl_dist_pingpong(size_t bytes, int reps)
             }
             if (i >= 0) t[i] = (pl_now() - t0) / 2;
         }
-        if (buf && t) {
-            qsort(t, (size_t)reps, sizeof *t, cmp_double);
-            median = t[reps / 2];
-        }
+        double lo, hi;
+        if (buf && t) pl_stats_summary(t, reps, &median, &lo, &hi);
         free(buf), free(t);
     }
     MPI_Request req; /* rank 0's answer; the ranks past 1 waited for it idle */
@@ -88,7 +81,7 @@ pl_dist_model pl_dist_model_measure(void)
     pl_dist_model m = {0, 0};
     const size_t big = (size_t)4 << 20;
     m.alpha = pl_dist_pingpong(8, 200);
-    const double t = pl_dist_pingpong(big, 8);
+    const double t = pl_dist_pingpong(big, 16);
     m.beta = t > m.alpha ? (double)big / (t - m.alpha) : 0;
     return m;
 }

@@ -3,7 +3,8 @@
 # size that does not divide (67x61: every rank's block checked exact against the reference), weak
 # scaling (the problem grows with the grid), the JSON's fields; and the faults: a kernel that
 # does not run distributed, a bad --scale, more ranks than rows, a halo deeper than a block: each
-# one message from rank 0, exit 2, never a hang (60 s).
+# one message from rank 0, exit 2, never a hang (60 s). Then `parlab mem pingpong|halo` (the
+# network model's measurements), and their refusals.
 . "$(dirname "$0")/mpi_lib.sh"
 mpi_setup test_mpi_bench
 
@@ -41,4 +42,16 @@ run_n 2 60 "$PARLAB" bench gemm 64; expect_one_error $? 2 "does not run distribu
 run_n 3 60 "$PARLAB" bench life 64 --scale sideways; expect_one_error $? 2 "give weak or strong"
 run_n 4 60 "$PARLAB" bench life 1x1 --scale strong; expect_one_error $? 2 "larger than rows"
 run_n 2 60 "$PARLAB" bench life 64x64 --scale strong --halo 40; expect_one_error $? 2 "allows at most 32"
+# the network model's measurements: ping-pong and halo, each size's time beside the model's
+run_n 2 60 "$PARLAB" mem pingpong --reps 5
+st=$?
+if [ $st -eq 0 ] && grep -Eq '^model: alpha [0-9.]+ us, beta [0-9.e+-]+ GB/s' out.txt &&
+    [ "$(grep -Ec '^ +[0-9]+ +[0-9.]+ +[0-9.e+-]+ +[0-9.]+ +[0-9.]+$' out.txt)" -eq 8 ]; then ok; else
+    bad "mem pingpong: status $st $(cat out.txt err.txt | head -20)"; fi
+run_n 3 60 "$PARLAB" mem halo --reps 3 --halo 2
+st=$?
+if [ $st -eq 0 ] && grep -q 'depth 2' out.txt && grep -Eq '^ +4096 +131136 ' out.txt; then ok; else
+    bad "mem halo: status $st $(cat out.txt err.txt | head -20)"; fi
+run_n 2 60 "$PARLAB" mem stream; expect_one_error $? 2 "only pingpong and halo"
+"$PARLAB" mem pingpong >out.txt 2>err.txt; expect_one_error $? 2 "run it under mpirun on 2 or more ranks"
 summary test_mpi_bench
