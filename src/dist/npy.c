@@ -70,43 +70,48 @@ pl_status pl_dist_npy_header(const char *path, pl_dist_npy *h)
     return PL_OK;
 }
 
-/* The types of one rank's block: in the file (a subarray of the H x W array) and in memory
- * (its rows, ld elements apart). */
-static pl_status block_types(const pl_dist_grid *g, int64_t H, int64_t W, int64_t ld, MPI_Datatype et,
+/* The types of one rank's block b (not empty): in the file (a subarray of the H x W array)
+ * and in memory (its rows, ld elements apart). */
+static pl_status block_types(const pl_dist_block *b, int64_t H, int64_t W, int64_t ld, MPI_Datatype et,
                              MPI_Datatype *file_t, MPI_Datatype *mem_t)
 {
-    const pl_dist_block b = pl_dist_block_of(g, H, W);
-    const int64_t h = b.y1 - b.y0, w = b.x1 - b.x0;
+    const int64_t h = b->y1 - b->y0, w = b->x1 - b->x0;
+    if (b->y0 < 0 || b->x0 < 0 || b->y1 > H || b->x1 > W)
+        return pl_fail(PL_ERR_ARG, "a block [%lld, %lld) x [%lld, %lld) outside the %lldx%lld array",
+                       (long long)b->y0, (long long)b->y1, (long long)b->x0, (long long)b->x1, (long long)H,
+                       (long long)W);
     if (ld < w) return pl_fail(PL_ERR_ARG, "a block's rows are %lld elements apart, fewer than its %lld columns",
                                (long long)ld, (long long)w);
     if (ld > INT32_MAX) return pl_fail(PL_ERR_OVERFLOW, "rows %lld elements apart pass MPI's int counts", (long long)ld);
-    pl_status st = pl_dist_rect_type(H, W, b.y0, b.x0, h, w, et, file_t);
+    pl_status st = pl_dist_rect_type(H, W, b->y0, b->x0, h, w, et, file_t);
     if (st != PL_OK) return st;
     MPI_Type_vector((int)h, (int)w, (int)ld, et, mem_t);
     MPI_Type_commit(mem_t);
     return PL_OK;
 }
 
-/* One collective read or write of this rank's block of the file at path (opened with mode),
- * the data from offset on. */
+/* One collective read or write of this rank's block b of the file at path (opened with mode),
+ * the data from offset on; an empty block takes part with nothing. */
 static pl_status move_block(const pl_dist_grid *g, const char *path, int mode, int64_t offset, size_t elem,
-                            int64_t H, int64_t W, void *local, int64_t ld, int writing)
+                            int64_t H, int64_t W, const pl_dist_block *b, void *local, int64_t ld, int writing)
 {
     MPI_Comm comm = pl_dist_comm_of(g);
     MPI_File fh;
     int err = MPI_File_open(comm, path, mode, MPI_INFO_NULL, &fh);
     if (err != MPI_SUCCESS) return mpi_failed(err, path, "open");
     MPI_Datatype et = pl_dist_elem_type(elem), file_t = MPI_DATATYPE_NULL, mem_t = MPI_DATATYPE_NULL;
-    pl_status st = block_types(g, H, W, ld, et, &file_t, &mem_t);
+    const int empty = b->y1 <= b->y0 || b->x1 <= b->x0;
+    pl_status st = empty ? PL_OK : block_types(b, H, W, ld, et, &file_t, &mem_t);
     /* every rank takes part in every collective call below, whatever its own state */
-    err = MPI_File_set_view(fh, (MPI_Offset)offset, et, st == PL_OK ? file_t : et, "native", MPI_INFO_NULL);
+    const int whole = st == PL_OK && !empty;
+    err = MPI_File_set_view(fh, (MPI_Offset)offset, et, whole ? file_t : et, "native", MPI_INFO_NULL);
     if (err != MPI_SUCCESS && st == PL_OK) st = mpi_failed(err, path, "set the view of a block");
-    const int count = st == PL_OK ? 1 : 0;
-    MPI_Datatype mt = st == PL_OK ? mem_t : et;
+    const int count = whole ? 1 : 0;
+    MPI_Datatype mt = whole ? mem_t : et;
     MPI_Status status;
     err = writing ? MPI_File_write_all(fh, local, count, mt, &status) : MPI_File_read_all(fh, local, count, mt, &status);
     if (err != MPI_SUCCESS && st == PL_OK) st = mpi_failed(err, path, writing ? "write a block" : "read a block");
-    if (st == PL_OK) {
+    if (st == PL_OK && whole) {
         int got = 0;
         MPI_Get_count(&status, mem_t, &got);
         if (got != 1) st = pl_fail(PL_ERR_FORMAT, "%s: truncated data: a block's read came up short", path);
@@ -126,8 +131,9 @@ pl_status pl_dist_npy_read_block(const pl_dist_grid *g, const char *path, const 
     if (h->rank != 2) st = pl_fail(PL_ERR_ARG, "%s: a %d-dimensional array; the ranks read a 2D one", path, h->rank);
     else if (!local) st = pl_fail(PL_ERR_ARG, "%s: no memory for this rank's block", path);
     if ((st = agree(st)) != PL_OK) return st;
-    st = move_block(g, path, MPI_MODE_RDONLY, h->offset, pl_dtype_size(h->dtype), h->shape[0], h->shape[1], local,
-                    ld, 0);
+    const pl_dist_block b = pl_dist_block_of(g, h->shape[0], h->shape[1]);
+    st = move_block(g, path, MPI_MODE_RDONLY, h->offset, pl_dtype_size(h->dtype), h->shape[0], h->shape[1], &b,
+                    local, ld, 0);
     return agree(st);
 }
 
@@ -156,13 +162,21 @@ static pl_status start_file(const char *path, pl_dtype dtype, int64_t H, int64_t
 pl_status pl_dist_npy_write(const pl_dist_grid *g, const char *path, pl_dtype dtype, int64_t H, int64_t W,
                             const void *local, int64_t ld)
 {
+    const pl_dist_block b = pl_dist_block_of(g, H, W);
+    return pl_dist_npy_write_block(g, path, dtype, H, W, &b, local, ld);
+}
+
+pl_status pl_dist_npy_write_block(const pl_dist_grid *g, const char *path, pl_dtype dtype, int64_t H, int64_t W,
+                                  const pl_dist_block *b, const void *local, int64_t ld)
+{
     pl_tmp t = {.fd = -1, .name = NULL, .target = NULL, .slot = -1};
     struct {
         int64_t offset;
         char name[4096];
     } file;
     memset(&file, 0, sizeof file);
-    pl_status st = local ? PL_OK : pl_fail(PL_ERR_ARG, "%s: no block to write on this rank", path);
+    const int empty = b->y1 <= b->y0 || b->x1 <= b->x0;
+    pl_status st = local || empty ? PL_OK : pl_fail(PL_ERR_ARG, "%s: no block to write on this rank", path);
     if (st == PL_OK && pl_dist_rank() == 0 && (st = start_file(path, dtype, H, W, &t, &file.offset)) == PL_OK &&
         snprintf(file.name, sizeof file.name, "%s", t.name) >= (int)sizeof file.name)
         st = pl_fail(PL_ERR_ARG, "%s: the path is too long", path);
@@ -171,7 +185,7 @@ pl_status pl_dist_npy_write(const pl_dist_grid *g, const char *path, pl_dtype dt
         return st;
     }
     pl_dist_bcast(&file, sizeof file);
-    st = move_block(g, file.name, MPI_MODE_WRONLY, file.offset, pl_dtype_size(dtype), H, W, (void *)local, ld, 1);
+    st = move_block(g, file.name, MPI_MODE_WRONLY, file.offset, pl_dtype_size(dtype), H, W, b, (void *)local, ld, 1);
     st = agree(st);
     if (pl_dist_rank() == 0) st = pl_tmp_close(path, &t, st); /* in place only when every rank wrote */
     return agree(st);

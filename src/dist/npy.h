@@ -39,6 +39,12 @@ pl_status pl_dist_npy_read_block(const pl_dist_grid *g, const char *path, const 
 pl_status pl_dist_npy_write(const pl_dist_grid *g, const char *path, pl_dtype dtype, int64_t H, int64_t W,
                             const void *local, int64_t ld);
 
+/* The same where the ranks' blocks are not pl_dist_block_of's (conv2d's valid output): b is
+ * this rank's block of the H x W array, global coordinates, possibly empty (local unused); the
+ * ranks' blocks must tile the array. */
+pl_status pl_dist_npy_write_block(const pl_dist_grid *g, const char *path, pl_dtype dtype, int64_t H, int64_t W,
+                                  const pl_dist_block *b, const void *local, int64_t ld);
+
 #ifdef __cplusplus
 }
 #endif
