@@ -26,7 +26,7 @@ static const struct {
     {"reduce", pl_cmd_reduce, "row or column sum|mean|min|max|sumsq of an .npy matrix", 0},
     {"dot", pl_cmd_dot, "the dot product of two .npy vectors", 0},
     {"conv2d", pl_cmd_conv2d, "a K x K filter over an image (.npy, PGM, PNG)", 1},
-    {"entropy", pl_cmd_entropy, "local entropy of an image (.npy, PGM, PNG) or a batch of matrices", 0},
+    {"entropy", pl_cmd_entropy, "local entropy of an image (.npy, PGM, PNG) or a batch of matrices", 1},
     {"life", pl_cmd_life, "run a Life pattern (RLE, .cells, Golly-style bounded grids) for N generations", 1},
     {"report", pl_cmd_report, "draw bench/sweep JSON files as one HTML page of SVG plots", 0},
     {"mem", pl_cmd_mem, "the memory-system lab: STREAM, strides, prefetch, false sharing, loop order, layouts, alignment", 1},
