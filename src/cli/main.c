@@ -20,7 +20,7 @@ static const struct {
     {"peaks", pl_cmd_peaks, "measure and cache the CPU/GPU FMA peaks and memory bandwidth", 0},
     {"bench", pl_cmd_bench, "verify and time variants against the reference and a peer", 1},
     {"sweep", pl_cmd_sweep, "time one variant over parameter values and name the best", 0},
-    {"gemm", pl_cmd_gemm, "C = A*B on .npy files", 0},
+    {"gemm", pl_cmd_gemm, "C = A*B on .npy files", 1},
     {"gemv", pl_cmd_gemv, "y = A*x or A^T*x on .npy files", 0},
     {"transpose", pl_cmd_transpose, "B = A^T on .npy files", 0},
     {"reduce", pl_cmd_reduce, "row or column sum|mean|min|max|sumsq of an .npy matrix", 0},
