@@ -23,7 +23,7 @@ static const struct {
     {"gemm", pl_cmd_gemm, "C = A*B on .npy files", 1},
     {"gemv", pl_cmd_gemv, "y = A*x or A^T*x on .npy files", 0},
     {"transpose", pl_cmd_transpose, "B = A^T on .npy files", 0},
-    {"reduce", pl_cmd_reduce, "row or column sum|mean|min|max|sumsq of an .npy matrix", 0},
+    {"reduce", pl_cmd_reduce, "row or column sum|mean|min|max|sumsq of an .npy matrix", 1},
     {"dot", pl_cmd_dot, "the dot product of two .npy vectors", 0},
     {"conv2d", pl_cmd_conv2d, "a K x K filter over an image (.npy, PGM, PNG)", 1},
     {"entropy", pl_cmd_entropy, "local entropy of an image (.npy, PGM, PNG) or a batch of matrices", 1},
