@@ -17,6 +17,7 @@
 /* The kernels that run distributed: one row each. */
 static const dist_kernel *const dist_kernels[] = {
     &dist_bench_life,
+    &dist_bench_conv2d,
 };
 enum { N_DIST_KERNELS = sizeof dist_kernels / sizeof dist_kernels[0] };
 
@@ -32,7 +33,8 @@ static void usage(FILE *f)
           "a message, alpha and beta from a ping-pong between ranks 0 and 1). Each rank checks its\n"
           "own block of the first run against the reference.\n"
           "\n"
-          "kernels under mpirun: life (SIZE WxH or N, a torus of B3/S23)\n"
+          "kernels under mpirun: life (SIZE WxH or N, a torus of B3/S23), conv2d (SIZE HxW or N, a\n"
+          "float32 image, a 5x5 filter, same mode, zero border)\n"
           "\n"
           "options:\n"
           "  --scale weak|strong  weak (default): SIZE is each rank's block, the problem grows\n"
@@ -120,11 +122,11 @@ static int lay_out(const dist_kernel *k, const dist_bench_args *a, pl_dist_grid 
     *H = *bh, *W = *bw;
     if (a->weak) {
         const int P = pl_dist_size();
-        if ((s = pl_dist_grid_create(g, *bh * P, *bw * P, 1)) != PL_OK) return cli_fail(s);
+        if ((s = pl_dist_grid_create(g, *bh * P, *bw * P, k->periodic)) != PL_OK) return cli_fail(s);
         *H = *bh * g->dims[0], *W = *bw * g->dims[1];
         pl_dist_grid_destroy(g);
     }
-    s = pl_dist_grid_create(g, *H, *W, 1);
+    s = pl_dist_grid_create(g, *H, *W, k->periodic);
     return s == PL_OK ? PL_EXIT_OK : cli_fail(s);
 }
 
@@ -208,11 +210,14 @@ static void print_table(const dist_kernel *k, const dist_bench_args *a, const di
     printf("%5s  %-7s  %-13s  %10s  %-16s  %10s  %12s  %13s  %9s  %11s\n", "ranks", "grid", "problem", "time (ms)",
            k->unit, "efficiency", "compute (ms)", "exchange (ms)", "wait (ms)", "model (ms)");
     char grid[32], problem[48];
-    snprintf(problem, sizeof problem, "%lldx%lld", (long long)r->bw, (long long)r->bh);
+    const int rows_first = k->size_form[0] == 'H'; /* the sizes as the kernel's SIZE reads them */
+    snprintf(problem, sizeof problem, "%lldx%lld", (long long)(rows_first ? r->bh : r->bw),
+             (long long)(rows_first ? r->bw : r->bh));
     printf("%5d  %-7s  %-13s  %10.3f  %-16.4g  %10s  %12.3f  %13s  %9s  %11s\n", 1, "1x1", problem, r->baseline * 1e3,
            k->work(a, r->bh, r->bw) / r->baseline, "(baseline)", r->baseline * 1e3, "-", "-", "-");
     snprintf(grid, sizeof grid, "%dx%d", r->dims[0], r->dims[1]);
-    snprintf(problem, sizeof problem, "%lldx%lld", (long long)r->W, (long long)r->H);
+    snprintf(problem, sizeof problem, "%lldx%lld", (long long)(rows_first ? r->H : r->W),
+             (long long)(rows_first ? r->W : r->H));
     printf("%5d  %-7s  %-13s  %10.3f  %-16.4g  %9.1f%%  %12.3f  %13.3f  %9.3f  %11.3f\n", r->ranks, grid, problem,
            r->seconds * 1e3, r->rate, r->efficiency * 100, r->slowest.compute * 1e3, r->slowest.exchange * 1e3,
            r->slowest.wait * 1e3, r->model_exchange * 1e3);

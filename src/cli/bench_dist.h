@@ -32,6 +32,7 @@ typedef struct dist_kernel {
     const char *unit;         /* the rate's unit: "cell-updates/s" */
     const char *size_form;    /* "WxH" */
     const char *default_size; /* per rank under --scale weak */
+    int periodic;             /* the grid of ranks wraps (a torus) or not (a bounded image) */
     /* The problem's rows and columns (H, W) from size (both dimensions of the kernel's size). */
     pl_status (*parse_size)(const char *text, int64_t *H, int64_t *W);
     /* This rank's share of the H x W problem on g, its inputs made from the seed where they live
@@ -55,7 +56,8 @@ typedef struct dist_kernel {
     void (*destroy)(dist_case *c);
 } dist_kernel;
 
-extern const dist_kernel dist_bench_life; /* bench_dist_life.c */
+extern const dist_kernel dist_bench_life;   /* bench_dist_life.c */
+extern const dist_kernel dist_bench_conv2d; /* bench_dist_conv2d.c */
 
 /* The distributed bench (pl_cmd_bench under mpirun). Exit status, the same on every rank. */
 int bench_dist(int argc, char **argv);

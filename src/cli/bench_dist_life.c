@@ -212,6 +212,7 @@ const dist_kernel dist_bench_life = {
     .unit = "cell-updates/s",
     .size_form = "WxH",
     .default_size = "2048",
+    .periodic = 1,
     .parse_size = life_size,
     .create = life_create,
     .run = life_run,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_mpi_bench.sh: `parlab bench life` under mpirun on 1, 2, 3 and 4 ranks: strong scaling of a
+# test_mpi_bench.sh: `parlab bench life` (and conv2d) under mpirun on 1, 2, 3 and 4 ranks: strong scaling of a
 # size that does not divide (67x61: every rank's block checked exact against the reference), weak
 # scaling (the problem grows with the grid), the JSON's fields; and the faults: a kernel that
 # does not run distributed, a bad --scale, more ranks than rows, a halo deeper than a block: each
@@ -36,6 +36,14 @@ run_n 4 60 "$PARLAB" bench life 64x48 --gens 10 --repeats 2
 st=$?
 if [ $st -eq 0 ] && grep -q "weak scaling" out.txt && grep -Eq '^ +4  2x2 +128x96 ' out.txt &&
     grep -Eq '^ +1  1x1 +64x48 ' out.txt; then ok; else bad "weak on 4 ranks: status $st $(cat out.txt err.txt | head)"; fi
+
+# conv2d: a bounded image, each rank's output block checked against float64
+for p in 3 4; do
+    run_n "$p" 60 "$PARLAB" bench conv2d 67x61 --scale strong --repeats 2
+    st=$?
+    if [ $st -eq 0 ] && grep -q '^check: every pixel within' out.txt && grep -Eq "^ +$p  [0-9]x[0-9] +67x61 " out.txt; then
+        ok; else bad "conv2d strong on $p ranks: status $st $(cat out.txt err.txt | head)"; fi
+done
 
 # the faults
 run_n 2 60 "$PARLAB" bench gemm 64; expect_one_error $? 2 "does not run distributed yet"
