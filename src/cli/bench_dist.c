@@ -6,6 +6,7 @@
  * the model's exchange time beside the measured one; JSON. Every point where a rank may fail
  * ends in cli_agree, so all ranks stop together with one message. */
 #include "cli/bench_dist.h"
+#include "cli/tool_dist.h"
 
 #include "core/core.h"
 #include "harness/harness.h"
@@ -152,8 +153,7 @@ typedef struct dist_result {
 } dist_result;
 
 /* The repeats: each after a barrier, the slowest rank's time; every rank's parts summed. */
-static int time_runs(const dist_kernel *k, const dist_bench_args *a, dist_case *c, const pl_dist_grid *g,
-                     dist_result *r)
+static int time_runs(const dist_kernel *k, const dist_bench_args *a, dist_case *c, dist_result *r)
 {
     double *t = malloc(sizeof *t * (size_t)a->repeats);
     pl_dist_times mine = {0, 0, 0};
@@ -169,16 +169,9 @@ static int time_runs(const dist_kernel *k, const dist_bench_args *a, dist_case *
     int rc = cli_agree(s == PL_OK ? PL_EXIT_OK : cli_fail(s));
     if (rc == 0) {
         r->seconds = median(t, a->repeats);
-        pl_dist_times *all = g->rank == 0 ? calloc((size_t)g->size, sizeof *all) : NULL;
-        pl_dist_times_gather(g, &mine, all);
-        for (int i = 0; all && i < g->size; i++) {
-            if (all[i].compute > r->slowest.compute) r->slowest.compute = all[i].compute;
-            if (all[i].exchange > r->slowest.exchange) r->slowest.exchange = all[i].exchange;
-            if (all[i].wait > r->slowest.wait) r->slowest.wait = all[i].wait;
-        }
+        r->slowest = pl_dist_times_max(&mine);
         r->slowest.compute /= (double)a->repeats, r->slowest.exchange /= (double)a->repeats;
         r->slowest.wait /= (double)a->repeats;
-        free(all);
     }
     free(t);
     return rc;
@@ -284,7 +277,7 @@ static int run_bench(const dist_kernel *k, dist_bench_args *a, int argc, char **
         if (s == PL_OK) s = k->check(c, &r.check);
         rc = cli_agree(s == PL_OK ? PL_EXIT_OK : cli_fail(s));
     }
-    if (rc == 0) rc = time_runs(k, a, c, &g, &r);
+    if (rc == 0) rc = time_runs(k, a, c, &r);
     if (rc == 0) {
         r.rung = k->rung(c);
         k->messages(c, &r.msgs, &r.bytes);
@@ -308,9 +301,8 @@ int bench_dist(int argc, char **argv)
 {
     dist_bench_args a = {.weak = 1, .gens = 100, .repeats = 5, .seed = 1, .co = TOOL_COMMON_INIT};
     const dist_kernel *k = NULL;
-    int rc = parse(argc, argv, &a, &k);
-    const int agreed = cli_agree(rc == CLI_GO_ON ? PL_EXIT_OK : rc);
-    if (rc != CLI_GO_ON || agreed) return agreed ? agreed : rc;
+    const int rc = tool_dist_parsed(parse(argc, argv, &a, &k));
+    if (rc != CLI_GO_ON) return rc;
     if (!a.co.threads) a.co.threads = pl_dist_threads_per_rank();
     return run_bench(k, &a, argc, argv);
 }

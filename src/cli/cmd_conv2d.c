@@ -389,7 +389,7 @@ static int conv2d_on_ranks(const conv2d_args *c, const pl_variant *variant)
         snprintf(ran, sizeof ran, "%s on %d rank%s (%dx%d)", pl_dist_conv2d_rung(plan), g.size, g.size > 1 ? "s" : "",
                  g.dims[0], g.dims[1]);
         print_summary(c, &p, ran, ms, -1);
-        tool_dist_report(&g, &t);
+        tool_dist_report(&t);
     }
     pl_dist_conv2d_destroy(plan);
     pl_ctx_destroy(ctx);
@@ -405,10 +405,9 @@ int pl_cmd_conv2d(int argc, char **argv)
     const pl_variant *variant = NULL;
     int rc;
     if (pl_dist_active()) { /* the output was checked on rank 0 alone: every rank agrees on it */
-        rc = parse_args(argc, argv, &c);
-        const int agreed = cli_agree(rc == CLI_GO_ON ? PL_EXIT_OK : rc);
-        if (rc != CLI_GO_ON || agreed) return agreed ? agreed : rc;
-        if ((rc = cli_agree(tool_find_variant("conv2d", &pl_conv2d_kernel, &c.co, &variant))) != 0) return rc;
+        if ((rc = tool_dist_parsed(parse_args(argc, argv, &c))) != CLI_GO_ON ||
+            (rc = cli_agree(tool_find_variant("conv2d", &pl_conv2d_kernel, &c.co, &variant))) != 0)
+            return rc;
         return conv2d_on_ranks(&c, variant);
     }
     if ((rc = parse_args(argc, argv, &c)) != CLI_GO_ON ||

@@ -467,7 +467,7 @@ static int entropy_on_ranks(const entropy_args *e, const run_opts *o)
                (long long)p.H, (long long)p.W, o->k, o->bins, o->base2 ? "2" : "e", pl_dist_entropy_rung(plan), g.size,
                g.size > 1 ? "s" : "", g.dims[0], g.dims[1], ms);
         const pl_dist_times t = pl_dist_entropy_times(plan);
-        tool_dist_report(&g, &t);
+        tool_dist_report(&t);
     }
     pl_dist_entropy_destroy(plan);
     pl_ctx_destroy(ctx);
@@ -482,10 +482,9 @@ int pl_cmd_entropy(int argc, char **argv)
     run_opts o = {0};
     int rc;
     if (pl_dist_active()) { /* the output was checked on rank 0 alone: every rank agrees on it */
-        rc = parse_args(argc, argv, &e);
-        const int agreed = cli_agree(rc == CLI_GO_ON ? PL_EXIT_OK : rc);
-        if (rc != CLI_GO_ON || agreed) return agreed ? agreed : rc;
-        if ((rc = cli_agree(tool_find_variant("entropy", &pl_entropy_kernel, &e.co, &o.variant))) != 0) return rc;
+        if ((rc = tool_dist_parsed(parse_args(argc, argv, &e))) != CLI_GO_ON ||
+            (rc = cli_agree(tool_find_variant("entropy", &pl_entropy_kernel, &e.co, &o.variant))) != 0)
+            return rc;
         o.k = (int)e.k, o.bins = (int)e.bins, o.base2 = e.base2;
         return entropy_on_ranks(&e, &o);
     }

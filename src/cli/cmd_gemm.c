@@ -233,7 +233,7 @@ static int gemm_on_ranks(const gemm_args *g, const pl_variant *variant)
         printf(": %lldx%lld (K=%lld), variant %s on %d rank%s (%dx%d, SUMMA), %.3f ms\n", (long long)M, (long long)N,
                (long long)K, variant ? variant->name : pl_gemm_best_variant(ctx), grid.size, grid.size > 1 ? "s" : "",
                grid.dims[0], grid.dims[1], ms);
-        tool_dist_report(&grid, &t);
+        tool_dist_report(&t);
     }
     pl_ctx_destroy(ctx);
     if (have_grid) pl_dist_grid_destroy(&grid);
@@ -247,10 +247,9 @@ int pl_cmd_gemm(int argc, char **argv)
     const pl_variant *variant = NULL;
     int rc;
     if (pl_dist_active()) { /* the output was checked on rank 0 alone: every rank agrees on it */
-        rc = parse_args(argc, argv, &g);
-        const int agreed = cli_agree(rc == CLI_GO_ON ? PL_EXIT_OK : rc);
-        if (rc != CLI_GO_ON || agreed) return agreed ? agreed : rc;
-        if ((rc = cli_agree(tool_find_variant("gemm", &pl_gemm_kernel, &g.co, &variant))) != 0) return rc;
+        if ((rc = tool_dist_parsed(parse_args(argc, argv, &g))) != CLI_GO_ON ||
+            (rc = cli_agree(tool_find_variant("gemm", &pl_gemm_kernel, &g.co, &variant))) != 0)
+            return rc;
         return gemm_on_ranks(&g, variant);
     }
     if ((rc = parse_args(argc, argv, &g)) != CLI_GO_ON ||

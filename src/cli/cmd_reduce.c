@@ -190,7 +190,7 @@ static int reduce_on_ranks(const reduce_args *ra, const pl_variant *variant)
                pl_reduce_op_names[ra->op], ra->axis, (long long)R, (long long)M, (long long)N,
                variant ? variant->name : pl_reduce_best_variant(ctx), g.size, g.size > 1 ? "s" : "", g.dims[0],
                g.dims[1], ms);
-        tool_dist_report(&g, &t);
+        tool_dist_report(&t);
     }
     pl_ctx_destroy(ctx);
     if (have_grid) pl_dist_grid_destroy(&g);

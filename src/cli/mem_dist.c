@@ -7,7 +7,7 @@
  *             (depth d: 4 sides of N x d, 4 corners of d x d), as the stencils do; the slowest
  *             rank's time of a whole exchange beside the model's 8 messages one after another.
  * Rank 0 prints; the other ranks print nothing. Exit status as every command. */
-#include "cli/tool.h"
+#include "cli/tool_dist.h"
 
 #include "core/core.h"
 #include "dist/dist.h"
@@ -145,8 +145,7 @@ int mem_dist(int argc, char **argv)
                   "%s)", a.study, a.study);
         rc = PL_EXIT_USAGE;
     }
-    const int agreed = cli_agree(rc == CLI_GO_ON ? PL_EXIT_OK : rc);
-    if (rc != CLI_GO_ON || agreed) return agreed ? agreed : rc;
+    if ((rc = tool_dist_parsed(rc)) != CLI_GO_ON) return rc;
     if (!strcmp(a.study, "pingpong")) {
         pingpong(&a);
         return PL_EXIT_OK;

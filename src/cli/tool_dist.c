@@ -3,7 +3,6 @@
 
 #include "core/core.h"
 
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -68,18 +67,15 @@ int tool_dist_context(const pl_kernel *k, const tool_common *c, const pl_variant
 
 int tool_dist_status(pl_status s) { return cli_agree(s == PL_OK ? PL_EXIT_OK : cli_fail(s)); }
 
-void tool_dist_report(const pl_dist_grid *g, const pl_dist_times *mine)
+void tool_dist_report(const pl_dist_times *mine)
 {
-    pl_dist_times *all = g->rank == 0 ? calloc((size_t)g->size, sizeof *all) : NULL;
-    pl_dist_times_gather(g, mine, all);
-    if (!all) return;
-    pl_dist_times most = {0, 0, 0};
-    for (int r = 0; r < g->size; r++) {
-        if (all[r].compute > most.compute) most.compute = all[r].compute;
-        if (all[r].exchange > most.exchange) most.exchange = all[r].exchange;
-        if (all[r].wait > most.wait) most.wait = all[r].wait;
-    }
+    const pl_dist_times most = pl_dist_times_max(mine);
     printf("ranks (the slowest's): compute %.3f ms, exchange %.3f ms, wait %.3f ms\n", most.compute * 1e3,
            most.exchange * 1e3, most.wait * 1e3);
-    free(all);
+}
+
+int tool_dist_parsed(int rc)
+{
+    const int agreed = cli_agree(rc == CLI_GO_ON ? PL_EXIT_OK : rc);
+    return rc != CLI_GO_ON ? rc : agreed ? agreed : CLI_GO_ON;
 }

@@ -23,7 +23,10 @@ int tool_dist_read(const char *cmd, const pl_dist_grid *g, const char *path, con
 int tool_dist_context(const pl_kernel *k, const tool_common *c, const pl_variant *v, pl_ctx **ctx);
 /* A status from a collective library call (the same on every rank) as the agreed exit status. */
 int tool_dist_status(pl_status s);
-/* "ranks (the slowest's): compute ... ms, exchange ... ms, wait ... ms" on rank 0. */
-void tool_dist_report(const pl_dist_grid *g, const pl_dist_times *mine);
+/* "ranks (the slowest's): compute ... ms, exchange ... ms, wait ... ms" (printed by rank 0). */
+void tool_dist_report(const pl_dist_times *mine);
+/* The command line's verdict (rc: CLI_GO_ON or an exit status) agreed by every rank, for a
+ * command whose output rank 0 alone checked: CLI_GO_ON when every rank goes on. */
+int tool_dist_parsed(int rc);
 
 #endif

@@ -177,6 +177,8 @@ void pl_dist_halo_destroy(pl_dist_halo *x);
 void pl_dist_barrier(void);
 /* The largest x of all ranks, on every rank (the slowest rank's time). */
 double pl_dist_max(double x);
+/* Each part of the ranks' times at its largest over the ranks, on every rank. */
+pl_dist_times pl_dist_times_max(const pl_dist_times *mine);
 /* The other ranks wait, without spinning on the cores, while rank 0 works alone (a one-rank
  * baseline): rank 0 calls it when done, the others call it at once and return then. */
 void pl_dist_idle_until_root(void);

@@ -26,6 +26,13 @@ double pl_dist_max(double x)
     return most;
 }
 
+pl_dist_times pl_dist_times_max(const pl_dist_times *mine)
+{
+    double t[3] = {mine->compute, mine->exchange, mine->wait}, most[3] = {t[0], t[1], t[2]};
+    if (pl_dist_active()) MPI_Allreduce(t, most, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return (pl_dist_times){most[0], most[1], most[2]};
+}
+
 /* Wait for a non-blocking collective, testing it every 200 us in between naps. */
 static void idle_wait(MPI_Request *req)
 {
