@@ -9,6 +9,7 @@
 #define PL_CLI_BENCH_DIST_H
 
 #include "cli/tool.h"
+#include "core/core.h"
 #include "dist/dist.h"
 
 /* What the command line asks of a distributed bench. */
@@ -58,6 +59,15 @@ typedef struct dist_kernel {
 
 extern const dist_kernel dist_bench_life;   /* bench_dist_life.c */
 extern const dist_kernel dist_bench_conv2d; /* bench_dist_conv2d.c */
+
+/* The input at a global index of the problem, for the seed: every rank makes the part it
+ * needs, and the same part whatever the grid (core's splitmix64, seeded by the index). */
+static inline uint64_t dist_bench_hash(uint64_t seed, uint64_t index)
+{
+    pl_rng r;
+    pl_rng_seed(&r, seed << 40 ^ index);
+    return pl_rng_next(&r);
+}
 
 /* The distributed bench (pl_cmd_bench under mpirun). Exit status, the same on every rank. */
 int bench_dist(int argc, char **argv);

@@ -31,10 +31,7 @@ struct dist_case {
 /* Pixel (y, x) of the image: a hash of the seed and its position, in [-1, 1). */
 static float pixel(uint64_t seed, int64_t W, int64_t y, int64_t x)
 {
-    uint64_t z = seed + (uint64_t)(y * W + x + 1) * UINT64_C(0x9E3779B97F4A7C15);
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return (float)((double)((z ^ (z >> 31)) >> 40) / (double)(1 << 23) - 1.0);
+    return (float)((double)(dist_bench_hash(seed, (uint64_t)(y * W + x)) >> 40) / (double)(1 << 23) - 1.0);
 }
 
 /* The h x w pixels from (y0, x0), rows w apart. */

@@ -35,10 +35,7 @@ static int soup_cell(const dist_case *c, int64_t y, int64_t x)
 {
     const int64_t H = c->p.H, W = c->p.W;
     y = ((y % H) + H) % H, x = ((x % W) + W) % W;
-    uint64_t z = c->seed + (uint64_t)(y * W + x) * UINT64_C(0x9E3779B97F4A7C15);
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return (int)((z ^ (z >> 31)) >> 63);
+    return (int)(dist_bench_hash(c->seed, (uint64_t)(y * W + x)) >> 63);
 }
 
 /* The h x w cells from (y0, x0) of the first generation, packed (rows wpr words apart). */
