@@ -19,6 +19,7 @@
 static const dist_kernel *const dist_kernels[] = {
     &dist_bench_life,
     &dist_bench_conv2d,
+    &dist_bench_entropy,
 };
 enum { N_DIST_KERNELS = sizeof dist_kernels / sizeof dist_kernels[0] };
 
@@ -35,7 +36,8 @@ static void usage(FILE *f)
           "own block of the first run against the reference.\n"
           "\n"
           "kernels under mpirun: life (SIZE WxH or N, a torus of B3/S23), conv2d (SIZE HxW or N, a\n"
-          "float32 image, a 5x5 filter, same mode, zero border)\n"
+          "float32 image, a 5x5 filter, same mode, zero border), entropy (SIZE HxW or N, values in\n"
+          "[0, 16), 5x5 windows)\n"
           "\n"
           "options:\n"
           "  --scale weak|strong  weak (default): SIZE is each rank's block, the problem grows\n"

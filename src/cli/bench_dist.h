@@ -59,6 +59,7 @@ typedef struct dist_kernel {
 
 extern const dist_kernel dist_bench_life;   /* bench_dist_life.c */
 extern const dist_kernel dist_bench_conv2d; /* bench_dist_conv2d.c */
+extern const dist_kernel dist_bench_entropy; /* bench_dist_entropy.c */
 
 /* The input at a global index of the problem, for the seed: every rank makes the part it
  * needs, and the same part whatever the grid (core's splitmix64, seeded by the index). */

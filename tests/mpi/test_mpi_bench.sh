@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_mpi_bench.sh: `parlab bench life` (and conv2d) under mpirun on 1, 2, 3 and 4 ranks: strong scaling of a
+# test_mpi_bench.sh: `parlab bench life` (and conv2d, entropy) under mpirun on 1, 2, 3 and 4 ranks: strong scaling of a
 # size that does not divide (67x61: every rank's block checked exact against the reference), weak
 # scaling (the problem grows with the grid), the JSON's fields; and the faults: a kernel that
 # does not run distributed, a bad --scale, more ranks than rows, a halo deeper than a block: each
@@ -44,6 +44,12 @@ for p in 3 4; do
     if [ $st -eq 0 ] && grep -q '^check: every pixel within' out.txt && grep -Eq "^ +$p  [0-9]x[0-9] +67x61 " out.txt; then
         ok; else bad "conv2d strong on $p ranks: status $st $(cat out.txt err.txt | head)"; fi
 done
+
+# entropy: each rank's block against the kernel's float64 reference
+run_n 3 60 "$PARLAB" bench entropy 67x61 --scale strong --repeats 2
+st=$?
+if [ $st -eq 0 ] && grep -q '^check: every pixel within the spec' out.txt && grep -Eq "^ +3  [0-9]x[0-9] +67x61 " out.txt; then
+    ok; else bad "entropy strong on 3 ranks: status $st $(cat out.txt err.txt | head)"; fi
 
 # the faults
 run_n 2 60 "$PARLAB" bench gemm 64; expect_one_error $? 2 "does not run distributed yet"
