@@ -3,12 +3,17 @@
  * (float32 or int32 used as they are, uint8/uint16 converted), a PGM or a PNG (8 or 16 bit,
  * converted to float32, or int32 with --dtype i32); OUT by its name: .pgm/.png rounded and
  * clamped to 8 bits (--depth 16: 16 bits), anything else a .npy of the computed dtype.
+ * Under mpirun (src/dist/, dist/stencil.h) a .npy image runs on the ranks: each reads its block
+ * of IMAGE and writes its block of OUT with MPI-IO, and filters it with its halo from its
+ * neighbours; PGM/PNG files and uint8/uint16 .npy images are refused there.
  * Exit status: 0 ok; 1 a runtime failure (a file cannot be read or written or holds the wrong
  * type; the device fails); 2 a usage error (bad option, value or filter, a filter that does
  * not fit the image in valid mode, int32 sums that could overflow, too big for memory). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/tool.h"
+#include "cli/tool_dist.h"
 #include "core/core.h"
+#include "dist/stencil.h"
 #include "kernels/conv2d/conv2d.h"
 
 #include <math.h>
@@ -199,7 +204,8 @@ static int parse_args(int argc, char **argv, conv2d_args *c)
         return PL_EXIT_USAGE;
     }
     if ((rc = tool_need_output("conv2d", &c->co, "OUT.npy")) != 0 ||
-        (rc = tool_check_output("conv2d", "-o", c->co.out_path, &c->in_path, 1, TOOL_OUT_FILE_ONLY)) != 0)
+        (pl_dist_rank() == 0 && /* under mpirun rank 0 alone checks */
+         (rc = tool_check_output("conv2d", "-o", c->co.out_path, &c->in_path, 1, TOOL_OUT_FILE_ONLY)) != 0))
         return rc;
     if (c->border_given && c->mode != PL_CONV2D_SAME) {
         cli_error("conv2d: --border %s applies to --mode same only", problem_param("border")->choices[c->border]);
@@ -314,11 +320,96 @@ static void print_summary(const conv2d_args *c, const pl_conv2d_problem *p, cons
                (long long)clamped, (long long)(p->OH * p->OW), c->depth16 ? 65535 : 255);
 }
 
+/* ---------------------------------------------------------------- on the ranks of mpirun */
+
+/* The problem from the image's header (float32 or int32: its own dtype; --dtype must agree) and
+ * the filter, parsed on every rank. */
+static int ranks_problem(const conv2d_args *c, const pl_dist_npy *h, void **filter, pl_conv2d_problem *p)
+{
+    const pl_dtype dtype = h->dtype;
+    int K = 0;
+    if (c->dtype_given && (c->dtype_i32 ? PL_I32 : PL_F32) != dtype) {
+        cli_error("conv2d: %s holds %s, but --dtype %s was given (a .npy image keeps its type)", c->in_path,
+                  pl_dtype_name(dtype), c->dtype_i32 ? "i32" : "f32");
+        return PL_EXIT_USAGE;
+    }
+    pl_status s = pl_conv2d_filter_parse(c->filter_text, dtype, filter, &K);
+    if (s != PL_OK) return cli_fail(s);
+    *p = (pl_conv2d_problem){.H = h->shape[0], .W = h->shape[1], .K = K, .dtype = dtype, .mode = c->mode,
+                             .border = c->border, .flip = c->flip, .ld_img = h->shape[1]};
+    pl_conv2d_set_shape(p);
+    p->ld_out = p->OW;
+    return (s = pl_conv2d_check(p)) == PL_OK ? PL_EXIT_OK : cli_fail(s);
+}
+
+/* The image on the ranks: each rank's block read, filtered with its halo, and its output block
+ * written, by MPI-IO; every failure point agreed. */
+static int conv2d_on_ranks(const conv2d_args *c, const pl_variant *variant)
+{
+    static const pl_dtype types[] = {PL_F32, PL_I32};
+    pl_dist_npy h;
+    pl_conv2d_problem p;
+    pl_dist_grid g;
+    int have_grid = 0;
+    void *filter = NULL, *in = NULL, *out = NULL;
+    pl_ctx *ctx = NULL;
+    pl_dist_conv2d_plan *plan = NULL;
+    pl_dist_times t = {0, 0, 0};
+    int rc = tool_dist_npy_only("conv2d", &c->in_path, 1, c->co.out_path);
+    if (rc == 0) rc = tool_dist_header("conv2d", c->in_path, types, 2, &h);
+    if (rc == 0) rc = cli_agree(ranks_problem(c, &h, &filter, &p));
+    if (rc == 0) rc = tool_dist_status(pl_dist_grid_create(&g, p.H, p.W, 0)), have_grid = rc == 0;
+    if (rc == 0) rc = tool_dist_context(&pl_conv2d_kernel, &c->co, variant, &ctx);
+    if (rc == 0) rc = tool_dist_read("conv2d", &g, c->in_path, &h, &in);
+    const pl_dist_block ib = have_grid ? pl_dist_block_of(&g, p.H, p.W) : (pl_dist_block){0, 0, 0, 0};
+    const pl_dist_block ob = have_grid ? pl_dist_conv2d_out_block(&g, &p) : ib;
+    const int64_t ow = ob.x1 > ob.x0 ? ob.x1 - ob.x0 : 0, oh = ob.y1 > ob.y0 ? ob.y1 - ob.y0 : 0;
+    if (rc == 0) {
+        int mine = tool_fits_host("conv2d", "this rank's output block", 4.0 * (double)(oh * ow));
+        if (mine == 0 && !(out = pl_alloc((size_t)(oh * ow > 0 ? oh * ow : 1) * 4))) {
+            cli_error("conv2d: cannot allocate this rank's output block");
+            mine = PL_EXIT_FAIL;
+        }
+        rc = cli_agree(mine);
+    }
+    if (rc == 0)
+        rc = tool_dist_status(pl_dist_conv2d_create(&plan, &g, ctx, variant ? variant->name : NULL, NULL, &p, filter,
+                                                    PL_DIST_OVERLAP_AUTO));
+    double ms = 0;
+    if (rc == 0) {
+        const double t0 = pl_now();
+        rc = tool_dist_status(pl_dist_conv2d_run(plan, in, ib.x1 - ib.x0, out, ow));
+        ms = pl_dist_max(pl_now() - t0) * 1e3;
+        t = pl_dist_conv2d_times(plan);
+    }
+    if (rc == 0)
+        rc = tool_dist_status(pl_dist_npy_write_block(&g, c->co.out_path, p.dtype, p.OH, p.OW, &ob, out, ow));
+    if (rc == 0) {
+        char ran[96];
+        snprintf(ran, sizeof ran, "%s on %d rank%s (%dx%d)", pl_dist_conv2d_rung(plan), g.size, g.size > 1 ? "s" : "",
+                 g.dims[0], g.dims[1]);
+        print_summary(c, &p, ran, ms, -1);
+        tool_dist_report(&t);
+    }
+    pl_dist_conv2d_destroy(plan);
+    pl_ctx_destroy(ctx);
+    if (have_grid) pl_dist_grid_destroy(&g);
+    pl_free(in), pl_free(out);
+    free(filter);
+    return rc;
+}
+
 int pl_cmd_conv2d(int argc, char **argv)
 {
     conv2d_args c = {.co = TOOL_COMMON_INIT};
     const pl_variant *variant = NULL;
     int rc;
+    if (pl_dist_active()) { /* the output was checked on rank 0 alone: every rank agrees on it */
+        if ((rc = tool_dist_parsed(parse_args(argc, argv, &c))) != CLI_GO_ON ||
+            (rc = cli_agree(tool_find_variant("conv2d", &pl_conv2d_kernel, &c.co, &variant))) != 0)
+            return rc;
+        return conv2d_on_ranks(&c, variant);
+    }
     if ((rc = parse_args(argc, argv, &c)) != CLI_GO_ON ||
         (rc = tool_find_variant("conv2d", &pl_conv2d_kernel, &c.co, &variant)) != 0)
         return rc;

@@ -3,11 +3,15 @@
  * FILE -o OUTDIR`, many matrices from one file (parlab's batch file or a .npz), each written to
  * OUTDIR/<name>.npy, timed one by one with and without the transfers, as the classic lab
  * reports them (total and maximum).
+ * Under mpirun (dist/stencil.h) a .npy IMAGE runs on the ranks: each reads its block and writes
+ * its block of OUT.npy with MPI-IO; --batch and image files are refused there.
  * Exit status: 0 ok; 1 a runtime failure (a file cannot be read or written, is malformed, holds
  * a value that is not an integer in [0, bins); the device fails); 2 a usage error. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/tool.h"
+#include "cli/tool_dist.h"
 #include "core/core.h"
+#include "dist/stencil.h"
 #include "kernels/entropy/entropy.h"
 
 #include <errno.h>
@@ -407,10 +411,69 @@ static int parse_args(int argc, char **argv, entropy_args *e)
     if (e->batch_path) /* a directory of files ("-" refused here); the batch's own checks follow */
         return strcmp(e->co.out_path, "-") ? CLI_GO_ON
                                            : tool_check_output("entropy", "-o", "-", NULL, 0, TOOL_OUT_FILE_ONLY);
-    if ((rc = tool_check_output("entropy", "-o", e->co.out_path, &e->in_path, 1, TOOL_OUT_FILE_ONLY)) != 0 ||
+    if ((pl_dist_rank() == 0 && /* under mpirun rank 0 alone checks */
+         (rc = tool_check_output("entropy", "-o", e->co.out_path, &e->in_path, 1, TOOL_OUT_FILE_ONLY)) != 0) ||
         (rc = npy_output_name(e->co.out_path)) != 0)
         return rc;
     return CLI_GO_ON;
+}
+
+/* IMAGE.npy on the ranks of mpirun: each rank's block read (its values checked where they
+ * live), its entropies computed with the halo from its neighbours, its block of OUT.npy
+ * written, by MPI-IO; every failure point agreed. */
+static int entropy_on_ranks(const entropy_args *e, const run_opts *o)
+{
+    static const pl_dtype types[] = {PL_U8, PL_U16, PL_I32, PL_F32, PL_F64};
+    pl_dist_npy h;
+    pl_dist_grid g;
+    int have_grid = 0;
+    void *in = NULL;
+    uint8_t *owned = NULL;
+    const uint8_t *values = NULL;
+    float *out = NULL;
+    pl_ctx *ctx = NULL;
+    pl_dist_entropy_plan *plan = NULL;
+    int rc = e->batch_path ? PL_EXIT_USAGE : PL_EXIT_OK;
+    if (rc) cli_error("entropy: --batch runs on one process; run it without mpirun");
+    if ((rc = cli_agree(rc)) == 0) rc = tool_dist_npy_only("entropy", &e->in_path, 1, e->co.out_path);
+    if (rc == 0) rc = tool_dist_header("entropy", e->in_path, types, 5, &h);
+    if (rc == 0) rc = tool_dist_status(pl_dist_grid_create(&g, h.shape[0], h.shape[1], 0)), have_grid = rc == 0;
+    if (rc == 0) rc = tool_dist_context(&pl_entropy_kernel, &e->co, o->variant, &ctx);
+    if (rc == 0) rc = tool_dist_read("entropy", &g, e->in_path, &h, &in);
+    const pl_dist_block b = have_grid ? pl_dist_block_of(&g, h.shape[0], h.shape[1]) : (pl_dist_block){0, 0, 0, 0};
+    const int64_t bh = b.y1 - b.y0, bw = b.x1 - b.x0;
+    if (rc == 0) { /* this rank's values checked and converted; its output block */
+        const pl_array block = {.dtype = h.dtype, .rank = 2, .shape = {bh, bw}, .data = in};
+        int mine = to_values(e->in_path, &block, o->bins, &values, &owned);
+        if (mine == 0 && !(out = pl_alloc((size_t)(bh * bw) * sizeof *out))) {
+            cli_error("entropy: cannot allocate this rank's output block");
+            mine = PL_EXIT_FAIL;
+        }
+        rc = cli_agree(mine);
+    }
+    const pl_entropy_problem p = problem_of(o, h.shape[0], h.shape[1]);
+    if (rc == 0)
+        rc = tool_dist_status(pl_dist_entropy_create(&plan, &g, ctx, o->variant ? o->variant->name : NULL, NULL, &p,
+                                                     PL_DIST_OVERLAP_AUTO));
+    double ms = 0;
+    if (rc == 0) {
+        const double t0 = pl_now();
+        rc = tool_dist_status(pl_dist_entropy_run(plan, values, bw, out, bw));
+        ms = pl_dist_max(pl_now() - t0) * 1e3;
+    }
+    if (rc == 0) rc = tool_dist_status(pl_dist_npy_write(&g, e->co.out_path, PL_F32, p.H, p.W, out, bw));
+    if (rc == 0) {
+        printf("entropy: %lldx%lld, k=%d, bins=%d, base %s, variant %s on %d rank%s (%dx%d), %.3f ms\n",
+               (long long)p.H, (long long)p.W, o->k, o->bins, o->base2 ? "2" : "e", pl_dist_entropy_rung(plan), g.size,
+               g.size > 1 ? "s" : "", g.dims[0], g.dims[1], ms);
+        const pl_dist_times t = pl_dist_entropy_times(plan);
+        tool_dist_report(&t);
+    }
+    pl_dist_entropy_destroy(plan);
+    pl_ctx_destroy(ctx);
+    if (have_grid) pl_dist_grid_destroy(&g);
+    pl_free(in), pl_free(owned), pl_free(out);
+    return rc;
 }
 
 int pl_cmd_entropy(int argc, char **argv)
@@ -418,6 +481,13 @@ int pl_cmd_entropy(int argc, char **argv)
     entropy_args e = {.co = TOOL_COMMON_INIT, .k = 5, .bins = 16};
     run_opts o = {0};
     int rc;
+    if (pl_dist_active()) { /* the output was checked on rank 0 alone: every rank agrees on it */
+        if ((rc = tool_dist_parsed(parse_args(argc, argv, &e))) != CLI_GO_ON ||
+            (rc = cli_agree(tool_find_variant("entropy", &pl_entropy_kernel, &e.co, &o.variant))) != 0)
+            return rc;
+        o.k = (int)e.k, o.bins = (int)e.bins, o.base2 = e.base2;
+        return entropy_on_ranks(&e, &o);
+    }
     if ((rc = parse_args(argc, argv, &e)) != CLI_GO_ON ||
         (rc = tool_find_variant("entropy", &pl_entropy_kernel, &e.co, &o.variant)) != 0)
         return rc;

@@ -3,6 +3,7 @@
  * and all of it as JSON (schema parlab-mem/1, docs/memory.md). Exit status: 0 every study ran
  * and computed what it should; 1 a study failed or a checksum was wrong; 2 a usage error. */
 #include "cli/tool.h"
+#include "dist/dist.h"
 #include "io/json.h"
 #include "kernels/memory/mem.h"
 
@@ -21,7 +22,9 @@ static void usage(FILE *f)
           "\nstudies:\n",
           f);
     for (const mem_study *s = pl_mem_studies; s->name; s++) fprintf(f, "  %-15s %s\n", s->name, s->summary);
-    fputs("  all             every study above in turn, the GPU ones where a GPU is present (skipped,\n"
+    fputs("  pingpong        under mpirun: latency and bandwidth between ranks 0 and 1 (the network model)\n"
+          "  halo            under mpirun: the 8-neighbour halo exchange of every rank, beside the model\n"
+          "  all             every study above in turn, the GPU ones where a GPU is present (skipped,\n"
           "                  saying so, elsewhere); about 15 s on a 2-core machine\n"
           "\noptions:\n"
           "  --quick         small arrays and 3 repeats: seconds in all (numbers for checking, not for reading)\n"
@@ -243,8 +246,16 @@ static int write_json(int argc, char **argv, const char *json, const mem_opts *o
     return PL_EXIT_OK;
 }
 
+int mem_dist(int argc, char **argv); /* mem_dist.c: pingpong and halo, between ranks */
+
 int pl_cmd_mem(int argc, char **argv)
 {
+    if (argc >= 2 && (!strcmp(argv[1], "pingpong") || !strcmp(argv[1], "halo"))) return mem_dist(argc, argv);
+    if (pl_dist_size() > 1) {
+        cli_error("parlab mem %s does not run distributed (launched by mpirun on %d ranks): only pingpong and halo "
+                  "do; run the others without mpirun", argc >= 2 ? argv[1] : "", pl_dist_size());
+        return cli_agree(PL_EXIT_USAGE);
+    }
     mem_args m = {0};
     const mem_study *only;
     int rc = parse_args(argc, argv, &m, &only);

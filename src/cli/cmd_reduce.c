@@ -3,12 +3,16 @@
  *     r = op over each row (axis 1) or column (axis 0) of a float32 matrix, as NumPy's
  *     A.op(axis=...) (a 1-D float32 result), through pl_sreduce or the named variant.
  *   parlab dot x.npy y.npy [--variant V]: prints sum_i x_i y_i of two float32 vectors.
+ * Under mpirun (dist/reduce.h) reduce runs on the ranks: each reads its block of A with MPI-IO
+ * and reduces it, the partials are combined across ranks, rank 0 writes r; dot runs on one.
  * Exit status as `parlab gemm`: 0 ok; 1 a runtime failure (a file cannot be read or written,
  * is malformed or not float32 of the right rank; the device fails); 2 a usage error (bad
  * option or value, shapes that do not fit, unknown variant, too big for memory). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/tool.h"
+#include "cli/tool_dist.h"
 #include "core/core.h"
+#include "dist/reduce.h"
 #include "kernels/reduce/reduce.h"
 
 #include <math.h>
@@ -149,6 +153,52 @@ static int reduce_all(const reduce_args *ra, const pl_variant *variant, const pl
     return tool_run(&pl_reduce_kernel, p, &ra->co, variant, pl_reduce_best_variant, reduce, &call, ran, ms);
 }
 
+/* A on the ranks of mpirun: each rank's block read with MPI-IO and reduced, the partials
+ * combined across ranks, r gathered to rank 0, which writes it; every failure point agreed. */
+static int reduce_on_ranks(const reduce_args *ra, const pl_variant *variant)
+{
+    static const pl_dtype f32[] = {PL_F32};
+    pl_dist_npy h;
+    pl_dist_grid g;
+    int have_grid = 0;
+    void *A = NULL;
+    pl_array r = {0};
+    pl_ctx *ctx = NULL;
+    pl_dist_times t = {0, 0, 0};
+    int rc = tool_dist_npy_only("reduce", ra->in, 1, ra->co.out_path);
+    if (rc == 0) rc = tool_dist_header("reduce", ra->in[0], f32, 1, &h);
+    const int64_t M = h.shape[0], N = h.shape[1], R = ra->axis ? M : N;
+    if (rc == 0) rc = tool_dist_status(pl_dist_grid_create(&g, M, N, 0)), have_grid = rc == 0;
+    if (rc == 0) rc = tool_dist_context(&pl_reduce_kernel, &ra->co, variant, &ctx);
+    if (rc == 0) rc = tool_dist_read("reduce", &g, ra->in[0], &h, &A);
+    if (rc == 0) {
+        char what[64];
+        snprintf(what, sizeof what, "r (%lld float32)", (long long)R);
+        rc = cli_agree(pl_dist_rank() == 0 ? tool_alloc_f32("reduce", what, 1, &R, &r) : PL_EXIT_OK);
+    }
+    const pl_dist_block b = have_grid ? pl_dist_block_of(&g, M, N) : (pl_dist_block){0, 0, 0, 0};
+    double ms = 0;
+    if (rc == 0) {
+        const double t0 = pl_now();
+        rc = tool_dist_status(pl_dist_sreduce_variant(&g, ctx, variant ? variant->name : NULL, NULL, ra->op, ra->axis,
+                                                      M, N, A, b.x1 - b.x0, r.data, PL_DIST_TO_ROOT, &t));
+        ms = pl_dist_max(pl_now() - t0) * 1e3;
+    }
+    if (rc == 0) rc = cli_agree(pl_dist_rank() == 0 ? tool_write_npy(ra->co.out_path, &r) : PL_EXIT_OK);
+    if (rc == 0) {
+        printf("r = %s(A, axis=%d): %lld values from %lldx%lld, variant %s on %d rank%s (%dx%d), %.3f ms\n",
+               pl_reduce_op_names[ra->op], ra->axis, (long long)R, (long long)M, (long long)N,
+               variant ? variant->name : pl_reduce_best_variant(ctx), g.size, g.size > 1 ? "s" : "", g.dims[0],
+               g.dims[1], ms);
+        tool_dist_report(&t);
+    }
+    pl_ctx_destroy(ctx);
+    if (have_grid) pl_dist_grid_destroy(&g);
+    pl_free(A);
+    pl_array_free(&r);
+    return rc;
+}
+
 int pl_cmd_reduce(int argc, char **argv)
 {
     reduce_args ra = {.cmd = "reduce", .co = TOOL_COMMON_INIT, .op = PL_REDUCE_SUM, .axis = 1};
@@ -161,6 +211,15 @@ int pl_cmd_reduce(int argc, char **argv)
         return PL_EXIT_USAGE;
     }
     const pl_variant *variant = NULL;
+    if (pl_dist_active()) { /* the output checked on rank 0 alone, every rank agrees on it */
+        rc = tool_need_output("reduce", &ra.co, "r.npy");
+        if (rc == 0 && pl_dist_rank() == 0)
+            rc = tool_check_output("reduce", "-o", ra.co.out_path, ra.in, 1, TOOL_OUT_FILE_ONLY);
+        if ((rc = cli_agree(rc)) != 0 ||
+            (rc = cli_agree(tool_find_variant("reduce", &pl_reduce_kernel, &ra.co, &variant))) != 0)
+            return rc;
+        return reduce_on_ranks(&ra, variant);
+    }
     if ((rc = tool_need_output("reduce", &ra.co, "r.npy")) != 0 ||
         (rc = tool_check_output("reduce", "-o", ra.co.out_path, ra.in, 1, TOOL_OUT_FILE_ONLY)) != 0 ||
         (rc = tool_find_variant("reduce", &pl_reduce_kernel, &ra.co, &variant)) != 0)

@@ -178,6 +178,37 @@ void pl_dist_halo_begin(pl_dist_halo *x, pl_dist_times *t);
 void pl_dist_halo_end(pl_dist_halo *x, pl_dist_times *t);
 void pl_dist_halo_destroy(pl_dist_halo *x);
 
+/* ---------------------------------------------------------------- measuring (mpi-io-bench) */
+/* What `parlab bench` and `parlab mem pingpong|halo` need under mpirun (src/dist/measure.c).
+ * Each is collective over all ranks of the run; outside a run each is the one-process answer. */
+
+/* Every rank waits here until all arrive (MPI_Barrier). */
+void pl_dist_barrier(void);
+/* The largest x of all ranks, on every rank (the slowest rank's time). */
+double pl_dist_max(double x);
+/* Each part of the ranks' times at its largest over the ranks, on every rank. */
+pl_dist_times pl_dist_times_max(const pl_dist_times *mine);
+/* The other ranks wait, without spinning on the cores, while rank 0 works alone (a one-rank
+ * baseline): rank 0 calls it when done, the others call it at once and return then. */
+void pl_dist_idle_until_root(void);
+
+/* Ping-pong between ranks 0 and 1 (the others idle): reps round trips of bytes each way after
+ * a warm-up; the median one-way time in seconds on every rank (0 on fewer than 2 ranks). */
+double pl_dist_pingpong(size_t bytes, int reps);
+
+/* The network model (docs/scale-out.md): a message of n bytes costs alpha + n / beta. */
+typedef struct pl_dist_model {
+    double alpha; /* seconds a message (latency) */
+    double beta;  /* bytes a second (bandwidth) */
+} pl_dist_model;
+/* alpha from the ping-pong of 8 bytes, beta from 4 MiB's time less alpha (16 round trips): about 50 ms. */
+pl_dist_model pl_dist_model_measure(void);
+/* The model's time for msgs messages carrying bytes in all, one after another. */
+static inline double pl_dist_model_time(const pl_dist_model *m, double msgs, double bytes)
+{
+    return msgs * m->alpha + (m->beta > 0 ? bytes / m->beta : 0);
+}
+
 #ifdef __cplusplus
 }
 #endif

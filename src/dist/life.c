@@ -287,3 +287,15 @@ pl_status pl_dist_life_run(pl_dist_life *l, int64_t gens)
 pl_dist_times pl_dist_life_times(const pl_dist_life *l) { return l->t; }
 int pl_dist_life_overlaps(const pl_dist_life *l) { return l->overlapped; }
 int pl_dist_life_on_nccl(const pl_dist_life *l) { return l->gpu != NULL; }
+
+/* ---------------------------------------------------------------- a block alone (mpi-io-bench) */
+
+void pl_dist_life_set_block(pl_dist_life *l, const uint64_t *bits, int64_t wpr)
+{
+    pl_life_copy_cells(l->cur, l->wpr, l->side[SIDE_W], l->side[SIDE_N], bits, wpr, 0, 0, l->w, l->h);
+}
+
+void pl_dist_life_get_block(const pl_dist_life *l, uint64_t *bits, int64_t wpr)
+{
+    pl_life_copy_cells(bits, wpr, 0, 0, l->cur, l->wpr, l->side[SIDE_W], l->side[SIDE_N], l->w, l->h);
+}

@@ -52,6 +52,11 @@ int pl_dist_life_overlaps(const pl_dist_life *l);
  * rung, a build with NCCL, a GPU for every rank of each node), 0 when on the host and MPI. */
 int pl_dist_life_on_nccl(const pl_dist_life *l);
 void pl_dist_life_destroy(pl_dist_life *l);
+/* (mpi-io-bench) This rank's block alone, packed (rows wpr words apart, cell 0 at bit 0),
+ * into the window, or out of it: for a caller that makes and checks each block where it lives
+ * (the distributed bench) with no rank holding the whole grid. Local, no messages. */
+void pl_dist_life_set_block(pl_dist_life *l, const uint64_t *bits, int64_t wpr);
+void pl_dist_life_get_block(const pl_dist_life *l, uint64_t *bits, int64_t wpr);
 
 #ifdef __cplusplus
 }

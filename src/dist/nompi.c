@@ -4,6 +4,7 @@
 #include "core/core.h"
 #include "dist/dist.h"
 #include "dist/life.h"
+#include "dist/npy.h" /* mpi-io-bench */
 
 #include <string.h>
 
@@ -187,4 +188,54 @@ pl_status pl_dist_sdot(const pl_dist_grid *g, pl_ctx *ctx, int64_t N, const floa
                        pl_dist_times *t)
 {
     return pl_dist_sdot_variant(g, ctx, NULL, NULL, N, x, y, result, t);
+}
+
+/* ---------------------------------------------------------------- dist/npy.h (mpi-io-bench) */
+pl_status pl_dist_npy_header(const char *path, pl_dist_npy *h)
+{
+    (void)path;
+    memset(h, 0, sizeof *h);
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+pl_status pl_dist_npy_read_block(const pl_dist_grid *g, const char *path, const pl_dist_npy *h, void *local,
+                                 int64_t ld)
+{
+    (void)g, (void)path, (void)h, (void)local, (void)ld;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+pl_status pl_dist_npy_write(const pl_dist_grid *g, const char *path, pl_dtype dtype, int64_t H, int64_t W,
+                            const void *local, int64_t ld)
+{
+    (void)g, (void)path, (void)dtype, (void)H, (void)W, (void)local, (void)ld;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+pl_status pl_dist_npy_write_block(const pl_dist_grid *g, const char *path, pl_dtype dtype, int64_t H, int64_t W,
+                                  const pl_dist_block *b, const void *local, int64_t ld)
+{
+    (void)g, (void)path, (void)dtype, (void)H, (void)W, (void)b, (void)local, (void)ld;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+
+/* ---------------------------------------------------------------- measuring (mpi-io-bench) */
+void pl_dist_barrier(void) {}
+double pl_dist_max(double x) { return x; }
+pl_dist_times pl_dist_times_max(const pl_dist_times *mine) { return *mine; }
+void pl_dist_idle_until_root(void) {}
+double pl_dist_pingpong(size_t bytes, int reps)
+{
+    (void)bytes, (void)reps;
+    return 0;
+}
+pl_dist_model pl_dist_model_measure(void)
+{
+    pl_dist_model m = {0, 0};
+    return m;
+}
+void pl_dist_life_set_block(pl_dist_life *l, const uint64_t *bits, int64_t wpr)
+{
+    (void)l, (void)bits, (void)wpr;
+}
+void pl_dist_life_get_block(const pl_dist_life *l, uint64_t *bits, int64_t wpr)
+{
+    (void)l, (void)bits, (void)wpr;
 }

@@ -44,6 +44,11 @@ int64_t pl_src_read(pl_src *s, void *buf, size_t n);
  * left empty. pl_npy_read is this on the whole file. */
 pl_status pl_npy_read_src(const char *name, pl_src *s, pl_array *a);
 
+/* The header alone (a's dtype, rank and shape; data NULL), for a reader that takes the data
+ * itself (the distributed layer's MPI-IO, src/dist/npy.c): s is left at the first data byte
+ * (s->offset bytes in) and, where its size is known, checked to hold all the data. */
+pl_status pl_npy_read_header(const char *name, pl_src *s, pl_array *a);
+
 /* The checks pl_npy_write makes on a (dtype, rank, shape, data), with *bytes = its data size. */
 pl_status pl_npy_check(const char *path, const pl_array *a, int64_t *bytes);
 /* The version 1.0 prefix and header numpy writes for a, in buf; its length (a multiple of

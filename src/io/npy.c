@@ -259,8 +259,10 @@ static pl_status parse_header(const char *path, const char *text, size_t len, pl
 
 /* ---------------------------------------------------------------- reading */
 
-/* Read the header and data from s (the whole file, a batch record or a .npz member). */
-static pl_status read_src(const char *path, pl_src *s, pl_array *a)
+/* Read the prefix and header from s (the whole file, a batch record or a .npz member) into a's
+ * dtype, rank and shape; s is left at the data, which it is checked to hold where its size is
+ * known; *bytes = the data's size. */
+static pl_status read_header(const char *path, pl_src *s, pl_array *a, int64_t *bytes)
 {
     unsigned char prefix[NPY_PREFIX_V2];
     int64_t got = pl_src_read(s, prefix, NPY_PREFIX_V1);
@@ -310,18 +312,26 @@ static pl_status read_src(const char *path, pl_src *s, pl_array *a)
     free(header);
     if (st != PL_OK) return st;
 
-    int64_t count = pl_array_count(a), bytes;
-    if (count < 0 || pl_mul_overflow(count, (int64_t)pl_dtype_size(a->dtype), &bytes) ||
-        (uint64_t)bytes > SIZE_MAX)
+    int64_t count = pl_array_count(a);
+    if (count < 0 || pl_mul_overflow(count, (int64_t)pl_dtype_size(a->dtype), bytes) ||
+        (uint64_t)*bytes > SIZE_MAX)
         return pl_fail(PL_ERR_FORMAT, "%s: shape overflow: the array has more elements than fit "
                                       "in memory", path);
 
     /* Where the source's size is known (a regular file, a record, a member), check it before
      * allocating: a corrupt shape could ask for terabytes. */
-    if (s->left >= 0 && s->left < bytes)
+    if (s->left >= 0 && s->left < *bytes)
         return pl_fail(PL_ERR_FORMAT, "%s: truncated data: expected %" PRId64
-                       " bytes of data, found %" PRId64, path, bytes, s->left);
+                       " bytes of data, found %" PRId64, path, *bytes, s->left);
+    return PL_OK;
+}
 
+/* Read the header and data from s. */
+static pl_status read_src(const char *path, pl_src *s, pl_array *a)
+{
+    int64_t bytes, got;
+    pl_status st = read_header(path, s, a, &bytes);
+    if (st != PL_OK) return st;
     a->data = pl_alloc((size_t)bytes);
     if (!a->data)
         return pl_fail(PL_ERR_NOMEM, "%s: cannot allocate %" PRId64 " bytes of data", path, bytes);
@@ -339,6 +349,13 @@ pl_status pl_npy_read_src(const char *name, pl_src *s, pl_array *a)
     pl_status st = read_src(name, s, a);
     if (st != PL_OK) pl_array_free(a); /* leave *a empty on failure */
     return st;
+}
+
+pl_status pl_npy_read_header(const char *name, pl_src *s, pl_array *a)
+{
+    memset(a, 0, sizeof *a);
+    int64_t bytes;
+    return read_header(name, s, a, &bytes);
 }
 
 pl_status pl_npy_read(const char *path, pl_array *a)

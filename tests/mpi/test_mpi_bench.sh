@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# test_mpi_bench.sh: `parlab bench life` (and conv2d, entropy) under mpirun on 1, 2, 3 and 4 ranks: strong scaling of a
+# size that does not divide (67x61: every rank's block checked exact against the reference), weak
+# scaling (the problem grows with the grid), the JSON's fields; and the faults: a kernel that
+# does not run distributed, a bad --scale, more ranks than rows, a halo deeper than a block: each
+# one message from rank 0, exit 2, never a hang (60 s). Then `parlab mem pingpong|halo` (the
+# network model's measurements), and their refusals.
+. "$(dirname "$0")/mpi_lib.sh"
+mpi_setup test_mpi_bench
+
+# expect_one_error STATUS WANT TEXT: the last run exited WANT with exactly one error line holding TEXT.
+expect_one_error() {
+    local st=$1 want=$2 text=$3 n
+    n=$(grep -c '^parlab: error:' err.txt)
+    if [ "$st" -eq "$want" ] && [ "$n" -eq 1 ] && grep -q -- "$text" err.txt; then ok; else
+        bad "want status $want and one error with '$text', got $st and $n: $(head -5 err.txt)"; fi
+}
+
+for p in 1 2 3 4; do
+    run_n "$p" 60 "$PARLAB" bench life 67x61 --scale strong --gens 30 --repeats 2 --json "b$p.json"
+    st=$?
+    if [ $st -eq 0 ] && grep -q '^check: exact, every cell' out.txt &&
+        grep -Eq "^ +$p  [0-9]+x[0-9]+ +67x61 " out.txt && grep -q "(baseline)" out.txt; then ok; else
+        bad "strong on $p ranks: status $st $(cat out.txt err.txt | head -20)"; fi
+    if grep -q "\"ranks\": $p," "b$p.json" && grep -q '"efficiency": ' "b$p.json" && grep -q '"wait_s": ' "b$p.json" &&
+        grep -q '"model_exchange_s": ' "b$p.json" && grep -q '"scale": "strong"' "b$p.json"; then ok; else
+        bad "JSON on $p ranks: $(cat "b$p.json")"; fi
+done
+if command -v python3 >/dev/null; then
+    python3 -c 'import json,sys; d=json.load(open("b4.json")); sys.exit(0 if d["grid"][0]*d["grid"][1]==4 and d["time_s"]>0 else 1)' &&
+        ok || bad "b4.json does not parse or lacks its fields"
+fi
+
+# weak: each rank's block keeps 64x48, the problem is the grid times that
+run_n 4 60 "$PARLAB" bench life 64x48 --gens 10 --repeats 2
+st=$?
+if [ $st -eq 0 ] && grep -q "weak scaling" out.txt && grep -Eq '^ +4  2x2 +128x96 ' out.txt &&
+    grep -Eq '^ +1  1x1 +64x48 ' out.txt; then ok; else bad "weak on 4 ranks: status $st $(cat out.txt err.txt | head)"; fi
+
+# conv2d: a bounded image, each rank's output block checked against float64
+for p in 3 4; do
+    run_n "$p" 60 "$PARLAB" bench conv2d 67x61 --scale strong --repeats 2
+    st=$?
+    if [ $st -eq 0 ] && grep -q '^check: every pixel within' out.txt && grep -Eq "^ +$p  [0-9]x[0-9] +67x61 " out.txt; then
+        ok; else bad "conv2d strong on $p ranks: status $st $(cat out.txt err.txt | head)"; fi
+done
+
+# entropy: each rank's block against the kernel's float64 reference
+run_n 3 60 "$PARLAB" bench entropy 67x61 --scale strong --repeats 2
+st=$?
+if [ $st -eq 0 ] && grep -q '^check: every pixel within the spec' out.txt && grep -Eq "^ +3  [0-9]x[0-9] +67x61 " out.txt; then
+    ok; else bad "entropy strong on 3 ranks: status $st $(cat out.txt err.txt | head)"; fi
+
+# the faults
+run_n 2 60 "$PARLAB" bench gemm 64; expect_one_error $? 2 "does not run distributed yet"
+run_n 3 60 "$PARLAB" bench life 64 --scale sideways; expect_one_error $? 2 "give weak or strong"
+run_n 4 60 "$PARLAB" bench life 1x1 --scale strong; expect_one_error $? 2 "larger than rows"
+run_n 2 60 "$PARLAB" bench life 64x64 --scale strong --halo 40; expect_one_error $? 2 "allows at most 32"
+# the network model's measurements: ping-pong and halo, each size's time beside the model's
+run_n 2 60 "$PARLAB" mem pingpong --reps 5
+st=$?
+if [ $st -eq 0 ] && grep -Eq '^model: alpha [0-9.]+ us, beta [0-9.e+-]+ GB/s' out.txt &&
+    [ "$(grep -Ec '^ +[0-9]+ +[0-9.]+ +[0-9.e+-]+ +[0-9.]+ +[0-9.]+$' out.txt)" -eq 8 ]; then ok; else
+    bad "mem pingpong: status $st $(cat out.txt err.txt | head -20)"; fi
+run_n 3 60 "$PARLAB" mem halo --reps 3 --halo 2
+st=$?
+if [ $st -eq 0 ] && grep -q 'depth 2' out.txt && grep -Eq '^ +4096 +131136 ' out.txt; then ok; else
+    bad "mem halo: status $st $(cat out.txt err.txt | head -20)"; fi
+run_n 2 60 "$PARLAB" mem stream; expect_one_error $? 2 "only pingpong and halo"
+"$PARLAB" mem pingpong >out.txt 2>err.txt; expect_one_error $? 2 "run it under mpirun on 2 or more ranks"
+summary test_mpi_bench
