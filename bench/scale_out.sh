@@ -47,7 +47,7 @@ run() { # run KERNEL P ARGS...: one bench, its table to OUT/KERNEL-P.txt, JSON t
     cat "$OUT/$k-$p.txt"
 }
 for p in $RANKS; do run life "$p" "$LIFE_SIZE" --gens "$LIFE_GENS" --variant cpu-bitpacked; done
-for p in $RANKS; do run conv2d "$p" "$CONV_SIZE"; done
+for p in $RANKS; do run conv2d "$p" "$CONV_SIZE" --variant cpu-blocked; done  # the CPU rung: ranks share one GPU
 
 echo
 echo "== the table for docs/scale-out.md"
