@@ -66,24 +66,36 @@ def life(grid, gens, *, rule="B3/S23", topology="torus", variant=None, backend=N
             raise ArgumentError("life: GPU arrays run on the CUDA rungs; backend='cpu' takes host arrays")
         return _life_device(grid, gens, rule, topology, variant, device, threads)
     g = _grid(grid)
-    gens = int(gens)
-    if gens < 0:
-        raise ArgumentError(f"life: gens {gens} < 0")
-    H, W = g.shape
-    if H == 0 or W == 0:
-        raise ArgumentError(f"life: the grid is {H}x{W}; at least 1x1")
+    gens, H, W = _checked(gens, g.shape)
     bits = pack(g)
     b = 2 if backend == "cuda" else backend_code(backend)
     thr = 0 if threads is None else int(threads)
-    done, step = 0, min(gens, 8)
     _parlab.life(variant, b, device, thr, W, H, bits, 0, rule, topo == 0)  # the checks, even for gens 0
+    _in_slices(gens, lambda step: _parlab.life(variant, b, device, thr, W, H, bits, step, rule, topo == 0))
+    return unpack(bits, W, g.dtype.type)
+
+
+def _checked(gens, shape):
+    """gens as an int >= 0 and the grid's H, W (at least 1x1), or ArgumentError."""
+    gens = int(gens)
+    if gens < 0:
+        raise ArgumentError(f"life: gens {gens} < 0")
+    H, W = shape
+    if H == 0 or W == 0:
+        raise ArgumentError(f"life: the grid is {H}x{W}; at least 1x1")
+    return gens, H, W
+
+
+def _in_slices(gens, run):
+    """run(step) for steps adding up to gens, each aiming at _SLICE_S seconds (growing at most
+    twofold), so that Ctrl-C is seen between two."""
+    done, step = 0, min(gens, 8)
     while done < gens:
         t0 = time.perf_counter()
-        _parlab.life(variant, b, device, thr, W, H, bits, step, rule, topo == 0)
+        run(step)
         done += step
         per_gen = (time.perf_counter() - t0) / step
-        step = max(1, min(gens - done, 2 * step, int(_SLICE_S / max(per_gen, 1e-9))))  # at most doubling
-    return unpack(bits, W, g.dtype.type)
+        step = max(1, min(gens - done, 2 * step, _MAX_GENS, int(_SLICE_S / max(per_gen, 1e-9))))
 
 
 def _life_device(grid, gens, rule, topology, variant, device, threads):
@@ -92,12 +104,7 @@ def _life_device(grid, gens, rule, topology, variant, device, threads):
     slices (Ctrl-C between two), unpacked on the device into a new array of the grid's kind."""
     d = DeviceArrays("life", grid)
     g = d.take(grid, "the grid", ("bool", "uint8"))
-    gens = int(gens)
-    if gens < 0:
-        raise ArgumentError(f"life: gens {gens} < 0")
-    H, W = g.shape
-    if H == 0 or W == 0:
-        raise ArgumentError(f"life: the grid is {H}x{W}; at least 1x1")
+    gens, H, W = _checked(gens, tuple(g.shape))
     lib, torch = d.lib, d.kind == "torch"
     on = {"device": d.device} if torch else {}
     words = (W + 63) // 64
@@ -112,14 +119,12 @@ def _life_device(grid, gens, rule, topology, variant, device, threads):
         bits = bits.contiguous() if torch else lib.ascontiguousarray(bits)
     variant = variant or best_cuda("life", d.ordinal)
     settings = [f"rule={rule}", f"topology={topology}"]
-    done, step = 0, min(gens, 8)
-    while done < gens:
-        t0 = time.perf_counter()
+
+    def one_slice(step):
         d.run(variant, f"{W}x{H}", settings + [f"gens={step}"], [bits], threads)
         _sync(d)  # a slice at a time: Ctrl-C is seen between two
-        done += step
-        per_gen = (time.perf_counter() - t0) / step
-        step = max(1, min(gens - done, 2 * step, _MAX_GENS, int(_SLICE_S / max(per_gen, 1e-9))))
+
+    _in_slices(gens, one_slice)
     with _on_device(d):
         alive = ((bits.reshape(H, words * 8, 1) >> shifts) & 1).reshape(H, words * 64)[:, :W]
         if str(g.dtype).replace("torch.", "") == "bool":
