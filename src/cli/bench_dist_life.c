@@ -67,9 +67,10 @@ static pl_status life_create(dist_case **out, const dist_bench_args *a, const pl
     if (a->halo > most)
         return pl_fail(PL_ERR_ARG, "life: --halo %ld: the smallest block of the %lldx%lld torus on %d ranks allows "
                        "at most %lld", a->halo, (long long)W, (long long)H, g->size, (long long)most);
-    c->depth = (int)(a->halo ? a->halo : most < 16 ? most : 16);
     c->b = pl_dist_block_of(g, H, W);
     const int64_t h = c->b.y1 - c->b.y0, w = c->b.x1 - c->b.x0, wpr = pl_life_words_per_row(w);
+    const int cuda = a->variant ? a->variant->backend == PL_BACKEND_CUDA : pl_ctx_backend(ctx) == PL_BACKEND_CUDA;
+    c->depth = (int)(a->halo ? a->halo : pl_dist_life_default_depth(cuda, most));
     c->rung = a->variant ? a->variant->name : pl_life_best_variant_for(ctx, w + 2 * c->depth, h + 2 * c->depth);
     if (!c->rung) return pl_fail(PL_ERR_UNSUPPORTED, "life: no life variant can run here");
     pl_status s = pl_dist_life_create(&c->l, g, ctx, c->rung, NULL, &c->p, c->depth, PL_DIST_OVERLAP_AUTO);

@@ -56,7 +56,7 @@ static void usage(FILE *f)
           "                      on the unbounded plane (whose cost grows with its pattern)\n"
           "                      is stopped at S, nothing written\n"
           "  --halo D            under mpirun: the halo's depth, the generations a rank runs\n"
-          "                      between messages (default 16, 32 for a CUDA rung; at most the\n"
+          "                      between messages (default 48, 32 for a CUDA rung; at most the\n"
           "                      smallest block)\n"
           "  --overlap M         under mpirun: auto, on or off: update a block's interior while\n"
           "                      its halo travels (auto: where the rim's extra work is small)\n"
@@ -508,15 +508,12 @@ static int run_grid(const life_args *l, const pl_variant *variant, const pl_life
 static pl_status ranks_advance(void *user, int64_t gens) { return pl_dist_life_run(user, gens); }
 static int64_t ranks_census(void *user, int64_t box[4]) { return pl_dist_life_census(user, box); }
 
-/* The halo depth: --halo, else 16 (cpu-bitpacked's tblock: one pass of its temporal blocking a
- * message), or 32 for a CUDA rung (two passes of cuda-tuned's 16: an even count leaves the
- * result in place, where one pass would copy the grid back from the rung's second buffer every
- * step), at most what the smallest block allows. */
+/* The halo depth: --halo, else pl_dist_life_default_depth (48 for a CPU rung, 32 for a CUDA
+ * rung), at most what the smallest block allows. */
 static int halo_depth(const life_args *l, const pl_variant *variant, const pl_dist_grid *g, const pl_life_problem *p,
                       int *d)
 {
     const int cuda = (variant && variant->backend == PL_BACKEND_CUDA) || l->co.backend == PL_BACKEND_CUDA;
-    const int64_t want = cuda ? 32 : 16;
     const int64_t most = pl_dist_life_max_depth(g, p);
     if (l->halo > most) {
         cli_error("life: --halo %ld: the smallest block of the %lldx%lld grid on %d ranks (a %dx%d grid of ranks) "
@@ -524,7 +521,7 @@ static int halo_depth(const life_args *l, const pl_variant *variant, const pl_di
                   g->dims[1], (long long)most);
         return PL_EXIT_USAGE;
     }
-    *d = (int)(l->halo ? l->halo : most < want ? most : want);
+    *d = (int)(l->halo ? l->halo : pl_dist_life_default_depth(cuda, most));
     return PL_EXIT_OK;
 }
 

@@ -33,6 +33,12 @@ int64_t pl_dist_life_max_depth(const pl_dist_grid *g, const pl_life_problem *p)
 }
 
 /* The strips and their buffers, then the plan over them. */
+int64_t pl_dist_life_default_depth(int cuda, int64_t most)
+{
+    const int64_t want = cuda ? 32 : 48;
+    return most < want ? most : want;
+}
+
 static pl_status plan_halo(pl_dist_life *l)
 {
     void *send[PL_DIST_DIRS] = {NULL}, *recv[PL_DIST_DIRS] = {NULL};

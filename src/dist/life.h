@@ -29,6 +29,12 @@ enum { PL_DIST_OVERLAP_AUTO, PL_DIST_OVERLAP_ON, PL_DIST_OVERLAP_OFF };
  * dimension has a neighbour: more than one process row, or a torus) and columns; INT32_MAX
  * when no side has a neighbour (one rank on a plane). */
 int64_t pl_dist_life_max_depth(const pl_dist_grid *g, const pl_life_problem *p);
+/* The halo depth a run takes unless told: 48 generations a message for a CPU rung (three passes
+ * of cpu-bitpacked's temporal blocking of 16: at 16, one pass a call, a rank ran at half the
+ * rung's rate, `mpirun -n 1 parlab bench life 2048 --halo 16|32|48`: 57% / 101%, and on 2 ranks
+ * 50% / 86% / 98%, 64: 94%), 32 for a CUDA rung (two passes of cuda-tuned's 16: an even count
+ * leaves the result in place), at most `most` (pl_dist_life_max_depth). */
+int64_t pl_dist_life_default_depth(int cuda, int64_t most);
 
 /* This rank's share of problem p (W, H, rule, topology; its gens unused) on g: the window and
  * its buffers, the halo plan. rung: the life variant each rank runs (its params may be NULL).

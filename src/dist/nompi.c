@@ -99,6 +99,11 @@ int64_t pl_dist_life_max_depth(const pl_dist_grid *g, const pl_life_problem *p)
     (void)g, (void)p;
     return 0;
 }
+int64_t pl_dist_life_default_depth(int cuda, int64_t most)
+{
+    (void)cuda;
+    return most;
+}
 pl_status pl_dist_life_create(pl_dist_life **out, const pl_dist_grid *g, pl_ctx *ctx, const char *rung,
                               const int64_t *params, const pl_life_problem *p, int depth, int overlap)
 {
