@@ -528,20 +528,11 @@ static int halo_depth(const life_args *l, const pl_variant *variant, const pl_di
 /* The slowest rank's compute, exchange and wait, after the summary line. */
 static void report_ranks(const pl_dist_grid *g, const pl_dist_life *dl)
 {
-    const pl_dist_times mine = pl_dist_life_times(dl);
-    pl_dist_times *all = g->rank == 0 ? calloc((size_t)g->size, sizeof *all) : NULL;
-    pl_dist_times_gather(g, &mine, all);
-    if (!all) return;
-    pl_dist_times most = {0, 0, 0};
-    for (int r = 0; r < g->size; r++) {
-        if (all[r].compute > most.compute) most.compute = all[r].compute;
-        if (all[r].exchange > most.exchange) most.exchange = all[r].exchange;
-        if (all[r].wait > most.wait) most.wait = all[r].wait;
-    }
+    const pl_dist_times mine = pl_dist_life_times(dl), most = pl_dist_times_max(&mine); /* collective */
+    if (g->rank != 0) return;
     printf("ranks (the slowest's): compute %.3f ms, exchange %.3f ms, wait %.3f ms; halo exchanged%s with the "
            "interior update %s\n", most.compute * 1e3, most.exchange * 1e3, most.wait * 1e3,
            pl_dist_life_on_nccl(dl) ? " between GPUs on NCCL" : "", pl_dist_life_overlaps(dl) ? "overlapped" : "not overlapped");
-    free(all);
 }
 
 /* The grid on the ranks: rank 0's grid scattered, every rank's block run by its best local rung

@@ -131,9 +131,6 @@ void pl_dist_block_min(const pl_dist_grid *g, int64_t H, int64_t W, int64_t *min
 typedef struct pl_dist_times {
     double compute, exchange, wait; /* seconds */
 } pl_dist_times;
-/* Every rank's times to rank 0: all[r] for rank r (all: size entries, read on rank 0 only).
- * Collective. */
-void pl_dist_times_gather(const pl_dist_grid *g, const pl_dist_times *mine, pl_dist_times *all);
 
 /* ---------------------------------------------------------------- scatter and gather */
 

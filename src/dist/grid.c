@@ -100,19 +100,6 @@ void pl_dist_grid_destroy(pl_dist_grid *g)
     g->comm = NULL;
 }
 
-void pl_dist_times_gather(const pl_dist_grid *g, const pl_dist_times *mine, pl_dist_times *all)
-{
-    double t[3] = {mine->compute, mine->exchange, mine->wait};
-    double *every = g->rank == 0 ? malloc(sizeof(double) * 3 * (size_t)g->size) : NULL;
-    double dummy[3];
-    MPI_Gather(t, 3, MPI_DOUBLE, every ? every : dummy, 3, MPI_DOUBLE, 0, pl_dist_comm_of(g));
-    if (g->rank == 0 && every) {
-        for (int r = 0; r < g->size; r++)
-            all[r].compute = every[3 * r], all[r].exchange = every[3 * r + 1], all[r].wait = every[3 * r + 2];
-    }
-    free(every);
-}
-
 MPI_Datatype pl_dist_elem_type(size_t elem)
 {
     MPI_Datatype t;

@@ -54,12 +54,6 @@ void pl_dist_block_min(const pl_dist_grid *g, int64_t H, int64_t W, int64_t *min
     *min_rows = H, *min_cols = W;
 }
 
-void pl_dist_times_gather(const pl_dist_grid *g, const pl_dist_times *mine, pl_dist_times *all)
-{
-    (void)g;
-    all[0] = *mine;
-}
-
 pl_status pl_dist_scatter(const pl_dist_grid *g, const void *global, int64_t H, int64_t W, size_t elem, void *local,
                           int64_t ld)
 {
