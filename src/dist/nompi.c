@@ -137,6 +137,11 @@ int pl_dist_life_overlaps(const pl_dist_life *l)
     (void)l;
     return 0;
 }
+int pl_dist_life_on_nccl(const pl_dist_life *l)
+{
+    (void)l;
+    return 0;
+}
 void pl_dist_life_destroy(pl_dist_life *l) { (void)l; }
 
 /* ---------------------------------------------------------------- SUMMA GEMM, reductions, dot
