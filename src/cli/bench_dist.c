@@ -151,7 +151,7 @@ typedef struct dist_result {
     pl_dist_times slowest;          /* a run's, each part the largest over the ranks */
     double model_exchange, msgs, bytes;
     pl_dist_model model;
-    int threads;
+    int threads, on_gpu;
 } dist_result;
 
 /* The repeats: each after a barrier, the slowest rank's time; every rank's parts summed. */
@@ -199,8 +199,9 @@ static void print_table(const dist_kernel *k, const dist_bench_args *a, const di
            k->name, r->ranks, r->ranks > 1 ? "s" : "", r->dims[0], r->dims[1], a->weak ? "weak" : "strong",
            r->threads, r->threads > 1 ? "s" : "", r->rung);
     if (k == &dist_bench_life) printf(", %ld generations", a->gens);
-    printf("\nmodel: alpha %.2f us, beta %.3g GB/s (ping-pong between ranks 0 and 1)%s\n", r->model.alpha * 1e6,
-           r->model.beta / 1e9, r->ranks < 2 ? ": one rank, no network" : "");
+    if (r->on_gpu) printf(", on the GPUs (one a rank, exchanges on NCCL)");
+    printf("\nmodel: alpha %.2f us, beta %.3g GB/s (ping-pong between %s of ranks 0 and 1)%s\n", r->model.alpha * 1e6,
+           r->model.beta / 1e9, r->on_gpu ? "the GPUs" : "the hosts", r->ranks < 2 ? ": one rank, no network" : "");
     printf("check: %s\n\n", r->check);
     printf("%5s  %-7s  %-13s  %10s  %-16s  %10s  %12s  %13s  %9s  %11s\n", "ranks", "grid", "problem", "time (ms)",
            k->unit, "efficiency", "compute (ms)", "exchange (ms)", "wait (ms)", "model (ms)");
@@ -236,8 +237,8 @@ static int write_json(const dist_kernel *k, const dist_bench_args *a, int argc, 
     pl_json_write_string(f, k->unit);
     fprintf(f, ", \"check\": ");
     pl_json_write_string(f, r->check);
-    fprintf(f, ",\n  \"ranks\": %d, \"grid\": [%d, %d], \"threads_per_rank\": %d, \"scale\": \"%s\",\n", r->ranks,
-            r->dims[0], r->dims[1], r->threads, a->weak ? "weak" : "strong");
+    fprintf(f, ",\n  \"ranks\": %d, \"grid\": [%d, %d], \"threads_per_rank\": %d, \"scale\": \"%s\", \"on_gpus\": %s,\n",
+            r->ranks, r->dims[0], r->dims[1], r->threads, a->weak ? "weak" : "strong", r->on_gpu ? "true" : "false");
     fprintf(f, "  \"problem_rows_cols\": [%lld, %lld], \"baseline_rows_cols\": [%lld, %lld], \"repeats\": %ld",
             (long long)r->H, (long long)r->W, (long long)r->bh, (long long)r->bw, a->repeats);
     if (k == &dist_bench_life) fprintf(f, ", \"gens\": %ld", a->gens);
@@ -251,6 +252,17 @@ static int write_json(const dist_kernel *k, const dist_bench_args *a, int argc, 
     }
     fprintf(f, "\n}\n");
     return pl_json_file_close(f, a->json_path) == PL_OK ? PL_EXIT_OK : cli_fail(PL_ERR_IO);
+}
+
+pl_status dist_bench_rung_seconds(pl_ctx *ctx, const pl_kernel *k, const char *rung, const void *problem,
+                                  void *const *host, double *seconds)
+{
+    const pl_variant *v = pl_variant_find(k, rung);
+    if (!v) return pl_fail(PL_ERR_ARG, "%s: unknown variant '%s'", k->name, rung ? rung : "(null)");
+    double phase[PL_N_PHASES];
+    const pl_status s = pl_run_host_phases(ctx, k, v, NULL, problem, host, phase);
+    *seconds = phase[PL_PHASE_KERNEL];
+    return s;
 }
 
 /* The phases, each ending where every rank agrees. */
@@ -270,7 +282,9 @@ static int run_bench(const dist_kernel *k, dist_bench_args *a, int argc, char **
         r.ranks = g.size, r.dims[0] = g.dims[0], r.dims[1] = g.dims[1], r.threads = pl_ctx_threads(ctx);
         if (!a->weak) r.bh = r.H, r.bw = r.W;
         r.model = pl_dist_model_measure();
-        const pl_status s = k->create(&c, a, &g, ctx, r.H, r.W);
+        pl_status s = k->create(&c, a, &g, ctx, r.H, r.W);
+        r.on_gpu = s == PL_OK && k->on_gpu && k->on_gpu(c);
+        if (r.on_gpu) s = pl_dist_nccl_model_measure(&g, &r.model); /* the exchanges go between GPUs */
         rc = cli_agree(s == PL_OK ? PL_EXIT_OK : cli_fail(s));
     }
     if (rc == 0) { /* the first run, checked where it lives */
@@ -305,6 +319,6 @@ int bench_dist(int argc, char **argv)
     const dist_kernel *k = NULL;
     const int rc = tool_dist_parsed(parse(argc, argv, &a, &k));
     if (rc != CLI_GO_ON) return rc;
-    if (!a.co.threads) a.co.threads = pl_dist_threads_per_rank();
+    tool_dist_share_node(&a.co);
     return run_bench(k, &a, argc, argv);
 }

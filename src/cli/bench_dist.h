@@ -48,6 +48,9 @@ typedef struct dist_kernel {
     /* The messages this rank sends a run and their bytes (for the model). */
     void (*messages)(const dist_case *c, double *msgs, double *bytes);
     const char *(*rung)(const dist_case *c);
+    /* 1 when this rank's share runs on its GPU with the exchanges on NCCL (the same on every
+     * rank): the model is then measured between GPUs. NULL: never. */
+    int (*on_gpu)(const dist_case *c);
     /* One rank alone on the whole H x W problem (the baseline): the same rung, a warm-up, then
      * each of a->repeats runs' seconds into seconds[]. */
     pl_status (*one_rank)(const dist_bench_args *a, pl_ctx *ctx, const char *rung, int64_t H, int64_t W,
@@ -69,6 +72,12 @@ static inline uint64_t dist_bench_hash(uint64_t seed, uint64_t index)
     pl_rng_seed(&r, seed << 40 ^ index);
     return pl_rng_next(&r);
 }
+
+/* One run of rung v on the caller's host arrays (pl_run_host_phases): *seconds is the run's own
+ * time, the kernel phase, so a CUDA rung's baseline, like the GPU path it is compared with,
+ * keeps its data on the device (no allocation or copies counted). */
+pl_status dist_bench_rung_seconds(pl_ctx *ctx, const pl_kernel *k, const char *rung, const void *problem,
+                                  void *const *host, double *seconds);
 
 /* The distributed bench (pl_cmd_bench under mpirun). Exit status, the same on every rank. */
 int bench_dist(int argc, char **argv);

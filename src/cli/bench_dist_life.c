@@ -171,6 +171,7 @@ static void life_messages(const dist_case *c, double *msgs, double *bytes)
 }
 
 static const char *life_rung(const dist_case *c) { return c->rung; }
+static int life_on_gpu(const dist_case *c) { return pl_dist_life_on_nccl(c->l); }
 
 static pl_status life_one_rank(const dist_bench_args *a, pl_ctx *ctx, const char *rung, int64_t H, int64_t W,
                                double *seconds)
@@ -182,15 +183,13 @@ static pl_status life_one_rank(const dist_bench_args *a, pl_ctx *ctx, const char
     uint64_t *grid = pl_alloc((size_t)(H * wpr) * 8);
     pl_status s = grid ? PL_OK : pl_fail(PL_ERR_NOMEM, "life: cannot allocate the one-rank %lldx%lld grid",
                                               (long long)W, (long long)H);
+    void *host[1] = {grid};
     if (s == PL_OK) {
         soup_rect(&c, 0, 0, H, W, grid, wpr);
-        s = pl_life_variant_problem(ctx, rung, NULL, &c.p, grid); /* the warm-up */
+        s = dist_bench_rung_seconds(ctx, &pl_life_kernel, rung, &c.p, host, &seconds[0]); /* the warm-up */
     }
-    for (long i = 0; i < a->repeats && s == PL_OK; i++) {
-        const double t0 = pl_now();
-        s = pl_life_variant_problem(ctx, rung, NULL, &c.p, grid);
-        seconds[i] = pl_now() - t0;
-    }
+    for (long i = 0; i < a->repeats && s == PL_OK; i++)
+        s = dist_bench_rung_seconds(ctx, &pl_life_kernel, rung, &c.p, host, &seconds[i]);
     pl_free(grid);
     return s;
 }
@@ -217,6 +216,7 @@ const dist_kernel dist_bench_life = {
     .check = life_check,
     .messages = life_messages,
     .rung = life_rung,
+    .on_gpu = life_on_gpu,
     .one_rank = life_one_rank,
     .work = life_work,
     .destroy = life_destroy,

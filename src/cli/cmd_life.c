@@ -11,6 +11,7 @@
  * written; the device fails); 2 a usage error (bad option or value, a pattern larger than the
  * grid, a variant that cannot run this grid, too big for memory). */
 #include "cli/tool.h"
+#include "cli/tool_dist.h"
 #include "core/core.h"
 #include "core/device.h"
 #include "core/sizes.h"
@@ -552,8 +553,7 @@ static int run_grid_ranks(const life_args *l, const pl_variant *variant, const p
     const char *ran = NULL;
     double seconds = 0;
     tool_common co = l->co;
-    if (!co.threads) co.threads = pl_dist_threads_per_rank(); /* the node's cores shared by its ranks */
-    if (!co.device && pl_dev_count() > 1) co.device = pl_dist_local_rank() % pl_dev_count(); /* a GPU each */
+    tool_dist_share_node(&co);
     if ((rc = cli_agree(pl_dist_rank() == 0 ? place_pattern(l, pat, &grid) : PL_EXIT_OK)) == 0) {
         const pl_status s = pl_dist_grid_create(&g, p.H, p.W, p.topology == PL_LIFE_TOPO_TORUS);
         have_grid = s == PL_OK;

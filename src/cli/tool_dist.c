@@ -2,6 +2,7 @@
 #include "cli/tool_dist.h"
 
 #include "core/core.h"
+#include "core/device.h"
 
 #include <string.h>
 #include <strings.h>
@@ -58,10 +59,16 @@ int tool_dist_read(const char *cmd, const pl_dist_grid *g, const char *path, con
     return tool_dist_status(pl_dist_npy_read_block(g, path, h, *block, b.x1 - b.x0));
 }
 
+void tool_dist_share_node(tool_common *c)
+{
+    if (!c->threads) c->threads = pl_dist_threads_per_rank();
+    if (!c->device && pl_dev_count() > 1) c->device = pl_dist_local_rank() % pl_dev_count();
+}
+
 int tool_dist_context(const pl_kernel *k, const tool_common *c, const pl_variant *v, pl_ctx **ctx)
 {
     tool_common co = *c;
-    if (!co.threads) co.threads = pl_dist_threads_per_rank();
+    tool_dist_share_node(&co);
     return cli_agree(tool_context(k, NULL, &co, v, ctx));
 }
 

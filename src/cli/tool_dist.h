@@ -19,7 +19,11 @@ int tool_dist_header(const char *cmd, const char *path, const pl_dtype *types, i
 /* This rank's block of the 2D array h describes (pl_dist_block_of over g), read into *block
  * (pl_alloc'd, rows of the block's columns). */
 int tool_dist_read(const char *cmd, const pl_dist_grid *g, const char *path, const pl_dist_npy *h, void **block);
-/* The context (tool_context) with the node's cores shared by its ranks unless --threads. */
+/* What a rank takes of its node unless the command line says: the node's cores shared by its
+ * ranks (--threads), and on a node of several GPUs the GPU of its rank on the node, modulo the
+ * GPUs (--device), so one rank a GPU as NCCL needs. */
+void tool_dist_share_node(tool_common *c);
+/* The context (tool_context) with tool_dist_share_node's threads and device. */
 int tool_dist_context(const pl_kernel *k, const tool_common *c, const pl_variant *v, pl_ctx **ctx);
 /* A status from a collective library call (the same on every rank) as the agreed exit status. */
 int tool_dist_status(pl_status s);

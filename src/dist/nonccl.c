@@ -27,3 +27,16 @@ int64_t pl_dist_life_gpu_census(pl_dist_life *l, int64_t box[4])
     box[0] = box[1] = box[2] = box[3] = 0;
     return 0;
 }
+
+pl_status pl_dist_nccl_model_measure(const pl_dist_grid *g, pl_dist_model *m)
+{
+    (void)g;
+    m->alpha = m->beta = 0;
+    return pl_fail(PL_ERR_UNSUPPORTED, "this build has no NCCL");
+}
+pl_status pl_dist_nccl_pingpong(const pl_dist_grid *g, int n, const size_t *bytes, const int *reps, double *seconds)
+{
+    (void)g, (void)bytes, (void)reps;
+    for (int i = 0; i < n; i++) seconds[i] = 0;
+    return pl_fail(PL_ERR_UNSUPPORTED, "this build has no NCCL");
+}
