@@ -7,7 +7,8 @@
 #   bench/scale_out.sh [PARLAB] [OUTDIR]      (defaults: build-mpi/parlab, scale-out-results)
 #
 # Environment: RANKS ("1 2 4 8 16"), LIFE_SIZE (each rank's block, default 8192: 8192x8192 cells),
-# LIFE_GENS (200), CONV_SIZE (4096), REPEATS (5), MPIRUN_FLAGS (extra mpirun flags; as root the
+# LIFE_GENS (200), CONV_SIZE (4096), REPEATS (5), THREADS (threads a rank, passed as --threads;
+# default: the node's cores shared by its ranks), MPIRUN_FLAGS (extra mpirun flags; as root the
 # script allows it, as the tests do). Each rank gets cores / ranks threads (parlab's default);
 # --bind-to core keeps Open MPI's ranks apart. A kernel that does not run distributed in this
 # build is reported and skipped, not failed.
@@ -38,7 +39,7 @@ run() { # run KERNEL P ARGS...: one bench, its table to OUT/KERNEL-P.txt, JSON t
         return
     fi
     echo "== $k on $p ranks"
-    if ! mpirun -n "$p" "${flags[@]}" "$PARLAB" bench "$k" "$@" --repeats "$REPEATS" --json "$OUT/$k-$p.json" \
+    if ! mpirun -n "$p" "${flags[@]}" "$PARLAB" bench "$k" "$@" ${THREADS:+--threads "$THREADS"} --repeats "$REPEATS" --json "$OUT/$k-$p.json" \
         >"$OUT/$k-$p.txt" 2>"$OUT/$k-$p.err"; then
         grep "^parlab" "$OUT/$k-$p.err" || tail -3 "$OUT/$k-$p.err"
         rm -f "$OUT/$k-$p.json"

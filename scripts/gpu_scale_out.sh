@@ -36,6 +36,6 @@ for k in ${KERNELS_GPU:-life}; do
     done
 done
 if [ "${CPU_SWEEP:-1}" = 1 ]; then
-    OMP_NUM_THREADS=1 RANKS=${RANKS:-"1 2 4 8 16"} REPEATS=${REPEATS:-3} LIFE_SIZE=${LIFE_SIZE:-8192} LIFE_GENS=${LIFE_GENS:-100} \
+    THREADS=${THREADS:-1} RANKS=${RANKS:-"1 2 4 8 16"} REPEATS=${REPEATS:-3} LIFE_SIZE=${LIFE_SIZE:-8192} LIFE_GENS=${LIFE_GENS:-100} \
         CONV_SIZE=${CONV_SIZE:-4096} bench/scale_out.sh "$B/parlab" "$OUT/cpu" 2>&1 | tail -20
 fi

@@ -79,9 +79,9 @@ static pl_status life_create(dist_case **out, const dist_bench_args *a, const pl
     if (!block) return pl_fail(PL_ERR_NOMEM, "life: cannot allocate this rank's %lldx%lld block", (long long)w,
                                (long long)h);
     soup_rect(c, c->b.y0, c->b.x0, h, w, block, wpr);
-    pl_dist_life_set_block(c->l, block, wpr);
+    s = pl_dist_life_set_block(c->l, block, wpr);
     pl_free(block);
-    return PL_OK;
+    return s;
 }
 
 static pl_status life_run(dist_case *c, pl_dist_times *t)
@@ -130,8 +130,8 @@ static pl_status life_check(dist_case *c, const char **what)
     pl_ctx *cpu = NULL;
     pl_status s = got ? pl_ctx_create(&cpu, PL_BACKEND_CPU, 0, pl_ctx_threads(c->ctx))
                       : pl_fail(PL_ERR_NOMEM, "life: cannot allocate the check");
+    if (s == PL_OK) s = pl_dist_life_get_block(c->l, got, wpr);
     if (s == PL_OK) {
-        pl_dist_life_get_block(c->l, got, wpr);
         const double full = (double)(h + 2 * G) * (double)(w + 2 * G) * (double)G;
         const double square = (double)(CHECK_SQUARE + 2 * G) * (CHECK_SQUARE + 2 * G) * (double)G * CHECK_SQUARES;
         if (full <= check_most) {

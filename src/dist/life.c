@@ -296,12 +296,15 @@ int pl_dist_life_on_nccl(const pl_dist_life *l) { return l->gpu != NULL; }
 
 /* ---------------------------------------------------------------- a block alone (mpi-io-bench) */
 
-void pl_dist_life_set_block(pl_dist_life *l, const uint64_t *bits, int64_t wpr)
+pl_status pl_dist_life_set_block(pl_dist_life *l, const uint64_t *bits, int64_t wpr)
 {
     pl_life_copy_cells(l->cur, l->wpr, l->side[SIDE_W], l->side[SIDE_N], bits, wpr, 0, 0, l->w, l->h);
+    return l->gpu ? pl_dist_life_gpu_upload(l) : PL_OK; /* the GPU path's window lives on the device */
 }
 
-void pl_dist_life_get_block(const pl_dist_life *l, uint64_t *bits, int64_t wpr)
+pl_status pl_dist_life_get_block(pl_dist_life *l, uint64_t *bits, int64_t wpr)
 {
+    const pl_status s = l->gpu ? pl_dist_life_gpu_download(l) : PL_OK;
     pl_life_copy_cells(bits, wpr, 0, 0, l->cur, l->wpr, l->side[SIDE_W], l->side[SIDE_N], l->w, l->h);
+    return s;
 }

@@ -60,9 +60,11 @@ int pl_dist_life_on_nccl(const pl_dist_life *l);
 void pl_dist_life_destroy(pl_dist_life *l);
 /* (mpi-io-bench) This rank's block alone, packed (rows wpr words apart, cell 0 at bit 0),
  * into the window, or out of it: for a caller that makes and checks each block where it lives
- * (the distributed bench) with no rank holding the whole grid. Local, no messages. */
-void pl_dist_life_set_block(pl_dist_life *l, const uint64_t *bits, int64_t wpr);
-void pl_dist_life_get_block(const pl_dist_life *l, uint64_t *bits, int64_t wpr);
+ * (the distributed bench) with no rank holding the whole grid. Local, no messages; on the GPU
+ * path the window goes to the device after set and comes back before get (a failed copy is
+ * the status, and the rank's too). */
+pl_status pl_dist_life_set_block(pl_dist_life *l, const uint64_t *bits, int64_t wpr);
+pl_status pl_dist_life_get_block(pl_dist_life *l, uint64_t *bits, int64_t wpr);
 
 #ifdef __cplusplus
 }

@@ -235,11 +235,13 @@ pl_dist_model pl_dist_model_measure(void)
     pl_dist_model m = {0, 0};
     return m;
 }
-void pl_dist_life_set_block(pl_dist_life *l, const uint64_t *bits, int64_t wpr)
+pl_status pl_dist_life_set_block(pl_dist_life *l, const uint64_t *bits, int64_t wpr)
 {
     (void)l, (void)bits, (void)wpr;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
 }
-void pl_dist_life_get_block(const pl_dist_life *l, uint64_t *bits, int64_t wpr)
+pl_status pl_dist_life_get_block(pl_dist_life *l, uint64_t *bits, int64_t wpr)
 {
     (void)l, (void)bits, (void)wpr;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
 }
