@@ -26,7 +26,7 @@ echo "GPUs: ${gpus:-0}; the NCCL path on $ranks rank(s)"
 same() {
     local case=$1 gens=$2 v opts p ps
     ps=$ranks
-    case $case in *torus*1000x1001* | *plane*67x61*) ;; *) ps=1 ;; esac # several GPUs: two cases (each NCCL start costs seconds)
+    case $case in "1000x1001 torus"* | "67x61 plane"*) ;; *) ps=1 ;; esac # several GPUs: two cases (each NCCL start costs seconds)
     shift 2
     for v in cuda-tuned cuda-bitpacked; do
         "$PARLAB" life "$@" --variant "$v" --gens "$gens" --every 50 -o one.rle >one.txt 2>&1 ||
