@@ -21,8 +21,9 @@ extern "C" {
 
 typedef struct pl_dist_life pl_dist_life;
 
-/* How a step meets its messages: PL_DIST_OVERLAP_AUTO overlaps where the rim's extra work is
- * small against the block (a tenth), ON wherever the block has an interior, OFF never. */
+/* How a step meets its messages: ON overlaps the interior with the exchange wherever the block
+ * has one, OFF never. For Life AUTO is OFF (life_window.h, overlap_step: the rims cost more
+ * than the exchange they hide); the stencils decide AUTO their own way (dist/stencil.h). */
 enum { PL_DIST_OVERLAP_AUTO, PL_DIST_OVERLAP_ON, PL_DIST_OVERLAP_OFF };
 
 /* The deepest halo the grid allows for a W x H problem: the smallest block's rows (where a
