@@ -2,6 +2,7 @@
 #include "cli/tool_dist.h"
 
 #include "core/core.h"
+#include "core/device.h"
 
 #include <string.h>
 #include <strings.h>
@@ -62,6 +63,7 @@ int tool_dist_context(const pl_kernel *k, const tool_common *c, const pl_variant
 {
     tool_common co = *c;
     if (!co.threads) co.threads = pl_dist_threads_per_rank();
+    if (!co.device && pl_dev_count() > 1) co.device = pl_dist_local_rank() % pl_dev_count(); /* a GPU each */
     return cli_agree(tool_context(k, NULL, &co, v, ctx));
 }
 

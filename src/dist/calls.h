@@ -28,4 +28,9 @@ pl_status pl_dist_verdict(pl_status mine);
  * check, for pl_dist_verdict). */
 pl_status pl_dist_rung_check(pl_ctx *ctx, const pl_kernel *k, const char *best, const char **name);
 
+/* The bands of a distributed reduction's outputs across the other dimension of the grid (axis
+ * 1: one a process row, its rows of H; axis 0: one a process column, its columns of W): the
+ * outputs' count and first index of each (reduce.c; the host and the NCCL paths). */
+void pl_dist_reduce_bands(const pl_dist_grid *g, int axis, int64_t H, int64_t W, int *counts, int *displs);
+
 #endif

@@ -51,3 +51,23 @@ void pl_dist_nccl_comm_destroy(ncclComm_t comm)
 {
     if (comm) ncclCommDestroy(comm);
 }
+
+pl_status pl_dist_nccl_lines_create(const pl_dist_grid *g, pl_dist_nccl_lines *l)
+{
+    *l = (pl_dist_nccl_lines){NULL, NULL, NULL};
+    pl_status s = pl_dist_nccl_comm_create(g, &l->grid);
+    if (s == PL_OK)
+        s = pl_dist_nccl_status(ncclCommSplit(l->grid, g->coords[0], g->coords[1], &l->row, NULL), "ncclCommSplit");
+    if (s == PL_OK)
+        s = pl_dist_nccl_status(ncclCommSplit(l->grid, g->coords[1], g->coords[0], &l->col, NULL), "ncclCommSplit");
+    if (s != PL_OK) pl_dist_nccl_lines_destroy(l);
+    return s;
+}
+
+void pl_dist_nccl_lines_destroy(pl_dist_nccl_lines *l)
+{
+    pl_dist_nccl_comm_destroy(l->row);
+    pl_dist_nccl_comm_destroy(l->col);
+    pl_dist_nccl_comm_destroy(l->grid);
+    *l = (pl_dist_nccl_lines){NULL, NULL, NULL};
+}
