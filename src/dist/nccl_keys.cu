@@ -4,7 +4,7 @@
  * a float becomes an int32 key whose order is the float order (the bits, with the magnitude
  * bits flipped for negatives), a NaN the largest key for max and the smallest for min; ncclMax
  * / ncclMin on ncclInt32 then take a NaN wherever one is, and the keys turn back into floats
- * (a NaN's key back into a NaN). Exact: no float value changes on the way. */
+ * (a NaN's key back into the quiet NaN 0x7fc00000). Exact: no other value changes on the way. */
 #include "core/core.h"
 #include "dist/dist_nccl.h"
 
@@ -16,7 +16,9 @@ static __global__ void keys_kernel(int32_t *x, int64_t n, int max, int decode)
     for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
         int32_t b = x[i];
         if (!decode && (b & 0x7fffffff) > 0x7f800000) b = max ? 0x7fc00000 : (int32_t)0xffc00000u; /* a NaN */
-        x[i] = b < 0 ? b ^ 0x7fffffff : b; /* an involution: the same step encodes and decodes */
+        b = b < 0 ? b ^ 0x7fffffff : b; /* an involution: the same step encodes and decodes */
+        if (decode && (b & 0x7fffffff) > 0x7f800000) b = 0x7fc00000; /* a NaN comes back as the quiet NaN */
+        x[i] = b;
     }
 }
 
