@@ -153,6 +153,7 @@ typedef struct dist_result {
     int ranks, dims[2];
     int64_t H, W, bh, bw;           /* the problem, and the baseline's (a block, or the whole) */
     const char *rung, *check, *note;
+    int nccl_model;                 /* the model measured on NCCL between the GPUs */
     double seconds, baseline;       /* the slowest rank's median, one rank's median */
     double rate, efficiency;
     pl_dist_times slowest;          /* a run's, each part the largest over the ranks */
@@ -207,8 +208,9 @@ static void print_table(const dist_kernel *k, const dist_bench_args *a, const di
            r->threads, r->threads > 1 ? "s" : "", r->rung);
     if (k == &dist_bench_life) printf(", %ld generations", a->gens);
     if (r->note && *r->note) printf(", %s", r->note);
-    printf("\nmodel: alpha %.2f us, beta %.3g GB/s (ping-pong between ranks 0 and 1)%s\n", r->model.alpha * 1e6,
-           r->model.beta / 1e9, r->ranks < 2 ? ": one rank, no network" : "");
+    printf("\nmodel: alpha %.2f us, beta %.3g GB/s (%s between ranks 0 and 1)%s\n", r->model.alpha * 1e6,
+           r->model.beta / 1e9, r->nccl_model ? "NCCL send/recv between the GPUs" : "ping-pong",
+           r->ranks < 2 ? ": one rank, no network" : "");
     printf("check: %s\n\n", r->check);
     printf("%5s  %-7s  %-13s  %10s  %-16s  %10s  %12s  %13s  %9s  %11s\n", "ranks", "grid", "problem", "time (ms)",
            k->unit, "efficiency", "compute (ms)", "exchange (ms)", "wait (ms)", "model (ms)");
@@ -247,6 +249,7 @@ static int write_json(const dist_kernel *k, const dist_bench_args *a, int argc, 
     pl_json_write_string(f, r->check);
     fprintf(f, ", \"note\": ");
     pl_json_write_string(f, r->note ? r->note : "");
+    fprintf(f, ", \"model_on\": \"%s\"", r->nccl_model ? "nccl" : "mpi");
     fprintf(f, ",\n  \"ranks\": %d, \"grid\": [%d, %d], \"threads_per_rank\": %d, \"scale\": \"%s\",\n", r->ranks,
             r->dims[0], r->dims[1], r->threads, a->weak ? "weak" : "strong");
     fprintf(f, "  \"problem_rows_cols\": [%lld, %lld], \"baseline_rows_cols\": [%lld, %lld], \"repeats\": %ld",
@@ -284,6 +287,7 @@ static int run_bench(const dist_kernel *k, dist_bench_args *a, int argc, char **
         r.model = pl_dist_model_measure();
         const pl_status s = k->create(&c, a, &g, ctx, r.H, r.W);
         rc = cli_agree(s == PL_OK ? PL_EXIT_OK : cli_fail(s));
+        if (rc == 0 && k->model) r.nccl_model = k->model(c, &r.model);
     }
     if (rc == 0) { /* the first run, checked where it lives */
         pl_dist_times first = {0, 0, 0};

@@ -168,6 +168,14 @@ static void gemm_messages(const dist_case *c, double *msgs, double *bytes)
 static const char *gemm_rung(const dist_case *c) { return c->rung; }
 static const char *gemm_note(const dist_case *c) { return c->note; }
 
+/* The GPU path's model: NCCL between the GPUs (every rank has a plan, or none has). */
+static int gemm_model(dist_case *c, pl_dist_model *m)
+{
+    if (!c->gpu) return 0;
+    *m = pl_dist_gemm_gpu_model(c->gpu);
+    return 1;
+}
+
 /* One rank on M x N x K: the rung on host arrays, or on device arrays for a CUDA rung (the data
  * resident, as the GPU path's blocks are). */
 static pl_status gemm_one_rank(const dist_bench_args *a, pl_ctx *ctx, const char *rung, int64_t M, int64_t N,
@@ -242,6 +250,7 @@ const dist_kernel dist_bench_gemm = {
     .messages = gemm_messages,
     .rung = gemm_rung,
     .note = gemm_note,
+    .model = gemm_model,
     .one_rank = gemm_one_rank,
     .work = gemm_work,
     .destroy = gemm_destroy,

@@ -116,6 +116,14 @@ static void reduce_messages(const dist_case *c, double *msgs, double *bytes)
 static const char *reduce_rung(const dist_case *c) { return c->rung; }
 static const char *reduce_note(const dist_case *c) { return c->note; }
 
+/* The GPU path's model: NCCL between the GPUs (every rank has a plan, or none has). */
+static int reduce_model(dist_case *c, pl_dist_model *m)
+{
+    if (!c->gpu) return 0;
+    *m = pl_dist_reduce_gpu_model(c->gpu);
+    return 1;
+}
+
 static pl_status reduce_one_rank(const dist_bench_args *a, pl_ctx *ctx, const char *rung, int64_t H, int64_t W,
                                  double *seconds)
 {
@@ -180,6 +188,7 @@ const dist_kernel dist_bench_reduce = {
     .messages = reduce_messages,
     .rung = reduce_rung,
     .note = reduce_note,
+    .model = reduce_model,
     .one_rank = reduce_one_rank,
     .work = reduce_work,
     .destroy = reduce_destroy,

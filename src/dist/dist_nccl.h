@@ -27,6 +27,10 @@ typedef struct pl_dist_nccl_lines {
 } pl_dist_nccl_lines;
 pl_status pl_dist_nccl_lines_create(const pl_dist_grid *g, pl_dist_nccl_lines *l);
 void pl_dist_nccl_lines_destroy(pl_dist_nccl_lines *l);
+/* The network model between GPUs (dist.h's alpha + n/beta) on NCCL: ncclSend/ncclRecv round
+ * trips between the GPUs of grid ranks 0 and 1 on comm (the others idle), alpha from 8 bytes,
+ * beta from 64 MiB less alpha; the same on every rank ({0, 0} on one rank). Collective over g. */
+pl_dist_model pl_dist_nccl_model_measure(const pl_dist_grid *g, ncclComm_t comm);
 /* PL_OK for ncclSuccess, else PL_ERR_CUDA with what and NCCL's message. */
 pl_status pl_dist_nccl_status(ncclResult_t r, const char *what);
 

@@ -80,6 +80,9 @@ void pl_dist_gemm_gpu_destroy(pl_dist_gemm_gpu *plan);
 /* The rung the plan runs, and the panel width it walks K by. */
 const char *pl_dist_gemm_gpu_rung(const pl_dist_gemm_gpu *plan);
 int64_t pl_dist_gemm_gpu_kb(const pl_dist_gemm_gpu *plan);
+/* The network model between the plan's GPUs (NCCL round trips between ranks 0 and 1, as
+ * pl_dist_model_measure does on MPI). Collective. */
+pl_dist_model pl_dist_gemm_gpu_model(const pl_dist_gemm_gpu *plan);
 /* C = alpha*A*B + beta*C on the plan's grid, each rank's blocks in its GPU's memory (device
  * pointers, the blocks of pl_dist_sgemm). Returns when the product is done on every stream;
  * times from CUDA events: compute (the products), exchange (packing and broadcasting, on the

@@ -71,3 +71,41 @@ void pl_dist_nccl_lines_destroy(pl_dist_nccl_lines *l)
     pl_dist_nccl_comm_destroy(l->grid);
     *l = (pl_dist_nccl_lines){NULL, NULL, NULL};
 }
+
+pl_dist_model pl_dist_nccl_model_measure(const pl_dist_grid *g, ncclComm_t comm)
+{
+    pl_dist_model m = {0, 0};
+    if (g->size < 2) return m;
+    enum { SIZES = 2 };
+    const size_t bytes[SIZES] = {8, (size_t)64 << 20};
+    const int reps[SIZES] = {200, 10};
+    double t[SIZES] = {0, 0};
+    void *buf = NULL, *stream = NULL;
+    int ok = g->rank > 1 || (pl_dev_malloc(&buf, bytes[1]) == PL_OK && pl_dev_stream_create(&stream) == PL_OK), all = 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, pl_dist_comm_of(g));
+    if (all && g->rank < 2) {
+        cudaStream_t st = (cudaStream_t)stream;
+        const int peer = 1 - g->rank;
+        for (int i = 0; i < SIZES; i++) {
+            double t0 = 0;
+            for (int r = -2; r < reps[i]; r++) { /* two round trips of warm-up */
+                if (r == 0) pl_dev_sync(stream), t0 = pl_now();
+                if (g->rank == 0) {
+                    ncclSend(buf, bytes[i], ncclUint8, peer, comm, st);
+                    ncclRecv(buf, bytes[i], ncclUint8, peer, comm, st);
+                } else {
+                    ncclRecv(buf, bytes[i], ncclUint8, peer, comm, st);
+                    ncclSend(buf, bytes[i], ncclUint8, peer, comm, st);
+                }
+            }
+            pl_dev_sync(stream);
+            t[i] = (pl_now() - t0) / (2.0 * reps[i]); /* one way */
+        }
+    }
+    if (stream) pl_dev_stream_destroy(stream);
+    pl_dev_free(buf);
+    MPI_Bcast(t, SIZES, MPI_DOUBLE, 0, pl_dist_comm_of(g));
+    m.alpha = t[0];
+    m.beta = t[1] > t[0] ? (double)bytes[1] / (t[1] - t[0]) : 0;
+    return m;
+}

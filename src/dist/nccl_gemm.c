@@ -119,6 +119,7 @@ pl_status pl_dist_gemm_gpu_create(pl_dist_gemm_gpu **plan, const pl_dist_grid *g
 
 const char *pl_dist_gemm_gpu_rung(const pl_dist_gemm_gpu *G) { return G->rung->name; }
 int64_t pl_dist_gemm_gpu_kb(const pl_dist_gemm_gpu *G) { return G->kb; }
+pl_dist_model pl_dist_gemm_gpu_model(const pl_dist_gemm_gpu *G) { return pl_dist_nccl_model_measure(G->g, G->lines.grid); }
 
 /* ---------------------------------------------------------------- a call */
 

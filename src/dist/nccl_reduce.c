@@ -96,6 +96,10 @@ pl_status pl_dist_reduce_gpu_create(pl_dist_reduce_gpu **plan, const pl_dist_gri
 }
 
 const char *pl_dist_reduce_gpu_rung(const pl_dist_reduce_gpu *R) { return R->rung->name; }
+pl_dist_model pl_dist_reduce_gpu_model(const pl_dist_reduce_gpu *R)
+{
+    return pl_dist_nccl_model_measure(R->g, R->lines.grid);
+}
 
 /* Whether this rank receives the result. */
 static int lands_here(const pl_dist_reduce_gpu *R) { return R->to == PL_DIST_TO_ALL || R->g->rank == 0; }

@@ -49,6 +49,11 @@ int64_t pl_dist_gemm_gpu_kb(const pl_dist_gemm_gpu *plan)
     (void)plan;
     return 0;
 }
+pl_dist_model pl_dist_gemm_gpu_model(const pl_dist_gemm_gpu *plan)
+{
+    (void)plan;
+    return (pl_dist_model){0, 0};
+}
 pl_status pl_dist_sgemm_gpu(pl_dist_gemm_gpu *plan, float alpha, const float *A, int64_t lda, const float *B,
                             int64_t ldb, float beta, float *C, int64_t ldc, pl_dist_times *t)
 {
@@ -77,6 +82,11 @@ const char *pl_dist_reduce_gpu_rung(const pl_dist_reduce_gpu *plan)
 {
     (void)plan;
     return "";
+}
+pl_dist_model pl_dist_reduce_gpu_model(const pl_dist_reduce_gpu *plan)
+{
+    (void)plan;
+    return (pl_dist_model){0, 0};
 }
 pl_status pl_dist_sreduce_gpu(pl_dist_reduce_gpu *plan, const float *A, int64_t lda, float *r, pl_dist_times *t)
 {

@@ -52,6 +52,8 @@ pl_status pl_dist_reduce_gpu_create(pl_dist_reduce_gpu **plan, const pl_dist_gri
                                     pl_dist_to to);
 void pl_dist_reduce_gpu_destroy(pl_dist_reduce_gpu *plan);
 const char *pl_dist_reduce_gpu_rung(const pl_dist_reduce_gpu *plan);
+/* The network model between the plan's GPUs (as pl_dist_gemm_gpu_model). Collective. */
+pl_dist_model pl_dist_reduce_gpu_model(const pl_dist_reduce_gpu *plan);
 /* The reduction of this rank's block A (device, lda >= its columns) into r (device: all H or W
  * outputs, on rank 0 or every rank as the plan's `to` says; NULL elsewhere). Returns when done;
  * the same status on every rank. */
