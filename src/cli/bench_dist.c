@@ -140,6 +140,23 @@ static int lay_out(const dist_kernel *k, const dist_bench_args *a, pl_dist_grid 
     return s == PL_OK ? PL_EXIT_OK : cli_fail(s);
 }
 
+pl_status dist_bench_time_device(pl_ctx *ctx, const pl_kernel *k, const char *rung, const void *problem,
+                                 void *const *dev, long repeats, double *seconds)
+{
+    const pl_variant *v = pl_variant_find(k, rung);
+    void *stream = NULL;
+    pl_status s = pl_dev_select(pl_ctx_device(ctx));
+    if (s == PL_OK) s = pl_dev_stream_create(&stream);
+    for (long i = -1; i < repeats && s == PL_OK; i++) { /* i = -1: the warm-up */
+        const double t0 = pl_now();
+        s = pl_run_device(ctx, k, v, NULL, problem, dev, stream);
+        if (s == PL_OK) s = pl_dev_sync(stream);
+        if (i >= 0) seconds[i] = pl_now() - t0;
+    }
+    if (stream) pl_dev_stream_destroy(stream);
+    return s;
+}
+
 /* The median of n times (sorted in place). */
 static double median(double *t, long n)
 {

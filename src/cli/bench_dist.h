@@ -92,6 +92,12 @@ static inline int dist_bench_is_cuda(const pl_kernel *k, const char *rung)
     return v && v->backend == PL_BACKEND_CUDA;
 }
 
+/* A one-rank baseline with the data on the GPU (bench_dist.c): the CUDA rung of k on device
+ * operands dev of problem (the kernel's problem struct) on a stream of its own, a warm-up, then
+ * repeats runs, each timed to its end into seconds[]. */
+pl_status dist_bench_time_device(pl_ctx *ctx, const pl_kernel *k, const char *rung, const void *problem,
+                                 void *const *dev, long repeats, double *seconds);
+
 /* The distributed bench (pl_cmd_bench under mpirun). Exit status, the same on every rank. */
 int bench_dist(int argc, char **argv);
 

@@ -187,7 +187,6 @@ static pl_status gemm_one_rank(const dist_bench_args *a, pl_ctx *ctx, const char
     const int64_t K = d[2];
     float *A = pl_alloc(sizeof(float) * (size_t)(M * K)), *B = pl_alloc(sizeof(float) * (size_t)(K * N));
     float *C = pl_alloc(sizeof(float) * (size_t)(M * N)), *dA = NULL, *dB = NULL, *dC = NULL;
-    void *stream = NULL;
     const int gpu = dist_bench_is_cuda(&pl_gemm_kernel, rung);
     if (!A || !B || !C) s = pl_fail(PL_ERR_NOMEM, "gemm: cannot allocate the one-rank %lldx%lldx%lld problem",
                                     (long long)M, (long long)N, (long long)K);
@@ -199,21 +198,14 @@ static pl_status gemm_one_rank(const dist_bench_args *a, pl_ctx *ctx, const char
     if (s == PL_OK && gpu) s = to_device(&dA, A, M, K);
     if (s == PL_OK && gpu) s = to_device(&dB, B, K, N);
     if (s == PL_OK && gpu) s = pl_dev_malloc((void **)&dC, sizeof(float) * (size_t)(M * N));
-    if (s == PL_OK && gpu) s = pl_dev_stream_create(&stream);
-    const pl_variant *v = pl_variant_find(&pl_gemm_kernel, rung);
     const pl_gemm_problem p = {M, N, K, K, N, N, 1.0f, 0.0f};
     void *dev[3] = {dA, dB, dC};
-    for (long i = -1; i < a->repeats && s == PL_OK; i++) { /* i = -1: the warm-up */
+    if (s == PL_OK && gpu) s = dist_bench_time_device(ctx, &pl_gemm_kernel, rung, &p, dev, a->repeats, seconds);
+    for (long i = -1; i < a->repeats && s == PL_OK && !gpu; i++) { /* i = -1: the warm-up */
         const double t0 = pl_now();
-        if (gpu) {
-            s = pl_run_device(ctx, &pl_gemm_kernel, v, NULL, &p, dev, stream);
-            if (s == PL_OK) s = pl_dev_sync(stream);
-        } else {
-            s = pl_sgemm_variant(ctx, rung, NULL, M, N, K, 1.0f, A, K, B, N, 0.0f, C, N);
-        }
+        s = pl_sgemm_variant(ctx, rung, NULL, M, N, K, 1.0f, A, K, B, N, 0.0f, C, N);
         if (i >= 0) seconds[i] = pl_now() - t0;
     }
-    if (stream) pl_dev_stream_destroy(stream);
     pl_dev_free(dA), pl_dev_free(dB), pl_dev_free(dC);
     pl_free(A), pl_free(B), pl_free(C);
     return s;

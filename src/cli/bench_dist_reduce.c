@@ -130,7 +130,6 @@ static pl_status reduce_one_rank(const dist_bench_args *a, pl_ctx *ctx, const ch
     const pl_reduce_problem p = {H, W, W, PL_REDUCE_SUM, 1, 0};
     const int gpu = dist_bench_is_cuda(&pl_reduce_kernel, rung);
     float *A = pl_alloc(sizeof(float) * (size_t)(H * W)), *r = pl_alloc(sizeof(float) * (size_t)H), *dA = NULL, *dr = NULL;
-    void *stream = NULL;
     pl_status s = A && r ? PL_OK : pl_fail(PL_ERR_NOMEM, "reduce: cannot allocate the one-rank %lldx%lld matrix",
                                            (long long)H, (long long)W);
     if (s == PL_OK) fill((uint64_t)a->seed, W, 0, 0, H, W, A);
@@ -139,20 +138,13 @@ static pl_status reduce_one_rank(const dist_bench_args *a, pl_ctx *ctx, const ch
     if (s == PL_OK && gpu) s = pl_dev_malloc((void **)&dr, sizeof(float) * (size_t)H);
     if (s == PL_OK && gpu) s = pl_dev_h2d(dA, A, sizeof(float) * (size_t)(H * W), NULL);
     if (s == PL_OK && gpu) s = pl_dev_sync(NULL);
-    if (s == PL_OK && gpu) s = pl_dev_stream_create(&stream);
-    const pl_variant *v = pl_variant_find(&pl_reduce_kernel, rung);
     void *dev[2] = {dA, dr};
-    for (long i = -1; i < a->repeats && s == PL_OK; i++) { /* i = -1: the warm-up */
+    if (s == PL_OK && gpu) s = dist_bench_time_device(ctx, &pl_reduce_kernel, rung, &p, dev, a->repeats, seconds);
+    for (long i = -1; i < a->repeats && s == PL_OK && !gpu; i++) { /* i = -1: the warm-up */
         const double t0 = pl_now();
-        if (gpu) {
-            s = pl_run_device(ctx, &pl_reduce_kernel, v, NULL, &p, dev, stream);
-            if (s == PL_OK) s = pl_dev_sync(stream);
-        } else {
-            s = pl_reduce_variant_problem(ctx, rung, NULL, &p, A, r);
-        }
+        s = pl_reduce_variant_problem(ctx, rung, NULL, &p, A, r);
         if (i >= 0) seconds[i] = pl_now() - t0;
     }
-    if (stream) pl_dev_stream_destroy(stream);
     pl_dev_free(dA), pl_dev_free(dr);
     pl_free(A), pl_free(r);
     return s;

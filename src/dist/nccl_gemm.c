@@ -52,15 +52,6 @@ static pl_status cuda_status(cudaError_t e, const char *what)
     return e == cudaSuccess ? PL_OK : pl_fail(PL_ERR_CUDA, "gemm: %s: %s", what, cudaGetErrorString(e));
 }
 
-/* Whether this rank can take the GPU path: its rung resolves to a CUDA rung ctx can run. */
-static const pl_variant *cuda_rung(pl_ctx *ctx, const char *rung)
-{
-    if (!ctx || pl_ctx_backend(ctx) != PL_BACKEND_CUDA) return NULL;
-    if (pl_dist_rung_check(ctx, &pl_gemm_kernel, pl_gemm_best_variant(ctx), &rung) != PL_OK) return NULL;
-    const pl_variant *v = pl_variant_find(&pl_gemm_kernel, rung);
-    return v && v->backend == PL_BACKEND_CUDA ? v : NULL;
-}
-
 void pl_dist_gemm_gpu_destroy(pl_dist_gemm_gpu *G)
 {
     if (!G) return;
@@ -97,7 +88,7 @@ pl_status pl_dist_gemm_gpu_create(pl_dist_gemm_gpu **plan, const pl_dist_grid *g
                                   const int64_t *params, int64_t kb, int64_t M, int64_t N, int64_t K)
 {
     *plan = NULL;
-    const pl_variant *v = cuda_rung(ctx, rung);
+    const pl_variant *v = pl_dist_cuda_rung(ctx, &pl_gemm_kernel, ctx ? pl_gemm_best_variant(ctx) : NULL, rung);
     if (!pl_dist_nccl_usable(g, v != NULL)) return PL_OK; /* the host path */
     pl_dist_gemm_gpu *G = calloc(1, sizeof *G);
     pl_status s = G ? PL_OK : pl_fail(PL_ERR_NOMEM, "gemm: cannot allocate the GPU path's state");

@@ -38,14 +38,6 @@ static void note(pl_dist_reduce_gpu *R, pl_status s)
     if (s != PL_OK && R->failed == PL_OK) R->failed = s;
 }
 
-static const pl_variant *cuda_rung(pl_ctx *ctx, const char *rung)
-{
-    if (!ctx || pl_ctx_backend(ctx) != PL_BACKEND_CUDA) return NULL;
-    if (pl_dist_rung_check(ctx, &pl_reduce_kernel, pl_reduce_best_variant(ctx), &rung) != PL_OK) return NULL;
-    const pl_variant *v = pl_variant_find(&pl_reduce_kernel, rung);
-    return v && v->backend == PL_BACKEND_CUDA ? v : NULL;
-}
-
 void pl_dist_reduce_gpu_destroy(pl_dist_reduce_gpu *R)
 {
     if (!R) return;
@@ -76,7 +68,7 @@ pl_status pl_dist_reduce_gpu_create(pl_dist_reduce_gpu **plan, const pl_dist_gri
                                     pl_dist_to to)
 {
     *plan = NULL;
-    const pl_variant *v = cuda_rung(ctx, rung);
+    const pl_variant *v = pl_dist_cuda_rung(ctx, &pl_reduce_kernel, ctx ? pl_reduce_best_variant(ctx) : NULL, rung);
     if (!pl_dist_nccl_usable(g, v != NULL)) return PL_OK; /* the host path */
     pl_dist_reduce_gpu *R = calloc(1, sizeof *R);
     pl_status s = R ? PL_OK : pl_fail(PL_ERR_NOMEM, "reduce: cannot allocate the GPU path's state");
