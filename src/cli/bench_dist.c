@@ -9,6 +9,7 @@
 #include "cli/tool_dist.h"
 
 #include "core/core.h"
+#include "core/device.h"
 #include "harness/harness.h"
 #include "io/json.h"
 
@@ -20,6 +21,8 @@ static const dist_kernel *const dist_kernels[] = {
     &dist_bench_life,
     &dist_bench_conv2d,
     &dist_bench_entropy,
+    &dist_bench_gemm,
+    &dist_bench_reduce,
 };
 enum { N_DIST_KERNELS = sizeof dist_kernels / sizeof dist_kernels[0] };
 
@@ -37,7 +40,11 @@ static void usage(FILE *f)
           "\n"
           "kernels under mpirun: life (SIZE WxH or N, a torus of B3/S23), conv2d (SIZE HxW or N, a\n"
           "float32 image, a 5x5 filter, same mode, zero border), entropy (SIZE HxW or N, values in\n"
-          "[0, 16), 5x5 windows)\n"
+          "[0, 16), 5x5 windows), gemm (SIZE MxNxK or N: under weak scaling MxN is each rank's\n"
+          "block of C, K stays; SUMMA, C = A B), reduce (SIZE HxW or N: the sum of each row, the\n"
+          "result on every rank). With a CUDA rung, NCCL in the build and a GPU a rank, gemm and\n"
+          "reduce keep their blocks on the GPUs and exchange on NCCL (the baseline: one GPU, the\n"
+          "same rung, data resident)\n"
           "\n"
           "options:\n"
           "  --scale weak|strong  weak (default): SIZE is each rank's block, the problem grows\n"
@@ -133,6 +140,23 @@ static int lay_out(const dist_kernel *k, const dist_bench_args *a, pl_dist_grid 
     return s == PL_OK ? PL_EXIT_OK : cli_fail(s);
 }
 
+pl_status dist_bench_time_device(pl_ctx *ctx, const pl_kernel *k, const char *rung, const void *problem,
+                                 void *const *dev, long repeats, double *seconds)
+{
+    const pl_variant *v = pl_variant_find(k, rung);
+    void *stream = NULL;
+    pl_status s = pl_dev_select(pl_ctx_device(ctx));
+    if (s == PL_OK) s = pl_dev_stream_create(&stream);
+    for (long i = -1; i < repeats && s == PL_OK; i++) { /* i = -1: the warm-up */
+        const double t0 = pl_now();
+        s = pl_run_device(ctx, k, v, NULL, problem, dev, stream);
+        if (s == PL_OK) s = pl_dev_sync(stream);
+        if (i >= 0) seconds[i] = pl_now() - t0;
+    }
+    if (stream) pl_dev_stream_destroy(stream);
+    return s;
+}
+
 /* The median of n times (sorted in place). */
 static double median(double *t, long n)
 {
@@ -145,13 +169,14 @@ static double median(double *t, long n)
 typedef struct dist_result {
     int ranks, dims[2];
     int64_t H, W, bh, bw;           /* the problem, and the baseline's (a block, or the whole) */
-    const char *rung, *check;
+    const char *rung, *check, *note;
+    int nccl_model;                 /* the model measured on NCCL between the GPUs */
     double seconds, baseline;       /* the slowest rank's median, one rank's median */
     double rate, efficiency;
     pl_dist_times slowest;          /* a run's, each part the largest over the ranks */
     double model_exchange, msgs, bytes;
     pl_dist_model model;
-    int threads, on_gpu;
+    int threads;
 } dist_result;
 
 /* The repeats: each after a barrier, the slowest rank's time; every rank's parts summed. */
@@ -199,14 +224,15 @@ static void print_table(const dist_kernel *k, const dist_bench_args *a, const di
            k->name, r->ranks, r->ranks > 1 ? "s" : "", r->dims[0], r->dims[1], a->weak ? "weak" : "strong",
            r->threads, r->threads > 1 ? "s" : "", r->rung);
     if (k == &dist_bench_life) printf(", %ld generations", a->gens);
-    if (r->on_gpu) printf(", on the GPUs (one a rank, exchanges on NCCL)");
-    printf("\nmodel: alpha %.2f us, beta %.3g GB/s (ping-pong between %s of ranks 0 and 1)%s\n", r->model.alpha * 1e6,
-           r->model.beta / 1e9, r->on_gpu ? "the GPUs" : "the hosts", r->ranks < 2 ? ": one rank, no network" : "");
+    if (r->note && *r->note) printf(", %s", r->note);
+    printf("\nmodel: alpha %.2f us, beta %.3g GB/s (%s between ranks 0 and 1)%s\n", r->model.alpha * 1e6,
+           r->model.beta / 1e9, r->nccl_model ? "NCCL send/recv between the GPUs" : "ping-pong",
+           r->ranks < 2 ? ": one rank, no network" : "");
     printf("check: %s\n\n", r->check);
     printf("%5s  %-7s  %-13s  %10s  %-16s  %10s  %12s  %13s  %9s  %11s\n", "ranks", "grid", "problem", "time (ms)",
            k->unit, "efficiency", "compute (ms)", "exchange (ms)", "wait (ms)", "model (ms)");
     char grid[32], problem[48];
-    const int rows_first = k->size_form[0] == 'H'; /* the sizes as the kernel's SIZE reads them */
+    const int rows_first = k->size_form[0] != 'W'; /* the sizes as the kernel's SIZE reads them */
     snprintf(problem, sizeof problem, "%lldx%lld", (long long)(rows_first ? r->bh : r->bw),
              (long long)(rows_first ? r->bw : r->bh));
     printf("%5d  %-7s  %-13s  %10.3f  %-16.4g  %10s  %12.3f  %13s  %9s  %11s\n", 1, "1x1", problem, r->baseline * 1e3,
@@ -217,7 +243,8 @@ static void print_table(const dist_kernel *k, const dist_bench_args *a, const di
     printf("%5d  %-7s  %-13s  %10.3f  %-16.4g  %9.1f%%  %12.3f  %13.3f  %9.3f  %11.3f\n", r->ranks, grid, problem,
            r->seconds * 1e3, r->rate, r->efficiency * 100, r->slowest.compute * 1e3, r->slowest.exchange * 1e3,
            r->slowest.wait * 1e3, r->model_exchange * 1e3);
-    printf("\n(time: the slowest rank's, median of %ld; exchange: packing and posting the halo, wait: blocked for "
+    printf("\n(time: the slowest rank's, median of %ld; exchange: packing and posting the messages (halos, panels), "
+           "wait: blocked for "
            "it; model: %.0f messages and %.3g MB a run by the busiest rank, each alpha + n/beta, beside exchange + "
            "wait)\n", a->repeats, r->msgs, r->bytes / 1e6);
 }
@@ -237,8 +264,11 @@ static int write_json(const dist_kernel *k, const dist_bench_args *a, int argc, 
     pl_json_write_string(f, k->unit);
     fprintf(f, ", \"check\": ");
     pl_json_write_string(f, r->check);
-    fprintf(f, ",\n  \"ranks\": %d, \"grid\": [%d, %d], \"threads_per_rank\": %d, \"scale\": \"%s\", \"on_gpus\": %s,\n",
-            r->ranks, r->dims[0], r->dims[1], r->threads, a->weak ? "weak" : "strong", r->on_gpu ? "true" : "false");
+    fprintf(f, ", \"note\": ");
+    pl_json_write_string(f, r->note ? r->note : "");
+    fprintf(f, ", \"model_on\": \"%s\"", r->nccl_model ? "nccl" : "mpi");
+    fprintf(f, ",\n  \"ranks\": %d, \"grid\": [%d, %d], \"threads_per_rank\": %d, \"scale\": \"%s\",\n", r->ranks,
+            r->dims[0], r->dims[1], r->threads, a->weak ? "weak" : "strong");
     fprintf(f, "  \"problem_rows_cols\": [%lld, %lld], \"baseline_rows_cols\": [%lld, %lld], \"repeats\": %ld",
             (long long)r->H, (long long)r->W, (long long)r->bh, (long long)r->bw, a->repeats);
     if (k == &dist_bench_life) fprintf(f, ", \"gens\": %ld", a->gens);
@@ -277,15 +307,15 @@ static int run_bench(const dist_kernel *k, dist_bench_args *a, int argc, char **
     int rc = cli_agree(tool_find_variant("bench", k->kernel, &a->co, &a->variant));
     if (rc == 0) rc = cli_agree(lay_out(k, a, &g, &r.H, &r.W, &r.bh, &r.bw));
     have_grid = rc == 0;
+    if (!a->co.device && pl_dev_count() > 1) a->co.device = pl_dist_local_rank() % pl_dev_count(); /* a GPU each */
     if (rc == 0) rc = cli_agree(tool_context(k->kernel, NULL, &a->co, a->variant, &ctx));
     if (rc == 0) {
         r.ranks = g.size, r.dims[0] = g.dims[0], r.dims[1] = g.dims[1], r.threads = pl_ctx_threads(ctx);
         if (!a->weak) r.bh = r.H, r.bw = r.W;
         r.model = pl_dist_model_measure();
-        pl_status s = k->create(&c, a, &g, ctx, r.H, r.W);
-        r.on_gpu = s == PL_OK && k->on_gpu && k->on_gpu(c);
-        if (r.on_gpu) s = pl_dist_nccl_model_measure(&g, &r.model); /* the exchanges go between GPUs */
+        const pl_status s = k->create(&c, a, &g, ctx, r.H, r.W);
         rc = cli_agree(s == PL_OK ? PL_EXIT_OK : cli_fail(s));
+        if (rc == 0 && k->model) r.nccl_model = k->model(c, &r.model);
     }
     if (rc == 0) { /* the first run, checked where it lives */
         pl_dist_times first = {0, 0, 0};
@@ -296,6 +326,7 @@ static int run_bench(const dist_kernel *k, dist_bench_args *a, int argc, char **
     if (rc == 0) rc = time_runs(k, a, c, &r);
     if (rc == 0) {
         r.rung = k->rung(c);
+        r.note = k->note ? k->note(c) : NULL;
         k->messages(c, &r.msgs, &r.bytes);
         r.msgs = pl_dist_max(r.msgs), r.bytes = pl_dist_max(r.bytes);
         r.model_exchange = g.size > 1 ? pl_dist_model_time(&r.model, r.msgs, r.bytes) : 0;

@@ -48,9 +48,13 @@ typedef struct dist_kernel {
     /* The messages this rank sends a run and their bytes (for the model). */
     void (*messages)(const dist_case *c, double *msgs, double *bytes);
     const char *(*rung)(const dist_case *c);
-    /* 1 when this rank's share runs on its GPU with the exchanges on NCCL (the same on every
-     * rank): the model is then measured between GPUs. NULL: never. */
-    int (*on_gpu)(const dist_case *c);
+    /* What the title line adds about the run ("K 4096, GPU path (NCCL), panels of 4096"); NULL:
+     * nothing. */
+    const char *(*note)(const dist_case *c);
+    /* The network model of the case's own exchanges where they are not the MPI ping-pong's (the
+     * GPU path: NCCL between the GPUs): 1 and *m measured, collective; 0 when the frame's MPI
+     * model stands. NULL: the frame's. */
+    int (*model)(dist_case *c, pl_dist_model *m);
     /* One rank alone on the whole H x W problem (the baseline): the same rung, a warm-up, then
      * each of a->repeats runs' seconds into seconds[]. */
     pl_status (*one_rank)(const dist_bench_args *a, pl_ctx *ctx, const char *rung, int64_t H, int64_t W,
@@ -63,6 +67,8 @@ typedef struct dist_kernel {
 extern const dist_kernel dist_bench_life;   /* bench_dist_life.c */
 extern const dist_kernel dist_bench_conv2d; /* bench_dist_conv2d.c */
 extern const dist_kernel dist_bench_entropy; /* bench_dist_entropy.c */
+extern const dist_kernel dist_bench_gemm;    /* bench_dist_gemm.c */
+extern const dist_kernel dist_bench_reduce;  /* bench_dist_reduce.c */
 
 /* The input at a global index of the problem, for the seed: every rank makes the part it
  * needs, and the same part whatever the grid (core's splitmix64, seeded by the index). */
@@ -72,6 +78,25 @@ static inline uint64_t dist_bench_hash(uint64_t seed, uint64_t index)
     pl_rng_seed(&r, seed << 40 ^ index);
     return pl_rng_next(&r);
 }
+
+/* The same hash as a float in [-1, 1) (24 bits of it): a matrix's or an image's element. */
+static inline float dist_bench_value(uint64_t seed, uint64_t index)
+{
+    return (float)((double)(dist_bench_hash(seed, index) >> 40) / (double)(1 << 23) - 1.0);
+}
+
+/* Whether rung names a CUDA rung of k: its one-rank baseline keeps the data on the GPU. */
+static inline int dist_bench_is_cuda(const pl_kernel *k, const char *rung)
+{
+    const pl_variant *v = rung ? pl_variant_find(k, rung) : NULL;
+    return v && v->backend == PL_BACKEND_CUDA;
+}
+
+/* A one-rank baseline with the data on the GPU (bench_dist.c): the CUDA rung of k on device
+ * operands dev of problem (the kernel's problem struct) on a stream of its own, a warm-up, then
+ * repeats runs, each timed to its end into seconds[]. */
+pl_status dist_bench_time_device(pl_ctx *ctx, const pl_kernel *k, const char *rung, const void *problem,
+                                 void *const *dev, long repeats, double *seconds);
 
 /* One run of rung v on the caller's host arrays (pl_run_host_phases): *seconds is the run's own
  * time, the kernel phase, so a CUDA rung's baseline, like the GPU path it is compared with,

@@ -31,7 +31,7 @@ struct dist_case {
 /* Pixel (y, x) of the image: a hash of the seed and its position, in [-1, 1). */
 static float pixel(uint64_t seed, int64_t W, int64_t y, int64_t x)
 {
-    return (float)((double)(dist_bench_hash(seed, (uint64_t)(y * W + x)) >> 40) / (double)(1 << 23) - 1.0);
+    return dist_bench_value(seed, (uint64_t)(y * W + x));
 }
 
 /* The h x w pixels from (y0, x0), rows w apart. */

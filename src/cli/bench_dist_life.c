@@ -171,7 +171,16 @@ static void life_messages(const dist_case *c, double *msgs, double *bytes)
 }
 
 static const char *life_rung(const dist_case *c) { return c->rung; }
-static int life_on_gpu(const dist_case *c) { return pl_dist_life_on_nccl(c->l); }
+static const char *life_note(const dist_case *c)
+{
+    return pl_dist_life_on_nccl(c->l) ? "GPU path (NCCL), one GPU a rank" : "host path (MPI)";
+}
+static int life_model(dist_case *c, pl_dist_model *m)
+{
+    if (!pl_dist_life_on_nccl(c->l)) return 0;
+    *m = pl_dist_life_gpu_model(c->l); /* the exchanges go between the GPUs */
+    return 1;
+}
 
 static pl_status life_one_rank(const dist_bench_args *a, pl_ctx *ctx, const char *rung, int64_t H, int64_t W,
                                double *seconds)
@@ -216,7 +225,8 @@ const dist_kernel dist_bench_life = {
     .check = life_check,
     .messages = life_messages,
     .rung = life_rung,
-    .on_gpu = life_on_gpu,
+    .note = life_note,
+    .model = life_model,
     .one_rank = life_one_rank,
     .work = life_work,
     .destroy = life_destroy,

@@ -79,8 +79,8 @@ int pl_cmd_list(int argc, char **argv)
     else
         printf("MPI: no (this build has no MPI: mpirun runs nothing distributed)\n");
     if (pl_dist_nccl_built()) /* issue 24 */
-        printf("NCCL: %s (mpirun -n G parlab life ... --variant cuda-tuned: one GPU a rank, halos on NCCL)\n\n",
-               pl_dist_nccl_library());
+        printf("NCCL: %s (mpirun -n G parlab life|gemm|reduce ... --variant cuda-tuned: one GPU a rank, "
+               "halos, panels and partials on NCCL)\n\n", pl_dist_nccl_library());
     else
         printf("NCCL: no (this build has no NCCL: GPUs under mpirun exchange through the host)\n\n");
     for (int i = 0; i < pl_kernel_count(); i++)

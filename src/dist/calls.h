@@ -27,5 +27,13 @@ pl_status pl_dist_verdict(pl_status mine);
  * when none) when *name is NULL. PL_OK when ctx can run it, else why not (every rank's own
  * check, for pl_dist_verdict). */
 pl_status pl_dist_rung_check(pl_ctx *ctx, const pl_kernel *k, const char *best, const char **name);
+/* The rung as pl_dist_rung_check resolves it when it is a CUDA rung ctx (a CUDA context) can
+ * run, else NULL: whether this rank can take a GPU path (nccl_*.c). */
+const pl_variant *pl_dist_cuda_rung(pl_ctx *ctx, const pl_kernel *k, const char *best, const char *name);
+
+/* The bands of a distributed reduction's outputs across the other dimension of the grid (axis
+ * 1: one a process row, its rows of H; axis 0: one a process column, its columns of W): the
+ * outputs' count and first index of each (reduce.c; the host and the NCCL paths). */
+void pl_dist_reduce_bands(const pl_dist_grid *g, int axis, int64_t H, int64_t W, int *counts, int *displs);
 
 #endif

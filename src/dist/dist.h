@@ -206,15 +206,6 @@ static inline double pl_dist_model_time(const pl_dist_model *m, double msgs, dou
     return msgs * m->alpha + (m->beta > 0 ? bytes / m->beta : 0);
 }
 
-/* The same model between the GPUs of grid ranks 0 and 1 on NCCL (issue 24: the exchange the GPU
- * paths make): alpha from 8 bytes' one-way time, beta from 64 MiB's less alpha (NVLink would
- * leave 4 MiB latency-bound). Collective over g (each rank on its own GPU, the device current
- * on the calling thread); a build without NCCL says so (PL_ERR_UNSUPPORTED). One rank: {0, 0}. */
-pl_status pl_dist_nccl_model_measure(const pl_dist_grid *g, pl_dist_model *m);
-/* One-way times between the GPUs of ranks 0 and 1 for n message sizes (bytes[i], reps[i] round
- * trips each, the median) into seconds[] on every rank. Collective over g, as above. */
-pl_status pl_dist_nccl_pingpong(const pl_dist_grid *g, int n, const size_t *bytes, const int *reps, double *seconds);
-
 #ifdef __cplusplus
 }
 #endif

@@ -18,7 +18,32 @@ int pl_dist_nccl_usable(const pl_dist_grid *g, int ready);
  * user set it. Collective over g. */
 pl_status pl_dist_nccl_comm_create(const pl_dist_grid *g, ncclComm_t *comm);
 void pl_dist_nccl_comm_destroy(ncclComm_t comm);
+/* The grid's communicator and, split from it (ncclCommSplit), the process row's (NCCL ranks by
+ * process column) and the process column's (by process row): SUMMA's broadcasts and the
+ * reductions' combining along one dimension and gathering across the other. Collective over g;
+ * on a failure what was made is destroyed and set NULL. */
+typedef struct pl_dist_nccl_lines {
+    ncclComm_t grid, row, col;
+} pl_dist_nccl_lines;
+pl_status pl_dist_nccl_lines_create(const pl_dist_grid *g, pl_dist_nccl_lines *l);
+void pl_dist_nccl_lines_destroy(pl_dist_nccl_lines *l);
+/* The network model between GPUs (dist.h's alpha + n/beta) on NCCL: ncclSend/ncclRecv round
+ * trips between the GPUs of grid ranks 0 and 1 on comm (the others idle), alpha from 8 bytes,
+ * beta from 64 MiB less alpha; the same on every rank ({0, 0} on one rank). Collective over g. */
+pl_dist_model pl_dist_nccl_model_measure(const pl_dist_grid *g, ncclComm_t comm);
 /* PL_OK for ncclSuccess, else PL_ERR_CUDA with what and NCCL's message. */
 pl_status pl_dist_nccl_status(ncclResult_t r, const char *what);
+
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* nccl_keys.cu, on a stream: n floats at x to int32 keys ordered as the floats, a NaN the
+ * largest key (max) or the smallest (min), or back (decode); and x[i] = x[i] / d. */
+pl_status pl_dist_minmax_keys(void *x, int64_t n, int max, int decode, void *stream);
+pl_status pl_dist_divide_device(float *x, int64_t n, float d, void *stream);
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -13,12 +13,7 @@
 #include <limits.h>
 #include <string.h>
 
-/* A panel of K: columns k0..k1-1 of A, held by process column a_root, and the same rows of B,
- * held by process row b_root. */
-typedef struct panel {
-    int64_t k0, k1;
-    int a_root, b_root;
-} panel;
+typedef pl_dist_panel panel;
 
 /* One call's state. */
 typedef struct summa {
@@ -48,17 +43,33 @@ pl_status pl_dist_gemm_check(const pl_dist_grid *g, int64_t M, int64_t N, int64_
     return PL_OK;
 }
 
-/* The panel that starts at k0: at most kb wide, ending at the next edge of A's column blocks
- * or of B's row blocks, whichever comes first (every rank computes the same panels). */
-static panel panel_at(const summa *s, int64_t k0)
+pl_dist_panel pl_dist_gemm_panel_at(const pl_dist_grid *g, int64_t M, int64_t N, int64_t K, int64_t kb, int64_t k0)
 {
     panel p = {k0, 0, 0, 0};
     pl_dist_block ab, bb;
-    while ((ab = pl_dist_block_at(s->g, 0, p.a_root, s->M, s->K)).x1 <= k0) p.a_root++;
-    while ((bb = pl_dist_block_at(s->g, p.b_root, 0, s->K, s->N)).y1 <= k0) p.b_root++;
-    p.k1 = min64(min64(k0 + s->kb, ab.x1), bb.y1);
+    while ((ab = pl_dist_block_at(g, 0, p.a_root, M, K)).x1 <= k0) p.a_root++;
+    while ((bb = pl_dist_block_at(g, p.b_root, 0, K, N)).y1 <= k0) p.b_root++;
+    p.k1 = min64(min64(k0 + kb, ab.x1), bb.y1);
     return p;
 }
+
+void pl_dist_gemm_traffic(const pl_dist_grid *g, int64_t M, int64_t N, int64_t K, int64_t kb, double *msgs,
+                          double *bytes)
+{
+    *msgs = *bytes = 0;
+    if (g->size == 1) return;
+    const pl_dist_block a = pl_dist_block_of(g, M, K), b = pl_dist_block_of(g, K, N);
+    const double m = (double)(a.y1 - a.y0), n = (double)(b.x1 - b.x0);
+    for (int64_t k0 = 0; k0 < K;) {
+        const panel p = pl_dist_gemm_panel_at(g, M, N, K, kb ? kb : PL_DIST_GEMM_KB, k0);
+        const double w = (double)(p.k1 - p.k0);
+        if (g->dims[1] > 1) *msgs += 1, *bytes += 4 * m * w;
+        if (g->dims[0] > 1) *msgs += 1, *bytes += 4 * w * n;
+        k0 = p.k1;
+    }
+}
+
+static panel panel_at(const summa *s, int64_t k0) { return pl_dist_gemm_panel_at(s->g, s->M, s->N, s->K, s->kb, k0); }
 
 /* Post panel p's two broadcasts from buffer pair i: its owners first copy their part in. */
 static void post(summa *s, panel p, int i, const float *A, int64_t lda, const float *B, int64_t ldb)
@@ -151,6 +162,12 @@ pl_status pl_dist_sgemm_variant(const pl_dist_grid *g, pl_ctx *ctx, const char *
     if (st != PL_OK) return st;
     if (kb < 0) return pl_fail(PL_ERR_ARG, "gemm: panel width %lld (0 for the default)", (long long)kb);
     if ((st = pl_dist_gemm_check(g, M, N, K)) != PL_OK) return st;
+    pl_dist_gemm_gpu *gpu = NULL; /* a CUDA rung, NCCL and a GPU a rank: the blocks go to the GPUs */
+    if ((st = pl_dist_gemm_gpu_create(&gpu, g, ctx, rung, params, kb, M, N, K)) != PL_OK || gpu) {
+        if (gpu) st = pl_dist_sgemm_gpu_host(gpu, alpha, A, lda, B, ldb, beta, C, ldc, t);
+        pl_dist_gemm_gpu_destroy(gpu);
+        return st;
+    }
 
     summa s = {.g = g, .ctx = ctx, .rung = rung, .params = params, .M = M, .N = N, .K = K};
     s.kb = g->size == 1 ? K : kb ? kb : PL_DIST_GEMM_KB; /* one rank: one panel, the local call itself */

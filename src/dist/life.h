@@ -58,6 +58,9 @@ int pl_dist_life_overlaps(const pl_dist_life *l);
 /* 1 when each rank's window lives on its GPU and the halos travel on NCCL (issue 24: a CUDA
  * rung, a build with NCCL, a GPU for every rank of each node), 0 when on the host and MPI. */
 int pl_dist_life_on_nccl(const pl_dist_life *l);
+/* On the GPU path, the network model between the GPUs of ranks 0 and 1 on the path's own NCCL
+ * communicator (collective); {0, 0} on the host path or one rank. */
+pl_dist_model pl_dist_life_gpu_model(pl_dist_life *l);
 void pl_dist_life_destroy(pl_dist_life *l);
 /* (mpi-io-bench) This rank's block alone, packed (rows wpr words apart, cell 0 at bit 0),
  * into the window, or out of it: for a caller that makes and checks each block where it lives

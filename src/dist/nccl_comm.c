@@ -53,71 +53,60 @@ void pl_dist_nccl_comm_destroy(ncclComm_t comm)
     if (comm) ncclCommDestroy(comm);
 }
 
-/* ---------------------------------------------------------------- the model between GPUs */
-
-/* Ranks 0 and 1 bounce bytes between their GPUs (ncclSend then ncclRecv, one group each way, on
- * one stream, the host waiting for each): the median one-way time of reps round trips after a
- * warm-up. Only ranks 0 and 1 call it. */
-static pl_status nccl_pingpong(ncclComm_t comm, int rank, void *buf, size_t bytes, int reps, void *stream,
-                               double *seconds)
+pl_status pl_dist_nccl_lines_create(const pl_dist_grid *g, pl_dist_nccl_lines *l)
 {
-    double *t = malloc(sizeof *t * (size_t)reps);
-    if (!t) return pl_fail(PL_ERR_NOMEM, "pingpong: out of memory");
-    cudaStream_t st = (cudaStream_t)stream;
-    pl_status s = PL_OK;
-    const int other = 1 - rank, warm = 3;
-    for (int i = -warm; i < reps && s == PL_OK; i++) {
-        const double t0 = pl_now();
-        for (int leg = 0; leg < 2 && s == PL_OK; leg++) {
-            const int sending = (leg == 0) == (rank == 0);
-            s = pl_dist_nccl_status(sending ? ncclSend(buf, bytes, ncclUint8, other, comm, st)
-                                            : ncclRecv(buf, bytes, ncclUint8, other, comm, st),
-                                    sending ? "ncclSend" : "ncclRecv");
-            if (s == PL_OK) s = pl_dev_sync(stream);
-        }
-        if (i >= 0) t[i] = (pl_now() - t0) / 2;
-    }
-    double lo, hi;
-    if (s == PL_OK) pl_stats_summary(t, reps, seconds, &lo, &hi);
-    free(t);
+    *l = (pl_dist_nccl_lines){NULL, NULL, NULL};
+    pl_status s = pl_dist_nccl_comm_create(g, &l->grid);
+    if (s == PL_OK)
+        s = pl_dist_nccl_status(ncclCommSplit(l->grid, g->coords[0], g->coords[1], &l->row, NULL), "ncclCommSplit");
+    if (s == PL_OK)
+        s = pl_dist_nccl_status(ncclCommSplit(l->grid, g->coords[1], g->coords[0], &l->col, NULL), "ncclCommSplit");
+    if (s != PL_OK) pl_dist_nccl_lines_destroy(l);
     return s;
 }
 
-pl_status pl_dist_nccl_pingpong(const pl_dist_grid *g, int n, const size_t *bytes, const int *reps, double *seconds)
+void pl_dist_nccl_lines_destroy(pl_dist_nccl_lines *l)
 {
-    size_t most = 1;
-    for (int i = 0; i < n; i++) most = bytes[i] > most ? bytes[i] : most, seconds[i] = 0;
-    ncclComm_t comm = NULL;
-    void *stream = NULL, *buf = NULL;
-    pl_status s = pl_dist_nccl_comm_create(g, &comm);
-    if (s == PL_OK && g->rank <= 1) {
-        s = pl_dev_stream_create(&stream);
-        if (s == PL_OK) s = pl_dev_malloc(&buf, most);
-        if (s == PL_OK) s = pl_dev_memset(buf, 0x5a, most, stream);
-        for (int i = 0; i < n && s == PL_OK && g->size > 1; i++)
-            s = nccl_pingpong(comm, g->rank, buf, bytes[i], reps[i], stream, &seconds[i]);
-    }
-    int ok = s == PL_OK, all = 0;
+    pl_dist_nccl_comm_destroy(l->row);
+    pl_dist_nccl_comm_destroy(l->col);
+    pl_dist_nccl_comm_destroy(l->grid);
+    *l = (pl_dist_nccl_lines){NULL, NULL, NULL};
+}
+
+pl_dist_model pl_dist_nccl_model_measure(const pl_dist_grid *g, ncclComm_t comm)
+{
+    pl_dist_model m = {0, 0};
+    if (g->size < 2) return m;
+    enum { SIZES = 2 };
+    const size_t bytes[SIZES] = {8, (size_t)64 << 20};
+    const int reps[SIZES] = {200, 10};
+    double t[SIZES] = {0, 0};
+    void *buf = NULL, *stream = NULL;
+    int ok = g->rank > 1 || (pl_dev_malloc(&buf, bytes[1]) == PL_OK && pl_dev_stream_create(&stream) == PL_OK), all = 0;
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, pl_dist_comm_of(g));
-    MPI_Bcast(seconds, n, MPI_DOUBLE, 0, pl_dist_comm_of(g));
-    pl_dev_free(buf);
-    if (stream) pl_dev_stream_destroy(stream);
-    pl_dist_nccl_comm_destroy(comm);
-    if (s == PL_OK && !all) s = pl_fail(PL_ERR_CUDA, "pingpong: another rank failed between the GPUs");
-    return s;
-}
-
-pl_status pl_dist_nccl_model_measure(const pl_dist_grid *g, pl_dist_model *m)
-{
-    /* NVLink moves ~100+ GB/s a direction: 4 MiB would be latency-bound, so beta comes from 64 MiB */
-    const size_t bytes[2] = {8, (size_t)64 << 20};
-    const int reps[2] = {200, 10};
-    double t[2];
-    m->alpha = m->beta = 0;
-    const pl_status s = pl_dist_nccl_pingpong(g, 2, bytes, reps, t);
-    if (s == PL_OK && g->size > 1) {
-        m->alpha = t[0];
-        m->beta = t[1] > t[0] ? (double)bytes[1] / (t[1] - t[0]) : 0;
+    if (all && g->rank < 2) {
+        cudaStream_t st = (cudaStream_t)stream;
+        const int peer = 1 - g->rank;
+        for (int i = 0; i < SIZES; i++) {
+            double t0 = 0;
+            for (int r = -2; r < reps[i]; r++) { /* two round trips of warm-up */
+                if (r == 0) pl_dev_sync(stream), t0 = pl_now();
+                if (g->rank == 0) {
+                    ncclSend(buf, bytes[i], ncclUint8, peer, comm, st);
+                    ncclRecv(buf, bytes[i], ncclUint8, peer, comm, st);
+                } else {
+                    ncclRecv(buf, bytes[i], ncclUint8, peer, comm, st);
+                    ncclSend(buf, bytes[i], ncclUint8, peer, comm, st);
+                }
+            }
+            pl_dev_sync(stream);
+            t[i] = (pl_now() - t0) / (2.0 * reps[i]); /* one way */
+        }
     }
-    return s;
+    if (stream) pl_dev_stream_destroy(stream);
+    pl_dev_free(buf);
+    MPI_Bcast(t, SIZES, MPI_DOUBLE, 0, pl_dist_comm_of(g));
+    m.alpha = t[0];
+    m.beta = t[1] > t[0] ? (double)bytes[1] / (t[1] - t[0]) : 0;
+    return m;
 }

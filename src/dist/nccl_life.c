@@ -259,3 +259,8 @@ int64_t pl_dist_life_gpu_census(pl_dist_life *l, int64_t box[4])
     else box[0] = t[1], box[1] = t[2], box[2] = -t[3] - t[1] + 1, box[3] = -t[4] - t[2] + 1;
     return t[0];
 }
+
+pl_dist_model pl_dist_life_gpu_model(pl_dist_life *l)
+{
+    return l->gpu ? pl_dist_nccl_model_measure(l->g, l->gpu->comm) : (pl_dist_model){0, 0};
+}

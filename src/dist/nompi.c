@@ -154,6 +154,12 @@ pl_status pl_dist_gemm_check(const pl_dist_grid *g, int64_t M, int64_t N, int64_
     (void)g, (void)M, (void)N, (void)K;
     return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
 }
+void pl_dist_gemm_traffic(const pl_dist_grid *g, int64_t M, int64_t N, int64_t K, int64_t kb, double *msgs,
+                          double *bytes)
+{
+    (void)g, (void)M, (void)N, (void)K, (void)kb;
+    *msgs = *bytes = 0;
+}
 pl_status pl_dist_sgemm_variant(const pl_dist_grid *g, pl_ctx *ctx, const char *rung, const int64_t *params,
                                 int64_t kb, int64_t M, int64_t N, int64_t K, float alpha, const float *A,
                                 int64_t lda, const float *B, int64_t ldb, float beta, float *C, int64_t ldc,

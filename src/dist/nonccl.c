@@ -28,15 +28,78 @@ int64_t pl_dist_life_gpu_census(pl_dist_life *l, int64_t box[4])
     return 0;
 }
 
-pl_status pl_dist_nccl_model_measure(const pl_dist_grid *g, pl_dist_model *m)
+pl_dist_model pl_dist_life_gpu_model(pl_dist_life *l)
 {
-    (void)g;
-    m->alpha = m->beta = 0;
-    return pl_fail(PL_ERR_UNSUPPORTED, "this build has no NCCL");
+    (void)l;
+    return (pl_dist_model){0, 0};
 }
-pl_status pl_dist_nccl_pingpong(const pl_dist_grid *g, int n, const size_t *bytes, const int *reps, double *seconds)
+
+/* SUMMA's GPU path (dist/gemm.h): none, the host path runs. */
+#include "dist/gemm.h"
+
+pl_status pl_dist_gemm_gpu_create(pl_dist_gemm_gpu **plan, const pl_dist_grid *g, pl_ctx *ctx, const char *rung,
+                                  const int64_t *params, int64_t kb, int64_t M, int64_t N, int64_t K)
 {
-    (void)g, (void)bytes, (void)reps;
-    for (int i = 0; i < n; i++) seconds[i] = 0;
-    return pl_fail(PL_ERR_UNSUPPORTED, "this build has no NCCL");
+    (void)g, (void)ctx, (void)rung, (void)params, (void)kb, (void)M, (void)N, (void)K;
+    *plan = NULL;
+    return PL_OK;
+}
+void pl_dist_gemm_gpu_destroy(pl_dist_gemm_gpu *plan) { (void)plan; }
+const char *pl_dist_gemm_gpu_rung(const pl_dist_gemm_gpu *plan)
+{
+    (void)plan;
+    return "";
+}
+int64_t pl_dist_gemm_gpu_kb(const pl_dist_gemm_gpu *plan)
+{
+    (void)plan;
+    return 0;
+}
+pl_dist_model pl_dist_gemm_gpu_model(const pl_dist_gemm_gpu *plan)
+{
+    (void)plan;
+    return (pl_dist_model){0, 0};
+}
+pl_status pl_dist_sgemm_gpu(pl_dist_gemm_gpu *plan, float alpha, const float *A, int64_t lda, const float *B,
+                            int64_t ldb, float beta, float *C, int64_t ldc, pl_dist_times *t)
+{
+    (void)plan, (void)alpha, (void)A, (void)lda, (void)B, (void)ldb, (void)beta, (void)C, (void)ldc, (void)t;
+    return pl_fail(PL_ERR_UNSUPPORTED, "gemm: this build has no NCCL");
+}
+pl_status pl_dist_sgemm_gpu_host(pl_dist_gemm_gpu *plan, float alpha, const float *A, int64_t lda, const float *B,
+                                 int64_t ldb, float beta, float *C, int64_t ldc, pl_dist_times *t)
+{
+    return pl_dist_sgemm_gpu(plan, alpha, A, lda, B, ldb, beta, C, ldc, t);
+}
+
+/* The reductions' GPU path (dist/reduce.h): none, the host path runs. */
+#include "dist/reduce.h"
+
+pl_status pl_dist_reduce_gpu_create(pl_dist_reduce_gpu **plan, const pl_dist_grid *g, pl_ctx *ctx, const char *rung,
+                                    const int64_t *params, pl_reduce_op op, int axis, int64_t H, int64_t W,
+                                    pl_dist_to to)
+{
+    (void)g, (void)ctx, (void)rung, (void)params, (void)op, (void)axis, (void)H, (void)W, (void)to;
+    *plan = NULL;
+    return PL_OK;
+}
+void pl_dist_reduce_gpu_destroy(pl_dist_reduce_gpu *plan) { (void)plan; }
+const char *pl_dist_reduce_gpu_rung(const pl_dist_reduce_gpu *plan)
+{
+    (void)plan;
+    return "";
+}
+pl_dist_model pl_dist_reduce_gpu_model(const pl_dist_reduce_gpu *plan)
+{
+    (void)plan;
+    return (pl_dist_model){0, 0};
+}
+pl_status pl_dist_sreduce_gpu(pl_dist_reduce_gpu *plan, const float *A, int64_t lda, float *r, pl_dist_times *t)
+{
+    (void)plan, (void)A, (void)lda, (void)r, (void)t;
+    return pl_fail(PL_ERR_UNSUPPORTED, "reduce: this build has no NCCL");
+}
+pl_status pl_dist_sreduce_gpu_host(pl_dist_reduce_gpu *plan, const float *A, int64_t lda, float *r, pl_dist_times *t)
+{
+    return pl_dist_sreduce_gpu(plan, A, lda, r, t);
 }

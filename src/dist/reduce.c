@@ -65,6 +65,15 @@ static void wait_for(MPI_Request *q, pl_dist_times *t)
     t->wait += pl_now() - t0;
 }
 
+void pl_dist_reduce_bands(const pl_dist_grid *g, int axis, int64_t H, int64_t W, int *counts, int *displs)
+{
+    for (int i = 0; i < g->dims[axis ? 0 : 1]; i++) {
+        const pl_dist_block b = axis ? pl_dist_block_at(g, i, 0, H, W) : pl_dist_block_at(g, 0, i, H, W);
+        displs[i] = (int)(axis ? b.y0 : b.x0);
+        counts[i] = (int)(axis ? b.y1 - b.y0 : b.x1 - b.x0);
+    }
+}
+
 /* A rank's part of the checks: the rung, its block, its result array. */
 static pl_status check_local(dreduce *d, const float *A, const float *r, pl_dist_to to)
 {
@@ -90,11 +99,7 @@ static pl_status setup(dreduce *d, const float *A, const float *r, pl_dist_to to
     d->displs = malloc(sizeof(int) * (size_t)bands);
     if (!d->partial || !d->counts || !d->displs)
         return pl_fail(PL_ERR_NOMEM, "reduce: cannot allocate this rank's %lld partials", (long long)d->mine);
-    for (int i = 0; i < bands; i++) {
-        const pl_dist_block b = axis ? pl_dist_block_at(d->g, i, 0, H, W) : pl_dist_block_at(d->g, 0, i, H, W);
-        d->displs[i] = (int)(axis ? b.y0 : b.x0);
-        d->counts[i] = (int)(axis ? b.y1 - b.y0 : b.x1 - b.x0);
-    }
+    pl_dist_reduce_bands(d->g, axis, H, W, d->counts, d->displs);
     return PL_OK;
 }
 
@@ -158,6 +163,12 @@ pl_status pl_dist_sreduce_variant(const pl_dist_grid *g, pl_ctx *ctx, const char
                        "(or a side past MPI's int counts); run on fewer ranks", g->size, g->dims[0], g->dims[1],
                        (long long)H, (long long)W);
 
+    pl_dist_reduce_gpu *gpu = NULL; /* a CUDA rung, NCCL and a GPU a rank: the blocks go to the GPUs */
+    if ((st = pl_dist_reduce_gpu_create(&gpu, g, ctx, rung, params, op, axis, H, W, to)) != PL_OK || gpu) {
+        if (gpu) st = pl_dist_sreduce_gpu_host(gpu, A, lda, r, t);
+        pl_dist_reduce_gpu_destroy(gpu);
+        return st;
+    }
     const pl_dist_block b = pl_dist_block_of(g, H, W);
     const int64_t h = b.y1 - b.y0, w = b.x1 - b.x0;
     dreduce d = {.g = g, .ctx = ctx, .rung = rung, .params = params, .op = op, .outputs = axis ? H : W,

@@ -35,6 +35,32 @@ pl_status pl_dist_sreduce_variant(const pl_dist_grid *g, pl_ctx *ctx, const char
                                   pl_reduce_op op, int axis, int64_t H, int64_t W, const float *A, int64_t lda, float *r,
                                   pl_dist_to to, pl_dist_times *t);
 
+/* ---- the GPU path (issue 24): one rank a GPU, the block resident on it (src/dist/nccl_reduce.c;
+ * docs/scale-out-nccl.md "Reductions on GPUs"). The local rung through pl_run_device writes
+ * the partials on the device; ncclReduce (to ROOT) or ncclAllReduce (ALL) combines them along
+ * the grid's row or column communicator (sum for sum, mean, sumsq; min and max as int32 keys
+ * that keep a NaN: nccl_keys.cu), the bands are gathered across the other one (ncclSend/Recv
+ * to rank 0, or one ncclBroadcast a band to all), and a mean is divided on the device where r
+ * lands. pl_dist_sreduce_variant takes this path by itself for a CUDA rung (copying the block
+ * in and r out); the bench calls it on device arrays. A plan holds the communicators, a stream
+ * and the partials. */
+typedef struct pl_dist_reduce_gpu pl_dist_reduce_gpu;
+/* Collective over g; *plan NULL (PL_OK) where the GPU path does not apply (as
+ * pl_dist_gemm_gpu_create). axis 0 or 1; the caller checked the problem. */
+pl_status pl_dist_reduce_gpu_create(pl_dist_reduce_gpu **plan, const pl_dist_grid *g, pl_ctx *ctx, const char *rung,
+                                    const int64_t *params, pl_reduce_op op, int axis, int64_t H, int64_t W,
+                                    pl_dist_to to);
+void pl_dist_reduce_gpu_destroy(pl_dist_reduce_gpu *plan);
+const char *pl_dist_reduce_gpu_rung(const pl_dist_reduce_gpu *plan);
+/* The network model between the plan's GPUs (as pl_dist_gemm_gpu_model). Collective. */
+pl_dist_model pl_dist_reduce_gpu_model(const pl_dist_reduce_gpu *plan);
+/* The reduction of this rank's block A (device, lda >= its columns) into r (device: all H or W
+ * outputs, on rank 0 or every rank as the plan's `to` says; NULL elsewhere). Returns when done;
+ * the same status on every rank. */
+pl_status pl_dist_sreduce_gpu(pl_dist_reduce_gpu *plan, const float *A, int64_t lda, float *r, pl_dist_times *t);
+/* The same from a host block into a host r (the copies not in *t). */
+pl_status pl_dist_sreduce_gpu_host(pl_dist_reduce_gpu *plan, const float *A, int64_t lda, float *r, pl_dist_times *t);
+
 /* *result = sum_i x_i y_i on every rank, the vectors of length N split as a 1 x N array over
  * a grid of one process row (pl_dist_grid_create(g, 1, N, 0) makes one): each rank passes its
  * part, pl_dist_block_of(g, 1, N)'s columns. Refuses what pl_sdot refuses, and a grid of more

@@ -14,3 +14,11 @@ pl_status pl_dist_rung_check(pl_ctx *ctx, const pl_kernel *k, const char *best, 
     if (st != PL_OK) return pl_fail(st, "%s: %s cannot run here: %s", k->name, *name, why);
     return PL_OK;
 }
+
+const pl_variant *pl_dist_cuda_rung(pl_ctx *ctx, const pl_kernel *k, const char *best, const char *name)
+{
+    if (!ctx || pl_ctx_backend(ctx) != PL_BACKEND_CUDA) return NULL;
+    if (pl_dist_rung_check(ctx, k, best, &name) != PL_OK) return NULL; /* the host path says why */
+    const pl_variant *v = pl_variant_find(k, name);
+    return v && v->backend == PL_BACKEND_CUDA ? v : NULL;
+}

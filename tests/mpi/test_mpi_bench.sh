@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_mpi_bench.sh: `parlab bench life` (and conv2d, entropy) under mpirun on 1, 2, 3 and 4 ranks: strong scaling of a
+# test_mpi_bench.sh: `parlab bench life` (and conv2d, entropy, gemm, reduce) under mpirun on 1, 2, 3 and 4 ranks: strong scaling of a
 # size that does not divide (67x61: every rank's block checked exact against the reference), weak
 # scaling (the problem grows with the grid), the JSON's fields; and the faults: a kernel that
 # does not run distributed, a bad --scale, more ranks than rows, a halo deeper than a block: each
@@ -51,8 +51,37 @@ st=$?
 if [ $st -eq 0 ] && grep -q '^check: every pixel within the spec' out.txt && grep -Eq "^ +3  [0-9]x[0-9] +67x61 " out.txt; then
     ok; else bad "entropy strong on 3 ranks: status $st $(cat out.txt err.txt | head)"; fi
 
+# gemm (SUMMA on the host path here): shapes that do not divide, every element of each rank's
+# block against float64; weak scaling keeps each rank's block of C and K
+for p in 1 2 3 4; do
+    run_n "$p" 60 "$PARLAB" bench gemm 67x61x45 --scale strong --repeats 2 --json "g$p.json"
+    st=$?
+    if [ $st -eq 0 ] && grep -q '^check: every element of each rank' out.txt &&
+        grep -Eq "^ +$p  [0-9]x[0-9] +67x61 " out.txt && grep -q 'K 45, host path (MPI)' out.txt &&
+        grep -q '"unit": "GFLOP/s"' "g$p.json" && grep -q '"note": "K 45' "g$p.json"; then ok; else
+        bad "gemm strong on $p ranks: status $st $(cat out.txt err.txt | head)"; fi
+done
+# the model's traffic on 4 ranks (2x2): panels of 256 never cross a block edge (K 45: 23 + 22),
+# a broadcast of A's panel (34 rows) and of B's (31 columns) each: 4 messages, 4(34 + 31) 45 bytes
+if grep -q '"messages": 4,' g4.json && grep -q '"message_bytes": 11700,' g4.json; then ok; else
+    bad "gemm's traffic on 4 ranks: $(grep -o '"messages.*bytes": [0-9]*' g4.json)"; fi
+run_n 4 60 "$PARLAB" bench gemm 40x30x50 --repeats 2
+st=$?
+if [ $st -eq 0 ] && grep -Eq '^ +4  2x2 +80x60 ' out.txt && grep -Eq '^ +1  1x1 +40x30 ' out.txt && grep -q 'K 50' out.txt
+then ok; else bad "gemm weak on 4 ranks: status $st $(cat out.txt err.txt | head)"; fi
+# reduce: the sums of the rows, on every rank, each rank's rows checked
+for p in 2 3 4; do
+    run_n "$p" 60 "$PARLAB" bench reduce 67x61 --scale strong --repeats 2
+    st=$?
+    if [ $st -eq 0 ] && grep -q "^check: each rank's rows' sums within" out.txt &&
+        grep -Eq "^ +$p  [0-9]x[0-9] +67x61 " out.txt && grep -q 'host path (MPI)' out.txt; then ok; else
+        bad "reduce strong on $p ranks: status $st $(cat out.txt err.txt | head)"; fi
+done
+
 # the faults
-run_n 2 60 "$PARLAB" bench gemm 64; expect_one_error $? 2 "does not run distributed yet"
+run_n 2 60 "$PARLAB" bench transpose 64; expect_one_error $? 2 "does not run distributed yet"
+run_n 4 60 "$PARLAB" bench gemm 4x4x1 --scale strong; expect_one_error $? 2 "larger than rows"
+run_n 2 60 "$PARLAB" bench gemm 8x8x0; expect_one_error $? 2 "8x8x0"
 run_n 3 60 "$PARLAB" bench life 64 --scale sideways; expect_one_error $? 2 "give weak or strong"
 run_n 4 60 "$PARLAB" bench life 1x1 --scale strong; expect_one_error $? 2 "larger than rows"
 run_n 2 60 "$PARLAB" bench life 64x64 --scale strong --halo 40; expect_one_error $? 2 "allows at most 32"
