@@ -9,6 +9,7 @@
 #include "cli/tool_dist.h"
 
 #include "core/core.h"
+#include "core/device.h"
 #include "harness/harness.h"
 #include "io/json.h"
 
@@ -152,6 +153,7 @@ typedef struct dist_result {
     double model_exchange, msgs, bytes;
     pl_dist_model model;
     int threads;
+    int nccl;                       /* the GPU path ran on every rank */
 } dist_result;
 
 /* The repeats: each after a barrier, the slowest rank's time; every rank's parts summed. */
@@ -199,6 +201,7 @@ static void print_table(const dist_kernel *k, const dist_bench_args *a, const di
            k->name, r->ranks, r->ranks > 1 ? "s" : "", r->dims[0], r->dims[1], a->weak ? "weak" : "strong",
            r->threads, r->threads > 1 ? "s" : "", r->rung);
     if (k == &dist_bench_life) printf(", %ld generations", a->gens);
+    printf(",\npath: %s", r->nccl ? "one GPU a rank, halos between GPUs on NCCL" : "halos on MPI (host memory)");
     printf("\nmodel: alpha %.2f us, beta %.3g GB/s (ping-pong between ranks 0 and 1)%s\n", r->model.alpha * 1e6,
            r->model.beta / 1e9, r->ranks < 2 ? ": one rank, no network" : "");
     printf("check: %s\n\n", r->check);
@@ -236,6 +239,8 @@ static int write_json(const dist_kernel *k, const dist_bench_args *a, int argc, 
     pl_json_write_string(f, k->unit);
     fprintf(f, ", \"check\": ");
     pl_json_write_string(f, r->check);
+    fprintf(f, ", \"path\": ");
+    pl_json_write_string(f, r->nccl ? "nccl" : "host");
     fprintf(f, ",\n  \"ranks\": %d, \"grid\": [%d, %d], \"threads_per_rank\": %d, \"scale\": \"%s\",\n", r->ranks,
             r->dims[0], r->dims[1], r->threads, a->weak ? "weak" : "strong");
     fprintf(f, "  \"problem_rows_cols\": [%lld, %lld], \"baseline_rows_cols\": [%lld, %lld], \"repeats\": %ld",
@@ -251,6 +256,33 @@ static int write_json(const dist_kernel *k, const dist_bench_args *a, int argc, 
     }
     fprintf(f, "\n}\n");
     return pl_json_file_close(f, a->json_path) == PL_OK ? PL_EXIT_OK : cli_fail(PL_ERR_IO);
+}
+
+pl_status dist_bench_one_gpu(pl_ctx *ctx, const pl_kernel *k, const char *rung, const void *problem,
+                             void *const *host, long repeats, double *seconds)
+{
+    pl_tensor t[PL_MAX_OPERANDS];
+    int n = 0;
+    void *dev[PL_MAX_OPERANDS] = {NULL}, *stream = NULL;
+    const pl_variant *v = pl_variant_find(k, rung);
+    pl_status s = v ? k->operands(problem, t, &n) : pl_fail(PL_ERR_ARG, "bench: no %s variant '%s'", k->name, rung);
+    if (s == PL_OK) s = pl_dev_select(pl_ctx_device(ctx));
+    if (s == PL_OK) s = pl_dev_stream_create(&stream);
+    for (int i = 0; i < n && s == PL_OK; i++) {
+        const size_t bytes = (size_t)pl_tensor_span(&t[i]) * pl_dtype_size(t[i].dtype);
+        if ((s = pl_dev_malloc(&dev[i], bytes)) == PL_OK) s = pl_dev_h2d(dev[i], host[i], bytes, stream);
+    }
+    if (s == PL_OK) s = pl_run_device(ctx, k, v, NULL, problem, dev, stream); /* the warm-up */
+    if (s == PL_OK) s = pl_dev_sync(stream);
+    for (long i = 0; i < repeats && s == PL_OK; i++) {
+        const double t0 = pl_now();
+        s = pl_run_device(ctx, k, v, NULL, problem, dev, stream);
+        if (s == PL_OK) s = pl_dev_sync(stream);
+        seconds[i] = pl_now() - t0;
+    }
+    for (int i = 0; i < n; i++) pl_dev_free(dev[i]);
+    if (stream) pl_dev_stream_destroy(stream);
+    return s;
 }
 
 /* The phases, each ending where every rank agrees. */
@@ -282,6 +314,7 @@ static int run_bench(const dist_kernel *k, dist_bench_args *a, int argc, char **
     if (rc == 0) rc = time_runs(k, a, c, &r);
     if (rc == 0) {
         r.rung = k->rung(c);
+        r.nccl = k->on_nccl(c);
         k->messages(c, &r.msgs, &r.bytes);
         r.msgs = pl_dist_max(r.msgs), r.bytes = pl_dist_max(r.bytes);
         r.model_exchange = g.size > 1 ? pl_dist_model_time(&r.model, r.msgs, r.bytes) : 0;

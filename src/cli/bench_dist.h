@@ -55,6 +55,8 @@ typedef struct dist_kernel {
     /* The work of one run of the H x W problem, in unit * seconds. */
     double (*work)(const dist_bench_args *a, int64_t H, int64_t W);
     void (*destroy)(dist_case *c);
+    /* 1 when this rank's run is on the GPU path (window on its GPU, halos on NCCL). */
+    int (*on_nccl)(const dist_case *c);
 } dist_kernel;
 
 extern const dist_kernel dist_bench_life;   /* bench_dist_life.c */
@@ -69,6 +71,13 @@ static inline uint64_t dist_bench_hash(uint64_t seed, uint64_t index)
     pl_rng_seed(&r, seed << 40 ^ index);
     return pl_rng_next(&r);
 }
+
+/* The one-GPU baseline with the data resident (issue 24): kernel k's operands of problem
+ * (host[i] as operands() describes them) copied to the context's GPU once, then a warm-up and
+ * repeats runs of rung there through pl_run_device, each timed from the launch to its end (the
+ * wall clock, as the distributed runs are): no host-device copies in the times. */
+pl_status dist_bench_one_gpu(pl_ctx *ctx, const pl_kernel *k, const char *rung, const void *problem,
+                             void *const *host, long repeats, double *seconds);
 
 /* The distributed bench (pl_cmd_bench under mpirun). Exit status, the same on every rank. */
 int bench_dist(int argc, char **argv);

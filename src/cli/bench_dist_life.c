@@ -197,6 +197,8 @@ static pl_status life_one_rank(const dist_bench_args *a, pl_ctx *ctx, const char
 
 static double life_work(const dist_bench_args *a, int64_t H, int64_t W) { return (double)H * (double)W * a->gens; }
 
+static int life_on_nccl(const dist_case *c) { return pl_dist_life_on_nccl(c->l); }
+
 static void life_destroy(dist_case *c)
 {
     if (!c) return;
@@ -220,4 +222,5 @@ const dist_kernel dist_bench_life = {
     .one_rank = life_one_rank,
     .work = life_work,
     .destroy = life_destroy,
+    .on_nccl = life_on_nccl,
 };
