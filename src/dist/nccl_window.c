@@ -102,9 +102,11 @@ void *pl_dist_window_stream(const pl_dist_window *win) { return win->gpu->comput
 
 pl_status pl_dist_window_gpu_load(pl_dist_window *win, const void *in, int64_t ld_in)
 {
-    pl_status s = pl_dev_copy_2d(pl_dist_window_dev_at(win, win->r, win->r), (size_t)win->ld * win->elem, in,
-                                 (size_t)ld_in * win->elem, (size_t)win->w * win->elem, (size_t)win->h,
-                                 win->gpu->compute);
+    pl_status s = pl_dev_select(win->gpu->device);
+    if (s == PL_OK)
+        s = pl_dev_copy_2d(pl_dist_window_dev_at(win, win->r, win->r), (size_t)win->ld * win->elem, in,
+                           (size_t)ld_in * win->elem, (size_t)win->w * win->elem, (size_t)win->h,
+                           win->gpu->compute);
     return s == PL_OK ? pl_dev_sync(win->gpu->compute) : s;
 }
 
