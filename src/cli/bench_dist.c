@@ -10,6 +10,7 @@
 
 #include "core/core.h"
 #include "core/device.h"
+#include "dist/life.h" /* PL_DIST_OVERLAP_* */
 #include "harness/harness.h"
 #include "io/json.h"
 
@@ -45,6 +46,8 @@ static void usage(FILE *f)
           "                       with P; strong: SIZE is the whole problem\n"
           "  --gens N             life: generations a run (default 100)\n"
           "  --halo D             life: the halo's depth (default 16, at most the smallest block)\n"
+          "  --overlap M          auto, on or off: compute a block's interior while the halo\n"
+          "                       travels (default auto: the kernel's own policy)\n"
           "  --repeats R          timed runs (default 5)\n"
           "  --seed S             the inputs' seed (default 1)\n"
           "  --json FILE          the table as JSON (schema parlab-bench-dist/1)\n"
@@ -56,12 +59,13 @@ static void usage(FILE *f)
           f);
 }
 
-enum { O_SCALE = CLI_OPT_OWN, O_GENS, O_HALO, O_REPEATS, O_SEED, O_JSON };
+enum { O_SCALE = CLI_OPT_OWN, O_GENS, O_HALO, O_OVERLAP, O_REPEATS, O_SEED, O_JSON };
 static const cli_opt options[] = {
     CLI_ROWS_RUN,
     {"--scale", "weak|strong", O_SCALE, 0, NULL},
     {"--gens", "N", O_GENS, 0, NULL},
     {"--halo", "D", O_HALO, 0, NULL},
+    {"--overlap", "M", O_OVERLAP, 0, NULL},
     {"--repeats", "R", O_REPEATS, 0, NULL},
     {"--seed", "S", O_SEED, 0, NULL},
     {"--json", "FILE", O_JSON, 0, NULL},
@@ -80,6 +84,14 @@ static int take_option(void *user, const cli_opt *o, const char *val)
         return PL_EXIT_USAGE;
     case O_GENS: return cli_parse_int(o->name, val, 1, 1000000000L, &a->gens);
     case O_HALO: return cli_parse_int(o->name, val, 1, 1000000L, &a->halo);
+    case O_OVERLAP:
+        if (!strcmp(val, "auto") || !strcmp(val, "on") || !strcmp(val, "off")) {
+            a->overlap = !strcmp(val, "on") ? PL_DIST_OVERLAP_ON : !strcmp(val, "off") ? PL_DIST_OVERLAP_OFF
+                                                                                       : PL_DIST_OVERLAP_AUTO;
+            return PL_EXIT_OK;
+        }
+        cli_error("bench: --overlap '%s': give auto, on or off", val);
+        return PL_EXIT_USAGE;
     case O_REPEATS: return cli_parse_int(o->name, val, 1, 1000L, &a->repeats);
     case O_SEED: return cli_parse_int(o->name, val, 0, 2147483647L, &a->seed);
     case O_JSON: a->json_path = val; return PL_EXIT_OK;
@@ -154,6 +166,7 @@ typedef struct dist_result {
     pl_dist_model model;
     int threads;
     int nccl;                       /* the GPU path ran on every rank */
+    int overlapped;                 /* some rank overlapped the exchange with its interior */
 } dist_result;
 
 /* The repeats: each after a barrier, the slowest rank's time; every rank's parts summed. */
@@ -201,7 +214,8 @@ static void print_table(const dist_kernel *k, const dist_bench_args *a, const di
            k->name, r->ranks, r->ranks > 1 ? "s" : "", r->dims[0], r->dims[1], a->weak ? "weak" : "strong",
            r->threads, r->threads > 1 ? "s" : "", r->rung);
     if (k == &dist_bench_life) printf(", %ld generations", a->gens);
-    printf(",\npath: %s", r->nccl ? "one GPU a rank, halos between GPUs on NCCL" : "halos on MPI (host memory)");
+    printf(",\npath: %s, %s", r->nccl ? "one GPU a rank, halos between GPUs on NCCL" : "halos on MPI (host memory)",
+           r->overlapped ? "the interior computed while the halo travels" : "not overlapped");
     printf("\nmodel: alpha %.2f us, beta %.3g GB/s (ping-pong between ranks 0 and 1)%s\n", r->model.alpha * 1e6,
            r->model.beta / 1e9, r->ranks < 2 ? ": one rank, no network" : "");
     printf("check: %s\n\n", r->check);
@@ -241,6 +255,7 @@ static int write_json(const dist_kernel *k, const dist_bench_args *a, int argc, 
     pl_json_write_string(f, r->check);
     fprintf(f, ", \"path\": ");
     pl_json_write_string(f, r->nccl ? "nccl" : "host");
+    fprintf(f, ", \"overlapped\": %s", r->overlapped ? "true" : "false");
     fprintf(f, ",\n  \"ranks\": %d, \"grid\": [%d, %d], \"threads_per_rank\": %d, \"scale\": \"%s\",\n", r->ranks,
             r->dims[0], r->dims[1], r->threads, a->weak ? "weak" : "strong");
     fprintf(f, "  \"problem_rows_cols\": [%lld, %lld], \"baseline_rows_cols\": [%lld, %lld], \"repeats\": %ld",
@@ -315,6 +330,7 @@ static int run_bench(const dist_kernel *k, dist_bench_args *a, int argc, char **
     if (rc == 0) {
         r.rung = k->rung(c);
         r.nccl = k->on_nccl(c);
+        r.overlapped = pl_dist_max(k->overlaps(c)) > 0;
         k->messages(c, &r.msgs, &r.bytes);
         r.msgs = pl_dist_max(r.msgs), r.bytes = pl_dist_max(r.bytes);
         r.model_exchange = g.size > 1 ? pl_dist_model_time(&r.model, r.msgs, r.bytes) : 0;
@@ -334,7 +350,8 @@ static int run_bench(const dist_kernel *k, dist_bench_args *a, int argc, char **
 
 int bench_dist(int argc, char **argv)
 {
-    dist_bench_args a = {.weak = 1, .gens = 100, .repeats = 5, .seed = 1, .co = TOOL_COMMON_INIT};
+    dist_bench_args a = {.weak = 1, .gens = 100, .repeats = 5, .seed = 1, .overlap = PL_DIST_OVERLAP_AUTO,
+                         .co = TOOL_COMMON_INIT};
     const dist_kernel *k = NULL;
     const int rc = tool_dist_parsed(parse(argc, argv, &a, &k));
     if (rc != CLI_GO_ON) return rc;

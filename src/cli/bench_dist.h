@@ -19,6 +19,7 @@ typedef struct dist_bench_args {
     long gens;             /* Life's generations a run (--gens) */
     long repeats;          /* timed runs (--repeats) */
     long halo;             /* Life's halo depth (--halo; 0: the default) */
+    int overlap;           /* --overlap: PL_DIST_OVERLAP_* (dist/life.h) */
     long seed;
     tool_common co;        /* --variant, --threads, --backend, --device */
     const pl_variant *variant;
@@ -57,6 +58,8 @@ typedef struct dist_kernel {
     void (*destroy)(dist_case *c);
     /* 1 when this rank's run is on the GPU path (window on its GPU, halos on NCCL). */
     int (*on_nccl)(const dist_case *c);
+    /* 1 when this rank's runs overlap the exchange with the interior. */
+    int (*overlaps)(const dist_case *c);
 } dist_kernel;
 
 extern const dist_kernel dist_bench_life;   /* bench_dist_life.c */

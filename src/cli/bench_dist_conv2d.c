@@ -75,7 +75,7 @@ static pl_status conv2d_create(dist_case **out, const dist_bench_args *a, const 
         return pl_fail(PL_ERR_NOMEM, "conv2d: cannot allocate this rank's %lldx%lld block", (long long)h, (long long)w);
     image_rect(c->seed, W, c->b.y0, c->b.x0, h, w, c->in);
     pl_status s = pl_dist_conv2d_create(&c->plan, g, ctx, a->variant ? a->variant->name : NULL, NULL, &c->p,
-                                        c->filter, PL_DIST_OVERLAP_AUTO);
+                                        c->filter, a->overlap);
     if (s == PL_OK && pl_dist_conv2d_on_nccl(c->plan)) s = pl_dist_conv2d_upload(c->plan, c->in, w);
     return s;
 }
@@ -179,6 +179,8 @@ static double conv2d_work(const dist_bench_args *a, int64_t H, int64_t W)
 
 static int conv2d_on_nccl(const dist_case *c) { return pl_dist_conv2d_on_nccl(c->plan); }
 
+static int conv2d_overlaps(const dist_case *c) { return pl_dist_conv2d_overlaps(c->plan); }
+
 static void conv2d_destroy(dist_case *c)
 {
     if (!c) return;
@@ -204,4 +206,5 @@ const dist_kernel dist_bench_conv2d = {
     .work = conv2d_work,
     .destroy = conv2d_destroy,
     .on_nccl = conv2d_on_nccl,
+    .overlaps = conv2d_overlaps,
 };

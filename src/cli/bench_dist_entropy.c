@@ -62,7 +62,7 @@ static pl_status entropy_create(dist_case **out, const dist_bench_args *a, const
         return pl_fail(PL_ERR_NOMEM, "entropy: cannot allocate this rank's %lldx%lld block", (long long)h, (long long)w);
     values_rect(c->seed, W, c->b.y0, c->b.x0, h, w, c->in);
     pl_status s = pl_dist_entropy_create(&c->plan, g, ctx, a->variant ? a->variant->name : NULL, NULL, &c->p,
-                                         PL_DIST_OVERLAP_AUTO);
+                                         a->overlap);
     if (s == PL_OK && pl_dist_entropy_on_nccl(c->plan)) s = pl_dist_entropy_upload(c->plan, c->in, w);
     return s;
 }
@@ -161,6 +161,8 @@ static double entropy_work(const dist_bench_args *a, int64_t H, int64_t W)
 
 static int entropy_on_nccl(const dist_case *c) { return pl_dist_entropy_on_nccl(c->plan); }
 
+static int entropy_overlaps(const dist_case *c) { return pl_dist_entropy_overlaps(c->plan); }
+
 static void entropy_destroy(dist_case *c)
 {
     if (!c) return;
@@ -186,4 +188,5 @@ const dist_kernel dist_bench_entropy = {
     .work = entropy_work,
     .destroy = entropy_destroy,
     .on_nccl = entropy_on_nccl,
+    .overlaps = entropy_overlaps,
 };

@@ -73,7 +73,7 @@ static pl_status life_create(dist_case **out, const dist_bench_args *a, const pl
     c->depth = (int)(a->halo ? a->halo : pl_dist_life_default_depth(cuda, most));
     c->rung = a->variant ? a->variant->name : pl_life_best_variant_for(ctx, w + 2 * c->depth, h + 2 * c->depth);
     if (!c->rung) return pl_fail(PL_ERR_UNSUPPORTED, "life: no life variant can run here");
-    pl_status s = pl_dist_life_create(&c->l, g, ctx, c->rung, NULL, &c->p, c->depth, PL_DIST_OVERLAP_AUTO);
+    pl_status s = pl_dist_life_create(&c->l, g, ctx, c->rung, NULL, &c->p, c->depth, a->overlap);
     if (s != PL_OK) return s;
     uint64_t *block = pl_alloc((size_t)(h * wpr) * 8);
     if (!block) return pl_fail(PL_ERR_NOMEM, "life: cannot allocate this rank's %lldx%lld block", (long long)w,
@@ -199,6 +199,8 @@ static double life_work(const dist_bench_args *a, int64_t H, int64_t W) { return
 
 static int life_on_nccl(const dist_case *c) { return pl_dist_life_on_nccl(c->l); }
 
+static int life_overlaps(const dist_case *c) { return pl_dist_life_overlaps(c->l); }
+
 static void life_destroy(dist_case *c)
 {
     if (!c) return;
@@ -223,4 +225,5 @@ const dist_kernel dist_bench_life = {
     .work = life_work,
     .destroy = life_destroy,
     .on_nccl = life_on_nccl,
+    .overlaps = life_overlaps,
 };

@@ -7,7 +7,8 @@
  * order (NCCL pairs the n-th send from A to B with B's n-th receive from A: the strip a
  * neighbour sends toward me in its direction s arrives in my direction 8 - s); the compute
  * stream computes the interior meanwhile, then waits for the exchange and unpacks (one
- * launch). */
+ * launch). The compute stream is the context's own (the rungs' stream), the exchange stream
+ * the window's. */
 #include "core/core.h"
 #include "core/device.h"
 #include "dist/dist_mpi.h"
@@ -21,7 +22,7 @@ enum { EV_START, EV_PACKED, EV_INNER, EV_ARRIVED, EV_GO, EV_UNPACKED, EV_END, N_
 struct pl_dist_window_gpu {
     ncclComm_t comm;
     int device;               /* the context's GPU */
-    void *compute, *exchange; /* streams */
+    void *compute, *exchange; /* streams: compute is the context's own (not owned here), exchange ours */
     void *ev[N_EVENTS];
     char *buf;                /* the window on the device */
     int n;                    /* the strips: one a neighbour direction */
@@ -37,7 +38,6 @@ static void gpu_free(struct pl_dist_window_gpu *G)
     for (int i = 0; i < N_EVENTS; i++) pl_dev_event_destroy(G->ev[i]);
     for (int i = 0; i < G->n; i++) pl_dev_free(G->send[i]), pl_dev_free(G->recv[i]);
     pl_dev_free(G->buf);
-    if (G->compute) pl_dev_stream_destroy(G->compute);
     if (G->exchange) pl_dev_stream_destroy(G->exchange);
     pl_dist_nccl_comm_destroy(G->comm);
     free(G);
@@ -83,7 +83,11 @@ pl_status pl_dist_window_gpu_create(pl_dist_window *win, pl_ctx *ctx, int ready)
     G->device = pl_ctx_device(ctx);
     pl_status s = pl_dev_select(G->device);
     if (s == PL_OK) s = pl_dist_nccl_comm_create(win->g, &G->comm);
-    if (s == PL_OK) s = pl_dev_stream_create(&G->compute);
+    /* The compute stream is the context's, where the rungs run: pl_run_device then orders a
+     * part after the packing and before the rim with events on one stream, never a hop
+     * between two streams (a few microseconds each, ten a run). */
+    G->compute = ctx->stream;
+    if (s == PL_OK && !G->compute) s = pl_fail(PL_ERR_INTERNAL, "the CUDA context has no stream");
     if (s == PL_OK) s = pl_dev_stream_create(&G->exchange);
     if (s == PL_OK) s = pl_dev_malloc((void **)&G->buf, bytes);
     if (s == PL_OK) s = pl_dev_memset(G->buf, 0, bytes, G->compute); /* the border stays defined */
