@@ -10,6 +10,7 @@
 
 #include "core/core.h"
 #include "core/device.h"
+#include "dist/life.h" /* PL_DIST_OVERLAP_* */
 #include "harness/harness.h"
 #include "io/json.h"
 
@@ -51,6 +52,8 @@ static void usage(FILE *f)
           "                       with P; strong: SIZE is the whole problem\n"
           "  --gens N             life: generations a run (default 100)\n"
           "  --halo D             life: the halo's depth (default 16, at most the smallest block)\n"
+          "  --overlap M          auto, on or off: compute a block's interior while the halo\n"
+          "                       travels (default auto: the kernel's own policy)\n"
           "  --repeats R          timed runs (default 5)\n"
           "  --seed S             the inputs' seed (default 1)\n"
           "  --json FILE          the table as JSON (schema parlab-bench-dist/1)\n"
@@ -62,12 +65,13 @@ static void usage(FILE *f)
           f);
 }
 
-enum { O_SCALE = CLI_OPT_OWN, O_GENS, O_HALO, O_REPEATS, O_SEED, O_JSON };
+enum { O_SCALE = CLI_OPT_OWN, O_GENS, O_HALO, O_OVERLAP, O_REPEATS, O_SEED, O_JSON };
 static const cli_opt options[] = {
     CLI_ROWS_RUN,
     {"--scale", "weak|strong", O_SCALE, 0, NULL},
     {"--gens", "N", O_GENS, 0, NULL},
     {"--halo", "D", O_HALO, 0, NULL},
+    {"--overlap", "M", O_OVERLAP, 0, NULL},
     {"--repeats", "R", O_REPEATS, 0, NULL},
     {"--seed", "S", O_SEED, 0, NULL},
     {"--json", "FILE", O_JSON, 0, NULL},
@@ -86,6 +90,14 @@ static int take_option(void *user, const cli_opt *o, const char *val)
         return PL_EXIT_USAGE;
     case O_GENS: return cli_parse_int(o->name, val, 1, 1000000000L, &a->gens);
     case O_HALO: return cli_parse_int(o->name, val, 1, 1000000L, &a->halo);
+    case O_OVERLAP:
+        if (!strcmp(val, "auto") || !strcmp(val, "on") || !strcmp(val, "off")) {
+            a->overlap = !strcmp(val, "on") ? PL_DIST_OVERLAP_ON : !strcmp(val, "off") ? PL_DIST_OVERLAP_OFF
+                                                                                       : PL_DIST_OVERLAP_AUTO;
+            return PL_EXIT_OK;
+        }
+        cli_error("bench: --overlap '%s': give auto, on or off", val);
+        return PL_EXIT_USAGE;
     case O_REPEATS: return cli_parse_int(o->name, val, 1, 1000L, &a->repeats);
     case O_SEED: return cli_parse_int(o->name, val, 0, 2147483647L, &a->seed);
     case O_JSON: a->json_path = val; return PL_EXIT_OK;
@@ -177,6 +189,8 @@ typedef struct dist_result {
     double model_exchange, msgs, bytes;
     pl_dist_model model;
     int threads;
+    int nccl;                       /* the GPU path ran on every rank */
+    int overlapped;                 /* some rank overlapped the exchange with its interior */
 } dist_result;
 
 /* The repeats: each after a barrier, the slowest rank's time; every rank's parts summed. */
@@ -225,8 +239,10 @@ static void print_table(const dist_kernel *k, const dist_bench_args *a, const di
            r->threads, r->threads > 1 ? "s" : "", r->rung);
     if (k == &dist_bench_life) printf(", %ld generations", a->gens);
     if (r->note && *r->note) printf(", %s", r->note);
+    printf(",\npath: %s, %s", r->nccl ? "one GPU a rank, halos between GPUs on NCCL" : "exchanges on MPI (host memory)",
+           r->overlapped ? "the interior computed while the halo travels" : "not overlapped");
     printf("\nmodel: alpha %.2f us, beta %.3g GB/s (%s between ranks 0 and 1)%s\n", r->model.alpha * 1e6,
-           r->model.beta / 1e9, r->nccl_model ? "NCCL send/recv between the GPUs" : "ping-pong",
+           r->model.beta / 1e9, r->nccl_model ? "NCCL send/recv between the GPUs" : "MPI ping-pong",
            r->ranks < 2 ? ": one rank, no network" : "");
     printf("check: %s\n\n", r->check);
     printf("%5s  %-7s  %-13s  %10s  %-16s  %10s  %12s  %13s  %9s  %11s\n", "ranks", "grid", "problem", "time (ms)",
@@ -267,6 +283,9 @@ static int write_json(const dist_kernel *k, const dist_bench_args *a, int argc, 
     fprintf(f, ", \"note\": ");
     pl_json_write_string(f, r->note ? r->note : "");
     fprintf(f, ", \"model_on\": \"%s\"", r->nccl_model ? "nccl" : "mpi");
+    fprintf(f, ", \"path\": ");
+    pl_json_write_string(f, r->nccl ? "nccl" : "host");
+    fprintf(f, ", \"overlapped\": %s", r->overlapped ? "true" : "false");
     fprintf(f, ",\n  \"ranks\": %d, \"grid\": [%d, %d], \"threads_per_rank\": %d, \"scale\": \"%s\",\n", r->ranks,
             r->dims[0], r->dims[1], r->threads, a->weak ? "weak" : "strong");
     fprintf(f, "  \"problem_rows_cols\": [%lld, %lld], \"baseline_rows_cols\": [%lld, %lld], \"repeats\": %ld",
@@ -284,14 +303,22 @@ static int write_json(const dist_kernel *k, const dist_bench_args *a, int argc, 
     return pl_json_file_close(f, a->json_path) == PL_OK ? PL_EXIT_OK : cli_fail(PL_ERR_IO);
 }
 
-pl_status dist_bench_rung_seconds(pl_ctx *ctx, const pl_kernel *k, const char *rung, const void *problem,
-                                  void *const *host, double *seconds)
+pl_status dist_bench_one_gpu(pl_ctx *ctx, const pl_kernel *k, const char *rung, const void *problem,
+                             void *const *host, long repeats, double *seconds)
 {
+    pl_tensor t[PL_MAX_OPERANDS];
+    int n = 0;
+    void *dev[PL_MAX_OPERANDS] = {NULL};
     const pl_variant *v = pl_variant_find(k, rung);
-    if (!v) return pl_fail(PL_ERR_ARG, "%s: unknown variant '%s'", k->name, rung ? rung : "(null)");
-    double phase[PL_N_PHASES];
-    const pl_status s = pl_run_host_phases(ctx, k, v, NULL, problem, host, phase);
-    *seconds = phase[PL_PHASE_KERNEL];
+    pl_status s = v ? k->operands(problem, t, &n) : pl_fail(PL_ERR_ARG, "bench: no %s variant '%s'", k->name, rung);
+    if (s == PL_OK) s = pl_dev_select(pl_ctx_device(ctx));
+    for (int i = 0; i < n && s == PL_OK; i++) {
+        const size_t bytes = (size_t)pl_tensor_span(&t[i]) * pl_dtype_size(t[i].dtype);
+        if ((s = pl_dev_malloc(&dev[i], bytes)) == PL_OK) s = pl_dev_h2d(dev[i], host[i], bytes, NULL);
+    }
+    if (s == PL_OK) s = pl_dev_sync(NULL);
+    if (s == PL_OK) s = dist_bench_time_device(ctx, k, rung, problem, dev, repeats, seconds);
+    for (int i = 0; i < n; i++) pl_dev_free(dev[i]);
     return s;
 }
 
@@ -327,6 +354,8 @@ static int run_bench(const dist_kernel *k, dist_bench_args *a, int argc, char **
     if (rc == 0) {
         r.rung = k->rung(c);
         r.note = k->note ? k->note(c) : NULL;
+        r.nccl = k->on_nccl ? k->on_nccl(c) : 0;
+        r.overlapped = k->overlaps ? pl_dist_max(k->overlaps(c)) > 0 : 0;
         k->messages(c, &r.msgs, &r.bytes);
         r.msgs = pl_dist_max(r.msgs), r.bytes = pl_dist_max(r.bytes);
         r.model_exchange = g.size > 1 ? pl_dist_model_time(&r.model, r.msgs, r.bytes) : 0;
@@ -346,7 +375,8 @@ static int run_bench(const dist_kernel *k, dist_bench_args *a, int argc, char **
 
 int bench_dist(int argc, char **argv)
 {
-    dist_bench_args a = {.weak = 1, .gens = 100, .repeats = 5, .seed = 1, .co = TOOL_COMMON_INIT};
+    dist_bench_args a = {.weak = 1, .gens = 100, .repeats = 5, .seed = 1, .overlap = PL_DIST_OVERLAP_AUTO,
+                         .co = TOOL_COMMON_INIT};
     const dist_kernel *k = NULL;
     const int rc = tool_dist_parsed(parse(argc, argv, &a, &k));
     if (rc != CLI_GO_ON) return rc;

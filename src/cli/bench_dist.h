@@ -19,6 +19,7 @@ typedef struct dist_bench_args {
     long gens;             /* Life's generations a run (--gens) */
     long repeats;          /* timed runs (--repeats) */
     long halo;             /* Life's halo depth (--halo; 0: the default) */
+    int overlap;           /* --overlap: PL_DIST_OVERLAP_* (dist/life.h) */
     long seed;
     tool_common co;        /* --variant, --threads, --backend, --device */
     const pl_variant *variant;
@@ -62,6 +63,10 @@ typedef struct dist_kernel {
     /* The work of one run of the H x W problem, in unit * seconds. */
     double (*work)(const dist_bench_args *a, int64_t H, int64_t W);
     void (*destroy)(dist_case *c);
+    /* 1 when this rank's run is on the GPU path (window on its GPU, halos on NCCL). */
+    int (*on_nccl)(const dist_case *c);
+    /* 1 when this rank's runs overlap the exchange with the interior. */
+    int (*overlaps)(const dist_case *c);
 } dist_kernel;
 
 extern const dist_kernel dist_bench_life;   /* bench_dist_life.c */
@@ -98,11 +103,12 @@ static inline int dist_bench_is_cuda(const pl_kernel *k, const char *rung)
 pl_status dist_bench_time_device(pl_ctx *ctx, const pl_kernel *k, const char *rung, const void *problem,
                                  void *const *dev, long repeats, double *seconds);
 
-/* One run of rung v on the caller's host arrays (pl_run_host_phases): *seconds is the run's own
- * time, the kernel phase, so a CUDA rung's baseline, like the GPU path it is compared with,
- * keeps its data on the device (no allocation or copies counted). */
-pl_status dist_bench_rung_seconds(pl_ctx *ctx, const pl_kernel *k, const char *rung, const void *problem,
-                                  void *const *host, double *seconds);
+/* The one-GPU baseline with the data resident (issue 24): kernel k's operands of problem
+ * (host[i] as operands() describes them) copied to the context's GPU once, then a warm-up and
+ * repeats runs of rung there through pl_run_device, each timed from the launch to its end (the
+ * wall clock, as the distributed runs are): no host-device copies in the times. */
+pl_status dist_bench_one_gpu(pl_ctx *ctx, const pl_kernel *k, const char *rung, const void *problem,
+                             void *const *host, long repeats, double *seconds);
 
 /* The distributed bench (pl_cmd_bench under mpirun). Exit status, the same on every rank. */
 int bench_dist(int argc, char **argv);

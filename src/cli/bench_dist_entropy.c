@@ -3,7 +3,10 @@
  * (dist/stencil.h), each rank's best local rung (or --variant). Inputs: each value a hash of
  * the seed and its global position. Check: each rank runs the kernel's own float64 reference
  * (pl_entropy_reference_at) on its block grown by r = 2 (clipped at the image, so a window is
- * clipped where the image's is) and compares every pixel within the spec's bound. */
+ * clipped where the image's is) and compares every pixel within the spec's bound.
+ * On the GPU path (issue 24) the values stay on the GPU across runs (upload once, then
+ * pl_dist_entropy_run_resident), the check downloads the output; the one-rank baseline is the
+ * same rung on one GPU with its data resident. */
 #include "cli/bench_dist.h"
 
 #include "core/core.h"
@@ -58,15 +61,18 @@ static pl_status entropy_create(dist_case **out, const dist_bench_args *a, const
     if (!(c->in = pl_alloc((size_t)(h * w))) || !(c->out = pl_alloc(sizeof(float) * (size_t)(h * w))))
         return pl_fail(PL_ERR_NOMEM, "entropy: cannot allocate this rank's %lldx%lld block", (long long)h, (long long)w);
     values_rect(c->seed, W, c->b.y0, c->b.x0, h, w, c->in);
-    return pl_dist_entropy_create(&c->plan, g, ctx, a->variant ? a->variant->name : NULL, NULL, &c->p,
-                                  PL_DIST_OVERLAP_AUTO);
+    pl_status s = pl_dist_entropy_create(&c->plan, g, ctx, a->variant ? a->variant->name : NULL, NULL, &c->p,
+                                         a->overlap);
+    if (s == PL_OK && pl_dist_entropy_on_nccl(c->plan)) s = pl_dist_entropy_upload(c->plan, c->in, w);
+    return s;
 }
 
 static pl_status entropy_run(dist_case *c, pl_dist_times *t)
 {
     const pl_dist_times before = pl_dist_entropy_times(c->plan);
     const int64_t w = c->b.x1 - c->b.x0;
-    const pl_status s = pl_dist_entropy_run(c->plan, c->in, w, c->out, w);
+    const pl_status s = pl_dist_entropy_on_nccl(c->plan) ? pl_dist_entropy_run_resident(c->plan)
+                                                         : pl_dist_entropy_run(c->plan, c->in, w, c->out, w);
     const pl_dist_times after = pl_dist_entropy_times(c->plan);
     t->compute += after.compute - before.compute;
     t->exchange += after.exchange - before.exchange;
@@ -81,6 +87,10 @@ static pl_status entropy_check(dist_case *c, const char **what)
     const int64_t y0 = c->b.y0 > BENCH_R ? c->b.y0 - BENCH_R : 0, y1 = c->b.y1 + BENCH_R < H ? c->b.y1 + BENCH_R : H;
     const int64_t x0 = c->b.x0 > BENCH_R ? c->b.x0 - BENCH_R : 0, x1 = c->b.x1 + BENCH_R < W ? c->b.x1 + BENCH_R : W;
     const pl_entropy_problem around = problem_of(y1 - y0, x1 - x0); /* clipped where the image is */
+    if (pl_dist_entropy_on_nccl(c->plan)) {
+        const pl_status d = pl_dist_entropy_download(c->plan, c->out, w);
+        if (d != PL_OK) return d;
+    }
     uint8_t *v = pl_alloc((size_t)((y1 - y0) * (x1 - x0)));
     if (!v) return pl_fail(PL_ERR_NOMEM, "entropy: cannot allocate the check");
     values_rect(c->seed, W, y0, x0, y1 - y0, x1 - x0, v);
@@ -126,6 +136,12 @@ static pl_status entropy_one_rank(const dist_bench_args *a, pl_ctx *ctx, const c
                                              (long long)H, (long long)W);
     if (s == PL_OK) {
         values_rect((uint64_t)a->seed, W, 0, 0, H, W, v);
+        if (pl_ctx_backend(ctx) == PL_BACKEND_CUDA) { /* one GPU, the data resident */
+            void *host[2] = {v, out};
+            s = dist_bench_one_gpu(ctx, &pl_entropy_kernel, rung, &p, host, a->repeats, seconds);
+            pl_free(v), pl_free(out);
+            return s;
+        }
         s = pl_entropy_variant_phases(ctx, rung, NULL, &p, v, out, NULL); /* the warm-up */
     }
     for (long i = 0; i < a->repeats && s == PL_OK; i++) {
@@ -142,6 +158,10 @@ static double entropy_work(const dist_bench_args *a, int64_t H, int64_t W)
     (void)a;
     return (double)H * (double)W;
 }
+
+static int entropy_on_nccl(const dist_case *c) { return pl_dist_entropy_on_nccl(c->plan); }
+
+static int entropy_overlaps(const dist_case *c) { return pl_dist_entropy_overlaps(c->plan); }
 
 static void entropy_destroy(dist_case *c)
 {
@@ -167,4 +187,6 @@ const dist_kernel dist_bench_entropy = {
     .one_rank = entropy_one_rank,
     .work = entropy_work,
     .destroy = entropy_destroy,
+    .on_nccl = entropy_on_nccl,
+    .overlaps = entropy_overlaps,
 };

@@ -73,7 +73,7 @@ static pl_status life_create(dist_case **out, const dist_bench_args *a, const pl
     c->depth = (int)(a->halo ? a->halo : pl_dist_life_default_depth(cuda, most));
     c->rung = a->variant ? a->variant->name : pl_life_best_variant_for(ctx, w + 2 * c->depth, h + 2 * c->depth);
     if (!c->rung) return pl_fail(PL_ERR_UNSUPPORTED, "life: no life variant can run here");
-    pl_status s = pl_dist_life_create(&c->l, g, ctx, c->rung, NULL, &c->p, c->depth, PL_DIST_OVERLAP_AUTO);
+    pl_status s = pl_dist_life_create(&c->l, g, ctx, c->rung, NULL, &c->p, c->depth, a->overlap);
     if (s != PL_OK) return s;
     uint64_t *block = pl_alloc((size_t)(h * wpr) * 8);
     if (!block) return pl_fail(PL_ERR_NOMEM, "life: cannot allocate this rank's %lldx%lld block", (long long)w,
@@ -171,10 +171,6 @@ static void life_messages(const dist_case *c, double *msgs, double *bytes)
 }
 
 static const char *life_rung(const dist_case *c) { return c->rung; }
-static const char *life_note(const dist_case *c)
-{
-    return pl_dist_life_on_nccl(c->l) ? "GPU path (NCCL), one GPU a rank" : "host path (MPI)";
-}
 static int life_model(dist_case *c, pl_dist_model *m)
 {
     if (!pl_dist_life_on_nccl(c->l)) return 0;
@@ -193,17 +189,25 @@ static pl_status life_one_rank(const dist_bench_args *a, pl_ctx *ctx, const char
     pl_status s = grid ? PL_OK : pl_fail(PL_ERR_NOMEM, "life: cannot allocate the one-rank %lldx%lld grid",
                                               (long long)W, (long long)H);
     void *host[1] = {grid};
-    if (s == PL_OK) {
-        soup_rect(&c, 0, 0, H, W, grid, wpr);
-        s = dist_bench_rung_seconds(ctx, &pl_life_kernel, rung, &c.p, host, &seconds[0]); /* the warm-up */
+    if (s == PL_OK) soup_rect(&c, 0, 0, H, W, grid, wpr);
+    if (s == PL_OK && dist_bench_is_cuda(&pl_life_kernel, rung)) /* the grid resident, as on the GPU path */
+        s = dist_bench_one_gpu(ctx, &pl_life_kernel, rung, &c.p, host, a->repeats, seconds);
+    else if (s == PL_OK)
+        s = pl_life_variant_problem(ctx, rung, NULL, &c.p, grid); /* the warm-up */
+    for (long i = 0; i < a->repeats && s == PL_OK && !dist_bench_is_cuda(&pl_life_kernel, rung); i++) {
+        const double t0 = pl_now();
+        s = pl_life_variant_problem(ctx, rung, NULL, &c.p, grid);
+        seconds[i] = pl_now() - t0;
     }
-    for (long i = 0; i < a->repeats && s == PL_OK; i++)
-        s = dist_bench_rung_seconds(ctx, &pl_life_kernel, rung, &c.p, host, &seconds[i]);
     pl_free(grid);
     return s;
 }
 
 static double life_work(const dist_bench_args *a, int64_t H, int64_t W) { return (double)H * (double)W * a->gens; }
+
+static int life_on_nccl(const dist_case *c) { return pl_dist_life_on_nccl(c->l); }
+
+static int life_overlaps(const dist_case *c) { return pl_dist_life_overlaps(c->l); }
 
 static void life_destroy(dist_case *c)
 {
@@ -225,9 +229,10 @@ const dist_kernel dist_bench_life = {
     .check = life_check,
     .messages = life_messages,
     .rung = life_rung,
-    .note = life_note,
     .model = life_model,
     .one_rank = life_one_rank,
     .work = life_work,
     .destroy = life_destroy,
+    .on_nccl = life_on_nccl,
+    .overlaps = life_overlaps,
 };

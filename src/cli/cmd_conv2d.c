@@ -385,9 +385,9 @@ static int conv2d_on_ranks(const conv2d_args *c, const pl_variant *variant)
     if (rc == 0)
         rc = tool_dist_status(pl_dist_npy_write_block(&g, c->co.out_path, p.dtype, p.OH, p.OW, &ob, out, ow));
     if (rc == 0) {
-        char ran[96];
-        snprintf(ran, sizeof ran, "%s on %d rank%s (%dx%d)", pl_dist_conv2d_rung(plan), g.size, g.size > 1 ? "s" : "",
-                 g.dims[0], g.dims[1]);
+        char ran[128];
+        snprintf(ran, sizeof ran, "%s on %d rank%s (%dx%d)%s", pl_dist_conv2d_rung(plan), g.size, g.size > 1 ? "s" : "",
+                 g.dims[0], g.dims[1], pl_dist_conv2d_on_nccl(plan) ? " between GPUs on NCCL" : "");
         print_summary(c, &p, ran, ms, -1);
         tool_dist_report(&t);
     }

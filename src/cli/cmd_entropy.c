@@ -463,9 +463,10 @@ static int entropy_on_ranks(const entropy_args *e, const run_opts *o)
     }
     if (rc == 0) rc = tool_dist_status(pl_dist_npy_write(&g, e->co.out_path, PL_F32, p.H, p.W, out, bw));
     if (rc == 0) {
-        printf("entropy: %lldx%lld, k=%d, bins=%d, base %s, variant %s on %d rank%s (%dx%d), %.3f ms\n",
+        printf("entropy: %lldx%lld, k=%d, bins=%d, base %s, variant %s on %d rank%s (%dx%d)%s, %.3f ms\n",
                (long long)p.H, (long long)p.W, o->k, o->bins, o->base2 ? "2" : "e", pl_dist_entropy_rung(plan), g.size,
-               g.size > 1 ? "s" : "", g.dims[0], g.dims[1], ms);
+               g.size > 1 ? "s" : "", g.dims[0], g.dims[1], pl_dist_entropy_on_nccl(plan) ? " between GPUs on NCCL" : "",
+               ms);
         const pl_dist_times t = pl_dist_entropy_times(plan);
         tool_dist_report(&t);
     }

@@ -128,6 +128,57 @@ extern "C" pl_status pl_dev_memset(void *p, int byte, size_t bytes, void *stream
     return PL_OK;
 }
 
+extern "C" pl_status pl_dev_copy_2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                    size_t rows, void *stream)
+{
+    if (!width || !rows) return PL_OK;
+    CHECK_CUDA(cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, rows, cudaMemcpyDefault, (cudaStream_t)stream),
+               "2D copy");
+    return PL_OK;
+}
+
+// pl_dev_copy_rects: the rectangles as one kernel argument; blockIdx.y picks the rectangle,
+// the x blocks stride over its elements (a thread an element, consecutive threads along a row).
+struct rect_copies {
+    pl_dev_rect_copy c[PL_DEV_MAX_RECTS];
+};
+
+template <typename T> static __global__ void copy_rects_kernel(rect_copies r)
+{
+    const pl_dev_rect_copy c = r.c[blockIdx.y];
+    const int64_t n = c.rows * c.cols, step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += step) {
+        const int64_t y = i / c.cols, x = i - y * c.cols;
+        ((T *)c.dst)[y * c.dld + x] = ((const T *)c.src)[y * c.sld + x];
+    }
+}
+
+extern "C" pl_status pl_dev_copy_rects(const pl_dev_rect_copy *copies, int n, size_t elem, void *stream)
+{
+    if (n <= 0) return PL_OK;
+    if (n > PL_DEV_MAX_RECTS) return pl_fail(PL_ERR_ARG, "pl_dev_copy_rects: %d rectangles, at most %d", n, PL_DEV_MAX_RECTS);
+    rect_copies r;
+    int64_t most = 0;
+    for (int i = 0; i < n; i++) {
+        r.c[i] = copies[i];
+        if (copies[i].rows * copies[i].cols > most) most = copies[i].rows * copies[i].cols;
+    }
+    if (!most) return PL_OK;
+    const int threads = 256;
+    const int64_t want = (most + threads - 1) / threads;
+    const dim3 blocks((unsigned)(want < 1024 ? want : 1024), (unsigned)n);
+    cudaStream_t st = (cudaStream_t)stream;
+    switch (elem) {
+    case 1: copy_rects_kernel<unsigned char><<<blocks, threads, 0, st>>>(r); break;
+    case 2: copy_rects_kernel<unsigned short><<<blocks, threads, 0, st>>>(r); break;
+    case 4: copy_rects_kernel<unsigned int><<<blocks, threads, 0, st>>>(r); break;
+    case 8: copy_rects_kernel<unsigned long long><<<blocks, threads, 0, st>>>(r); break;
+    default: return pl_fail(PL_ERR_ARG, "pl_dev_copy_rects: elements of %zu bytes (1, 2, 4 or 8)", elem);
+    }
+    CHECK_CUDA(cudaGetLastError(), "copy rectangles");
+    return PL_OK;
+}
+
 extern "C" pl_status pl_dev_sync(void *stream)
 {
     CHECK_CUDA(cudaStreamSynchronize((cudaStream_t)stream), "stream synchronize");

@@ -25,6 +25,21 @@ pl_status pl_dev_h2d(void *dst, const void *src, size_t bytes, void *stream);
 pl_status pl_dev_d2h(void *dst, const void *src, size_t bytes, void *stream);
 pl_status pl_dev_d2d(void *dst, const void *src, size_t bytes, void *stream);
 pl_status pl_dev_memset(void *p, int byte, size_t bytes, void *stream);
+/* rows rows of width bytes, pitches in bytes, either side on the host or the device
+ * (cudaMemcpy2DAsync, the direction from the pointers): a block in or out of a window. */
+pl_status pl_dev_copy_2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t rows,
+                         void *stream);
+/* Up to PL_DEV_MAX_RECTS rectangles of elem-byte elements copied between device arrays in one
+ * launch (halo strips packed out of a window, or unpacked into it): copy i moves rows x cols
+ * elements from src (rows sld elements apart) to dst (dld apart). The rectangles must not
+ * overlap each other's destinations. */
+enum { PL_DEV_MAX_RECTS = 8 };
+typedef struct pl_dev_rect_copy {
+    void *dst;
+    const void *src;
+    int64_t dld, sld, rows, cols;
+} pl_dev_rect_copy;
+pl_status pl_dev_copy_rects(const pl_dev_rect_copy *copies, int n, size_t elem, void *stream);
 pl_status pl_dev_sync(void *stream);
 /* Free and total memory of the current device (cudaMemGetInfo). */
 pl_status pl_dev_mem_info(size_t *free_bytes, size_t *total_bytes);

@@ -19,6 +19,16 @@ pl_status pl_dev_h2d(void *d, const void *s, size_t b, void *st) { (void)d; (voi
 pl_status pl_dev_d2h(void *d, const void *s, size_t b, void *st) { (void)d; (void)s; (void)b; (void)st; return no_cuda(); }
 pl_status pl_dev_d2d(void *d, const void *s, size_t b, void *st) { (void)d; (void)s; (void)b; (void)st; return no_cuda(); }
 pl_status pl_dev_memset(void *p, int v, size_t b, void *st) { (void)p; (void)v; (void)b; (void)st; return no_cuda(); }
+pl_status pl_dev_copy_2d(void *d, size_t dp, const void *s, size_t sp, size_t w, size_t r, void *st)
+{
+    (void)d, (void)dp, (void)s, (void)sp, (void)w, (void)r, (void)st;
+    return no_cuda();
+}
+pl_status pl_dev_copy_rects(const pl_dev_rect_copy *c, int n, size_t e, void *st)
+{
+    (void)c, (void)n, (void)e, (void)st;
+    return no_cuda();
+}
 pl_status pl_dev_sync(void *stream) { (void)stream; return no_cuda(); }
 pl_status pl_dev_check(const char *what) { (void)what; return no_cuda(); }
 pl_status pl_dev_event_create(void **ev) { *ev = 0; return no_cuda(); }

@@ -2,10 +2,16 @@
  * Every part of the output is one 'valid' call of the local rung on the window: centres R need
  * the window's rows R.r0-r .. R.r1+r-1 and columns likewise, and land straight in the caller's
  * output block at R's offset, so a part costs no copy and no recomputation. 'same' is 'valid'
- * on the window padded by the border rule. */
+ * on the window padded by the border rule.
+ * The GPU path (issue 24: a CUDA rung under mpirun, a build with NCCL, a GPU a rank) is the
+ * same run on the rank's GPU (window.h, nccl_window.c): the window, the filter and the output
+ * block live in device memory, the parts run through pl_run_device on device pointers, the
+ * border is filled on the device (pl_conv2d_pad_device; a zero border once, at create: nothing
+ * writes there after), and the halo travels on NCCL. */
 #include "dist/stencil.h"
 
 #include "core/core.h"
+#include "core/device.h"
 #include "dist/dist_mpi.h"
 #include "dist/window.h"
 
@@ -28,6 +34,11 @@ struct pl_dist_conv2d_plan {
     int overlap;          /* overlap the interior with the exchange */
     pl_dist_times t;
     pl_status failed;     /* this run's first local failure (the rank goes on exchanging) */
+    /* the GPU path (c->win.gpu): the rung, the filter and the output block (rows ow apart) on the device */
+    const pl_variant *v;
+    void *d_filter, *d_out;
+    int64_t ow;
+    pl_status loaded;     /* the last upload's status: a resident run starts from it */
 };
 
 pl_dist_block pl_dist_conv2d_out_block_at(const pl_dist_grid *g, int prow, int pcol, const pl_conv2d_problem *p)
@@ -46,6 +57,22 @@ pl_dist_block pl_dist_conv2d_out_block_at(const pl_dist_grid *g, int prow, int p
 pl_dist_block pl_dist_conv2d_out_block(const pl_dist_grid *g, const pl_conv2d_problem *p)
 {
     return pl_dist_conv2d_out_block_at(g, g->coords[0], g->coords[1], p);
+}
+
+void pl_dist_conv2d_destroy(pl_dist_conv2d_plan *c);
+
+/* The GPU path's device state: the filter, the output block; the interior's first input
+ * column moved right to a multiple of 4 (the rungs' 16-byte loads need an aligned row start;
+ * the rim takes the columns it leaves). */
+static pl_status gpu_create(pl_dist_conv2d_plan *c)
+{
+    const size_t elem = pl_dtype_size(c->p.dtype), fbytes = (size_t)c->p.K * (size_t)c->p.K * elem;
+    const int64_t r = c->win.r, oh = c->out.y1 - c->out.y0;
+    if (pl_dist_rect_area(c->inner)) c->inner.c0 += (4 - (c->inner.c0 - r) % 4) % 4;
+    pl_status s = pl_dev_malloc(&c->d_filter, fbytes);
+    if (s == PL_OK) s = pl_dev_h2d(c->d_filter, c->filter, fbytes, pl_dist_window_stream(&c->win));
+    if (s == PL_OK && oh * c->ow > 0) s = pl_dev_malloc(&c->d_out, (size_t)(oh * c->ow) * elem);
+    return s == PL_OK ? pl_dev_sync(pl_dist_window_stream(&c->win)) : s;
 }
 
 pl_status pl_dist_conv2d_create(pl_dist_conv2d_plan **out, const pl_dist_grid *g, pl_ctx *ctx, const char *rung,
@@ -77,6 +104,18 @@ pl_status pl_dist_conv2d_create(pl_dist_conv2d_plan **out, const pl_dist_grid *g
     c->centres = (pl_dist_rect){c->out.y0 + shift - b.y0 + r, c->out.y1 + shift - b.y0 + r,
                                 c->out.x0 + shift - b.x0 + r, c->out.x1 + shift - b.x0 + r};
     c->inner = pl_dist_rect_meet(c->centres, pl_dist_rect_shrink(pl_dist_window_block(&c->win), r, r, r, r));
+    c->ow = c->out.x1 - c->out.x0;
+    /* A CUDA rung: the window on the GPU, halos on NCCL where the build and the node allow (the
+     * choice is collective: every rank takes part) */
+    if (pl_ctx_backend(ctx) == PL_BACKEND_CUDA) {
+        c->v = pl_variant_find(&pl_conv2d_kernel, rung);
+        s = pl_dist_window_gpu_create(&c->win, ctx, c->v && c->v->backend == PL_BACKEND_CUDA);
+        if (s == PL_OK && c->win.gpu) s = gpu_create(c);
+        if (s != PL_OK) {
+            pl_dist_conv2d_destroy(c);
+            return s;
+        }
+    }
     /* the split computes each output once: no extra work */
     c->overlap = pl_dist_window_overlaps(&c->win, overlap, c->inner, 0.0, (double)pl_dist_rect_area(c->centres));
     *out = c;
@@ -86,6 +125,7 @@ pl_status pl_dist_conv2d_create(pl_dist_conv2d_plan **out, const pl_dist_grid *g
 void pl_dist_conv2d_destroy(pl_dist_conv2d_plan *c)
 {
     if (!c) return;
+    pl_dev_free(c->d_filter), pl_dev_free(c->d_out);
     pl_dist_window_free(&c->win);
     free(c);
 }
@@ -122,7 +162,8 @@ static void fill_border(pl_dist_conv2d_plan *c)
     }
 }
 
-/* The outputs centred on part (window coordinates) by one 'valid' call of the rung. */
+/* The outputs centred on part (window coordinates) by one 'valid' call of the rung, into out
+ * (rows ld_out apart): on the host path the caller's block, on the GPU path the device's. */
 static void run_part(pl_dist_conv2d_plan *c, pl_dist_rect part, void *out, int64_t ld_out)
 {
     if (c->failed != PL_OK || !pl_dist_rect_area(part)) return;
@@ -131,8 +172,14 @@ static void run_part(pl_dist_conv2d_plan *c, pl_dist_rect part, void *out, int64
     q.H = part.r1 - part.r0 + 2 * r, q.W = part.c1 - part.c0 + 2 * r;
     q.mode = PL_CONV2D_VALID, q.ld_img = c->win.ld, q.ld_out = ld_out;
     pl_conv2d_set_shape(&q);
-    const void *image = pl_dist_window_at(&c->win, part.r0 - r, part.c0 - r);
     const size_t at = (size_t)(part.r0 - c->centres.r0) * (size_t)ld_out + (size_t)(part.c0 - c->centres.c0);
+    if (c->win.gpu) { /* stream-ordered; timed by the run's events */
+        void *dev[3] = {pl_dist_window_dev_at(&c->win, part.r0 - r, part.c0 - r), c->d_filter,
+                        (char *)out + at * c->win.elem};
+        c->failed = pl_run_device(c->ctx, &pl_conv2d_kernel, c->v, c->params, &q, dev, pl_dist_window_stream(&c->win));
+        return;
+    }
+    const void *image = pl_dist_window_at(&c->win, part.r0 - r, part.c0 - r);
     const double t0 = pl_now();
     c->failed = pl_conv2d_variant_problem(c->ctx, c->rung, c->params, &q, image, c->filter,
                                           (char *)out + at * c->win.elem);
@@ -156,6 +203,11 @@ static pl_status check_run(const pl_dist_conv2d_plan *c, const void *in, int64_t
 pl_status pl_dist_conv2d_run(pl_dist_conv2d_plan *c, const void *in, int64_t ld_in, void *out, int64_t ld_out)
 {
     c->failed = check_run(c, in, ld_in, out, ld_out);
+    if (c->win.gpu) {
+        c->loaded = c->failed == PL_OK ? pl_dist_window_gpu_load(&c->win, in, ld_in) : c->failed;
+        pl_status s = pl_dist_conv2d_run_resident(c);
+        return s == PL_OK ? pl_dist_conv2d_download(c, out, ld_out) : s;
+    }
     if (c->failed == PL_OK) pl_dist_window_load(&c->win, in, ld_in, &c->t);
     pl_dist_window_begin(&c->win, &c->t);
     if (c->overlap) run_part(c, c->inner, out, ld_out);
@@ -169,6 +221,77 @@ pl_status pl_dist_conv2d_run(pl_dist_conv2d_plan *c, const void *in, int64_t ld_
     const int n = pl_dist_rim_parts(c->centres, c->overlap ? c->inner : (pl_dist_rect){0, 0, 0, 0}, parts);
     for (int i = 0; i < n; i++) run_part(c, parts[i], out, ld_out);
     return c->failed;
+}
+
+/* ---------------------------------------------------------------- the GPU path, resident */
+
+int pl_dist_conv2d_on_nccl(const pl_dist_conv2d_plan *c) { return c->win.gpu != NULL; }
+
+static pl_status host_path(const char *what)
+{
+    return pl_fail(PL_ERR_UNSUPPORTED, "conv2d: %s: this plan runs on the host (no GPU path: see pl_dist_conv2d_on_nccl)",
+                   what);
+}
+
+pl_status pl_dist_conv2d_upload(pl_dist_conv2d_plan *c, const void *in, int64_t ld_in)
+{
+    if (!c->win.gpu) return host_path("upload");
+    c->loaded = check_run(c, in, ld_in, c->d_out ? c->d_out : (void *)in, c->ow);
+    if (c->loaded == PL_OK) c->loaded = pl_dist_window_gpu_load(&c->win, in, ld_in);
+    return c->loaded;
+}
+
+#ifdef PL_HAVE_NCCL
+/* The band of the window past each image edge this rank's block touches (the whole width or
+ * height of the window: its corners too). */
+static int border_bands(const pl_dist_conv2d_plan *c, int64_t bands[4][4])
+{
+    const pl_dist_window *w = &c->win;
+    const int64_t r = w->r, R = w->rows, L = w->ld;
+    int n = 0;
+    if (w->b.y0 == 0) bands[n][0] = 0, bands[n][1] = r, bands[n][2] = 0, bands[n++][3] = L;
+    if (w->b.y1 == c->p.H) bands[n][0] = R - r, bands[n][1] = R, bands[n][2] = 0, bands[n++][3] = L;
+    if (w->b.x0 == 0) bands[n][0] = 0, bands[n][1] = R, bands[n][2] = 0, bands[n++][3] = r;
+    if (w->b.x1 == c->p.W) bands[n][0] = 0, bands[n][1] = R, bands[n][2] = L - r, bands[n++][3] = L;
+    return n;
+}
+#endif
+
+pl_status pl_dist_conv2d_run_resident(pl_dist_conv2d_plan *c)
+{
+    if (!c->win.gpu) return host_path("run_resident");
+    c->failed = c->loaded;
+    pl_dist_window_gpu_begin(&c->win, &c->failed);
+    if (c->overlap) run_part(c, c->inner, c->d_out, c->ow);
+    pl_dist_window_gpu_end(&c->win, &c->failed);
+    if (c->p.mode == PL_CONV2D_SAME && c->p.border != PL_CONV2D_ZERO && c->failed == PL_OK) {
+#ifdef PL_HAVE_NCCL /* the GPU path exists only then; the kernel only in CUDA builds */
+        int64_t bands[4][4];
+        const int n = border_bands(c, bands);
+        c->failed = pl_conv2d_pad_device(pl_dist_window_dev_at(&c->win, 0, 0), c->p.dtype, c->win.ld,
+                                         c->win.b.y0 - c->win.r, c->win.b.x0 - c->win.r, c->p.H, c->p.W, c->p.border,
+                                         (const int64_t(*)[4])bands, n, pl_dist_window_stream(&c->win));
+#endif
+    }
+    pl_dist_rect parts[4];
+    const int n = pl_dist_rim_parts(c->centres, c->overlap ? c->inner : (pl_dist_rect){0, 0, 0, 0}, parts);
+    for (int i = 0; i < n; i++) run_part(c, parts[i], c->d_out, c->ow);
+    pl_dist_window_gpu_finish(&c->win, &c->t, &c->failed);
+    return c->failed;
+}
+
+pl_status pl_dist_conv2d_download(pl_dist_conv2d_plan *c, void *out, int64_t ld_out)
+{
+    if (!c->win.gpu) return host_path("download");
+    const int64_t oh = c->out.y1 - c->out.y0;
+    if (oh * c->ow == 0) return PL_OK;
+    if (!out || ld_out < c->ow)
+        return pl_fail(PL_ERR_ARG, "conv2d: rank %d: download into %s (ld_out = %lld, the block has %lld columns)",
+                       c->win.g->rank, out ? "a block" : "NULL", (long long)ld_out, (long long)c->ow);
+    const size_t elem = c->win.elem;
+    pl_status s = pl_dev_copy_2d(out, (size_t)ld_out * elem, c->d_out, (size_t)c->ow * elem, (size_t)c->ow * elem,
+                                 (size_t)oh, pl_dist_window_stream(&c->win));
+    return s == PL_OK ? pl_dev_sync(pl_dist_window_stream(&c->win)) : s;
 }
 
 const char *pl_dist_conv2d_rung(const pl_dist_conv2d_plan *c) { return c->rung; }

@@ -21,4 +21,10 @@ MPI_Datatype pl_dist_elem_type(size_t elem);
 pl_status pl_dist_rect_type(int64_t rows, int64_t cols, int64_t r0, int64_t c0, int64_t nr, int64_t nc,
                             MPI_Datatype et, MPI_Datatype *out);
 
+/* The rows (or columns) of a block of n with a halo d a side, counted from the halo's first
+ * index: the part sent toward offset k (-1, 0, 1: the block's first d, all n, or last d) and
+ * the part received from that way (the halo before, the block's span, the halo after). */
+void pl_dist_halo_send_span(int k, int64_t n, int64_t d, int64_t *lo, int64_t *len);
+void pl_dist_halo_recv_span(int k, int64_t n, int64_t d, int64_t *lo, int64_t *len);
+
 #endif

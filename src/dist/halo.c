@@ -19,14 +19,12 @@ struct pl_dist_halo {
 
 static int opposite(int dir) { return PL_DIST_DIRS - 1 - dir; }
 
-/* The rows (or columns) of a block of n with a halo d a side, from the halo's first index:
- * the part sent toward offset k (-1, 0, 1) and the part received from that way. */
-static void send_span(int k, int64_t n, int64_t d, int64_t *lo, int64_t *len)
+void pl_dist_halo_send_span(int k, int64_t n, int64_t d, int64_t *lo, int64_t *len)
 {
     *lo = k < 0 ? d : k == 0 ? d : n; /* the block's first d, all n, or last d (from d + n - d) */
     *len = k == 0 ? n : d;
 }
-static void recv_span(int k, int64_t n, int64_t d, int64_t *lo, int64_t *len)
+void pl_dist_halo_recv_span(int k, int64_t n, int64_t d, int64_t *lo, int64_t *len)
 {
     *lo = k < 0 ? 0 : k == 0 ? d : d + n;
     *len = k == 0 ? n : d;
@@ -54,8 +52,8 @@ pl_status pl_dist_halo_create(pl_dist_halo **out, const pl_dist_grid *g, void *b
         for (int dir = 0; dir < PL_DIST_DIRS && s == PL_OK; dir++) {
             if (dir == PL_DIST_HERE || g->nbr[dir] == PL_DIST_NONE) continue;
             int64_t r0, nr, c0, nc;
-            (pass ? send_span : recv_span)(PL_DIST_DY(dir), h, d, &r0, &nr);
-            (pass ? send_span : recv_span)(PL_DIST_DX(dir), w, d, &c0, &nc);
+            (pass ? pl_dist_halo_send_span : pl_dist_halo_recv_span)(PL_DIST_DY(dir), h, d, &r0, &nr);
+            (pass ? pl_dist_halo_send_span : pl_dist_halo_recv_span)(PL_DIST_DX(dir), w, d, &c0, &nc);
             MPI_Datatype t;
             if ((s = pl_dist_rect_type(h + 2 * (int64_t)d, ld, r0, c0, nr, nc, et, &t)) != PL_OK) break;
             x->types[x->n_types++] = t;

@@ -94,3 +94,45 @@ pl_status pl_dist_entropy(const pl_dist_grid *g, pl_ctx *ctx, const char *rung, 
     (void)g, (void)ctx, (void)rung, (void)p, (void)in, (void)ld_in, (void)out, (void)ld_out, (void)t;
     return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
 }
+
+/* The GPU path (issue 24): never without MPI. */
+int pl_dist_conv2d_on_nccl(const pl_dist_conv2d_plan *c)
+{
+    (void)c;
+    return 0;
+}
+pl_status pl_dist_conv2d_upload(pl_dist_conv2d_plan *c, const void *in, int64_t ld_in)
+{
+    (void)c, (void)in, (void)ld_in;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+pl_status pl_dist_conv2d_run_resident(pl_dist_conv2d_plan *c)
+{
+    (void)c;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+pl_status pl_dist_conv2d_download(pl_dist_conv2d_plan *c, void *out, int64_t ld_out)
+{
+    (void)c, (void)out, (void)ld_out;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+int pl_dist_entropy_on_nccl(const pl_dist_entropy_plan *e)
+{
+    (void)e;
+    return 0;
+}
+pl_status pl_dist_entropy_upload(pl_dist_entropy_plan *e, const uint8_t *in, int64_t ld_in)
+{
+    (void)e, (void)in, (void)ld_in;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+pl_status pl_dist_entropy_run_resident(pl_dist_entropy_plan *e)
+{
+    (void)e;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+pl_status pl_dist_entropy_download(pl_dist_entropy_plan *e, float *out, int64_t ld_out)
+{
+    (void)e, (void)out, (void)ld_out;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}

@@ -4,6 +4,7 @@
 #include "core/core.h"
 #include "dist/dist.h"
 #include "dist/life_window.h"
+#include "dist/window.h"
 
 int pl_dist_nccl_built(void) { return 0; }
 const char *pl_dist_nccl_library(void) { return "no NCCL in this build"; }
@@ -102,4 +103,33 @@ pl_status pl_dist_sreduce_gpu(pl_dist_reduce_gpu *plan, const float *A, int64_t 
 pl_status pl_dist_sreduce_gpu_host(pl_dist_reduce_gpu *plan, const float *A, int64_t lda, float *r, pl_dist_times *t)
 {
     return pl_dist_sreduce_gpu(plan, A, lda, r, t);
+}
+
+/* The stencils' window (window.h): the host path always. */
+pl_status pl_dist_window_gpu_create(pl_dist_window *win, pl_ctx *ctx, int ready)
+{
+    (void)win, (void)ctx, (void)ready;
+    return PL_OK; /* win->gpu stays NULL: the host path */
+}
+void pl_dist_window_gpu_destroy(pl_dist_window *win) { (void)win; }
+void *pl_dist_window_dev_at(const pl_dist_window *win, int64_t y, int64_t x)
+{
+    (void)win, (void)y, (void)x;
+    return NULL;
+}
+void *pl_dist_window_stream(const pl_dist_window *win)
+{
+    (void)win;
+    return NULL;
+}
+pl_status pl_dist_window_gpu_load(pl_dist_window *win, const void *in, int64_t ld_in)
+{
+    (void)win, (void)in, (void)ld_in;
+    return pl_fail(PL_ERR_UNSUPPORTED, "this build has no NCCL");
+}
+void pl_dist_window_gpu_begin(pl_dist_window *win, pl_status *failed) { (void)win, (void)failed; }
+void pl_dist_window_gpu_end(pl_dist_window *win, pl_status *failed) { (void)win, (void)failed; }
+void pl_dist_window_gpu_finish(pl_dist_window *win, pl_dist_times *t, pl_status *failed)
+{
+    (void)win, (void)t, (void)failed;
 }

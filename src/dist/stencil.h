@@ -30,6 +30,14 @@
  * Faults: create decides alike on every rank (sizes only). run's checks (conv2d int32 range,
  * entropy's values < bins) and the rung may fail on one rank only: that rank still takes part
  * in the exchange, returns its failure, and the caller agrees (pl_dist_agree / cli_agree).
+ * GPUs (issue 24). With a CUDA rung under mpirun, a build with NCCL and a GPU for every rank
+ * of each node, a plan keeps its window (and output) on the rank's GPU from upload to
+ * download: the halo is packed and unpacked there and travels on NCCL, the parts run through
+ * pl_run_device on device pointers (*_on_nccl says 1). Otherwise the host path above runs,
+ * the CUDA rung called on the host window. run is the same call on either path; on the GPU
+ * path a caller may also keep the input resident across runs: upload once, run_resident as
+ * often as wanted (the output stays on the device), download (the bench times it that way).
+ *
  * Every call is collective over the grid's ranks unless it says otherwise. */
 #ifndef PL_DIST_STENCIL_H
 #define PL_DIST_STENCIL_H
@@ -67,6 +75,14 @@ const char *pl_dist_conv2d_rung(const pl_dist_conv2d_plan *c);
 pl_dist_times pl_dist_conv2d_times(const pl_dist_conv2d_plan *c);
 int pl_dist_conv2d_overlaps(const pl_dist_conv2d_plan *c);
 void pl_dist_conv2d_destroy(pl_dist_conv2d_plan *c);
+/* 1 when the plan runs on the GPU path (NCCL), 0 on the host path. Local. */
+int pl_dist_conv2d_on_nccl(const pl_dist_conv2d_plan *c);
+/* The GPU path, resident: this rank's input block to its GPU (checked as run checks it; local),
+ * one run on it (collective; the output block stays on the device), and the output block back
+ * (local). PL_ERR_UNSUPPORTED on the host path. */
+pl_status pl_dist_conv2d_upload(pl_dist_conv2d_plan *c, const void *in, int64_t ld_in);
+pl_status pl_dist_conv2d_run_resident(pl_dist_conv2d_plan *c);
+pl_status pl_dist_conv2d_download(pl_dist_conv2d_plan *c, void *out, int64_t ld_out);
 
 /* create, run once, destroy, with overlap AUTO; the time adds into *t (may be NULL). */
 pl_status pl_dist_conv2d(const pl_dist_grid *g, pl_ctx *ctx, const char *rung, const pl_conv2d_problem *p,
@@ -93,6 +109,11 @@ const char *pl_dist_entropy_rung(const pl_dist_entropy_plan *e);
 pl_dist_times pl_dist_entropy_times(const pl_dist_entropy_plan *e);
 int pl_dist_entropy_overlaps(const pl_dist_entropy_plan *e);
 void pl_dist_entropy_destroy(pl_dist_entropy_plan *e);
+/* As conv2d's: the path, and the GPU path's resident runs. */
+int pl_dist_entropy_on_nccl(const pl_dist_entropy_plan *e);
+pl_status pl_dist_entropy_upload(pl_dist_entropy_plan *e, const uint8_t *in, int64_t ld_in);
+pl_status pl_dist_entropy_run_resident(pl_dist_entropy_plan *e);
+pl_status pl_dist_entropy_download(pl_dist_entropy_plan *e, float *out, int64_t ld_out);
 
 /* create, run once, destroy, with overlap AUTO; the time adds into *t (may be NULL). */
 pl_status pl_dist_entropy(const pl_dist_grid *g, pl_ctx *ctx, const char *rung, const pl_entropy_problem *p,

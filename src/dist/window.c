@@ -43,6 +43,7 @@ pl_status pl_dist_window_init(pl_dist_window *win, const pl_dist_grid *g, int64_
 
 void pl_dist_window_free(pl_dist_window *win)
 {
+    pl_dist_window_gpu_destroy(win);
     pl_dist_halo_destroy(win->x);
     pl_free(win->buf);
     win->x = NULL, win->buf = NULL;

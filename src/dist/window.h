@@ -43,6 +43,7 @@ typedef struct pl_dist_window {
     char *buf;
     int nbr[4];          /* 1 where a neighbour rank faces that side (PL_DIST_SIDE_*) */
     pl_dist_halo *x;     /* the exchange (NULL with no neighbour at all) */
+    struct pl_dist_window_gpu *gpu; /* the window on this rank's GPU, halos on NCCL (nccl_window.c); NULL: the host */
 } pl_dist_window;
 
 /* The window of this rank's block of an H x W array, halo r, its exchange planned. Refused
@@ -78,5 +79,32 @@ int pl_dist_rim_parts(pl_dist_rect c, pl_dist_rect in, pl_dist_rect parts[4]);
  * life.h): never without a neighbour or an interior; ON then always; AUTO where the split's
  * extra work (extra, against the centres' work: work = outputs computed) is at most a tenth. */
 int pl_dist_window_overlaps(const pl_dist_window *win, int overlap, pl_dist_rect in, double extra, double work);
+
+/* ---- The GPU path (issue 24; nccl_window.c with NCCL, nonccl.c without). The window (same
+ * shape, zeroed) lives in device memory; the exchange packs the halo strips on the device into
+ * send buffers in one launch, trades them with one grouped ncclSend/ncclRecv on an exchange
+ * stream (sends in direction order 0..8, receives in the opposite order, as nccl_life.c), and
+ * unpacks them in one launch. The stencils then read as on the host, on device pointers:
+ *     load; begin; the interior on the compute stream; end; the rim; finish. */
+
+/* Collective over the grid: ready is whether this rank can take the GPU path (a CUDA rung in a
+ * CUDA context, no failure so far). The path is taken when every rank is ready and every node
+ * has a GPU for each of its ranks (pl_dist_nccl_usable); else win->gpu stays NULL (PL_OK) and
+ * the host path runs. A failure after the choice (NCCL, device memory) is returned. */
+pl_status pl_dist_window_gpu_create(pl_dist_window *win, pl_ctx *ctx, int ready);
+void pl_dist_window_gpu_destroy(pl_dist_window *win);
+/* The device address of window cell (y, x), and the compute stream (a cudaStream_t). */
+void *pl_dist_window_dev_at(const pl_dist_window *win, int64_t y, int64_t x);
+void *pl_dist_window_stream(const pl_dist_window *win);
+/* The caller's host block (h x w, rows ld_in elements apart) into the device window, waited for. */
+pl_status pl_dist_window_gpu_load(pl_dist_window *win, const void *in, int64_t ld_in);
+/* A run's exchange, stream-ordered: begin packs and starts NCCL; end makes the compute stream
+ * wait for the halo and unpacks it; finish waits for the compute stream and adds the run's
+ * times from CUDA events (exchange: packing and unpacking; wait: the compute stream stalled
+ * for the halo; compute: the rest). A failure is kept in *failed (the first); the rank still
+ * exchanges, so no neighbour waits. */
+void pl_dist_window_gpu_begin(pl_dist_window *win, pl_status *failed);
+void pl_dist_window_gpu_end(pl_dist_window *win, pl_status *failed);
+void pl_dist_window_gpu_finish(pl_dist_window *win, pl_dist_times *t, pl_status *failed);
 
 #endif

@@ -8,10 +8,16 @@
  * 67x61, 1000x1001). Then the refusals and faults: a grid too fine for the halo (refused on
  * every rank alike, or run on one rank), a value >= bins and an int32 range overflow on the
  * last rank only (that rank fails, no rank hangs, the agreed message names the pixel). The
- * exit status is 1 on any rank's failure. */
+ * exit status is 1 on any rank's failure.
+ * `stencil_check cuda nccl|host` (issue 24, test_mpi_nccl_stencil.sh) runs the same on a CUDA
+ * context (each rank the GPU of its local rank), the rung the best CUDA one, against the
+ * one-process GPU run, and checks that every plan took the path named: nccl (the window on
+ * the GPU, halos on NCCL) or host (more ranks than GPUs: the host path). On the NCCL path the
+ * runs with overlap auto go through the resident calls (upload, two run_resident, download). */
 #include "dist/stencil.h"
 
 #include "check.h"
+#include "core/device.h"
 
 #include <math.h>
 #include <mpi.h>
@@ -22,6 +28,7 @@
 static int rank_, size_;
 static pl_ctx *ctx_;
 static int cases_, overlapped_;
+static int want_nccl_ = -1; /* cuda mode: 1 every plan on the NCCL path, 0 none; -1 the CPU mode */
 
 #define RCHECK(cond, ...) CHECK(cond, "rank %d: " __VA_ARGS__)
 
@@ -132,7 +139,15 @@ static void check_conv(int64_t H, int64_t W, int K, pl_dtype dtype, int mode, in
     pl_status s = pl_dist_conv2d_create(&c, &g, ctx_, NULL, NULL, &p, filter, overlaps_[overlap]);
     const int roomy = check_created(&g, H, W, K / 2, s, label);
     if (s == PL_OK) {
-        s = pl_dist_conv2d_run(c, in, ld_in, out, ld_out);
+        if (want_nccl_ >= 0) RCHECK(pl_dist_conv2d_on_nccl(c) == want_nccl_, "%s: on NCCL: %d", rank_, label,
+                                    pl_dist_conv2d_on_nccl(c));
+        if (pl_dist_conv2d_on_nccl(c) && overlaps_[overlap] == PL_DIST_OVERLAP_AUTO && bad_at < 0) {
+            s = pl_dist_conv2d_upload(c, in, ld_in);
+            for (int i = 0; i < 2 && s == PL_OK; i++) s = pl_dist_conv2d_run_resident(c);
+            if (s == PL_OK) s = pl_dist_conv2d_download(c, out, ld_out);
+        } else {
+            s = pl_dist_conv2d_run(c, in, ld_in, out, ld_out);
+        }
         if (bad_at >= 0) check_fault(s, "could leave int32", label);
         else RCHECK(s == PL_OK, "%s: run: %s", rank_, label, pl_last_error());
         cases_++, overlapped_ += pl_dist_conv2d_overlaps(c);
@@ -208,7 +223,15 @@ static void check_entropy(int64_t H, int64_t W, int k, int bins, int overlap, in
     pl_status s = pl_dist_entropy_create(&e, &g, ctx_, NULL, NULL, &p, overlaps_[overlap]);
     const int roomy = check_created(&g, H, W, k / 2, s, label);
     if (s == PL_OK) {
-        s = pl_dist_entropy_run(e, in, ld_in, out, ld_out);
+        if (want_nccl_ >= 0) RCHECK(pl_dist_entropy_on_nccl(e) == want_nccl_, "%s: on NCCL: %d", rank_, label,
+                                    pl_dist_entropy_on_nccl(e));
+        if (pl_dist_entropy_on_nccl(e) && overlaps_[overlap] == PL_DIST_OVERLAP_AUTO && bad_at < 0) {
+            s = pl_dist_entropy_upload(e, in, ld_in);
+            for (int i = 0; i < 2 && s == PL_OK; i++) s = pl_dist_entropy_run_resident(e);
+            if (s == PL_OK) s = pl_dist_entropy_download(e, out, ld_out);
+        } else {
+            s = pl_dist_entropy_run(e, in, ld_in, out, ld_out);
+        }
         char want[96]; /* the bad pixel, in the image's coordinates */
         snprintf(want, sizeof want, "value %d at pixel (row %lld, col %lld)", bins, (long long)(bad_at / W),
                  (long long)(bad_at % W));
@@ -244,7 +267,14 @@ int main(int argc, char **argv)
         return 2;
     }
     rank_ = pl_dist_rank(), size_ = pl_dist_size();
-    if (pl_ctx_create(&ctx_, PL_BACKEND_CPU, 0, 1) != PL_OK) {
+    const int cuda = argc > 1 && !strcmp(argv[1], "cuda");
+    if (cuda) want_nccl_ = argc > 2 && !strcmp(argv[2], "nccl");
+    if (cuda && pl_dev_count() < 1) {
+        fprintf(stderr, "stencil_check: cuda: no GPU\n");
+        return 2;
+    }
+    if ((cuda ? pl_ctx_create(&ctx_, PL_BACKEND_CUDA, pl_dist_local_rank() % pl_dev_count(), 1)
+              : pl_ctx_create(&ctx_, PL_BACKEND_CPU, 0, 1)) != PL_OK) {
         fprintf(stderr, "stencil_check: %s\n", pl_last_error());
         return 1;
     }
@@ -254,7 +284,8 @@ int main(int argc, char **argv)
         const int64_t H = sizes[i][0], W = sizes[i][1];
         const int big = H * W > 100000;
         for (int K = 1; K <= 7; K += 2) {
-            if (big && (K == 1 || K == 5)) continue; /* the big image: K = 3 and 7 */
+            if (big && (K == 1 || K == 5) && !cuda) continue; /* the big image: K = 3 and 7 (on GPUs 5 too) */
+            if (cuda && K == 1) continue; /* on GPUs every plan makes an NCCL communicator: no halo, no case */
             for (int dt = 0; dt < 2; dt++) {
                 const pl_dtype dtype = dt ? PL_F32 : PL_I32;
                 if (K <= H && K <= W) check_conv(H, W, K, dtype, PL_CONV2D_VALID, PL_CONV2D_ZERO, turn++ % 3, -1);
@@ -264,7 +295,7 @@ int main(int argc, char **argv)
         }
         for (int k = 3; k <= 7; k += 2)
             for (int bins = 16; bins <= 256; bins *= 16)
-                if (!big || k != 5) check_entropy(H, W, k, bins, turn++ % 3, -1);
+                if (!big || k != 5 || cuda) check_entropy(H, W, k, bins, turn++ % 3, -1);
     }
     /* a grid too fine for the halo: refused on every rank alike when P > 1, run on one rank */
     check_conv(5, 5, 7, PL_I32, PL_CONV2D_SAME, PL_CONV2D_REFLECT, 0, -1);
@@ -276,9 +307,9 @@ int main(int argc, char **argv)
 
     int failed = check_failed, any = 0;
     MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    char name[64];
-    snprintf(name, sizeof name, "stencil_check rank %d of %d (%d runs, %d overlapped)", rank_, size_, cases_,
-             overlapped_);
+    char name[128];
+    snprintf(name, sizeof name, "stencil_check%s rank %d of %d (%d runs, %d overlapped)",
+             cuda ? (want_nccl_ ? " cuda nccl" : " cuda host") : "", rank_, size_, cases_, overlapped_);
     if (rank_ == 0 || check_failed) check_summary(name);
     pl_ctx_destroy(ctx_);
     pl_dist_stop();

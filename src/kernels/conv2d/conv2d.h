@@ -83,6 +83,13 @@ static inline void pl_conv2d_set_shape(pl_conv2d_problem *p)
  * output can reach) could leave int32; PL_OK for float32 problems. */
 pl_status pl_conv2d_check_i32_range(const pl_conv2d_problem *p, const void *image, const void *filter);
 
+/* (issue 24, cuda_pad.cu; CUDA builds only) The distributed layer's window on the device: the
+ * cells of the bands (n <= 4 rectangles r0, r1, c0, c1 of window coordinates) that lie outside
+ * the H x W image are filled by the border rule from the cells inside it. Window cell (y, x)
+ * is image pixel (y + oy, x + ox); rows ld elements apart; stream-ordered on stream. */
+pl_status pl_conv2d_pad_device(void *win, pl_dtype dtype, int64_t ld, int64_t oy, int64_t ox, int64_t H, int64_t W,
+                               int border, const int64_t bands[][4], int n, void *stream);
+
 /* pl_conv2d_variant on a problem struct (api.c; its shape set by pl_conv2d_set_shape), for a
  * caller who built the problem once: the same checks, the int32 range among them. */
 pl_status pl_conv2d_variant_problem(pl_ctx *ctx, const char *variant, const int64_t *params,
