@@ -96,6 +96,21 @@ static pl_status entropy_ln_table_upload(const pl_run_args *a, const char *rung)
     return PL_OK;
 }
 
+// The fixed point of the sliding rungs (cuda-tuned, cuda-swar): F(c) = round(c ln c * scale),
+// 0 for c = 0 and 1; the same function on every call, so a table built from it and F(n) agree
+// to the last unit, and a sum of table entries is exact.
+static __device__ __forceinline__ int entropy_fixed_cln(int c, double scale)
+{
+    return c < 2 ? 0 : __double2int_rn((double)c * log((double)c) * scale);
+}
+
+// The scale for windows of up to N values: the largest power of two 2^s with F(N) <= 2^30.
+static inline double entropy_fixed_scale(int N)
+{
+    const double nlnn = N > 1 ? N * log((double)N) : 1.0;
+    return ldexp(1.0, (int)floor(log2(1073741824.0 / nlnn)));
+}
+
 // After a launch: the launch error, if any, as a status naming the rung.
 static inline pl_status entropy_launched(const char *rung)
 {

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# gpu_entropy_record.sh: one call on a GPU machine for the entropy rungs (issue 23): build
+# parlab_cli and test_entropy_gpu, run the test (cuda-swar in full, every CUDA rung in --quick),
+# compute-sanitizer memcheck over cuda-swar's quick cases, one mutation of cuda-swar that the
+# test must catch (MUTATE=0 skips it), and `parlab bench entropy 10000` for cuda-tuned and
+# cuda-swar at bins 16 and 256; a summary table last. Logs go to $OUT (or ./gpu-logs).
+# usage: scripts/gpu_entropy_record.sh [SIZE]   (default 10000)
+set -uo pipefail
+OUT=${OUT:-gpu-logs}
+mkdir -p "$OUT"
+size=${1:-10000}
+build=build-gpu
+export PATH="$PATH:/usr/local/cuda/bin"
+t0=$(date +%s)
+stamp() { echo "[$(($(date +%s) - t0)) s] $*"; }
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,utilization.gpu --format=csv | tee "$OUT/gpu.txt"
+cmake -S . -B "$build" -DPARLAB_CUDA=ON -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1 ||
+    { tail -30 "$OUT/configure.log"; exit 1; }
+cmake --build "$build" -j 16 --target parlab_cli test_entropy_gpu >"$OUT/build.log" 2>&1 ||
+    { grep -E "error" "$OUT/build.log" | head -30; exit 1; }
+stamp "built"
+summary=()
+line() { summary+=("$(printf '%-44s %s' "$1" "$2")"); }
+passed() { grep -E "passed|failed" "$1" | tail -1; }
+
+# The test: cuda-swar in full (its fast path and the fallback, every strip and warps value),
+# then every CUDA rung in --quick (cuda-tuned after its shared code moved; pl_entropy's pick).
+timeout 150 "$build/tests/test_entropy_gpu" --rung cuda-swar >"$OUT/test-swar.log" 2>&1
+rc=$?; line "test_entropy_gpu --rung cuda-swar (exit $rc)" "$(passed "$OUT/test-swar.log")"
+grep -m5 FAIL "$OUT/test-swar.log"
+stamp "test cuda-swar"
+timeout 150 "$build/tests/test_entropy_gpu" --quick >"$OUT/test-quick.log" 2>&1
+rc=$?; line "test_entropy_gpu --quick, all rungs (exit $rc)" "$(passed "$OUT/test-quick.log")"
+grep -m5 FAIL "$OUT/test-quick.log"
+stamp "test --quick"
+
+PL_SANITIZER=1 timeout 150 compute-sanitizer --tool memcheck --error-exitcode 3 \
+    "$build/tests/test_entropy_gpu" --quick --rung cuda-swar >"$OUT/memcheck.log" 2>&1
+rc=$?; line "memcheck --quick --rung cuda-swar (exit $rc)" \
+    "$(grep -E 'ERROR SUMMARY' "$OUT/memcheck.log" | tail -1) / $(passed "$OUT/memcheck.log")"
+stamp "memcheck"
+
+# A mutation the test must catch: the window of bins 0..7 adds s3 one column early (columns
+# L..L+3, one of them twice: wrong counts, still inside the table).
+if [ "${MUTATE:-1}" = 1 ]; then
+    f=src/kernels/entropy/cuda_swar.cu
+    cp "$f" "$OUT/cuda_swar.cu.orig"
+    sed -i 's/(0xFFFFFFFFu, h_lo + __shfl_down_sync(0xFFFFFFFFu, s2_lo, 1), 2)/(0xFFFFFFFFu, h_lo + __shfl_down_sync(0xFFFFFFFFu, s2_lo, 1), 1)/' "$f"
+    if cmp -s "$f" "$OUT/cuda_swar.cu.orig"; then
+        line "mutation (s3_lo shuffled by 1, not 2)" "NOT APPLIED (pattern not found)"
+    else
+        cmake --build "$build" -j 16 --target test_entropy_gpu >"$OUT/build-mutant.log" 2>&1
+        timeout 60 "$build/tests/test_entropy_gpu" --quick --rung cuda-swar >"$OUT/test-mutant.log" 2>&1
+        rc=$?; line "MUTANT test --quick --rung cuda-swar (exit $rc)" "$(passed "$OUT/test-mutant.log") (want failures)"
+    fi
+    cp "$OUT/cuda_swar.cu.orig" "$f"
+    cmake --build "$build" -j 16 --target parlab_cli test_entropy_gpu >>"$OUT/build.log" 2>&1
+    stamp "mutation"
+fi
+
+# The bench: kernel time, sampled check at 10000^2 (bins 16: the fast path; 256: cuda-tuned's).
+for bins in 16 256; do
+    "$build/parlab" bench entropy "$size" --variant cuda-tuned,cuda-swar --set bins="$bins" \
+        --csv "$OUT/bench-bins$bins.csv" >"$OUT/bench-bins$bins.log" 2>&1
+    rc=$?; line "bench $size bins=$bins (exit $rc)" "$OUT/bench-bins$bins.log"
+done
+stamp "bench"
+echo "== logs in $OUT"
+for b in 16 256; do echo "== bench bins=$b"; cat "$OUT/bench-bins$b.log" | tail -12; done
+echo "== summary ($(head -2 "$OUT/gpu.txt" | tail -1))"
+printf '%s\n' "${summary[@]}"
