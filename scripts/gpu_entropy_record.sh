@@ -2,14 +2,15 @@
 # gpu_entropy_record.sh: one call on a GPU machine for the entropy rungs (issue 23): build
 # parlab_cli and test_entropy_gpu, run the test (cuda-swar in full, every CUDA rung in --quick),
 # compute-sanitizer memcheck over cuda-swar's quick cases, one mutation of cuda-swar that the
-# test must catch (MUTATE=0 skips it), and `parlab bench entropy 10000` for cuda-tuned and
-# cuda-swar at bins 16 and 256; a summary table last. Logs go to $OUT (or ./gpu-logs).
+# test must catch (MUTATE=0 skips it; it runs after the bench), and `parlab bench entropy 10000`
+# for cuda-tuned and cuda-swar at bins 16 and 256; a summary table last. Logs go to $OUT (or
+# ./gpu-logs). BUILD=DIR: the build directory (default build-gpu).
 # usage: scripts/gpu_entropy_record.sh [SIZE]   (default 10000)
 set -uo pipefail
 OUT=${OUT:-gpu-logs}
 mkdir -p "$OUT"
 size=${1:-10000}
-build=build-gpu
+build=${BUILD:-build-gpu}
 export PATH="$PATH:/usr/local/cuda/bin"
 t0=$(date +%s)
 stamp() { echo "[$(($(date +%s) - t0)) s] $*"; }
@@ -40,6 +41,14 @@ rc=$?; line "memcheck --quick --rung cuda-swar (exit $rc)" \
     "$(grep -E 'ERROR SUMMARY' "$OUT/memcheck.log" | tail -1) / $(passed "$OUT/memcheck.log")"
 stamp "memcheck"
 
+# The bench: kernel time, sampled check at 10000^2 (bins 16: the fast path; 256: cuda-tuned's).
+for bins in 16 256; do
+    "$build/parlab" bench entropy "$size" --variant cuda-tuned,cuda-swar --set bins="$bins" \
+        --csv "$OUT/bench-bins$bins.csv" >"$OUT/bench-bins$bins.log" 2>&1
+    rc=$?; line "bench $size bins=$bins (exit $rc)" "$OUT/bench-bins$bins.log"
+done
+stamp "bench"
+
 # A mutation the test must catch: the window of bins 0..7 adds s3 one column early (columns
 # L..L+3, one of them twice: wrong counts, still inside the table).
 if [ "${MUTATE:-1}" = 1 ]; then
@@ -53,19 +62,28 @@ if [ "${MUTATE:-1}" = 1 ]; then
         timeout 60 "$build/tests/test_entropy_gpu" --quick --rung cuda-swar >"$OUT/test-mutant.log" 2>&1
         rc=$?; line "MUTANT test --quick --rung cuda-swar (exit $rc)" "$(passed "$OUT/test-mutant.log") (want failures)"
     fi
-    cp "$OUT/cuda_swar.cu.orig" "$f"
-    cmake --build "$build" -j 16 --target parlab_cli test_entropy_gpu >>"$OUT/build.log" 2>&1
+    cp "$OUT/cuda_swar.cu.orig" "$f" # the source back; the build dir keeps the mutant test until rebuilt
     stamp "mutation"
 fi
 
-# The bench: kernel time, sampled check at 10000^2 (bins 16: the fast path; 256: cuda-tuned's).
-for bins in 16 256; do
-    "$build/parlab" bench entropy "$size" --variant cuda-tuned,cuda-swar --set bins="$bins" \
-        --csv "$OUT/bench-bins$bins.csv" >"$OUT/bench-bins$bins.log" 2>&1
-    rc=$?; line "bench $size bins=$bins (exit $rc)" "$OUT/bench-bins$bins.log"
-done
-stamp "bench"
 echo "== logs in $OUT"
-for b in 16 256; do echo "== bench bins=$b"; cat "$OUT/bench-bins$b.log" | tail -12; done
+for b in 16 256; do echo "== bench bins=$b"; grep -E "^(variant|cuda-)" "$OUT/bench-bins$b.log"; done
 echo "== summary ($(head -2 "$OUT/gpu.txt" | tail -1))"
 printf '%s\n' "${summary[@]}"
+if command -v python3 >/dev/null; then
+    python3 - "$OUT"/bench-bins16.csv "$OUT"/bench-bins256.csv <<'PY'
+import csv, sys
+print("%-11s %-22s %-5s %10s %10s %9s %7s %6s" % ("variant", "params", "bins", "kernel ms", "median ms", "Gpx/s", "elem", "ok"))
+for path in sys.argv[1:]:
+    try:
+        rows = list(csv.DictReader(open(path)))
+    except OSError:
+        print("(no %s)" % path); continue
+    bins = "16" if "bins16" in path else "256"
+    for r in rows:
+        k = float(r["kernel_s"] or r["median_s"]) * 1e3
+        gpx = float(r["work"]) / (k / 1e3) / 1e9
+        print("%-11s %-22s %-5s %10.4f %10.4f %9.1f %7.3f %6s" % (r["variant"], r["params"], bins, k,
+              float(r["median_s"]) * 1e3, gpx, float(r["elem_ratio"] or "nan"), r["passed"]))
+PY
+fi

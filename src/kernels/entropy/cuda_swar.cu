@@ -94,8 +94,9 @@ static __global__ void __launch_bounds__(WARPS * 32) entropy_swar_kernel(pl_entr
 
     const uint8_t *src = in + (ys + SWAR_R) * p.ld_in + x; // the entering row at step 0
     float *o = out + ys * p.ld_out + xo;
-    int n_prev = -1, Fn = 0;
-    float inv = 0.0f;
+    const int Fn_full = F[SWAR_K * cols_in];
+    const float inv_full = (float)(out_scale / ((double)(SWAR_K * cols_in) * scale));
+    const unsigned inner = H > 2 * SWAR_R ? (unsigned)(H - 2 * SWAR_R) : 0u; // rows 2 .. H-3: y - 2 < inner
     // Whole groups of 5 steps, so that the ring of increments stays in registers; the steps
     // past the strip's last row (at most 4) compute and write nothing.
     for (int s0 = 0; s0 < rows; s0 += SWAR_K) {
@@ -121,17 +122,19 @@ static __global__ void __launch_bounds__(WARPS * 32) entropy_swar_kernel(pl_entr
             S += swar_pairs(pair, ((s2_hi & M) + (s3_hi & M)) << 2);          // 8, 10, 12, 14
             S += swar_pairs(pair, ((s2_hi >> 2) & M4) + ((s3_hi >> 2) & M4)); // 9, 11, 13, 15
 
-            // n: the rows y-2 .. y+2 inside the image (at least 1: past the image's end only
-            // the unwritten steps) times cols_in; F(n) and 1/(n 2^23) only when it changes.
-            const int rows_in = min(y + SWAR_R, H - 1) - max(y - SWAR_R, 0) + 1;
-            const int n = max(rows_in, 1) * cols_in;
-            if (n != n_prev) {
-                n_prev = n;
+            // Away from the image's top and bottom 2 rows n = 5 cols_in (F(n) and 1/(n 2^23)
+            // made once); on those rows (the same for the whole warp) n = rows_in x cols_in.
+            int Fn = Fn_full;
+            float inv = inv_full;
+            if ((unsigned)(y - SWAR_R) >= inner) {
+                const int rows_in = min(y + SWAR_R, H - 1) - max(y - SWAR_R, 0) + 1; // >= 1 inside the strip
+                const int n = max(rows_in, 1) * cols_in; // rows_in <= 0 only on the steps past the image
                 Fn = F[n];
                 inv = (float)(out_scale / ((double)n * scale));
             }
             const int d = Fn - S; // n E 2^23; below 0 by rounding only when E = 0
-            if (writer && s0 + j < rows) __stcs(o, d > 0 ? (float)d * inv : 0.0f);
+            const float e = d > 0 ? (float)d * inv : 0.0f;
+            if (writer && s0 + j < rows) __stcs(o, e);
             o += p.ld_out;
         }
     }
