@@ -96,12 +96,12 @@ static pl_status entropy_ln_table_upload(const pl_run_args *a, const char *rung)
     return PL_OK;
 }
 
-// The fixed point of the sliding rungs (cuda-tuned, cuda-swar): F(c) = round(c ln c * scale),
-// 0 for c = 0 and 1; the same function on every call, so a table built from it and F(n) agree
-// to the last unit, and a sum of table entries is exact.
-static __device__ __forceinline__ int entropy_fixed_cln(int c, double scale)
+// The fixed point of the sliding rungs (cuda-tuned on the device, cuda-swar on the host):
+// F(c) = round(c ln c * scale), 0 for c = 0 and 1. A rung takes its table and F(n) from the
+// same calls, so they agree to the last unit and a sum of table entries is exact.
+static __host__ __device__ __forceinline__ int entropy_fixed_cln(int c, double scale)
 {
-    return c < 2 ? 0 : __double2int_rn((double)c * log((double)c) * scale);
+    return c < 2 ? 0 : (int)nearbyint((double)c * log((double)c) * scale);
 }
 
 // The scale for windows of up to N values: the largest power of two 2^s with F(N) <= 2^30.

@@ -51,20 +51,23 @@ static __device__ __forceinline__ int swar_pairs(const int *pair, uint32_t w)
     return *(const int *)(base + (a & 0xFFFFu)) + *(const int *)(base + (a >> 16));
 }
 
+// What the kernel reads for a window of n values, made on the host once a call: F(n) (the
+// pair table is built from it) and 1/(n 2^23) in the output's base.
+struct SwarTables {
+    int F[SWAR_F];
+    float inv[SWAR_F];
+};
+
 // WARPS: warps a block, side by side (WARPS x 28 columns). R: rows a warp walks down (a strip).
-// scale: 2^23 (entropy_fixed_scale(25)); out_scale: 1 or 1/ln 2.
 template <int WARPS>
 static __global__ void __launch_bounds__(WARPS * 32) entropy_swar_kernel(pl_entropy_problem p,
                                                                        const uint8_t *__restrict__ in,
-                                                                       float *__restrict__ out, int R, double scale,
-                                                                       double out_scale)
+                                                                       float *__restrict__ out, int R,
+                                                                       const SwarTables t)
 {
-    __shared__ int F[SWAR_F];
     __shared__ int pair[SWAR_F * SWAR_F];
     const int tid = threadIdx.x;
-    if (tid < SWAR_F) F[tid] = entropy_fixed_cln(tid, scale);
-    __syncthreads();
-    for (int i = tid; i < SWAR_F * SWAR_F; i += WARPS * 32) pair[i] = F[i / SWAR_F] + F[i % SWAR_F];
+    for (int i = tid; i < SWAR_F * SWAR_F; i += WARPS * 32) pair[i] = t.F[i / SWAR_F] + t.F[i % SWAR_F];
     __syncthreads();
 
     const int lane = tid & 31;
@@ -94,8 +97,8 @@ static __global__ void __launch_bounds__(WARPS * 32) entropy_swar_kernel(pl_entr
 
     const uint8_t *src = in + (ys + SWAR_R) * p.ld_in + x; // the entering row at step 0
     float *o = out + ys * p.ld_out + xo;
-    const int Fn_full = F[SWAR_K * cols_in];
-    const float inv_full = (float)(out_scale / ((double)(SWAR_K * cols_in) * scale));
+    const int Fn_full = t.F[SWAR_K * cols_in];
+    const float inv_full = t.inv[SWAR_K * cols_in];
     const unsigned inner = H > 2 * SWAR_R ? (unsigned)(H - 2 * SWAR_R) : 0u; // rows 2 .. H-3: y - 2 < inner
     // Whole groups of 5 steps, so that the ring of increments stays in registers; the steps
     // past the strip's last row (at most 4) compute and write nothing.
@@ -129,8 +132,8 @@ static __global__ void __launch_bounds__(WARPS * 32) entropy_swar_kernel(pl_entr
             if ((unsigned)(y - SWAR_R) >= inner) {
                 const int rows_in = min(y + SWAR_R, H - 1) - max(y - SWAR_R, 0) + 1; // >= 1 inside the strip
                 const int n = max(rows_in, 1) * cols_in; // rows_in <= 0 only on the steps past the image
-                Fn = F[n];
-                inv = (float)(out_scale / ((double)n * scale));
+                Fn = t.F[n];
+                inv = t.inv[n];
             }
             const int d = Fn - S; // n E 2^23; below 0 by rounding only when E = 0
             const float e = d > 0 ? (float)d * inv : 0.0f;
@@ -158,9 +161,14 @@ static pl_status launch(const pl_entropy_problem *p, const pl_run_args *a, int R
     dim3 grid;
     pl_status s = entropy_grid(p, (int64_t)WARPS * SWAR_OUT, R, rung, &grid);
     if (s != PL_OK) return s;
-    const double out_scale = p->base2 ? 1.4426950408889634 : 1.0;
+    const double scale = entropy_fixed_scale(SWAR_N), out_scale = p->base2 ? 1.4426950408889634 : 1.0;
+    SwarTables t;
+    for (int c = 0; c < SWAR_F; c++) {
+        t.F[c] = entropy_fixed_cln(c, scale);
+        t.inv[c] = c ? (float)(out_scale / (c * scale)) : 0.0f;
+    }
     entropy_swar_kernel<WARPS><<<grid, WARPS * 32, 0, (cudaStream_t)a->stream>>>(
-        *p, (const uint8_t *)a->data[0], (float *)a->data[1], R, entropy_fixed_scale(SWAR_N), out_scale);
+        *p, (const uint8_t *)a->data[0], (float *)a->data[1], R, t);
     return entropy_launched(rung);
 }
 
