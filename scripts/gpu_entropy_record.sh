@@ -3,8 +3,8 @@
 # parlab_cli and test_entropy_gpu, run the test (cuda-swar in full, every CUDA rung in --quick),
 # compute-sanitizer memcheck over cuda-swar's quick cases, one mutation of cuda-swar that the
 # test must catch (MUTATE=0 skips it; it runs after the bench), and `parlab bench entropy 10000`
-# for cuda-tuned and cuda-swar at bins 16 and 256; a summary table last. Logs go to $OUT (or
-# ./gpu-logs). BUILD=DIR: the build directory (default build-gpu).
+# for cuda-tuned and cuda-swar at bins 16 and 256, a sweep of cuda-swar's parameters; a summary
+# table last. Logs go to $OUT (or ./gpu-logs). BUILD=DIR: the build directory (default build-gpu).
 # usage: scripts/gpu_entropy_record.sh [SIZE]   (default 10000)
 set -uo pipefail
 OUT=${OUT:-gpu-logs}
@@ -47,7 +47,11 @@ for bins in 16 256; do
         --csv "$OUT/bench-bins$bins.csv" >"$OUT/bench-bins$bins.log" 2>&1
     rc=$?; line "bench $size bins=$bins (exit $rc)" "$OUT/bench-bins$bins.log"
 done
-stamp "bench"
+# cuda-swar's parameters at the same size: ahead (load distance vs warps an SM), strip, warps.
+timeout 120 "$build/parlab" sweep entropy --variant cuda-swar --param ahead=0,5 --param strip=64,128,256 \
+    --param warps=2,4,8 "$size" >"$OUT/sweep.log" 2>&1
+rc=$?; line "sweep cuda-swar ahead x strip x warps (exit $rc)" "$OUT/sweep.log"
+stamp "bench, sweep"
 
 # A mutation the test must catch: the window of bins 0..7 adds s3 one column early (columns
 # L..L+3, one of them twice: wrong counts, still inside the table).
@@ -68,6 +72,7 @@ fi
 
 echo "== logs in $OUT"
 for b in 16 256; do echo "== bench bins=$b"; grep -E "^(variant|cuda-)" "$OUT/bench-bins$b.log"; done
+echo "== sweep"; grep -E "^(variant|cuda-|best)" "$OUT/sweep.log" | cut -c1-150
 echo "== summary ($(head -2 "$OUT/gpu.txt" | tail -1))"
 printf '%s\n' "${summary[@]}"
 if command -v python3 >/dev/null; then

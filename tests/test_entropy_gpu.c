@@ -97,10 +97,12 @@ int main(int argc, char **argv)
                              quick ? check_entropy_quick : check_entropy_cases, n_shapes);
         check_gpu_cases(ctx, v, NULL, v->name, n_gpu);
         if (!strcmp(v->name, "cuda-tuned") || !strcmp(v->name, "cuda-swar")) {
-            /* Every strip and threads (warps) value on the GPU-only problems too. */
-            for (int p = 0; p < v->n_params; p++)
+            /* Every strip and threads (warps, ahead) value on the GPU-only problems too. */
+            CHECK(v->n_params <= 4, "%s: %d parameters, the test holds 4", v->name, v->n_params);
+            for (int p = 0; p < v->n_params && v->n_params <= 4; p++)
                 for (int j = 0; j < v->params[p].n_values; j++) {
-                    int64_t params[2] = {(int64_t)v->params[0].def, (int64_t)v->params[1].def};
+                    int64_t params[4];
+                    for (int q = 0; q < v->n_params; q++) params[q] = (int64_t)v->params[q].def;
                     if (v->params[p].values[j] == params[p]) continue;
                     params[p] = v->params[p].values[j];
                     char label[96];

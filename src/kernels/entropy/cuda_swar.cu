@@ -29,6 +29,8 @@ enum {
     SWAR_F = SWAR_N + 1,        // entries of F: c = 0 .. 25
     SWAR_OUT = 32 - 2 * SWAR_R, // columns a warp writes
     SWAR_NONE = 16,             // a "value" whose increment is 0 (rows and columns outside the image)
+    SWAR_THREADS = 1536,        // threads an SM should hold: 40 registers (72 unbounded), no spills
+    SWAR_THREADS_AHEAD = 1152,  // with ahead = 5: 56 registers (64 unbounded), no spills
 };
 
 // 1 << s for s < 32, and 0 for any larger s (as unsigned): the increment of a count in one word.
@@ -59,11 +61,12 @@ struct SwarTables {
 };
 
 // WARPS: warps a block, side by side (WARPS x 28 columns). R: rows a warp walks down (a strip).
-template <int WARPS>
-static __global__ void __launch_bounds__(WARPS * 32) entropy_swar_kernel(pl_entropy_problem p,
-                                                                       const uint8_t *__restrict__ in,
-                                                                       float *__restrict__ out, int R,
-                                                                       const SwarTables t)
+// AHEAD: the entering row's byte is loaded 5 steps before it is used (more registers, fewer
+// warps an SM) rather than in its own step (the load's latency hidden by other warps only).
+template <int WARPS, bool AHEAD>
+static __global__ void __launch_bounds__(WARPS * 32, (AHEAD ? SWAR_THREADS_AHEAD : SWAR_THREADS) / (WARPS * 32))
+    entropy_swar_kernel(pl_entropy_problem p, const uint8_t *__restrict__ in, float *__restrict__ out, int R,
+                        const SwarTables t)
 {
     __shared__ int pair[SWAR_F * SWAR_F];
     const int tid = threadIdx.x;
@@ -95,7 +98,14 @@ static __global__ void __launch_bounds__(WARPS * 32) entropy_swar_kernel(pl_entr
         h_lo += inc_lo[j], h_hi += inc_hi[j];
     }
 
-    const uint8_t *src = in + (ys + SWAR_R) * p.ld_in + x; // the entering row at step 0
+    // AHEAD: the entering row's byte is loaded 5 steps ahead, into the slot it is read from
+    // (no register moves): cur[j] holds row y + 2's at step y = ys + s0 + j.
+    const uint8_t *src = in + (ys + SWAR_R) * p.ld_in + x;
+    uint32_t cur[SWAR_K];
+    if (AHEAD) {
+#pragma unroll
+        for (int j = 0; j < SWAR_K; j++, src += p.ld_in) cur[j] = col_in && ys + SWAR_R + j < H ? *src : SWAR_NONE;
+    }
     float *o = out + ys * p.ld_out + xo;
     const int Fn_full = t.F[SWAR_K * cols_in];
     const float inv_full = t.inv[SWAR_K * cols_in];
@@ -106,8 +116,14 @@ static __global__ void __launch_bounds__(WARPS * 32) entropy_swar_kernel(pl_entr
 #pragma unroll
         for (int j = 0; j < SWAR_K; j++) {
             const int y = ys + s0 + j;
-            // Row y + 2 enters, row y - 3 leaves.
-            const uint32_t v = col_in && y + SWAR_R < H ? *src : SWAR_NONE;
+            // Row y + 2 enters, row y - 3 leaves (AHEAD: row y + 7's byte is loaded for 5 steps on).
+            uint32_t v;
+            if (AHEAD) {
+                v = cur[j];
+                cur[j] = col_in && y + SWAR_R + SWAR_K < H ? *src : SWAR_NONE;
+            } else {
+                v = col_in && y + SWAR_R < H ? *src : SWAR_NONE;
+            }
             src += p.ld_in;
             uint32_t lo, hi;
             swar_inc(v, lo, hi);
@@ -145,6 +161,7 @@ static __global__ void __launch_bounds__(WARPS * 32) entropy_swar_kernel(pl_entr
 
 static const int64_t strip_sizes[] = {32, 64, 128, 256};
 static const int64_t warp_counts[] = {2, 4, 8};
+static const int64_t ahead_rows[] = {0, 5};
 extern "C" const pl_param_def pl_entropy_cuda_swar_params[] = {
     [PL_ENTROPY_CUDA_SWAR_STRIP] =
         {.name = "strip", .help = "rows each warp walks down (k = 5, bins <= 16; otherwise cuda-tuned's defaults)",
@@ -152,10 +169,14 @@ extern "C" const pl_param_def pl_entropy_cuda_swar_params[] = {
     [PL_ENTROPY_CUDA_SWAR_WARPS] =
         {.name = "warps", .help = "warps per block, side by side, 28 columns each",
          .kind = PL_PARAM_LIST, .values = warp_counts, .n_values = PL_COUNT(warp_counts), .def = 4},
+    [PL_ENTROPY_CUDA_SWAR_AHEAD] =
+        {.name = "ahead", .help = "rows between an input byte's load and its use: 0 (latency hidden by more warps) "
+                                  "or 5 (by the load's distance; more registers)",
+         .kind = PL_PARAM_LIST, .values = ahead_rows, .n_values = PL_COUNT(ahead_rows), .def = 5},
 };
 PL_CHECK_COUNT(pl_entropy_cuda_swar_params, PL_ENTROPY_CUDA_SWAR_N_PARAMS);
 
-template <int WARPS>
+template <int WARPS, bool AHEAD>
 static pl_status launch(const pl_entropy_problem *p, const pl_run_args *a, int R, const char *rung)
 {
     dim3 grid;
@@ -167,7 +188,7 @@ static pl_status launch(const pl_entropy_problem *p, const pl_run_args *a, int R
         t.F[c] = entropy_fixed_cln(c, scale);
         t.inv[c] = c ? (float)(out_scale / (c * scale)) : 0.0f;
     }
-    entropy_swar_kernel<WARPS><<<grid, WARPS * 32, 0, (cudaStream_t)a->stream>>>(
+    entropy_swar_kernel<WARPS, AHEAD><<<grid, WARPS * 32, 0, (cudaStream_t)a->stream>>>(
         *p, (const uint8_t *)a->data[0], (float *)a->data[1], R, t);
     return entropy_launched(rung);
 }
@@ -177,10 +198,12 @@ extern "C" pl_status pl_entropy_cuda_swar(const pl_run_args *a)
     static const char rung[] = "cuda-swar";
     const pl_entropy_problem *p = (const pl_entropy_problem *)a->problem;
     const int R = (int)a->params[PL_ENTROPY_CUDA_SWAR_STRIP], warps = (int)a->params[PL_ENTROPY_CUDA_SWAR_WARPS];
+    const int ahead = (int)a->params[PL_ENTROPY_CUDA_SWAR_AHEAD];
     if (R != 32 && R != 64 && R != 128 && R != 256)
         return pl_fail(PL_ERR_ARG, "%s: strip=%d (legal: 32, 64, 128, 256)", rung, R);
     if (warps != 2 && warps != 4 && warps != 8)
         return pl_fail(PL_ERR_ARG, "%s: warps=%d (legal: 2, 4, 8)", rung, warps);
+    if (ahead != 0 && ahead != 5) return pl_fail(PL_ERR_ARG, "%s: ahead=%d (legal: 0, 5)", rung, ahead);
     if (p->k != SWAR_K || p->bins > 16) { // not the fast path: cuda-tuned at its defaults
         int64_t tuned[PL_ENTROPY_CUDA_TUNED_N_PARAMS];
         for (int i = 0; i < PL_ENTROPY_CUDA_TUNED_N_PARAMS; i++) tuned[i] = (int64_t)pl_entropy_cuda_tuned_params[i].def;
@@ -188,9 +211,12 @@ extern "C" pl_status pl_entropy_cuda_swar(const pl_run_args *a)
         t.params = tuned;
         return pl_entropy_cuda_tuned(&t);
     }
-    switch (warps) {
-    case 2: return launch<2>(p, a, R, rung);
-    case 4: return launch<4>(p, a, R, rung);
-    default: return launch<8>(p, a, R, rung);
+    switch (warps * 2 + (ahead > 0)) {
+    case 4: return launch<2, false>(p, a, R, rung);
+    case 5: return launch<2, true>(p, a, R, rung);
+    case 8: return launch<4, false>(p, a, R, rung);
+    case 9: return launch<4, true>(p, a, R, rung);
+    case 16: return launch<8, false>(p, a, R, rung);
+    default: return launch<8, true>(p, a, R, rung);
     }
 }
