@@ -24,22 +24,23 @@ summary=()
 line() { summary+=("$(printf '%-44s %s' "$1" "$2")"); }
 passed() { grep -E "passed|failed" "$1" | tail -1; }
 
-# The test: cuda-swar in full (its fast path and the fallback, every strip and warps value),
-# then every CUDA rung in --quick (cuda-tuned after its shared code moved; pl_entropy's pick).
-timeout 150 "$build/tests/test_entropy_gpu" --rung cuda-swar >"$OUT/test-swar.log" 2>&1
-rc=$?; line "test_entropy_gpu --rung cuda-swar (exit $rc)" "$(passed "$OUT/test-swar.log")"
-grep -m5 FAIL "$OUT/test-swar.log"
-stamp "test cuda-swar"
-timeout 150 "$build/tests/test_entropy_gpu" --quick >"$OUT/test-quick.log" 2>&1
-rc=$?; line "test_entropy_gpu --quick, all rungs (exit $rc)" "$(passed "$OUT/test-quick.log")"
-grep -m5 FAIL "$OUT/test-quick.log"
-stamp "test --quick"
-
+# The tests, side by side on the GPU (nothing here is timed): cuda-swar in full (its fast
+# path and the fallback, every strip, warps and ahead value); every CUDA rung in --quick
+# (cuda-tuned after its shared code moved; pl_entropy's pick); memcheck over cuda-swar's
+# quick cases.
+timeout 150 "$build/tests/test_entropy_gpu" --rung cuda-swar >"$OUT/test-swar.log" 2>&1 &
+p1=$!
+timeout 150 "$build/tests/test_entropy_gpu" --quick >"$OUT/test-quick.log" 2>&1 &
+p2=$!
 PL_SANITIZER=1 timeout 150 compute-sanitizer --tool memcheck --error-exitcode 3 \
-    "$build/tests/test_entropy_gpu" --quick --rung cuda-swar >"$OUT/memcheck.log" 2>&1
-rc=$?; line "memcheck --quick --rung cuda-swar (exit $rc)" \
+    "$build/tests/test_entropy_gpu" --quick --rung cuda-swar >"$OUT/memcheck.log" 2>&1 &
+p3=$!
+wait $p1; rc=$?; line "test_entropy_gpu --rung cuda-swar (exit $rc)" "$(passed "$OUT/test-swar.log")"
+wait $p2; rc=$?; line "test_entropy_gpu --quick, all rungs (exit $rc)" "$(passed "$OUT/test-quick.log")"
+wait $p3; rc=$?; line "memcheck --quick --rung cuda-swar (exit $rc)" \
     "$(grep -E 'ERROR SUMMARY' "$OUT/memcheck.log" | tail -1) / $(passed "$OUT/memcheck.log")"
-stamp "memcheck"
+grep -h -m5 FAIL "$OUT/test-swar.log" "$OUT/test-quick.log"
+stamp "tests, memcheck"
 
 # The bench: kernel time, sampled check at 10000^2 (bins 16: the fast path; 256: cuda-tuned's).
 for bins in 16 256; do
