@@ -16,7 +16,9 @@
 //     halves, the byte offsets of two entries: 8 table loads a pixel, bank (26 a + b) mod 32,
 //     distinct for every a, b <= 4.
 // Per 28 pixels: 6 shuffles, 8 table loads, one byte load and one float store a lane, about 80
-// integer instructions (docs/notes/entropy-cuda.md has the count and the SASS).
+// integer instructions (docs/notes/entropy-cuda.md has the count and the SASS): issue-bound,
+// not memory-bound. What a next step would fix: the 4 lanes of 32 that write nothing, the
+// 64-bit address arithmetic of the loads and stores, the split of the last add into 8-bit fields.
 // Error: F's rounding, at most 2^-24 per bin present plus F(n)'s, over n 2^23 (k = 5: under
 // 1e-7 nats), then the float conversion and product: inside the spec's (m + 8) 2^-24 log n.
 #include "kernels/entropy/cuda_entropy.cuh"

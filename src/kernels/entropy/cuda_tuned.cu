@@ -17,7 +17,8 @@
 //   - The strip's input, R + k rows of T + k - 1 bytes, is copied to shared memory first.
 // Per pixel at k = 5: 10 updates of 3 shared-memory accesses (counter load and store, g load)
 // plus 4 word loads: the shared-memory (LSU) pipe, not DRAM, bounds this rung (ncu on the
-// H100: LSU pipe 76% busy, integer ALU 42%; docs/notes/entropy-cuda.md).
+// H100: LSU pipe 76% busy, integer ALU 42%; docs/notes/entropy-cuda.md). The next rung,
+// cuda-swar, keeps the counts in registers instead (k = 5, bins <= 16).
 // The contract's precondition matters here: a value >= bins would update a counter of
 // another row of the histogram (pl_entropy rejects such images before any rung runs).
 #include "kernels/entropy/cuda_entropy.cuh"
