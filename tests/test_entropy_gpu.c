@@ -3,13 +3,15 @@
  * padding and the k x bins x base grid of entropy_cases.h, at every block / tile / strip /
  * threads value; then GPU-only cases: windows larger than a block's columns (k=63, bins=256:
  * cuda-tuned's capped thread count and its shared memory beyond 48 KiB), a k without an
- * unrolled path (k=31, bins=100), thin images (1x5000, 5000x1), several strips and blocks with
- * pads, the 2560^2 lab case; the hand-worked images through pl_entropy_variant, and pl_entropy
- * on a CUDA context (cuda-tuned picked). Label `gpu`: without a GPU it reports "skipped: no
+ * unrolled path (k=31, bins=100), cuda-swar's fast path (k=5, bins <= 16) on 7x3, 29x57, 3x200,
+ * 261x4, 1x1 and 1000x1001, thin images (1x5000, 5000x1), several strips and blocks with pads,
+ * the 2560^2 lab case; cuda-tuned and cuda-swar at every strip and threads / warps value on
+ * those; the hand-worked images through pl_entropy_variant, and pl_entropy on a CUDA context
+ * (cuda-swar picked). Label `gpu`: without a GPU it reports "skipped: no
  * GPU" (exit 77).
  * --quick (or PL_SANITIZER set, for compute-sanitizer): the defaults on the shapes up to
  * 33x1000 and the grid, each other parameter value on two problems, the GPU-only cases up to
- * 300x257; no 2560^2. --rung NAME: that CUDA rung alone (racecheck of the shared-memory
+ * 1x1 (cuda-swar's small ones included); no 2560^2. --rung NAME: that CUDA rung alone (racecheck of the shared-memory
  * rungs), without the pl_entropy check. */
 #include "entropy_cases.h"
 #include "gpu_check.h"
@@ -39,11 +41,17 @@ struct gpu_case {
 static const struct gpu_case gpu_cases[] = {
     {"300x257", 63, 256, 0, 0}, /* tuned: threads capped to 96, > 48 KiB of shared memory */
     {"200x150", 31, 100, 1, 7}, /* no unrolled k, bins not a power of two */
+    /* cuda-swar's fast path (k = 5, bins <= 16): ragged warps (28 columns) and strips, a
+     * window wider or taller than the image, tiny images, both bases, pads */
+    {"7x3", 5, 16, 1, 0},       {"29x57", 5, 11, 1, 2},     {"3x200", 5, 2, 0, 5},
+    {"261x4", 5, 16, 1, 0},     {"1x1", 5, 16, 0, 0},
     {"1x5000", 5, 16, 0, 0},    {"5000x1", 15, 16, 1, 2}, /* thin: one block row / column */
     {"517x1031", 7, 64, 0, 13}, /* several strips and blocks, ragged on both sides */
     {"130x300", 3, 2, 1, 0},
+    {"1000x1001", 5, 16, 0, 1}, /* cuda-swar: 36 warps of 28 columns, the last one ragged */
     {"2560", 5, 16, 0, 0},      /* the lab's case */
 };
+enum { N_GPU_QUICK = 7 }; /* --quick: the cases up to 1x1 */
 enum { N_GPU_CASES = sizeof gpu_cases / sizeof gpu_cases[0] };
 
 static void check_gpu_cases(pl_ctx *ctx, const pl_variant *v, const int64_t *params, const char *label, int n_cases)
@@ -77,7 +85,7 @@ int main(int argc, char **argv)
     if (!ctx) return check_summary("test_entropy_gpu");
     if (quick) printf("quick: defaults on shapes up to 33x1000, other parameter values on two problems, no 2560^2\n");
     const int n_shapes = quick ? N_ENTROPY_SHAPES - 1 : N_ENTROPY_SHAPES;
-    const int n_gpu = quick ? 2 : N_GPU_CASES;
+    const int n_gpu = quick ? N_GPU_QUICK : N_GPU_CASES;
     const pl_kernel *k = &pl_entropy_kernel;
     int n_rungs = 0;
     for (int i = 0; i < k->n_variants; i++) {
@@ -88,30 +96,32 @@ int main(int argc, char **argv)
         for_each_param_value(ctx, v, PARAM_SKIP_DEFAULT, NULL, NULL,
                              quick ? check_entropy_quick : check_entropy_cases, n_shapes);
         check_gpu_cases(ctx, v, NULL, v->name, n_gpu);
-        if (!strcmp(v->name, "cuda-tuned")) {
-            /* Every strip and threads value on the GPU-only problems too. */
-            for (int p = 0; p < v->n_params; p++)
+        if (!strcmp(v->name, "cuda-tuned") || !strcmp(v->name, "cuda-swar")) {
+            /* Every strip and threads (warps, ahead) value on the GPU-only problems too. */
+            CHECK(v->n_params <= 4, "%s: %d parameters, the test holds 4", v->name, v->n_params);
+            for (int p = 0; p < v->n_params && v->n_params <= 4; p++)
                 for (int j = 0; j < v->params[p].n_values; j++) {
-                    int64_t params[2] = {(int64_t)v->params[0].def, (int64_t)v->params[1].def};
+                    int64_t params[4];
+                    for (int q = 0; q < v->n_params; q++) params[q] = (int64_t)v->params[q].def;
                     if (v->params[p].values[j] == params[p]) continue;
                     params[p] = v->params[p].values[j];
                     char label[96];
                     snprintf(label, sizeof label, "%s %s=%lld", v->name, v->params[p].name, (long long)params[p]);
-                    check_gpu_cases(ctx, v, params, label, quick ? 1 : N_GPU_CASES - 1);
+                    check_gpu_cases(ctx, v, params, label, quick ? N_GPU_QUICK : N_GPU_CASES - 1);
                 }
         }
         check_entropy_hand_cases(ctx, v->name, NULL);
         printf("%s: checked\n", v->name);
     }
-    CHECK(n_rungs == (only ? 1 : 4), "CUDA rungs run: %d, expected %d", n_rungs, only ? 1 : 4);
+    CHECK(n_rungs == (only ? 1 : 5), "CUDA rungs run: %d, expected %d", n_rungs, only ? 1 : 5);
     if (only) {
         pl_ctx_destroy(ctx);
         return check_summary("test_entropy_gpu");
     }
 
-    /* pl_entropy on host arrays through a CUDA context picks cuda-tuned; padded rows both sides. */
+    /* pl_entropy on host arrays through a CUDA context picks cuda-swar; padded rows both sides. */
     const char *best = pl_entropy_best_variant(ctx);
-    CHECK(best && !strcmp(best, "cuda-tuned"), "best CUDA variant: %s", best ? best : "(none)");
+    CHECK(best && !strcmp(best, "cuda-swar"), "best CUDA variant: %s", best ? best : "(none)");
     enum { H = 61, W = 83, LD = 90, LDO = 87 };
     static uint8_t img[H * LD];
     static float out[H * LDO];

@@ -7,12 +7,14 @@
 
 /* Best first: the first of these that this build and context can run. */
 static const char *const cpu_order[] = {"cpu-sliding", "cpu-histogram-log-table"};
-static const char *const cuda_order[] = {"cuda-tuned", "cuda-shared"};
+static const char *const cuda_order[] = {"cuda-swar", "cuda-tuned", "cuda-shared"};
 
 const char *pl_entropy_best_variant(const pl_ctx *ctx)
 {
-    const char *const *order = pl_ctx_backend(ctx) == PL_BACKEND_CUDA ? cuda_order : cpu_order;
-    for (int i = 0; i < 2; i++) {
+    const int cuda = pl_ctx_backend(ctx) == PL_BACKEND_CUDA;
+    const char *const *order = cuda ? cuda_order : cpu_order;
+    const int n = cuda ? (int)(sizeof cuda_order / sizeof *cuda_order) : (int)(sizeof cpu_order / sizeof *cpu_order);
+    for (int i = 0; i < n; i++) {
         const pl_variant *v = pl_variant_find(&pl_entropy_kernel, order[i]);
         if (v && v->run && pl_variant_check(ctx, v, NULL, 0) == PL_OK) return v->name;
     }

@@ -96,6 +96,21 @@ static pl_status entropy_ln_table_upload(const pl_run_args *a, const char *rung)
     return PL_OK;
 }
 
+// The fixed point of the sliding rungs (cuda-tuned on the device, cuda-swar on the host):
+// F(c) = round(c ln c * scale), 0 for c = 0 and 1. A rung takes its table and F(n) from the
+// same calls, so they agree to the last unit and a sum of table entries is exact.
+static __host__ __device__ __forceinline__ int entropy_fixed_cln(int c, double scale)
+{
+    return c < 2 ? 0 : (int)nearbyint((double)c * log((double)c) * scale);
+}
+
+// The scale for windows of up to N values: the largest power of two 2^s with F(N) <= 2^30.
+static inline double entropy_fixed_scale(int N)
+{
+    const double nlnn = N > 1 ? N * log((double)N) : 1.0;
+    return ldexp(1.0, (int)floor(log2(1073741824.0 / nlnn)));
+}
+
 // After a launch: the launch error, if any, as a status naming the rung.
 static inline pl_status entropy_launched(const char *rung)
 {

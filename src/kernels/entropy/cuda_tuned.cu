@@ -17,18 +17,12 @@
 //   - The strip's input, R + k rows of T + k - 1 bytes, is copied to shared memory first.
 // Per pixel at k = 5: 10 updates of 3 shared-memory accesses (counter load and store, g load)
 // plus 4 word loads: the shared-memory (LSU) pipe, not DRAM, bounds this rung (ncu on the
-// H100: LSU pipe 76% busy, integer ALU 42%; docs/notes/entropy-cuda.md).
+// H100: LSU pipe 76% busy, integer ALU 42%; docs/notes/entropy-cuda.md). The next rung,
+// cuda-swar, keeps the counts in registers instead (k = 5, bins <= 16).
 // The contract's precondition matters here: a value >= bins would update a counter of
 // another row of the histogram (pl_entropy rejects such images before any rung runs).
 #include "kernels/entropy/cuda_entropy.cuh"
 #include "kernels/ladder.h"
-
-// F(c) = round(c ln c * scale) (0 for c = 0, 1): the same function on every call, so the
-// table g and the final F(n) agree to the last unit.
-static __device__ __forceinline__ int fixed_cln(int c, double scale)
-{
-    return c < 2 ? 0 : __double2int_rn((double)c * log((double)c) * scale);
-}
 
 // Shared-memory load and store at a 32-bit shared address. Written out so that a counter's
 // address stays one shift-and-add of the value (the compiler, given pointers, folds the
@@ -75,7 +69,8 @@ static __global__ void __launch_bounds__(256) entropy_tuned_kernel(pl_entropy_pr
     const int64_t x0 = (int64_t)blockIdx.x * T, ys = (int64_t)blockIdx.y * R;
     const int64_t ytop = ys - r - 1; // the image row of tile row 0
 
-    for (int c = tid; c <= 2 * N; c += T) g[c] = c < N ? fixed_cln(c + 1, scale) - fixed_cln(c, scale) : 0;
+    for (int c = tid; c <= 2 * N; c += T)
+        g[c] = c < N ? entropy_fixed_cln(c + 1, scale) - entropy_fixed_cln(c, scale) : 0;
     // A counter holds the shared address of g(c), gb + 4c, not c itself: the g load of an
     // update then reads at the address it has just loaded.
     const uint32_t gb = (uint32_t)__cvta_generic_to_shared(g);
@@ -176,7 +171,7 @@ static __global__ void __launch_bounds__(256) entropy_tuned_kernel(pl_entropy_pr
         }
         if (n != n_prev) {
             n_prev = n;
-            Fn = fixed_cln(n, scale);
+            Fn = entropy_fixed_cln(n, scale);
             inv = (float)(out_scale / ((double)n * scale));
         }
         const int d = Fn - S; // n * E * 2^s; a rounding below 0 only when E = 0
@@ -250,9 +245,7 @@ extern "C" pl_status pl_entropy_cuda_tuned(const pl_run_args *a)
     if (smem > (size_t)optin)
         return pl_fail(PL_ERR_UNSUPPORTED, "%s: k=%d bins=%d strip=%d threads=%d needs %zu bytes of shared memory, "
                        "this GPU gives a block %d", rung, k, p->bins, R, T, smem, optin);
-    // 2^s: the largest power of two with F(N) = N ln N 2^s <= 2^30.
-    const double nlnn = N > 1 ? N * log((double)N) : 1.0;
-    const double scale = ldexp(1.0, (int)floor(log2(1073741824.0 / nlnn)));
+    const double scale = entropy_fixed_scale(N); // 2^s with F(N) = N ln N 2^s <= 2^30
     // The unrolled paths need a ghost value for the columns outside the image; with bins = 256
     // every byte is a value (the ghost would wrap to 0: seen on the H100, wrong entropies at
     // k = 3, 5, 7), so bins = 256 takes the general path, which never counts those columns.

@@ -73,10 +73,13 @@ enum { PL_ENTROPY_CPU_SLIDING_ISA, PL_ENTROPY_CPU_SLIDING_N_PARAMS };
 enum { PL_ENTROPY_CUDA_BLOCK, PL_ENTROPY_CUDA_BLOCK_N_PARAMS }; /* cuda-naive, cuda-log-table */
 enum { PL_ENTROPY_CUDA_SHARED_TILE, PL_ENTROPY_CUDA_SHARED_N_PARAMS };
 enum { PL_ENTROPY_CUDA_TUNED_STRIP, PL_ENTROPY_CUDA_TUNED_THREADS, PL_ENTROPY_CUDA_TUNED_N_PARAMS };
+enum { PL_ENTROPY_CUDA_SWAR_STRIP, PL_ENTROPY_CUDA_SWAR_WARPS, PL_ENTROPY_CUDA_SWAR_AHEAD,
+       PL_ENTROPY_CUDA_SWAR_N_PARAMS };
 extern const pl_param_def pl_entropy_cpu_sliding_params[];  /* cpu_sliding.c */
 extern const pl_param_def pl_entropy_cuda_block_params[];   /* cuda_naive.cu */
 extern const pl_param_def pl_entropy_cuda_shared_params[];  /* cuda_shared.cu */
 extern const pl_param_def pl_entropy_cuda_tuned_params[];   /* cuda_tuned.cu */
+extern const pl_param_def pl_entropy_cuda_swar_params[];    /* cuda_swar.cu */
 
 /* The rungs, in ladder order (ladder.c). CUDA ones exist only in CUDA builds. */
 pl_status pl_entropy_cpu_naive(const pl_run_args *a);
@@ -87,6 +90,7 @@ pl_status pl_entropy_cuda_naive(const pl_run_args *a);
 pl_status pl_entropy_cuda_log_table(const pl_run_args *a);
 pl_status pl_entropy_cuda_shared(const pl_run_args *a);
 pl_status pl_entropy_cuda_tuned(const pl_run_args *a);
+pl_status pl_entropy_cuda_swar(const pl_run_args *a);
 
 #ifdef __cplusplus
 }

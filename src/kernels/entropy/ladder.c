@@ -44,9 +44,16 @@ static const pl_variant cuda_tuned = {
     PL_CUDA_PARAMS(pl_entropy_cuda_tuned_params, PL_ENTROPY_CUDA_TUNED_N_PARAMS),
     .run = PL_CUDA_FN(pl_entropy_cuda_tuned)};
 
+static const pl_variant cuda_swar = {
+    .name = "cuda-swar", .idea = "k = 5, bins <= 16: the counts in registers (4-bit fields of a column, shuffled "
+    "sums of 5 columns), S from a shared table of F(a) + F(b); other windows run cuda-tuned",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
+    PL_CUDA_PARAMS(pl_entropy_cuda_swar_params, PL_ENTROPY_CUDA_SWAR_N_PARAMS),
+    .run = PL_CUDA_FN(pl_entropy_cuda_swar)};
+
 static const pl_variant *const ladder[] = {
     &cpu_naive, &cpu_histogram, &cpu_histogram_log_table, &cpu_sliding,
-    &cuda_naive, &cuda_log_table, &cuda_shared, &cuda_tuned,
+    &cuda_naive, &cuda_log_table, &cuda_shared, &cuda_tuned, &cuda_swar,
 };
 
 static const pl_named_size named_sizes[] = {{"small", "1000"}, {"medium", "2560"}, {"large", "10000"}};
