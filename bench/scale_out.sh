@@ -7,7 +7,7 @@
 #   bench/scale_out.sh [PARLAB] [OUTDIR]      (defaults: build-mpi/parlab, scale-out-results)
 #
 # Environment: RANKS ("1 2 4 8 16"), LIFE_SIZE (each rank's block, default 8192: 8192x8192 cells),
-# LIFE_GENS (200), CONV_SIZE (4096), REPEATS (5), THREADS (threads a rank, passed as --threads;
+# LIFE_GENS (200), CONV_SIZE (4096), KERNELS ("life conv2d"), REPEATS (5), THREADS (threads a rank, passed as --threads;
 # default: the node's cores shared by its ranks), MPIRUN_FLAGS (extra mpirun flags; as root the
 # script allows it, as the tests do). Each rank gets cores / ranks threads (parlab's default);
 # --bind-to core keeps Open MPI's ranks apart. A kernel that does not run distributed in this
@@ -47,8 +47,14 @@ run() { # run KERNEL P ARGS...: one bench, its table to OUT/KERNEL-P.txt, JSON t
     fi
     cat "$OUT/$k-$p.txt"
 }
-for p in $RANKS; do run life "$p" "$LIFE_SIZE" --gens "$LIFE_GENS" --variant cpu-bitpacked; done
-for p in $RANKS; do run conv2d "$p" "$CONV_SIZE" --variant cpu-blocked; done  # the CPU rung: ranks share one GPU
+for k in ${KERNELS:-life conv2d}; do
+    for p in $RANKS; do
+        case $k in
+        life) run life "$p" "$LIFE_SIZE" --gens "$LIFE_GENS" --variant cpu-bitpacked ;;
+        conv2d) run conv2d "$p" "$CONV_SIZE" --variant cpu-blocked ;; # the CPU rung: ranks share one GPU
+        esac
+    done
+done
 
 echo
 echo "== the table for docs/scale-out.md"
