@@ -9,7 +9,8 @@
  * 30k on a plane; and the device memory of the word rungs: a second packed grid, so the grid
  * and its buffer take 2 bits a cell (at most 2.2, issue 12).
  * Label `gpu`: without a GPU it prints "skipped: no GPU" (exit 77). --quick (also under
- * PL_SANITIZER, for compute-sanitizer) runs the small sizes, one rule, gens 13. */
+ * PL_SANITIZER, for compute-sanitizer) runs the small sizes, one rule, gens 13; --rung NAME only
+ * that rung's soups and patterns. */
 #include "gpu_check.h"
 #include "harness/harness.h"
 #include "io/life_pattern.h"
@@ -20,6 +21,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* --rung NAME: only that rung's soups and patterns (the device scripts' quick runs). */
+static const char *only_rung;
+static int rung_wanted(pl_ctx *ctx, const pl_variant *v)
+{
+    return (!only_rung || !strcmp(v->name, only_rung)) && gpu_check_rung(ctx, v);
+}
 
 static const char *const rules[] = {"B3/S23", "B36/S23", "B2/S", "B3678/S34678"};
 typedef struct soup_case {
@@ -96,7 +104,7 @@ static void test_soups(pl_ctx *ctx, int quick)
                 CHECK(p != NULL, "problem %s: %s", what, pl_last_error());
                 if (!p) continue;
                 for (int i = 0; i < pl_life_kernel.n_variants; i++)
-                    if (gpu_check_rung(ctx, pl_life_kernel.ladder[i])) check_rung(ctx, p, pl_life_kernel.ladder[i], what);
+                    if (rung_wanted(ctx, pl_life_kernel.ladder[i])) check_rung(ctx, p, pl_life_kernel.ladder[i], what);
                 pl_problem_destroy(p);
             }
 }
@@ -116,7 +124,7 @@ static void test_patterns(pl_ctx *ctx)
     CHECK(pl_life_read(in_tests("data/life/gosper_gun.rle"), &gun) == PL_OK, "reading the gun: %s", pl_last_error());
     for (int i = 0; i < pl_life_kernel.n_variants; i++) {
         const pl_variant *v = pl_life_kernel.ladder[i];
-        if (!gpu_check_rung(ctx, v)) continue;
+        if (!rung_wanted(ctx, v)) continue;
         uint64_t g[37], start[37];
         memset(start, 0, sizeof start);
         start[0] |= 1ull << 1, start[1] |= 1ull << 2, start[2] |= 7ull; /* the glider */
@@ -182,6 +190,15 @@ int main(int argc, char **argv)
     int quick = gpu_check_sanitizer();
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "--rung") && i + 1 < argc) only_rung = argv[++i];
+        else {
+            fprintf(stderr, "usage: test_life_gpu [--quick] [--rung NAME]: bad argument '%s'\n", argv[i]);
+            return 2;
+        }
+    if (only_rung && !pl_variant_find(&pl_life_kernel, only_rung)) {
+        fprintf(stderr, "test_life_gpu: --rung %s: no such life rung\n", only_rung);
+        return 2;
+    }
     pl_ctx *ctx = gpu_check_ctx();
     if (ctx) {
         test_device_bits();

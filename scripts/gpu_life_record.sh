@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# gpu_life_record.sh: issue 23's Life row on one GPU machine, from the repo root, in about 3
+# minutes: build parlab and test_life_gpu; test_life_gpu over cuda-register (every soup size,
+# rule, topology and parameter value), and over the other word rungs (cuda-bitpacked, cuda-tuned:
+# they share cuda_words.cuh with it) beside compute-sanitizer memcheck and racecheck over
+# cuda-register's quick cases; then, the GPU quiet, `parlab bench life 65536` of cuda-tuned
+# against cuda-register (gens 100: Conway on the torus, the record; the plane; B36/S23), a sweep
+# of cuda-register's parameters at 65536, and a summary table last. Logs in $OUT (or ./gpu-logs).
+# usage: scripts/gpu_life_record.sh      (BUILD=DIR: the build folder, default build-life)
+set -uo pipefail
+OUT=${OUT:-gpu-logs}
+B=${BUILD:-build-life}
+mkdir -p "$OUT"
+export PATH="$PATH:/usr/local/cuda/bin"
+start=$(date +%s)
+elapsed() { echo $(($(date +%s) - start)); }
+summary=()
+note() { summary+=("$(printf '%-34s %s' "$1" "$2")"); echo "== $1: $2 ($(elapsed)s)"; }
+
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,utilization.gpu --format=csv | tee "$OUT/gpu.txt"
+cmake -S . -B "$B" -DPARLAB_CUDA=ON -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1 ||
+    { tail -30 "$OUT/configure.log"; exit 1; }
+cmake --build "$B" -j "$(nproc)" --target parlab_cli test_life_gpu >"$OUT/build.log" 2>&1 ||
+    { grep -E "error" "$OUT/build.log" | head -30; exit 1; }
+note build "ok"
+# registers, spills and local memory of the cuda-register kernels, as built here
+obj=$(find "$B" -name 'cuda_register.cu.o' | head -1)
+if [ -n "$obj" ] && command -v cuobjdump >/dev/null; then
+    cuobjdump --dump-resource-usage "$obj" 2>/dev/null | grep -E "Function|REG" >"$OUT/register_resources.txt"
+    note "cuda-register kernels" "$(grep -o 'REG:[0-9]*' "$OUT/register_resources.txt" | sort | uniq -c | tr -s ' ' | tr '\n' ' ')$(grep -o 'STACK:[0-9]*' "$OUT/register_resources.txt" | sort -u | tr '\n' ' ')$(grep -o 'LOCAL:[0-9]*' "$OUT/register_resources.txt" | sort -u | tr '\n' ' ')"
+fi
+
+# the tests: cuda-register alone first (the new rung), then the sanitizers over its quick cases
+# beside the other word rungs' tests (correctness only: nothing is timed while they share the GPU)
+timeout 150 "$B/tests/test_life_gpu" --rung cuda-register >"$OUT/test_register.log" 2>&1
+note "test_life_gpu --rung cuda-register" "exit $? $(tail -1 "$OUT/test_register.log")"
+(timeout 120 "$B/tests/test_life_gpu" --rung cuda-tuned >"$OUT/test_tuned.log" 2>&1; echo "exit $?" >>"$OUT/test_tuned.log") &
+(timeout 120 "$B/tests/test_life_gpu" --rung cuda-bitpacked >"$OUT/test_bitpacked.log" 2>&1; echo "exit $?" >>"$OUT/test_bitpacked.log") &
+for tool in memcheck racecheck; do
+    extra=()
+    [ "$tool" = racecheck ] && extra=(--racecheck-report all)
+    PL_SANITIZER=1 timeout 150 compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 3 \
+        "$B/tests/test_life_gpu" --rung cuda-register >"$OUT/$tool.log" 2>&1
+    rc=$?
+    note "compute-sanitizer $tool" "exit $rc: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/$tool.log" | tail -1)"
+done
+wait
+note "test_life_gpu --rung cuda-tuned" "$(tail -1 "$OUT/test_tuned.log") $(grep -E 'passed|failed' "$OUT/test_tuned.log" | tail -1)"
+note "test_life_gpu --rung cuda-bitpacked" "$(tail -1 "$OUT/test_bitpacked.log") $(grep -E 'passed|failed' "$OUT/test_bitpacked.log" | tail -1)"
+
+# the record, the GPU to itself: peaks once (cached for the runs after), then the bench and sweep
+timeout 60 "$B/parlab" peaks --quick >"$OUT/peaks.log" 2>&1
+bench() { # bench NAME ARGS...: one `parlab bench life 65536`, its json in $OUT/bench-NAME.json
+    local name=$1
+    shift
+    timeout 60 "$B/parlab" bench life 65536 --variant cuda-tuned,cuda-register --set gens=100 "$@" \
+        --json "$OUT/bench-$name.json" 2>&1 | tee "$OUT/bench-$name.log" | grep -E "^(variant|cuda)"
+}
+bench conway-torus
+[ "$(elapsed)" -lt 130 ] && bench conway-plane --set topology=plane
+[ "$(elapsed)" -lt 140 ] && bench b36s23-torus --set rule=B36/S23
+if [ "$(elapsed)" -lt 150 ]; then
+    timeout $((175 - $(elapsed))) "$B/parlab" sweep life --variant cuda-register --size 65536 --set gens=100 \
+        --param tblock=8,12,16,24 --param warps=8,16 --param rows=16,32 --repeats 3 --warmup 1 \
+        --json "$OUT/sweep.json" >"$OUT/sweep.log" 2>&1
+    note "sweep (exit $?)" "$(grep -iE 'best|fastest' "$OUT/sweep.log" | tail -1)"
+fi
+
+echo
+echo "== summary ($(head -2 "$OUT/gpu.txt" | tail -1), $(elapsed)s)"
+printf '%s\n' "${summary[@]}"
+python3 - "$OUT" <<'PY' 2>/dev/null || grep -hE "^cuda" "$OUT"/bench-*.log
+import glob, json, os, sys
+out = sys.argv[1]
+print(f"{'run (65536^2, gens 100)':28} {'variant':14} {'params':28} {'median ms':>10} {'Gcell/s':>9} {'ok':>4}")
+for f in sorted(glob.glob(os.path.join(out, "bench-*.json"))):
+    for r in json.load(open(f))["results"]:
+        p = ",".join(f"{k}={v}" for k, v in (r.get("params") or {}).items()) or "-"
+        ok = "yes" if r["verification"]["passed"] else "NO"
+        print(f"{os.path.basename(f)[6:-5]:28} {r['variant']:14} {p:28} {r['median_s'] * 1e3:10.2f} {r['rate']:9.0f} {ok:>4}")
+sw = os.path.join(out, "sweep.json")
+if os.path.exists(sw):
+    rs = sorted(json.load(open(sw))["results"], key=lambda r: -r["rate"])
+    print("sweep of cuda-register at 65536^2 (best first):")
+    for r in rs:
+        p = ",".join(f"{k}={v}" for k, v in (r.get("params") or {}).items())
+        print(f"  {p:34} {r['median_s'] * 1e3:8.2f} ms {r['rate']:9.0f} Gcell/s {'ok' if r['verification']['passed'] else 'NOT VERIFIED'}")
+PY
