@@ -7,6 +7,9 @@
 # against cuda-register (gens 100: Conway on the torus, the record; the plane; B36/S23), a sweep
 # of cuda-register's parameters at 65536, and a summary table last. Logs in $OUT (or ./gpu-logs).
 # usage: scripts/gpu_life_record.sh      (BUILD=DIR: the build folder, default build-life)
+#   MUTANT=1: then (about 40 s more) the test's own check: cuda-register built wrong at warps=8
+#   only (no row from the warp below: a value no default and no corner case uses) must fail
+#   test_life_gpu --quick at warps=8 and only there; the source is put back and rebuilt.
 set -uo pipefail
 OUT=${OUT:-gpu-logs}
 B=${BUILD:-build-life}
@@ -86,3 +89,19 @@ if os.path.exists(sw):
         p = ",".join(f"{k}={v}" for k, v in (r.get("params") or {}).items())
         print(f"  {p:34} {r['median_s'] * 1e3:8.2f} ms {r['rate']:9.0f} Gcell/s {'ok' if r['verification']['passed'] else 'NOT VERIFIED'}")
 PY
+
+if [ "${MUTANT:-0}" = 1 ]; then
+    src=src/kernels/life/cuda_register.cu
+    cp "$src" "$OUT/cuda_register.cu.orig"
+    sed -i 's/else if (warp < nw - 1)/else if (warp < nw - 1 \&\& nw != 8)/' "$src"
+    if cmp -s "$src" "$OUT/cuda_register.cu.orig"; then
+        echo "== mutant: the mutation did not apply"
+    else
+        cmake --build "$B" -j "$(nproc)" --target test_life_gpu >"$OUT/build-mutant.log" 2>&1
+        timeout 90 "$B/tests/test_life_gpu" --quick --rung cuda-register >"$OUT/test_mutant.log" 2>&1
+        rc=$?
+        echo "== mutant (wrong at warps=8): test exit $rc (want nonzero), $(grep -c 'warps=8,' "$OUT/test_mutant.log") failures at warps=8, $(grep 'FAIL\|fail' "$OUT/test_mutant.log" | grep -vc 'warps=8,') others (want 0)"
+    fi
+    cp "$OUT/cuda_register.cu.orig" "$src"
+    cmake --build "$B" -j "$(nproc)" --target parlab_cli test_life_gpu >>"$OUT/build-mutant.log" 2>&1
+fi

@@ -3,18 +3,52 @@
 // is 32 adjacent columns (1024 cells of a row), a block `warps` warps stacked vertically, so a
 // block's tile is 32 words x warps * ROWS rows. A generation, for each row of the strip:
 //   - the west and east neighbour words by __shfl_up/down_sync, their edge cells by funnel
-//     shifts (2 SHFL, 2 SHF); the row's three-cell and two-cell sums once (4 LOP3);
+//     shifts (2 SHFL, 2 SHF); the row's three-cell sums once (2 LOP3);
 //   - the next state from the sums of the rows above, at and below: two full adders (xor3,
-//     majority: 4 LOP3) and Conway's rule (2 LOP3), or the mux tree of any other rule;
+//     majority: 4 LOP3) into the nine-cell sum and Conway's rule on it (4 LOP3, written as
+//     LOP3s with their truth tables: ptxas's own fusion of the C expressions spent 11 a row),
+//     or step_rows's eight-neighbour count and the mux tree of any other rule;
 //   - the rows above and below the strip: the first and last rows' three-cell sums go through
 //     shared memory to the neighbouring warps, one barrier a generation.
 // Nothing comes from beyond the tile: lanes 0 and 31 are the horizontal halo (their outer cells
 // go wrong a cell a generation, so lanes 1..30 stay right for 32 generations) and the block's
 // first and last tblock rows the vertical halo. The block writes 30 words x (warps * ROWS -
-// 2 tblock) rows. Cost: ~12 logic ops a word-generation (Conway), x 1.14 for the halo at
-// warps 16, rows 32, tblock 16 (docs/notes/life-cuda.md: counts and prediction).
+// 2 tblock) rows. Cost: ~12.4 logic ops and 2 shuffles a word-generation (Conway), x 1.14 for
+// the halo at warps 16, rows 32, tblock 16 (docs/notes/life-cuda.md: counts, SASS, prediction).
 #include "kernels/life/cuda_words.cuh"
 #include "kernels/ladder.h"
+
+// f(a, b, c) bitwise, f given by its truth table LUT (bit 4a + 2b + c of LUT is f(a, b, c); a =
+// 0xF0, b = 0xCC, c = 0xAA give LUT from the expression): one LOP3. Outside the device compiler
+// (a host emulation), the same from the table's minterms.
+template <unsigned LUT>
+static __device__ __forceinline__ uint32_t lop3(uint32_t a, uint32_t b, uint32_t c)
+{
+#ifdef __CUDA_ARCH__
+    uint32_t d;
+    asm("lop3.b32 %0, %1, %2, %3, %4;" : "=r"(d) : "r"(a), "r"(b), "r"(c), "n"(LUT));
+    return d;
+#else
+    uint32_t d = 0;
+    for (int i = 0; i < 8; i++)
+        if ((LUT >> i) & 1) d |= (i & 4 ? a : ~a) & (i & 2 ? b : ~b) & (i & 1 ? c : ~c);
+    return d;
+#endif
+}
+enum { LOP_XOR3 = 0x96, LOP_MAJ = 0xE8 };
+
+// The next state of row mid's 32 cells for Conway's rule from the nine-cell sums (self
+// included) of three rows: sum9 = b0 + 2 (k + x) + 4 y; alive next where sum9 = 3, or sum9 = 4
+// and alive. Ten LOP3 a row with the row's own two (s3, c3).
+static __device__ __forceinline__ uint32_t conway9(const row_sums &up, const row_sums &mid, const row_sums &dn)
+{
+    const uint32_t b0 = lop3<LOP_XOR3>(up.s3, mid.s3, dn.s3), k = lop3<LOP_MAJ>(up.s3, mid.s3, dn.s3);
+    const uint32_t x = lop3<LOP_XOR3>(up.c3, mid.c3, dn.c3), y = lop3<LOP_MAJ>(up.c3, mid.c3, dn.c3);
+    const uint32_t one = lop3<0x14>(k, x, y);          // k + x = 1, y = 0: twos sum to 2
+    const uint32_t two = lop3<0x42>(k, x, y);          // k + x + 2 y = 2: twos sum to 4
+    const uint32_t four = lop3<0x08>(b0, mid.alive, two); // sum9 = 4 and alive
+    return lop3<0xEA>(b0, one, four);                  // sum9 = 3, or the above
+}
 
 enum {
     REG_LANES = 32,             // words a warp's row
@@ -61,7 +95,7 @@ static __device__ __forceinline__ void strip_generations(uint32_t (&row)[ROWS], 
             if (r < ROWS - 1) dn = warp_row_sums(row[r + 1]);
             else if (warp < nw - 1)
                 dn.s3 = x[((warp + 1) * 4 + 0) * REG_LANES + lane], dn.c3 = x[((warp + 1) * 4 + 1) * REG_LANES + lane];
-            uint32_t v = step_rows<CONWAY>(m, up, mid, dn);
+            uint32_t v = CONWAY ? conway9(up, mid, dn) : step_rows<false>(m, up, mid, dn);
             if (MASKED) v &= (unsigned)(r - rlo) < (unsigned)(rhi - rlo) ? colmask : 0u;
             row[r] = v;
             up = mid, mid = dn;
