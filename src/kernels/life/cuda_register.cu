@@ -5,9 +5,9 @@
 //   - the west and east neighbour words by __shfl_up/down_sync, their edge cells by funnel
 //     shifts (2 SHFL, 2 SHF); the row's three-cell sums once (2 LOP3);
 //   - the next state from the sums of the rows above, at and below: two full adders (xor3,
-//     majority: 4 LOP3) into the nine-cell sum and Conway's rule on it (4 LOP3, written as
-//     LOP3s with their truth tables: ptxas's own fusion of the C expressions spent 11 a row),
-//     or step_rows's eight-neighbour count and the mux tree of any other rule;
+//     majority: 4 LOP3) into the nine-cell sum, and Conway's rule on it (4 LOP3) or any other
+//     rule's mux tree (22), written as LOP3s with their truth tables (ptxas's own fusion of
+//     the C expressions spent 11 a row for Conway, 38 for other rules);
 //   - the rows above and below the strip: the first and last rows' three-cell sums go through
 //     shared memory to the neighbouring warps, one barrier a generation.
 // Nothing comes from beyond the tile: lanes 0 and 31 are the horizontal halo (their outer cells
@@ -17,6 +17,14 @@
 // the halo at warps 16, rows 32, tblock 16 (docs/notes/life-cuda.md: counts, SASS, prediction).
 #include "kernels/life/cuda_words.cuh"
 #include "kernels/ladder.h"
+
+enum {
+    REG_LANES = 32,             // words a warp's row
+    REG_INNER = REG_LANES - 2,  // words a block writes: lanes 1..30
+    REG_MAX_WARPS = 16,
+    REG_MAX_TBLOCK = 24,        // <= 32 (the horizontal halo) and 2 tblock < warps x rows
+    REG_XCH = REG_MAX_WARPS * 4 * REG_LANES // a generation's exchange: (s3, c3) of 2 rows a warp
+};
 
 // f(a, b, c) bitwise, f given by its truth table LUT (bit 4a + 2b + c of LUT is f(a, b, c); a =
 // 0xF0, b = 0xCC, c = 0xAA give LUT from the expression): one LOP3. Outside the device compiler
@@ -37,26 +45,42 @@ static __device__ __forceinline__ uint32_t lop3(uint32_t a, uint32_t b, uint32_t
 }
 enum { LOP_XOR3 = 0x96, LOP_MAJ = 0xE8 };
 
-// The next state of row mid's 32 cells for Conway's rule from the nine-cell sums (self
-// included) of three rows: sum9 = b0 + 2 (k + x) + 4 y; alive next where sum9 = 3, or sum9 = 4
-// and alive. Ten LOP3 a row with the row's own two (s3, c3).
-static __device__ __forceinline__ uint32_t conway9(const row_sums &up, const row_sums &mid, const row_sums &dn)
+// The nine-cell sums (self included) of a row's 32 cells from the three-cell sums (s3 + 2 c3) of
+// the rows above, at and below, by two full adders: sum9 = b0 + 2 (k + x) + 4 y.
+struct nine_sums {
+    uint32_t b0, k, x, y;
+};
+static __device__ __forceinline__ nine_sums nine_of(const row_sums &up, const row_sums &mid, const row_sums &dn)
 {
-    const uint32_t b0 = lop3<LOP_XOR3>(up.s3, mid.s3, dn.s3), k = lop3<LOP_MAJ>(up.s3, mid.s3, dn.s3);
-    const uint32_t x = lop3<LOP_XOR3>(up.c3, mid.c3, dn.c3), y = lop3<LOP_MAJ>(up.c3, mid.c3, dn.c3);
-    const uint32_t one = lop3<0x14>(k, x, y);          // k + x = 1, y = 0: twos sum to 2
-    const uint32_t two = lop3<0x42>(k, x, y);          // k + x + 2 y = 2: twos sum to 4
-    const uint32_t four = lop3<0x08>(b0, mid.alive, two); // sum9 = 4 and alive
-    return lop3<0xEA>(b0, one, four);                  // sum9 = 3, or the above
+    return {lop3<LOP_XOR3>(up.s3, mid.s3, dn.s3), lop3<LOP_MAJ>(up.s3, mid.s3, dn.s3),
+            lop3<LOP_XOR3>(up.c3, mid.c3, dn.c3), lop3<LOP_MAJ>(up.c3, mid.c3, dn.c3)};
 }
 
-enum {
-    REG_LANES = 32,             // words a warp's row
-    REG_INNER = REG_LANES - 2,  // words a block writes: lanes 1..30
-    REG_MAX_WARPS = 16,
-    REG_MAX_TBLOCK = 24,        // <= 32 (the horizontal halo) and 2 tblock < warps x rows
-    REG_XCH = REG_MAX_WARPS * 4 * REG_LANES // a generation's exchange: (s3, c3) of 2 rows a warp
-};
+// The next state of 32 cells (alive) from their nine-cell sums. Conway's rule: alive next where
+// sum9 = 3, or sum9 = 4 and alive (4 LOP3). Any other rule: birth[sum9] where dead and
+// survive[sum9 - 1] where alive, ten leaves (the rule's masks chosen by alive) and a mux tree
+// over sum9's bits (b0, s1, s2, s3 = k + x + 2 y in bits): 22 LOP3.
+template <bool CONWAY>
+static __device__ __forceinline__ uint32_t next9(const life_masks32 &m, uint32_t alive, const nine_sums &n)
+{
+    if constexpr (CONWAY) {
+        const uint32_t one = lop3<0x14>(n.k, n.x, n.y);       // k + x = 1, y = 0: the twos make 2
+        const uint32_t two = lop3<0x42>(n.k, n.x, n.y);       // k + x + 2 y = 2: the twos make 4
+        const uint32_t four = lop3<0x08>(n.b0, alive, two);   // sum9 = 4 and alive
+        return lop3<0xEA>(n.b0, one, four);                   // sum9 = 3, or the above
+    } else {
+        enum { LOP_MUX = 0xCA, LOP_PICK = 0xAC }; // a ? b : c, and a ? c : b
+        const uint32_t s1 = n.k ^ n.x, s2 = lop3<0x6A>(n.k, n.x, n.y), s3 = lop3<0x80>(n.k, n.x, n.y);
+        uint32_t leaf[10], q[5];
+#pragma unroll
+        for (int s = 0; s < 10; s++)
+            leaf[s] = lop3<LOP_PICK>(alive, s < 9 ? m.birth[s] : 0u, s > 0 ? m.survive[s - 1] : 0u);
+#pragma unroll
+        for (int i = 0; i < 5; i++) q[i] = lop3<LOP_MUX>(n.b0, leaf[2 * i + 1], leaf[2 * i]);
+        const uint32_t n0 = lop3<LOP_MUX>(s1, q[1], q[0]), n1 = lop3<LOP_MUX>(s1, q[3], q[2]);
+        return lop3<LOP_MUX>(s3, q[4], lop3<LOP_MUX>(s2, n1, n0));
+    }
+}
 
 // The row sums of x with its west and east neighbour words from lanes j-1 and j+1 (lane 0's
 // west and lane 31's east are their own: the halo lanes' outer cells, wrong anyway).
@@ -95,7 +119,7 @@ static __device__ __forceinline__ void strip_generations(uint32_t (&row)[ROWS], 
             if (r < ROWS - 1) dn = warp_row_sums(row[r + 1]);
             else if (warp < nw - 1)
                 dn.s3 = x[((warp + 1) * 4 + 0) * REG_LANES + lane], dn.c3 = x[((warp + 1) * 4 + 1) * REG_LANES + lane];
-            uint32_t v = CONWAY ? conway9(up, mid, dn) : step_rows<false>(m, up, mid, dn);
+            uint32_t v = next9<CONWAY>(m, mid.alive, nine_of(up, mid, dn));
             if (MASKED) v &= (unsigned)(r - rlo) < (unsigned)(rhi - rlo) ? colmask : 0u;
             row[r] = v;
             up = mid, mid = dn;
