@@ -110,7 +110,8 @@ static __device__ __forceinline__ void strip_generations(uint32_t (&row)[ROWS], 
         x[(warp * 4 + 2) * REG_LANES + lane] = last.s3, x[(warp * 4 + 3) * REG_LANES + lane] = last.c3;
         __syncthreads();
         row_sums up = {0, 0, 0, 0, 0}; // the block's halo rows: zero
-        if (warp > 0) up.s3 = x[((warp - 1) * 4 + 2) * REG_LANES + lane], up.c3 = x[((warp - 1) * 4 + 3) * REG_LANES + lane];
+        if (warp > 0)
+            up.s3 = x[((warp - 1) * 4 + 2) * REG_LANES + lane], up.c3 = x[((warp - 1) * 4 + 3) * REG_LANES + lane];
 #pragma unroll
         for (int r = 0; r < ROWS; r++) {
             // the row below: the strip's next row (its sums formed here again for the last row:
@@ -163,7 +164,8 @@ static __global__ void __launch_bounds__(REG_LANES *REG_MAX_WARPS, 2)
     uint32_t row[ROWS];
     load_strip<ROWS>(row, src, g, y0, c);
     if (PLANE && (row0 < 0 || row0 + tile_rows > g.H || word0 < 0 || (word0 + REG_LANES) * 32 > g.W)) {
-        const int rlo = (int)max((int64_t)0, min((int64_t)ROWS, -y0)), rhi = (int)max((int64_t)0, min((int64_t)ROWS, g.H - y0));
+        const int rlo = (int)max((int64_t)0, min((int64_t)ROWS, -y0));
+        const int rhi = (int)max((int64_t)0, min((int64_t)ROWS, g.H - y0));
         strip_generations<CONWAY, ROWS, true>(row, gens, xch, warp, nw, lane, m, plane_mask(g, 0, c), rlo, rhi);
     } else {
         strip_generations<CONWAY, ROWS, false>(row, gens, xch, warp, nw, lane, m, 0u, 0, 0);
