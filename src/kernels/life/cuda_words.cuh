@@ -68,15 +68,15 @@ static __device__ __forceinline__ uint32_t plane_mask(const word_grid &g, int64_
     return m;
 }
 
-// A row's 32 cells (alive) and the sums of each cell's three-cell row neighbourhood (west + self
-// + east: s3 + 2 c3) and of its two row neighbours (west + east: s2 + 2 c2), from the word and
-// its west and east neighbour words: the neighbour cells by funnel shifts with their edge cells.
 // The carry of a full adder: set where at least two of a, b, c are (one LOP3).
 static __device__ __forceinline__ uint32_t life_maj32(uint32_t a, uint32_t b, uint32_t c)
 {
     return (a & b) | (c & (a ^ b));
 }
 
+// A row's 32 cells (alive) and the sums of each cell's three-cell row neighbourhood (west + self
+// + east: s3 + 2 c3) and of its two row neighbours (west + east: s2 + 2 c2), from the word and
+// its west and east neighbour words: the neighbour cells by funnel shifts with their edge cells.
 struct row_sums {
     uint32_t alive, s3, c3, s2, c2;
 };
@@ -98,7 +98,6 @@ template <bool CONWAY>
 static __device__ __forceinline__ uint32_t step_rows(const life_masks32 &m, const row_sums &up, const row_sums &mid,
                                                      const row_sums &dn)
 {
-    // each sum and carry a function of three words alone (no shared xor): a LOP3 apiece
     const uint32_t b0 = up.s3 ^ mid.s2 ^ dn.s3, k = life_maj32(up.s3, mid.s2, dn.s3); // weight 1, its carry
     const uint32_t x = up.c3 ^ mid.c2 ^ dn.c3, y = life_maj32(up.c3, mid.c2, dn.c3);  // weight 2: three carries
     const uint32_t b1 = x ^ k, y2 = x & k;                                          // ... and k
