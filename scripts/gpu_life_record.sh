@@ -36,18 +36,18 @@ fi
 # the tests, all at once (correctness only: nothing is timed while they share the GPU):
 # cuda-register over every case, the other word rungs (cuda-tuned, cuda-bitpacked: they share
 # cuda_words.cuh with it), and the sanitizers over cuda-register's quick cases
-run_test() { # run_test LOG ARGS...: the test, its exit status as the log's last line
-    local log=$1
-    shift
-    timeout 170 "$@" >"$log" 2>&1
+run_test() { # run_test SECONDS LOG ARGS...: the test, its exit status (124: timed out) last in LOG
+    local secs=$1 log=$2
+    shift 2
+    timeout "$secs" "$@" >"$log" 2>&1
     echo "exit $?" >>"$log"
 }
-run_test "$OUT/test_register.log" "$B/tests/test_life_gpu" --rung cuda-register &
-run_test "$OUT/test_tuned.log" "$B/tests/test_life_gpu" --rung cuda-tuned &
-run_test "$OUT/test_bitpacked.log" "$B/tests/test_life_gpu" --rung cuda-bitpacked &
-run_test "$OUT/memcheck.log" env PL_SANITIZER=1 compute-sanitizer --tool memcheck --error-exitcode 3 \
+run_test 150 "$OUT/test_register.log" "$B/tests/test_life_gpu" --rung cuda-register &
+run_test 150 "$OUT/test_tuned.log" "$B/tests/test_life_gpu" --rung cuda-tuned &
+run_test 150 "$OUT/test_bitpacked.log" "$B/tests/test_life_gpu" --rung cuda-bitpacked &
+run_test 90 "$OUT/memcheck.log" env PL_SANITIZER=1 compute-sanitizer --tool memcheck --error-exitcode 3 \
     "$B/tests/test_life_gpu" --rung cuda-register &
-run_test "$OUT/racecheck.log" env PL_SANITIZER=1 compute-sanitizer --tool racecheck --racecheck-report all \
+run_test 90 "$OUT/racecheck.log" env PL_SANITIZER=1 compute-sanitizer --tool racecheck --racecheck-report all \
     --error-exitcode 3 "$B/tests/test_life_gpu" --rung cuda-register &
 wait
 for t in register tuned bitpacked; do
