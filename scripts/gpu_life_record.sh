@@ -65,11 +65,14 @@ bench() { # bench NAME ARGS...: one `parlab bench life 65536`, its json in $OUT/
     timeout 60 "$B/parlab" bench life 65536 --variant cuda-tuned,cuda-register --set gens=100 "$@" \
         --json "$OUT/bench-$name.json" 2>&1 | tee "$OUT/bench-$name.log" | grep -E "^(variant|cuda|parlab: error)"
 }
+# about 90 s for this phase: each later run only while its share of it is left
+b0=$(elapsed)
+since() { echo $(($(elapsed) - b0)); }
 bench conway-torus
-[ "$(elapsed)" -lt 140 ] && bench conway-plane --set topology=plane
-[ "$(elapsed)" -lt 150 ] && bench b36s23-torus --set rule=B36/S23
-if [ "$(elapsed)" -lt 160 ]; then
-    timeout $((200 - $(elapsed))) "$B/parlab" sweep life --variant cuda-register --size 65536 --set gens=100 \
+[ "$(since)" -lt 30 ] && bench conway-plane --set topology=plane
+[ "$(since)" -lt 45 ] && bench b36s23-torus --set rule=B36/S23
+if [ "$(since)" -lt 60 ]; then
+    timeout $((100 - $(since))) "$B/parlab" sweep life --variant cuda-register --size 65536 --set gens=100 \
         --param tblock=8,12,16,24 --param warps=8,16 --param rows=16,32 --repeats 3 --warmup 1 \
         --json "$OUT/sweep.json" >"$OUT/sweep.log" 2>&1
     note "sweep (exit $?)" "$(grep -iE '^best|error' "$OUT/sweep.log" | tail -1)"
