@@ -15,18 +15,10 @@
 //                   warp walks down a band of rows: each row is loaded and its horizontal sums
 //                   formed once, then added vertically for the row above and below it.
 // Both take Conway's rule (B3/S23) through a shorter rule step (life_next32<true>).
-#include "kernels/life/cuda_common.cuh"
+#include "kernels/life/cuda_words.cuh"
 #include "kernels/ladder.h"
 
 // ---------------------------------------------------------------- cuda-bitpacked
-
-// Rows of a generation: row y's words ld32 apart; n32 words hold cells, the rest is padding.
-struct word_grid {
-    int64_t W, H, ld32, n32;
-    int torus;
-    int last_bit;       // the bit of the row's last cell in word n32-1
-    uint32_t last_mask; // the bits of word n32-1 that hold cells
-};
 
 template <bool CONWAY>
 static __global__ void step_words_kernel(const uint32_t *__restrict__ src, uint32_t *__restrict__ dst, word_grid g,
@@ -60,43 +52,11 @@ static __global__ void step_words_kernel(const uint32_t *__restrict__ src, uint3
     }
 }
 
-static word_grid make_word_grid(const pl_life_problem *p)
-{
-    word_grid g;
-    g.W = p->W, g.H = p->H;
-    g.ld32 = 2 * pl_life_words_per_row(p->W);
-    g.n32 = (p->W + 31) / 32;
-    g.torus = p->topology == PL_LIFE_TOPO_TORUS;
-    g.last_bit = (int)((p->W - 1) % 32);
-    g.last_mask = g.last_bit == 31 ? 0xFFFFFFFFu : (1u << (g.last_bit + 1)) - 1u;
-    return g;
-}
-
 // Device memory beyond the operand: a second packed grid.
 extern "C" double pl_life_cuda_words_workspace(const void *problem)
 {
     const pl_life_problem *p = (const pl_life_problem *)problem;
     return 8.0 * (double)p->H * (double)pl_life_words_per_row(p->W);
-}
-
-// The second grid; after `passes` passes the result is in bufs[passes & 1]: copied back if odd.
-static pl_status second_grid(const pl_run_args *a, uint32_t **ws)
-{
-    const pl_life_problem *p = (const pl_life_problem *)a->problem;
-    void *w = nullptr;
-    pl_status s = pl_ctx_dev_workspace(a->ctx, PL_LIFE_DEV_WS, (size_t)pl_life_cuda_words_workspace(p), &w);
-    *ws = (uint32_t *)w;
-    return s;
-}
-
-static pl_status copy_back(const pl_run_args *a, int64_t passes, const uint32_t *ws, const char *rung)
-{
-    if (!(passes & 1)) return PL_OK;
-    const pl_life_problem *p = (const pl_life_problem *)a->problem;
-    cudaError_t e = cudaMemcpyAsync(a->data[0], ws, (size_t)pl_life_cuda_words_workspace(p), cudaMemcpyDeviceToDevice,
-                                    (cudaStream_t)a->stream);
-    if (e != cudaSuccess) return pl_fail(PL_ERR_CUDA, "%s: copy back: %s", rung, cudaGetErrorString(e));
-    return PL_OK;
 }
 
 extern "C" pl_status pl_life_cuda_bitpacked(const pl_run_args *a)
@@ -131,73 +91,11 @@ enum {
     THREADS_Y = 8
 };
 
-// The 32 cells from cell c of grid row y (y, c may lie outside the grid): on the torus the
-// periodic extension (a word that crosses the seam is gathered cell by cell), on the plane
-// zero outside.
-static __device__ uint32_t load_word(const uint32_t *__restrict__ src, const word_grid &g, int64_t y, int64_t c)
-{
-    if (g.torus) {
-        if (y < 0 || y >= g.H) y = ((y % g.H) + g.H) % g.H; // a halo row: wrap (a division only there)
-    } else if (y < 0 || y >= g.H) {
-        return 0;
-    }
-    const uint32_t *r = src + y * g.ld32;
-    if (c >= 0 && c + 31 < g.W) { // inside the row
-        if ((c & 31) == 0) return r[c >> 5];
-    }
-    uint32_t v = 0; // a seam, an edge or an unaligned start: cell by cell
-    for (int b = 0; b < 32; b++) {
-        int64_t x = c + b;
-        if (g.torus) x = ((x % g.W) + g.W) % g.W;
-        else if (x < 0 || x >= g.W) continue;
-        v |= ((r[x >> 5] >> (x & 31)) & 1u) << b;
-    }
-    return v;
-}
-
-// The cells of word (y, c..c+31) that lie on the plane (all of them on the torus).
-static __device__ __forceinline__ uint32_t plane_mask(const word_grid &g, int64_t y, int64_t c)
-{
-    if (g.torus) return 0xFFFFFFFFu;
-    if (y < 0 || y >= g.H || c + 31 < 0 || c >= g.W) return 0;
-    uint32_t m = 0xFFFFFFFFu;
-    if (c < 0) m &= 0xFFFFFFFFu << (-c);
-    if (c + 31 >= g.W) m &= 0xFFFFFFFFu >> (c + 31 - (g.W - 1));
-    return m;
-}
-
-// A row of the tile as its word column j sees it: the cells (alive), and the sums of each cell's
-// three-cell row neighbourhood (west + self + east: s3 + 2 c3) and of its two row neighbours
-// (west + east: s2 + 2 c2). The west and east neighbour words come from a funnel shift with the
-// next word's edge cell; the halo columns (j = 0, 31) take zero from beyond the tile.
-struct row_sums {
-    uint32_t alive, s3, c3, s2, c2;
-};
+// A row of the tile as its word column j sees it (row_sums_of): the halo columns (j = 0, 31) take
+// zero from beyond the tile.
 static __device__ __forceinline__ row_sums sum_row(const uint32_t *q, int j)
 {
-    const uint32_t x = q[j], west_word = j > 0 ? q[j - 1] : 0u, east_word = j < TILE_WORDS - 1 ? q[j + 1] : 0u;
-    const uint32_t w = __funnelshift_l(west_word, x, 1); // (x << 1) | west_word's last cell
-    const uint32_t e = __funnelshift_r(x, east_word, 1); // (x >> 1) | east_word's first cell << 31
-    row_sums r;
-    r.alive = x;
-    r.s3 = w ^ x ^ e, r.c3 = (w & x) | (e & (w ^ x));
-    r.s2 = w ^ e, r.c2 = w & e;
-    return r;
-}
-
-// The next state of row mid's 32 cells: the eight-neighbour count as the three-cell sums of the
-// rows above and below plus the two-cell sum of its own row, added into bits b0..b3.
-template <bool CONWAY>
-static __device__ __forceinline__ uint32_t step_rows(const life_masks32 &m, const row_sums &up, const row_sums &mid,
-                                                     const row_sums &dn)
-{
-    const uint32_t t = up.s3 ^ mid.s2;
-    const uint32_t b0 = t ^ dn.s3, k = (up.s3 & mid.s2) | (dn.s3 & t); // weight 1, and its carry
-    const uint32_t u = up.c3 ^ mid.c2;
-    const uint32_t x = u ^ dn.c3, y = (up.c3 & mid.c2) | (dn.c3 & u); // weight 2: three carries
-    const uint32_t b1 = x ^ k, y2 = x & k;                             // ... and k
-    const uint32_t b2 = y ^ y2, b3 = y & y2;
-    return life_rule32<CONWAY>(m, mid.alive, b0, b1, b2, b3);
+    return row_sums_of(j > 0 ? q[j - 1] : 0u, q[j], j < TILE_WORDS - 1 ? q[j + 1] : 0u);
 }
 
 // T generations of the tile (blockIdx.x: inner words from INNER_WORDS * blockIdx.x; blockIdx.y:

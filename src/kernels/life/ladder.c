@@ -45,8 +45,16 @@ static const pl_variant cuda_tuned = {
     PL_CUDA_PARAMS(pl_life_cuda_tuned_params, PL_LIFE_CUDA_TUNED_N_PARAMS),
     .run = PL_CUDA_FN(pl_life_cuda_tuned), .workspace_bytes = PL_CUDA_FN(pl_life_cuda_words_workspace)};
 
-static const pl_variant *const ladder[] = {&cpu_naive,  &cpu_threads, &cpu_bitpacked,  &cpu_sparse,
-                                           &cuda_naive, &cuda_shared, &cuda_bitpacked, &cuda_tuned};
+static const pl_variant cuda_register = {
+    .name = "cuda-register", .idea = "cuda-tuned with the tile in registers: a thread holds a strip of rows of one "
+    "word, the west/east words by warp shuffles, the rows above/below from the next warps through shared memory",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_EXACT,
+    PL_CUDA_PARAMS(pl_life_cuda_register_params, PL_LIFE_CUDA_REGISTER_N_PARAMS),
+    .run = PL_CUDA_FN(pl_life_cuda_register), .workspace_bytes = PL_CUDA_FN(pl_life_cuda_words_workspace)};
+
+static const pl_variant *const ladder[] = {&cpu_naive,      &cpu_threads, &cpu_bitpacked,  &cpu_sparse,
+                                           &cuda_naive,     &cuda_shared, &cuda_bitpacked, &cuda_tuned,
+                                           &cuda_register};
 
 static const pl_named_size named_sizes[] = {{"small", "1024"}, {"medium", "4096"}, {"large", "16384"}};
 

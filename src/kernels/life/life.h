@@ -98,9 +98,12 @@ void pl_life_rule_table(const pl_life_rule *rule, uint8_t next[2][9]);
 enum { PL_LIFE_CPU_BITPACKED_ISA, PL_LIFE_CPU_BITPACKED_TBLOCK, PL_LIFE_CPU_BITPACKED_N_PARAMS };
 enum { PL_LIFE_CUDA_BLOCK, PL_LIFE_CUDA_BLOCK_N_PARAMS }; /* cuda-naive, cuda-shared */
 enum { PL_LIFE_CUDA_TUNED_TBLOCK, PL_LIFE_CUDA_TUNED_N_PARAMS };
+enum { PL_LIFE_CUDA_REGISTER_TBLOCK, PL_LIFE_CUDA_REGISTER_WARPS, PL_LIFE_CUDA_REGISTER_ROWS,
+       PL_LIFE_CUDA_REGISTER_N_PARAMS };
 extern const pl_param_def pl_life_cpu_bitpacked_params[]; /* cpu_bitpacked.c */
 extern const pl_param_def pl_life_cuda_block_params[];    /* cuda_bytes.cu */
 extern const pl_param_def pl_life_cuda_tuned_params[];    /* cuda_bitpacked.cu */
+extern const pl_param_def pl_life_cuda_register_params[]; /* cuda_register.cu */
 
 /* The rungs, in ladder order (see ladder.c). */
 pl_status pl_life_cpu_naive(const pl_run_args *a);
@@ -111,6 +114,7 @@ pl_status pl_life_cuda_naive(const pl_run_args *a);
 pl_status pl_life_cuda_shared(const pl_run_args *a);
 pl_status pl_life_cuda_bitpacked(const pl_run_args *a);
 pl_status pl_life_cuda_tuned(const pl_run_args *a);
+pl_status pl_life_cuda_register(const pl_run_args *a);
 /* Their device workspaces (bytes beyond the operand): two byte grids, or a second packed grid. */
 double pl_life_cuda_bytes_workspace(const void *problem);
 double pl_life_cuda_words_workspace(const void *problem);
