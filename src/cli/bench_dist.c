@@ -239,7 +239,7 @@ static void print_table(const dist_kernel *k, const dist_bench_args *a, const di
            r->threads, r->threads > 1 ? "s" : "", r->rung);
     if (k == &dist_bench_life) printf(", %ld generations", a->gens);
     if (r->note && *r->note) printf(", %s", r->note);
-    printf(",\npath: %s, %s", r->nccl ? "one GPU a rank, halos between GPUs on NCCL" : "exchanges on MPI (host memory)",
+    printf(",\npath: %s, %s", r->nccl ? "one GPU a rank, exchanges between GPUs on NCCL" : "exchanges on MPI (host memory)",
            r->overlapped ? "the interior computed while the halo travels" : "not overlapped");
     printf("\nmodel: alpha %.2f us, beta %.3g GB/s (%s between ranks 0 and 1)%s\n", r->model.alpha * 1e6,
            r->model.beta / 1e9, r->nccl_model ? "NCCL send/recv between the GPUs" : "MPI ping-pong",

@@ -167,6 +167,7 @@ static void gemm_messages(const dist_case *c, double *msgs, double *bytes)
 
 static const char *gemm_rung(const dist_case *c) { return c->rung; }
 static const char *gemm_note(const dist_case *c) { return c->note; }
+static int gemm_on_nccl(const dist_case *c) { return c->gpu != NULL; }
 
 /* The GPU path's model: NCCL between the GPUs (every rank has a plan, or none has). */
 static int gemm_model(dist_case *c, pl_dist_model *m)
@@ -242,6 +243,7 @@ const dist_kernel dist_bench_gemm = {
     .messages = gemm_messages,
     .rung = gemm_rung,
     .note = gemm_note,
+    .on_nccl = gemm_on_nccl,
     .model = gemm_model,
     .one_rank = gemm_one_rank,
     .work = gemm_work,

@@ -115,6 +115,7 @@ static void reduce_messages(const dist_case *c, double *msgs, double *bytes)
 
 static const char *reduce_rung(const dist_case *c) { return c->rung; }
 static const char *reduce_note(const dist_case *c) { return c->note; }
+static int reduce_on_nccl(const dist_case *c) { return c->gpu != NULL; }
 
 /* The GPU path's model: NCCL between the GPUs (every rank has a plan, or none has). */
 static int reduce_model(dist_case *c, pl_dist_model *m)
@@ -180,6 +181,7 @@ const dist_kernel dist_bench_reduce = {
     .messages = reduce_messages,
     .rung = reduce_rung,
     .note = reduce_note,
+    .on_nccl = reduce_on_nccl,
     .model = reduce_model,
     .one_rank = reduce_one_rank,
     .work = reduce_work,

@@ -226,6 +226,7 @@ pl_status pl_dist_conv2d_run(pl_dist_conv2d_plan *c, const void *in, int64_t ld_
 /* ---------------------------------------------------------------- the GPU path, resident */
 
 int pl_dist_conv2d_on_nccl(const pl_dist_conv2d_plan *c) { return c->win.gpu != NULL; }
+pl_dist_model pl_dist_conv2d_gpu_model(pl_dist_conv2d_plan *c) { return pl_dist_window_gpu_model(&c->win); }
 
 static pl_status host_path(const char *what)
 {

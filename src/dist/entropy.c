@@ -187,6 +187,7 @@ pl_status pl_dist_entropy_run(pl_dist_entropy_plan *e, const uint8_t *in, int64_
 /* ---------------------------------------------------------------- the GPU path, resident */
 
 int pl_dist_entropy_on_nccl(const pl_dist_entropy_plan *e) { return e->win.gpu != NULL; }
+pl_dist_model pl_dist_entropy_gpu_model(pl_dist_entropy_plan *e) { return pl_dist_window_gpu_model(&e->win); }
 
 static pl_status host_path(const char *what)
 {

@@ -173,3 +173,8 @@ void pl_dist_window_gpu_finish(pl_dist_window *win, pl_dist_times *t, pl_status 
     t->wait += gap(win, EV_INNER, EV_GO, failed);
     t->compute += gap(win, EV_PACKED, EV_INNER, failed) + gap(win, EV_UNPACKED, EV_END, failed);
 }
+
+pl_dist_model pl_dist_window_gpu_model(pl_dist_window *win)
+{
+    return win->gpu ? pl_dist_nccl_model_measure(win->g, win->gpu->comm) : (pl_dist_model){0, 0};
+}

@@ -112,6 +112,11 @@ pl_status pl_dist_window_gpu_create(pl_dist_window *win, pl_ctx *ctx, int ready)
     return PL_OK; /* win->gpu stays NULL: the host path */
 }
 void pl_dist_window_gpu_destroy(pl_dist_window *win) { (void)win; }
+pl_dist_model pl_dist_window_gpu_model(pl_dist_window *win)
+{
+    (void)win;
+    return (pl_dist_model){0, 0};
+}
 void *pl_dist_window_dev_at(const pl_dist_window *win, int64_t y, int64_t x)
 {
     (void)win, (void)y, (void)x;

@@ -77,6 +77,9 @@ int pl_dist_conv2d_overlaps(const pl_dist_conv2d_plan *c);
 void pl_dist_conv2d_destroy(pl_dist_conv2d_plan *c);
 /* 1 when the plan runs on the GPU path (NCCL), 0 on the host path. Local. */
 int pl_dist_conv2d_on_nccl(const pl_dist_conv2d_plan *c);
+/* On the GPU path, the network model between the GPUs of ranks 0 and 1 on the plan's NCCL
+ * communicator (collective); {0, 0} on the host path. */
+pl_dist_model pl_dist_conv2d_gpu_model(pl_dist_conv2d_plan *c);
 /* The GPU path, resident: this rank's input block to its GPU (checked as run checks it; local),
  * one run on it (collective; the output block stays on the device), and the output block back
  * (local). PL_ERR_UNSUPPORTED on the host path. */
@@ -111,6 +114,7 @@ int pl_dist_entropy_overlaps(const pl_dist_entropy_plan *e);
 void pl_dist_entropy_destroy(pl_dist_entropy_plan *e);
 /* As conv2d's: the path, and the GPU path's resident runs. */
 int pl_dist_entropy_on_nccl(const pl_dist_entropy_plan *e);
+pl_dist_model pl_dist_entropy_gpu_model(pl_dist_entropy_plan *e); /* as conv2d's */
 pl_status pl_dist_entropy_upload(pl_dist_entropy_plan *e, const uint8_t *in, int64_t ld_in);
 pl_status pl_dist_entropy_run_resident(pl_dist_entropy_plan *e);
 pl_status pl_dist_entropy_download(pl_dist_entropy_plan *e, float *out, int64_t ld_out);

@@ -93,6 +93,9 @@ int pl_dist_window_overlaps(const pl_dist_window *win, int overlap, pl_dist_rect
  * the host path runs. A failure after the choice (NCCL, device memory) is returned. */
 pl_status pl_dist_window_gpu_create(pl_dist_window *win, pl_ctx *ctx, int ready);
 void pl_dist_window_gpu_destroy(pl_dist_window *win);
+/* The network model between the GPUs of ranks 0 and 1 on the window's NCCL communicator
+ * (collective); {0, 0} on the host path. */
+pl_dist_model pl_dist_window_gpu_model(pl_dist_window *win);
 /* The device address of window cell (y, x), and the compute stream (a cudaStream_t). */
 void *pl_dist_window_dev_at(const pl_dist_window *win, int64_t y, int64_t x);
 void *pl_dist_window_stream(const pl_dist_window *win);

@@ -68,7 +68,7 @@ fi
 for p in $ranks; do
     for v in cuda-tuned cuda-bitpacked; do
         if run_n "$p" 120 "$PARLAB" bench life 301x203 --gens 40 --variant "$v" --repeats 2 &&
-            grep -q "halos between GPUs on NCCL" out.txt && grep -q "^check: exact" out.txt; then ok
+            grep -q "exchanges between GPUs on NCCL" out.txt && grep -q "^check: exact" out.txt; then ok
         else bad "bench life, $v on $p rank(s): status $?: $(head -3 err.txt; grep -E '^(bench|check)' out.txt)"; fi
     done
 done
