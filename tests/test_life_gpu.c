@@ -160,9 +160,9 @@ static void test_best_variant(pl_ctx *ctx)
 {
     const char *small = pl_life_best_variant_for(ctx, 8192, 8192), *large = pl_life_best_variant_for(ctx, 12000, 12000);
     CHECK(small && !strcmp(small, "cuda-bitpacked"), "8192^2 picks %s, want cuda-bitpacked", small ? small : "none");
-    CHECK(large && !strcmp(large, "cuda-tuned"), "12000^2 picks %s, want cuda-tuned", large ? large : "none");
+    CHECK(large && !strcmp(large, "cuda-register"), "12000^2 picks %s, want cuda-register", large ? large : "none");
     const char *any = pl_life_best_variant(ctx);
-    CHECK(any && !strcmp(any, "cuda-tuned"), "pl_life_best_variant picks %s, want cuda-tuned", any ? any : "none");
+    CHECK(any && !strcmp(any, "cuda-register"), "pl_life_best_variant picks %s, want cuda-register", any ? any : "none");
     CHECK(life_call_glider_returns(ctx), "pl_life: the glider is not back after 4*37 generations on the 37x37 "
           "torus (%s)", pl_last_error());
 }

@@ -103,5 +103,6 @@ int pl_dist_rim_parts(pl_dist_rect c, pl_dist_rect in, pl_dist_rect parts[4])
 int pl_dist_window_overlaps(const pl_dist_window *win, int overlap, pl_dist_rect in, double extra, double work)
 {
     if (!win->x || overlap == PL_DIST_OVERLAP_OFF || !pl_dist_rect_area(in)) return 0;
+    if (win->gpu && overlap == PL_DIST_OVERLAP_AUTO) return 0; /* window.h: measured slower on GPUs */
     return overlap == PL_DIST_OVERLAP_ON || extra * 10.0 <= work;
 }
