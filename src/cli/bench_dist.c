@@ -196,25 +196,34 @@ typedef struct dist_result {
 /* The repeats: each after a barrier, the slowest rank's time; every rank's parts summed. */
 static int time_runs(const dist_kernel *k, const dist_bench_args *a, dist_case *c, dist_result *r)
 {
-    double *t = malloc(sizeof *t * (size_t)a->repeats);
-    pl_dist_times mine = {0, 0, 0};
-    pl_status s = t ? PL_OK : pl_fail(PL_ERR_NOMEM, "bench: out of memory");
-    for (long i = 0; i < a->repeats; i++) {
+    const long n = a->repeats;
+    double *t = malloc(sizeof *t * (size_t)n);
+    pl_dist_times *parts = malloc(sizeof *parts * (size_t)n);
+    pl_status s = t && parts ? PL_OK : pl_fail(PL_ERR_NOMEM, "bench: out of memory");
+    for (long i = 0; i < n; i++) {
+        pl_dist_times one = {0, 0, 0};
         pl_dist_barrier();
         const double t0 = pl_now();
-        const pl_status run = k->run(c, &mine); /* a failed rank still exchanges: no rank waits */
+        const pl_status run = k->run(c, &one); /* a failed rank still exchanges: no rank waits */
         if (s == PL_OK) s = run;
         const double dt = pl_dist_max(pl_now() - t0);
-        if (t) t[i] = dt;
+        const pl_dist_times most = pl_dist_times_max(&one); /* after the clock: collective, every rank */
+        if (t && parts) t[i] = dt, parts[i] = most;
     }
     int rc = cli_agree(s == PL_OK ? PL_EXIT_OK : cli_fail(s));
     if (rc == 0) {
-        r->seconds = median(t, a->repeats);
-        r->slowest = pl_dist_times_max(&mine);
-        r->slowest.compute /= (double)a->repeats, r->slowest.exchange /= (double)a->repeats;
-        r->slowest.wait /= (double)a->repeats;
+        /* the split of the median run (the lower middle one of an even count), not an average
+         * that one slow repeat would drag away from the median time beside it */
+        long at = 0;
+        for (long i = 0; i < n; i++) {
+            long below = 0, same_before = 0;
+            for (long j = 0; j < n; j++) below += t[j] < t[i], same_before += j < i && t[j] == t[i];
+            if (below + same_before == (n - 1) / 2) at = i;
+        }
+        r->slowest = parts[at];
+        r->seconds = median(t, n);
     }
-    free(t);
+    free(t), free(parts);
     return rc;
 }
 
@@ -259,10 +268,11 @@ static void print_table(const dist_kernel *k, const dist_bench_args *a, const di
     printf("%5d  %-7s  %-13s  %10.3f  %-16.4g  %9.1f%%  %12.3f  %13.3f  %9.3f  %11.3f\n", r->ranks, grid, problem,
            r->seconds * 1e3, r->rate, r->efficiency * 100, r->slowest.compute * 1e3, r->slowest.exchange * 1e3,
            r->slowest.wait * 1e3, r->model_exchange * 1e3);
-    printf("\n(time: the slowest rank's, median of %ld; exchange: packing and posting the messages (halos, panels), "
-           "wait: blocked for "
+    printf("\n(time: the slowest rank's, median of %ld; compute, exchange, wait: the median run's, each the "
+           "largest over the ranks; exchange: packing and posting the messages (halos, panels), wait: blocked for "
            "it; model: %.0f messages and %.3g MB a run by the busiest rank, each alpha + n/beta, beside exchange + "
-           "wait)\n", a->repeats, r->msgs, r->bytes / 1e6);
+           "wait)\n",
+           a->repeats, r->msgs, r->bytes / 1e6);
 }
 
 static int write_json(const dist_kernel *k, const dist_bench_args *a, int argc, char **argv, const dist_result *r)
