@@ -4,8 +4,11 @@
 #   1. one build (CUDA, MPI, NCCL; Open MPI from .mpi: scripts/device_mpi_env.sh);
 #   2. the NCCL tests side by side (each compares 1, 2 and 4 ranks with one process);
 #      meanwhile the CPU weak-scaling sweep of Life (bench/scale_out.sh, one thread a rank);
-#   3. the weak-scaling benches on G GPUs (GPUS, default the machine's count), each alone:
-#      conv2d and entropy 8192^2 a GPU, gemm 16384^2 a GPU (SUMMA), reduce 16384^2 a GPU.
+#   3. the weak-scaling benches on G GPUs (GPUS, default the machine's count), each alone: life
+#      32768^2 a GPU (160 generations), conv2d and entropy 16384^2 a GPU, gemm 16384^2 of C a GPU
+#      (SUMMA), reduce 16384^2 a GPU; each table has the one-GPU baseline of the same run.
+# scripts/gpu_stencil_overlap.sh is the overlap study of the stencils; scripts/gpu_records.sh
+# the one-GPU records of issue 23.
 # The logs go into $OUT/logs.tgz (the device tool brings back few files); the summary prints last.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -39,12 +42,13 @@ bench() { # bench KERNEL SIZE ARGS...: on G ranks, a GPU each
     local k=$1 s=$2
     shift 2
     timeout 200 mpirun -n "$G" --bind-to none "$B/parlab" bench "$k" "$s" --variant cuda-tuned --repeats 5 \
-        --json "$L/bench_${k}_$G$*.json" "$@" >"$L/bench_${k}_$G.log" 2>&1
+        --json "$L/bench_${k}_$G.json" "$@" >"$L/bench_${k}_$G.log" 2>&1
     echo "-- bench $k $s $* on $G GPUs: exit $?"
     grep -vE "^$|^\(time" "$L/bench_${k}_$G.log" | grep -v "^prterun\|^---\|Process name\|Exit code\|thus causing" | tail -8
 }
-bench conv2d 8192
-bench entropy 8192
+bench life 32768 --gens 160
+bench conv2d 16384
+bench entropy 16384
 bench gemm 16384
 bench reduce 16384
 stamp "benches"
