@@ -72,6 +72,27 @@ void pl_dist_window_load(pl_dist_window *win, const void *in, int64_t ld_in, pl_
     t->compute += pl_now() - t0;
 }
 
+void pl_dist_window_load_frame(pl_dist_window *win, const void *in, int64_t ld_in, int64_t band, pl_dist_times *t)
+{
+    if (2 * band >= win->h || 2 * band >= win->w) {
+        pl_dist_window_load(win, in, ld_in, t);
+        return;
+    }
+    const double t0 = pl_now();
+    const size_t e = win->elem;
+    for (int64_t y = 0; y < win->h; y++) {
+        const char *row = (const char *)in + (size_t)y * (size_t)ld_in * e;
+        if (y < band || y >= win->h - band) { /* a whole row of the top or bottom band */
+            memcpy(pl_dist_window_at(win, win->r + y, win->r), row, (size_t)win->w * e);
+        } else { /* the left and right bands */
+            memcpy(pl_dist_window_at(win, win->r + y, win->r), row, (size_t)band * e);
+            memcpy(pl_dist_window_at(win, win->r + y, win->r + win->w - band), row + (size_t)(win->w - band) * e,
+                   (size_t)band * e);
+        }
+    }
+    t->compute += pl_now() - t0;
+}
+
 void pl_dist_window_begin(pl_dist_window *win, pl_dist_times *t)
 {
     if (win->x) pl_dist_halo_begin(win->x, t);

@@ -66,6 +66,10 @@ pl_dist_rect pl_dist_window_data(const pl_dist_window *win);
 
 /* The caller's block (h x w, rows ld_in elements apart) into the window (time into compute). */
 void pl_dist_window_load(pl_dist_window *win, const void *in, int64_t ld_in, pl_dist_times *t);
+/* Only the block's frame into the window: its first and last band rows, and the first and last
+ * band columns of the rows between (all of the block where it is thinner than 2 band): what a
+ * stencil's rims and the halo read when the interior is computed from the caller's block itself. */
+void pl_dist_window_load_frame(pl_dist_window *win, const void *in, int64_t ld_in, int64_t band, pl_dist_times *t);
 /* The exchange's two halves (nothing without a neighbour). */
 void pl_dist_window_begin(pl_dist_window *win, pl_dist_times *t);
 void pl_dist_window_end(pl_dist_window *win, pl_dist_times *t);
