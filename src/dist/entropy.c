@@ -144,6 +144,23 @@ static void run_part(pl_dist_entropy_plan *e, pl_dist_rect part, float *out, int
     e->t.compute += pl_now() - t0;
 }
 
+/* The interior's outputs straight from the caller's block into the caller's output (host path):
+ * the rung on part grown (within the block: the interior is r from every side with a
+ * neighbour), its ring of clipped outputs written too and overwritten by the rims after. */
+static void run_part_direct(pl_dist_entropy_plan *e, pl_dist_rect part, const uint8_t *in, int64_t ld_in, float *out,
+                            int64_t ld_out)
+{
+    if (e->failed != PL_OK || !pl_dist_rect_area(part)) return;
+    const pl_dist_rect g = grown(e, part), block = pl_dist_window_block(&e->win);
+    pl_entropy_problem q = e->p;
+    q.H = g.r1 - g.r0, q.W = g.c1 - g.c0, q.ld_in = ld_in, q.ld_out = ld_out;
+    const int64_t y = g.r0 - block.r0, x = g.c0 - block.c0;
+    const double t0 = pl_now();
+    e->failed = pl_entropy_variant_phases(e->ctx, e->rung, e->params, &q, in + y * ld_in + x, out + y * ld_out + x,
+                                          NULL);
+    e->t.compute += pl_now() - t0;
+}
+
 /* This run's local checks: pitches, and every value of the block below bins (the first one
  * that is not, named in the image's coordinates). */
 static pl_status check_run(const pl_dist_entropy_plan *e, const uint8_t *in, int64_t ld_in, const float *out,
@@ -173,13 +190,21 @@ pl_status pl_dist_entropy_run(pl_dist_entropy_plan *e, const uint8_t *in, int64_
         pl_status s = pl_dist_entropy_run_resident(e);
         return s == PL_OK ? pl_dist_entropy_download(e, out, ld_out) : s;
     }
-    if (e->failed == PL_OK) pl_dist_window_load(&e->win, in, ld_in, &e->t);
+    /* The interior from the caller's block into its output (no copy of the block into the
+     * window, none of the outputs out of a scratch); the window gets the 2r frame the rims and
+     * the halo read (conv2d.c does the same). */
+    const int direct = pl_dist_rect_area(e->inner) > 0;
+    if (e->failed == PL_OK) {
+        if (direct) pl_dist_window_load_frame(&e->win, in, ld_in, 2 * (int64_t)e->win.r, &e->t);
+        else pl_dist_window_load(&e->win, in, ld_in, &e->t);
+    }
     pl_dist_window_begin(&e->win, &e->t);
-    if (e->overlap) run_part(e, e->inner, out, ld_out);
+    if (direct && e->overlap) run_part_direct(e, e->inner, in, ld_in, out, ld_out);
     pl_dist_window_end(&e->win, &e->t);
-    pl_dist_rect parts[4];
-    const int n = pl_dist_rim_parts(pl_dist_window_block(&e->win),
-                                    e->overlap ? e->inner : (pl_dist_rect){0, 0, 0, 0}, parts);
+    if (direct && !e->overlap) run_part_direct(e, e->inner, in, ld_in, out, ld_out);
+    pl_dist_rect parts[4]; /* after the interior: they overwrite its ring */
+    const int n = pl_dist_rim_parts(pl_dist_window_block(&e->win), direct ? e->inner : (pl_dist_rect){0, 0, 0, 0},
+                                    parts);
     for (int i = 0; i < n; i++) run_part(e, parts[i], out, ld_out);
     return e->failed;
 }
