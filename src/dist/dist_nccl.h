@@ -15,8 +15,10 @@ int pl_dist_nccl_usable(const pl_dist_grid *g, int ready);
 /* An NCCL communicator over g's ranks (NCCL rank = grid rank) on the calling thread's current
  * device: rank 0's ncclGetUniqueId broadcast over MPI, then ncclCommInitRank. NVLink
  * multicast (NVLS) is kept off: NCCL_NVLS_ENABLE=0 is set in the environment first unless the
- * user set it. Collective over g. */
-pl_status pl_dist_nccl_comm_create(const pl_dist_grid *g, ncclComm_t *comm);
+ * user set it. Collective over g: mine is this rank's status so far (its GPU selected); all
+ * ranks agree on it first, and on ncclCommInitRank's outcome after, so a rank that failed
+ * leaves none of the others waiting (every rank returns a failure then). */
+pl_status pl_dist_nccl_comm_create(const pl_dist_grid *g, pl_status mine, ncclComm_t *comm);
 void pl_dist_nccl_comm_destroy(ncclComm_t comm);
 /* The grid's communicator and, split from it (ncclCommSplit), the process row's (NCCL ranks by
  * process column) and the process column's (by process row): SUMMA's broadcasts and the
@@ -25,7 +27,7 @@ void pl_dist_nccl_comm_destroy(ncclComm_t comm);
 typedef struct pl_dist_nccl_lines {
     ncclComm_t grid, row, col;
 } pl_dist_nccl_lines;
-pl_status pl_dist_nccl_lines_create(const pl_dist_grid *g, pl_dist_nccl_lines *l);
+pl_status pl_dist_nccl_lines_create(const pl_dist_grid *g, pl_status mine, pl_dist_nccl_lines *l);
 void pl_dist_nccl_lines_destroy(pl_dist_nccl_lines *l);
 /* The network model between GPUs (dist.h's alpha + n/beta) on NCCL: ncclSend/ncclRecv round
  * trips between the GPUs of grid ranks 0 and 1 on comm (the others idle), alpha from 8 bytes,

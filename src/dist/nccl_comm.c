@@ -34,9 +34,23 @@ int pl_dist_nccl_usable(const pl_dist_grid *g, int ready)
     return all;
 }
 
-pl_status pl_dist_nccl_comm_create(const pl_dist_grid *g, ncclComm_t *comm)
+/* Every rank's ok agreed (MPI_Allreduce): PL_OK when all are, else this rank's own failure or
+ * "another rank" (what). */
+static pl_status agreed(const pl_dist_grid *g, pl_status mine, const char *what)
+{
+    int ok = mine == PL_OK, all = 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, pl_dist_comm_of(g));
+    if (all) return PL_OK;
+    return mine != PL_OK ? mine : pl_fail(PL_ERR_CUDA, "NCCL: another rank %s", what);
+}
+
+pl_status pl_dist_nccl_comm_create(const pl_dist_grid *g, pl_status mine, ncclComm_t *comm)
 {
     *comm = NULL;
+    /* a rank that failed before (its GPU not selected) must not leave the others waiting in the
+     * id's broadcast or in ncclCommInitRank: all agree first */
+    pl_status s = agreed(g, mine, "could not start its GPU");
+    if (s != PL_OK) return s;
     setenv("NCCL_NVLS_ENABLE", "0", 0); /* no NVLink multicast (never cuMulticastCreate) unless the user says */
     struct {
         int ok;
@@ -45,7 +59,10 @@ pl_status pl_dist_nccl_comm_create(const pl_dist_grid *g, ncclComm_t *comm)
     if (g->rank == 0) start.ok = ncclGetUniqueId(&start.id) == ncclSuccess;
     MPI_Bcast(&start, (int)sizeof start, MPI_BYTE, 0, pl_dist_comm_of(g));
     if (!start.ok) return pl_fail(PL_ERR_CUDA, "NCCL: rank 0 could not make the communicator's unique id");
-    return pl_dist_nccl_status(ncclCommInitRank(comm, g->size, start.id, g->rank), "ncclCommInitRank");
+    s = pl_dist_nccl_status(ncclCommInitRank(comm, g->size, start.id, g->rank), "ncclCommInitRank");
+    s = agreed(g, s, "failed in ncclCommInitRank"); /* nobody goes on to a collective alone */
+    if (s != PL_OK && *comm) ncclCommDestroy(*comm), *comm = NULL;
+    return s;
 }
 
 void pl_dist_nccl_comm_destroy(ncclComm_t comm)
@@ -53,10 +70,10 @@ void pl_dist_nccl_comm_destroy(ncclComm_t comm)
     if (comm) ncclCommDestroy(comm);
 }
 
-pl_status pl_dist_nccl_lines_create(const pl_dist_grid *g, pl_dist_nccl_lines *l)
+pl_status pl_dist_nccl_lines_create(const pl_dist_grid *g, pl_status mine, pl_dist_nccl_lines *l)
 {
     *l = (pl_dist_nccl_lines){NULL, NULL, NULL};
-    pl_status s = pl_dist_nccl_comm_create(g, &l->grid);
+    pl_status s = pl_dist_nccl_comm_create(g, mine, &l->grid);
     if (s == PL_OK)
         s = pl_dist_nccl_status(ncclCommSplit(l->grid, g->coords[0], g->coords[1], &l->row, NULL), "ncclCommSplit");
     if (s == PL_OK)

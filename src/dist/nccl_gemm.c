@@ -69,7 +69,7 @@ static pl_status gpu_setup(pl_dist_gemm_gpu *G)
 {
     const pl_dist_grid *g = G->g;
     pl_status s = pl_dev_select(pl_ctx_device(G->ctx));
-    if (s == PL_OK) s = pl_dist_nccl_lines_create(g, &G->lines);
+    s = pl_dist_nccl_lines_create(g, s, &G->lines); /* collective even when the select failed */
     if (s == PL_OK) s = pl_dev_stream_create(&G->compute);
     if (s == PL_OK) s = pl_dev_stream_create(&G->exchange);
     const int64_t kb = min64(G->kb, G->K);

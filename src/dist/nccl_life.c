@@ -81,12 +81,15 @@ pl_status pl_dist_life_gpu_create(pl_dist_life *l, int ready)
 {
     if (!pl_dist_nccl_usable(l->g, ready)) return PL_OK; /* the host path (MPI) */
     struct pl_dist_life_gpu *G = calloc(1, sizeof *G);
-    if (!G) return pl_fail(PL_ERR_NOMEM, "life: cannot allocate the GPU path's state");
+    if (!G) { /* the others are on their way into the communicator's start: tell them */
+        ncclComm_t none;
+        return pl_dist_nccl_comm_create(l->g, pl_fail(PL_ERR_NOMEM, "life: cannot allocate the GPU path's state"), &none);
+    }
     l->gpu = G;
     G->rung = pl_variant_find(&pl_life_kernel, l->rung);
-    if (!G->rung) return pl_fail(PL_ERR_ARG, "life: unknown variant '%s'", l->rung);
-    pl_status s = pl_dev_select(pl_ctx_device(l->ctx));
-    if (s == PL_OK) s = pl_dist_nccl_comm_create(l->g, &G->comm);
+    pl_status s = G->rung ? pl_dev_select(pl_ctx_device(l->ctx))
+                          : pl_fail(PL_ERR_ARG, "life: unknown variant '%s'", l->rung);
+    s = pl_dist_nccl_comm_create(l->g, s, &G->comm); /* collective even when this rank failed */
     if (s == PL_OK) s = pl_dev_stream_create(&G->compute);
     if (s == PL_OK) s = pl_dev_stream_create(&G->exchange);
     if (s == PL_OK) s = gpu_buffers(l, G);

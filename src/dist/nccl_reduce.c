@@ -53,7 +53,7 @@ static pl_status gpu_setup(pl_dist_reduce_gpu *R)
 {
     const int bands = R->g->dims[R->axis ? 0 : 1];
     pl_status s = pl_dev_select(pl_ctx_device(R->ctx));
-    if (s == PL_OK) s = pl_dist_nccl_lines_create(R->g, &R->lines);
+    s = pl_dist_nccl_lines_create(R->g, s, &R->lines); /* collective even when the select failed */
     if (s == PL_OK) s = pl_dev_stream_create(&R->stream);
     if (s == PL_OK) s = pl_dev_malloc((void **)&R->partial, sizeof(float) * (size_t)R->mine);
     for (int i = 0; i < N_EVENTS && s == PL_OK; i++) s = pl_dev_event_create(&R->ev[i]);

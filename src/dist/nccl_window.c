@@ -77,12 +77,15 @@ pl_status pl_dist_window_gpu_create(pl_dist_window *win, pl_ctx *ctx, int ready)
 {
     if (!pl_dist_nccl_usable(win->g, ready)) return PL_OK; /* the host path (MPI) */
     struct pl_dist_window_gpu *G = calloc(1, sizeof *G);
-    if (!G) return pl_fail(PL_ERR_NOMEM, "cannot allocate the GPU path's state");
+    if (!G) { /* the others are on their way into the communicator's start: tell them */
+        ncclComm_t none;
+        return pl_dist_nccl_comm_create(win->g, pl_fail(PL_ERR_NOMEM, "cannot allocate the GPU path's state"), &none);
+    }
     win->gpu = G;
     const size_t bytes = (size_t)win->rows * (size_t)win->ld * win->elem;
     G->device = pl_ctx_device(ctx);
     pl_status s = pl_dev_select(G->device);
-    if (s == PL_OK) s = pl_dist_nccl_comm_create(win->g, &G->comm);
+    s = pl_dist_nccl_comm_create(win->g, s, &G->comm); /* collective even when the select failed */
     /* The compute stream is the context's, where the rungs run: pl_run_device then orders a
      * part after the packing and before the rim with events on one stream, never a hop
      * between two streams (a few microseconds each, ten a run). */
