@@ -344,7 +344,6 @@ static int run_bench(const dist_kernel *k, dist_bench_args *a, int argc, char **
     int rc = cli_agree(tool_find_variant("bench", k->kernel, &a->co, &a->variant));
     if (rc == 0) rc = cli_agree(lay_out(k, a, &g, &r.H, &r.W, &r.bh, &r.bw));
     have_grid = rc == 0;
-    if (!a->co.device && pl_dev_count() > 1) a->co.device = pl_dist_local_rank() % pl_dev_count(); /* a GPU each */
     if (rc == 0) rc = cli_agree(tool_context(k->kernel, NULL, &a->co, a->variant, &ctx));
     if (rc == 0) {
         r.ranks = g.size, r.dims[0] = g.dims[0], r.dims[1] = g.dims[1], r.threads = pl_ctx_threads(ctx);
@@ -352,7 +351,8 @@ static int run_bench(const dist_kernel *k, dist_bench_args *a, int argc, char **
         r.model = pl_dist_model_measure();
         const pl_status s = k->create(&c, a, &g, ctx, r.H, r.W);
         rc = cli_agree(s == PL_OK ? PL_EXIT_OK : cli_fail(s));
-        if (rc == 0 && k->model) r.nccl_model = k->model(c, &r.model);
+        r.nccl = rc == 0 && k->on_nccl && k->on_nccl(c); /* the same on every rank */
+        if (r.nccl && k->gpu_model) r.model = k->gpu_model(c), r.nccl_model = 1;
     }
     if (rc == 0) { /* the first run, checked where it lives */
         pl_dist_times first = {0, 0, 0};
@@ -364,7 +364,6 @@ static int run_bench(const dist_kernel *k, dist_bench_args *a, int argc, char **
     if (rc == 0) {
         r.rung = k->rung(c);
         r.note = k->note ? k->note(c) : NULL;
-        r.nccl = k->on_nccl ? k->on_nccl(c) : 0;
         r.overlapped = k->overlaps ? pl_dist_max(k->overlaps(c)) > 0 : 0;
         k->messages(c, &r.msgs, &r.bytes);
         r.msgs = pl_dist_max(r.msgs), r.bytes = pl_dist_max(r.bytes);

@@ -52,10 +52,9 @@ typedef struct dist_kernel {
     /* What the title line adds about the run ("K 4096, GPU path (NCCL), panels of 4096"); NULL:
      * nothing. */
     const char *(*note)(const dist_case *c);
-    /* The network model of the case's own exchanges where they are not the MPI ping-pong's (the
-     * GPU path: NCCL between the GPUs): 1 and *m measured, collective; 0 when the frame's MPI
-     * model stands. NULL: the frame's. */
-    int (*model)(dist_case *c, pl_dist_model *m);
+    /* On the GPU path (on_nccl), the network model of its own exchanges: NCCL between the GPUs
+     * of ranks 0 and 1, collective. The host path keeps the frame's MPI ping-pong. */
+    pl_dist_model (*gpu_model)(dist_case *c);
     /* One rank alone on the whole H x W problem (the baseline): the same rung, a warm-up, then
      * each of a->repeats runs' seconds into seconds[]. */
     pl_status (*one_rank)(const dist_bench_args *a, pl_ctx *ctx, const char *rung, int64_t H, int64_t W,

@@ -178,12 +178,7 @@ static double conv2d_work(const dist_bench_args *a, int64_t H, int64_t W)
 }
 
 static int conv2d_on_nccl(const dist_case *c) { return pl_dist_conv2d_on_nccl(c->plan); }
-static int conv2d_model(dist_case *c, pl_dist_model *m)
-{
-    if (!pl_dist_conv2d_on_nccl(c->plan)) return 0;
-    *m = pl_dist_conv2d_gpu_model(c->plan); /* the halos go between the GPUs */
-    return 1;
-}
+static pl_dist_model conv2d_gpu_model(dist_case *c) { return pl_dist_conv2d_gpu_model(c->plan); }
 
 static int conv2d_overlaps(const dist_case *c) { return pl_dist_conv2d_overlaps(c->plan); }
 
@@ -212,6 +207,6 @@ const dist_kernel dist_bench_conv2d = {
     .work = conv2d_work,
     .destroy = conv2d_destroy,
     .on_nccl = conv2d_on_nccl,
-    .model = conv2d_model,
+    .gpu_model = conv2d_gpu_model,
     .overlaps = conv2d_overlaps,
 };

@@ -160,12 +160,7 @@ static double entropy_work(const dist_bench_args *a, int64_t H, int64_t W)
 }
 
 static int entropy_on_nccl(const dist_case *c) { return pl_dist_entropy_on_nccl(c->plan); }
-static int entropy_model(dist_case *c, pl_dist_model *m)
-{
-    if (!pl_dist_entropy_on_nccl(c->plan)) return 0;
-    *m = pl_dist_entropy_gpu_model(c->plan); /* the halos go between the GPUs */
-    return 1;
-}
+static pl_dist_model entropy_gpu_model(dist_case *c) { return pl_dist_entropy_gpu_model(c->plan); }
 
 static int entropy_overlaps(const dist_case *c) { return pl_dist_entropy_overlaps(c->plan); }
 
@@ -194,6 +189,6 @@ const dist_kernel dist_bench_entropy = {
     .work = entropy_work,
     .destroy = entropy_destroy,
     .on_nccl = entropy_on_nccl,
-    .model = entropy_model,
+    .gpu_model = entropy_gpu_model,
     .overlaps = entropy_overlaps,
 };

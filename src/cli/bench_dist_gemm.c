@@ -170,12 +170,7 @@ static const char *gemm_note(const dist_case *c) { return c->note; }
 static int gemm_on_nccl(const dist_case *c) { return c->gpu != NULL; }
 
 /* The GPU path's model: NCCL between the GPUs (every rank has a plan, or none has). */
-static int gemm_model(dist_case *c, pl_dist_model *m)
-{
-    if (!c->gpu) return 0;
-    *m = pl_dist_gemm_gpu_model(c->gpu);
-    return 1;
-}
+static pl_dist_model gemm_gpu_model(dist_case *c) { return pl_dist_gemm_gpu_model(c->gpu); }
 
 /* One rank on M x N x K: the rung on host arrays, or on device arrays for a CUDA rung (the data
  * resident, as the GPU path's blocks are). */
@@ -244,7 +239,7 @@ const dist_kernel dist_bench_gemm = {
     .rung = gemm_rung,
     .note = gemm_note,
     .on_nccl = gemm_on_nccl,
-    .model = gemm_model,
+    .gpu_model = gemm_gpu_model,
     .one_rank = gemm_one_rank,
     .work = gemm_work,
     .destroy = gemm_destroy,

@@ -171,12 +171,7 @@ static void life_messages(const dist_case *c, double *msgs, double *bytes)
 }
 
 static const char *life_rung(const dist_case *c) { return c->rung; }
-static int life_model(dist_case *c, pl_dist_model *m)
-{
-    if (!pl_dist_life_on_nccl(c->l)) return 0;
-    *m = pl_dist_life_gpu_model(c->l); /* the exchanges go between the GPUs */
-    return 1;
-}
+static pl_dist_model life_gpu_model(dist_case *c) { return pl_dist_life_gpu_model(c->l); }
 
 static pl_status life_one_rank(const dist_bench_args *a, pl_ctx *ctx, const char *rung, int64_t H, int64_t W,
                                double *seconds)
@@ -189,12 +184,13 @@ static pl_status life_one_rank(const dist_bench_args *a, pl_ctx *ctx, const char
     pl_status s = grid ? PL_OK : pl_fail(PL_ERR_NOMEM, "life: cannot allocate the one-rank %lldx%lld grid",
                                               (long long)W, (long long)H);
     void *host[1] = {grid};
+    const int gpu = dist_bench_is_cuda(&pl_life_kernel, rung);
     if (s == PL_OK) soup_rect(&c, 0, 0, H, W, grid, wpr);
-    if (s == PL_OK && dist_bench_is_cuda(&pl_life_kernel, rung)) /* the grid resident, as on the GPU path */
+    if (s == PL_OK && gpu) /* the grid resident, as on the GPU path */
         s = dist_bench_one_gpu(ctx, &pl_life_kernel, rung, &c.p, host, a->repeats, seconds);
     else if (s == PL_OK)
         s = pl_life_variant_problem(ctx, rung, NULL, &c.p, grid); /* the warm-up */
-    for (long i = 0; i < a->repeats && s == PL_OK && !dist_bench_is_cuda(&pl_life_kernel, rung); i++) {
+    for (long i = 0; i < a->repeats && s == PL_OK && !gpu; i++) {
         const double t0 = pl_now();
         s = pl_life_variant_problem(ctx, rung, NULL, &c.p, grid);
         seconds[i] = pl_now() - t0;
@@ -229,7 +225,7 @@ const dist_kernel dist_bench_life = {
     .check = life_check,
     .messages = life_messages,
     .rung = life_rung,
-    .model = life_model,
+    .gpu_model = life_gpu_model,
     .one_rank = life_one_rank,
     .work = life_work,
     .destroy = life_destroy,

@@ -118,12 +118,7 @@ static const char *reduce_note(const dist_case *c) { return c->note; }
 static int reduce_on_nccl(const dist_case *c) { return c->gpu != NULL; }
 
 /* The GPU path's model: NCCL between the GPUs (every rank has a plan, or none has). */
-static int reduce_model(dist_case *c, pl_dist_model *m)
-{
-    if (!c->gpu) return 0;
-    *m = pl_dist_reduce_gpu_model(c->gpu);
-    return 1;
-}
+static pl_dist_model reduce_gpu_model(dist_case *c) { return pl_dist_reduce_gpu_model(c->gpu); }
 
 static pl_status reduce_one_rank(const dist_bench_args *a, pl_ctx *ctx, const char *rung, int64_t H, int64_t W,
                                  double *seconds)
@@ -182,7 +177,7 @@ const dist_kernel dist_bench_reduce = {
     .rung = reduce_rung,
     .note = reduce_note,
     .on_nccl = reduce_on_nccl,
-    .model = reduce_model,
+    .gpu_model = reduce_gpu_model,
     .one_rank = reduce_one_rank,
     .work = reduce_work,
     .destroy = reduce_destroy,
