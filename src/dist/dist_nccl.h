@@ -17,7 +17,11 @@ int pl_dist_nccl_usable(const pl_dist_grid *g, int ready);
  * multicast (NVLS) is kept off: NCCL_NVLS_ENABLE=0 is set in the environment first unless the
  * user set it. Collective over g: mine is this rank's status so far (its GPU selected); all
  * ranks agree on it first, and on ncclCommInitRank's outcome after, so a rank that failed
- * leaves none of the others waiting (every rank returns a failure then). */
+ * leaves none of the others waiting (every rank returns a failure then). The first communicator
+ * made is kept for the process and handed out again to later grids over the same ranks, in the
+ * same order, on the same device (all ranks agree first; an NCCL start costs 0.1-2 s, and a
+ * plan a call is the CLI's and the tests' pattern); it is destroyed in MPI_Finalize, and
+ * pl_dist_nccl_comm_destroy leaves it alone. */
 pl_status pl_dist_nccl_comm_create(const pl_dist_grid *g, pl_status mine, ncclComm_t *comm);
 void pl_dist_nccl_comm_destroy(ncclComm_t comm);
 /* The grid's communicator and, split from it (ncclCommSplit), the process row's (NCCL ranks by

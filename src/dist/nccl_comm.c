@@ -7,6 +7,7 @@
 #include "dist/dist_nccl.h"
 #include "harness/harness.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -44,6 +45,68 @@ static pl_status agreed(const pl_dist_grid *g, pl_status mine, const char *what)
     return mine != PL_OK ? mine : pl_fail(PL_ERR_CUDA, "NCCL: another rank %s", what);
 }
 
+/* The communicator kept for reuse (one a process): an NCCL start costs 0.1-2 s (more with more
+ * ranks), and a grid's plans come and go (every `parlab conv2d` call, each case of a test), all
+ * over the same ranks. Kept: the first communicator made while none is kept, with the group of
+ * MPI ranks it spans (in the grid's order), the device it was made on and a tag every rank of
+ * it shares (from the unique id); destroyed when MPI finalizes (an attribute of MPI_COMM_SELF,
+ * whose attributes MPI deletes first in MPI_Finalize). */
+static struct {
+    ncclComm_t comm;
+    MPI_Group group;
+    int device;
+    long long tag;
+} kept_ = {NULL, MPI_GROUP_NULL, -1, -1};
+
+static int drop_kept(MPI_Comm self, int key, void *value, void *extra)
+{
+    (void)self, (void)key, (void)value, (void)extra;
+    if (kept_.comm) ncclCommDestroy(kept_.comm);
+    if (kept_.group != MPI_GROUP_NULL) MPI_Group_free(&kept_.group);
+    kept_.comm = NULL, kept_.device = -1, kept_.tag = -1;
+    return MPI_SUCCESS;
+}
+
+/* A tag from the unique id, the same on every rank that received it: 62 bits of FNV-1a. */
+static long long id_tag(const ncclUniqueId *id)
+{
+    unsigned long long h = 1469598103934665603ULL;
+    for (size_t i = 0; i < sizeof id->internal; i++) h = (h ^ (unsigned char)id->internal[i]) * 1099511628211ULL;
+    return (long long)(h >> 2);
+}
+
+/* Whether every rank of g holds the same kept communicator for g's ranks on its current
+ * device: each rank's own look, then one MPI_Allreduce (MIN of the tag and of minus the tag:
+ * all alike only when the two meet). Collective over g. */
+static int kept_fits(const pl_dist_grid *g)
+{
+    long long v[2] = {-1, LLONG_MIN + 1};
+    int device = -1, same = MPI_UNEQUAL;
+    if (kept_.comm && pl_dev_current(&device) == PL_OK && device == kept_.device) {
+        MPI_Group mine;
+        MPI_Comm_group(pl_dist_comm_of(g), &mine);
+        MPI_Group_compare(mine, kept_.group, &same);
+        MPI_Group_free(&mine);
+    }
+    if (same == MPI_IDENT) v[0] = kept_.tag, v[1] = -kept_.tag;
+    long long all[2];
+    MPI_Allreduce(v, all, 2, MPI_LONG_LONG, MPI_MIN, pl_dist_comm_of(g));
+    return all[0] >= 0 && all[0] == -all[1];
+}
+
+/* Keep comm (just made over g, tag from its id) when none is kept. Local. */
+static void keep(const pl_dist_grid *g, ncclComm_t comm, long long tag)
+{
+    static int key = MPI_KEYVAL_INVALID;
+    if (kept_.comm || pl_dev_current(&kept_.device) != PL_OK) return;
+    if (key == MPI_KEYVAL_INVALID &&
+        (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, drop_kept, &key, NULL) != MPI_SUCCESS ||
+         MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL) != MPI_SUCCESS))
+        return; /* no way to free it at the end: not kept */
+    MPI_Comm_group(pl_dist_comm_of(g), &kept_.group);
+    kept_.comm = comm, kept_.tag = tag;
+}
+
 pl_status pl_dist_nccl_comm_create(const pl_dist_grid *g, pl_status mine, ncclComm_t *comm)
 {
     *comm = NULL;
@@ -51,6 +114,10 @@ pl_status pl_dist_nccl_comm_create(const pl_dist_grid *g, pl_status mine, ncclCo
      * id's broadcast or in ncclCommInitRank: all agree first */
     pl_status s = agreed(g, mine, "could not start its GPU");
     if (s != PL_OK) return s;
+    if (kept_fits(g)) {
+        *comm = kept_.comm;
+        return PL_OK;
+    }
     setenv("NCCL_NVLS_ENABLE", "0", 0); /* no NVLink multicast (never cuMulticastCreate) unless the user says */
     struct {
         int ok;
@@ -62,12 +129,13 @@ pl_status pl_dist_nccl_comm_create(const pl_dist_grid *g, pl_status mine, ncclCo
     s = pl_dist_nccl_status(ncclCommInitRank(comm, g->size, start.id, g->rank), "ncclCommInitRank");
     s = agreed(g, s, "failed in ncclCommInitRank"); /* nobody goes on to a collective alone */
     if (s != PL_OK && *comm) ncclCommDestroy(*comm), *comm = NULL;
+    if (s == PL_OK) keep(g, *comm, id_tag(&start.id));
     return s;
 }
 
 void pl_dist_nccl_comm_destroy(ncclComm_t comm)
 {
-    if (comm) ncclCommDestroy(comm);
+    if (comm && comm != kept_.comm) ncclCommDestroy(comm); /* the kept one lives until MPI_Finalize */
 }
 
 pl_status pl_dist_nccl_lines_create(const pl_dist_grid *g, pl_status mine, pl_dist_nccl_lines *l)

@@ -99,6 +99,9 @@ pl_status pl_dist_gemm_gpu_create(pl_dist_gemm_gpu **plan, const pl_dist_grid *g
         G->b = pl_dist_block_of(g, K, N);
         G->m = G->a.y1 - G->a.y0, G->n = G->b.x1 - G->b.x0;
         s = gpu_setup(G);
+    } else { /* the others are on their way into the communicators' start: go with them */
+        pl_dist_nccl_lines none;
+        pl_dist_nccl_lines_create(g, s, &none);
     }
     if ((s = pl_dist_verdict(s)) != PL_OK) {
         pl_dist_gemm_gpu_destroy(G);

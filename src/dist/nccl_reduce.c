@@ -78,6 +78,9 @@ pl_status pl_dist_reduce_gpu_create(pl_dist_reduce_gpu **plan, const pl_dist_gri
                                   .to = to, .H = H, .W = W, .h = b.y1 - b.y0, .w = b.x1 - b.x0};
         R->mine = axis ? R->h : R->w;
         s = gpu_setup(R);
+    } else { /* the others are on their way into the communicators' start: go with them */
+        pl_dist_nccl_lines none;
+        pl_dist_nccl_lines_create(g, s, &none);
     }
     if ((s = pl_dist_verdict(s)) != PL_OK) {
         pl_dist_reduce_gpu_destroy(R);
