@@ -30,13 +30,19 @@ stamp "built: $(head -1 "$L/gpu.txt") x $gpus; $("$B/parlab" list | grep -E '^NC
 # the NCCL tests, and beside them compute-sanitizer (memcheck) over the GPU path on 2 ranks:
 # the stencils (stencil_check's cuda mode: device window, packing, border, exchange), Life
 # (`parlab life` on a torus), SUMMA and the reductions (their benches, which check each block)
-ctest --test-dir "$B" -R 'test_mpi_nccl_(life|gemm|stencil)$' -j 3 --timeout 420 --output-on-failure >"$L/ctest_nccl.log" 2>&1 &
+ctest --test-dir "$B" -R "${NCCL_TESTS:-test_mpi_nccl_(life|gemm|stencil)\$}" -j 3 --timeout 420 --output-on-failure >"$L/ctest_nccl.log" 2>&1 &
 pt=$!
+# the one-GPU Life rungs (cuda-tuned's plane mask is made once a tile): the test and memcheck
+if [ "${LIFE_GPU:-1}" = 1 ]; then
+    (CUDA_VISIBLE_DEVICES=3 timeout 300 "$B/tests/test_life_gpu" --rung cuda-tuned >"$L/life_gpu.log" 2>&1; echo "exit $?" >>"$L/life_gpu.log"
+     CUDA_VISIBLE_DEVICES=3 PL_SANITIZER=1 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 3 "$B/tests/test_life_gpu" --quick --rung cuda-tuned >"$L/life_gpu_memcheck.log" 2>&1; echo "exit $?" >>"$L/life_gpu_memcheck.log") &
+    pl=$!
+fi
 san() { # san LOG GPUS CMD...: 2 ranks, each under memcheck, on the GPUs named
     local log=$1 gpus=$2
     shift 2
     CUDA_VISIBLE_DEVICES=$gpus timeout 300 mpirun -n 2 --bind-to none compute-sanitizer --tool memcheck \
-        --error-exitcode 3 --print-limit 20 "$@" >"$L/$log" 2>&1
+        --report-api-errors no --error-exitcode 3 --print-limit 20 "$@" >"$L/$log" 2>&1
     echo "exit $?" >>"$L/$log"
 }
 if [ "${SANITIZE:-1}" = 1 ]; then
@@ -63,6 +69,18 @@ if [ "${SANITIZE:-1}" = 1 ]; then
     stamp "sanitizer"
 fi
 [ "${CPU_SWEEP:-0}" = 1 ] && wait $pc && stamp "CPU sweep done"
+if [ "${LIFE_GPU:-1}" = 1 ]; then
+    wait $pl
+    for f in life_gpu life_gpu_memcheck; do
+        printf '%-18s %s | %s\n' $f "$(tail -1 "$L/$f.log")" "$(grep -E 'passed|failed|ERROR SUMMARY' "$L/$f.log" | tail -2 | tr '\n' ' ')"
+    done
+    # Life on one GPU: the torus against the plane, and a plane of the distributed window's width
+    for t in "32768 torus" "32768 plane" "32832 plane"; do
+        set -- $t
+        "$B/parlab" bench life "$1" --variant cuda-tuned --set gens=160,topology="$2" --repeats 5 2>&1 | grep -E "^cuda-tuned" | cut -c1-110
+    done
+    stamp "one-GPU Life"
+fi
 
 bench() { # bench KERNEL SIZE ARGS...: on G ranks, a GPU each (skipped past LIMIT s)
     local k=$1 s=$2
@@ -75,11 +93,12 @@ bench() { # bench KERNEL SIZE ARGS...: on G ranks, a GPU each (skipped past LIMI
     echo "-- bench $k $s $* on $G GPUs: exit $?"
     grep -vE "^$|^\(time" "$L/bench_${k}_$G.log" | grep -v "^prterun\|^---\|Process name\|Exit code\|thus causing" | tail -8
 }
-bench reduce 16384
-bench gemm 16384
-bench conv2d 16384
-bench life 32768 --gens 160
-bench entropy 16384
+for k in ${BENCHES:-reduce gemm conv2d life entropy}; do
+    case $k in
+    life) bench life 32768 --gens 160 ;;
+    *) bench "$k" 16384 ;;
+    esac
+done
 stamp "benches"
 [ "${CPU_SWEEP:-0}" = 1 ] && { echo "== CPU sweep (one thread a rank)"; tail -9 "$L/cpu_sweep.log"; }
 tar czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$L"

@@ -78,7 +78,6 @@ pl_status pl_dist_entropy_create(pl_dist_entropy_plan **out, const pl_dist_grid 
     double split = (double)pl_dist_rect_area(grown(e, e->inner));
     for (int i = 0; i < n; i++) split += (double)pl_dist_rect_area(grown(e, parts[i]));
     const double plain = (double)pl_dist_rect_area(grown(e, block));
-    e->overlap = pl_dist_window_overlaps(win, overlap, e->inner, split - plain, plain);
     /* A CUDA rung: the window on the GPU, halos on NCCL where the build and the node allow (the
      * choice is collective: every rank takes part) */
     if (pl_ctx_backend(ctx) == PL_BACKEND_CUDA) { /* a rank that failed above still takes part */
@@ -89,6 +88,8 @@ pl_status pl_dist_entropy_create(pl_dist_entropy_plan **out, const pl_dist_grid 
         if (s == PL_OK && e->win.gpu && (s = pl_dev_malloc((void **)&e->d_out, bytes)) == PL_OK)
             s = pl_dev_malloc((void **)&e->d_scratch, bytes);
     }
+    /* after the GPU path is known: auto does not overlap there (window.h) */
+    e->overlap = pl_dist_window_overlaps(win, overlap, e->inner, split - plain, plain);
     if (s != PL_OK) {
         pl_dist_entropy_destroy(e);
         return s;

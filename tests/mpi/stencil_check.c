@@ -154,7 +154,8 @@ static void check_conv(int64_t H, int64_t W, int K, pl_dtype dtype, int mode, in
         /* the overlap path is the one asked for wherever there is a halo and an interior */
         if (overlaps_[overlap] == PL_DIST_OVERLAP_ON && roomy)
             RCHECK(pl_dist_conv2d_overlaps(c), "%s: did not overlap", rank_, label);
-        if (overlaps_[overlap] == PL_DIST_OVERLAP_OFF) RCHECK(!pl_dist_conv2d_overlaps(c), "%s: overlapped", rank_, label);
+        if (overlaps_[overlap] == PL_DIST_OVERLAP_OFF || (overlaps_[overlap] == PL_DIST_OVERLAP_AUTO && pl_dist_conv2d_on_nccl(c)))
+            RCHECK(!pl_dist_conv2d_overlaps(c), "%s: overlapped (auto does not on GPUs)", rank_, label);
         const pl_dist_times t = pl_dist_conv2d_times(c);
         RCHECK(t.compute >= 0 && t.exchange >= 0 && t.wait >= 0, "%s: times", rank_, label);
         if (bad_at < 0) {
@@ -240,6 +241,8 @@ static void check_entropy(int64_t H, int64_t W, int k, int bins, int overlap, in
         cases_++, overlapped_ += pl_dist_entropy_overlaps(e);
         if (overlaps_[overlap] == PL_DIST_OVERLAP_ON && roomy)
             RCHECK(pl_dist_entropy_overlaps(e), "%s: did not overlap", rank_, label);
+        if (overlaps_[overlap] == PL_DIST_OVERLAP_OFF || (overlaps_[overlap] == PL_DIST_OVERLAP_AUTO && pl_dist_entropy_on_nccl(e)))
+            RCHECK(!pl_dist_entropy_overlaps(e), "%s: overlapped (auto does not on GPUs)", rank_, label);
         if (bad_at < 0) {
             pl_dist_gather(&g, out, ld_out, whole_out, H, W, sizeof(float));
             if (rank_ == 0) {
