@@ -4,9 +4,7 @@
  * valid and same x zero/clamp/reflect; flip; f32/i32; pad 0 and 3), at every block/tile/rows/
  * sep value on all shapes but the largest (the largest at the defaults); then GPU-only cases:
  * rank-1 filters (cuda-tuned's separable path, taken from K 5; f32 and i32, K 3..15, several
- * tiles), cuda-tuned layout=block at K 7, 9, 11 (rows 4 and 8, both dtypes, valid and same, pads
- * 0 and 3, random and rank-1 filters) and a 2000x3001 image at K 3, 5 and 15 (many tiles, ragged
- * edges) for every rung.
+ * tiles) and a 2000x3001 image at K 3, 5 and 15 (many tiles, ragged edges) for every rung.
  * peer-cudnn must refuse int32 and the clamp/reflect borders with PL_ERR_UNSUPPORTED; where
  * libcudnn.so.9 cannot be loaded its checks are skipped with the reason printed.
  * Label `gpu`: without a GPU it prints "skipped: no GPU" (exit 77).
@@ -189,48 +187,6 @@ static void check_large(pl_ctx *ctx, const pl_variant *v)
     }
 }
 
-/* cuda-tuned layout=block (4 adjacent columns per thread, K 7, 9, 11; the strip elsewhere): rows 4
- * and 8, both dtypes, valid and same-reflect (K = 9 same takes the block path: K/2 = 4; K = 7, 11
- * same fall back to the strip), pad 0 (128-bit tile loads and output stores) and 3 (element-wise),
- * random and rank-1 (separable) filters, on a shape that is no multiple of the 128 x 8*rows tile. */
-static void check_block_layout(pl_ctx *ctx, const pl_variant *v, int quick)
-{
-    static const int ks[] = {7, 9, 11};
-    const char *size = quick ? "37x300" : "300x517";
-    int64_t params[PL_MAX_PARAMS];
-    int n = 0;
-    for (int ki = 0; ki < 3; ki++)
-        for (int rows = 4; rows <= 8; rows += 4)
-            for (int i32 = 0; i32 < 2; i32++)
-                for (int m = 0; m < 2; m++)
-                    for (int r1 = 0; r1 < 2; r1++) {
-                        if (quick && (i32 || r1) && ki != 1) continue;
-                        char filter[4096] = "", k[16], what[200], rws[16];
-                        if (r1) {
-                            if (i32) rank1_filter_int(ks[ki], filter, sizeof filter);
-                            else rank1_filter(ks[ki], filter, sizeof filter);
-                        }
-                        snprintf(k, sizeof k, "k=%d", ks[ki]);
-                        snprintf(rws, sizeof rws, "%d", rows);
-                        const char *sets[] = {k, i32 ? "dtype=i32" : "dtype=f32", m ? "mode=same" : "mode=valid",
-                                              m ? "border=reflect" : "border=zero", (rows + m + r1) % 2 ? "pad=3" : "pad=0",
-                                              filter};
-                        snprintf(what, sizeof what, "%s layout=block rows=%s k=%d %s %s %s %s%s", size, rws, ks[ki],
-                                 sets[1], sets[2], sets[3], sets[4], r1 ? " rank-1" : "");
-                        pl_problem *p = NULL;
-                        pl_status st = make(size, sets, r1 ? 6 : 5, &p);
-                        CHECK(st == PL_OK, "problem %s: %s", what, pl_last_error());
-                        if (st != PL_OK) continue;
-                        for (int q = 0; q < v->n_params; q++) params[q] = (int64_t)v->params[q].def;
-                        params[PL_CONV2D_CUDA_TUNED_LAYOUT] = 2; /* auto, strip, block */
-                        params[PL_CONV2D_CUDA_TUNED_ROWS] = rows;
-                        check_conv2d_run(ctx, p, v, params, "cuda-tuned layout=block", what);
-                        n++;
-                        pl_problem_destroy(p);
-                    }
-    printf("%s: %d layout=block cases checked\n", v->name, n);
-}
-
 int main(int argc, char **argv)
 {
     int quick = gpu_check_sanitizer();
@@ -258,7 +214,7 @@ int main(int argc, char **argv)
             for_each_param_value(ctx, v, PARAM_SKIP_DEFAULT, NULL, NULL, check_conv2d_cases, n_small);
             check_shape_defaults(ctx, v, N_CONV2D_SHAPES - 1);
         }
-        if (!strcmp(v->name, "cuda-tuned")) check_rank1(ctx, v, quick), check_block_layout(ctx, v, quick);
+        if (!strcmp(v->name, "cuda-tuned")) check_rank1(ctx, v, quick);
         if (!quick) check_large(ctx, v);
         printf("%s: checked\n", v->name);
     }

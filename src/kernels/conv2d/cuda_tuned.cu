@@ -267,183 +267,9 @@ static __global__ void __launch_bounds__(NT) conv2d_tuned_kernel(pl_conv2d_probl
     }
 }
 
-// layout=block (issue 23, K = 7, 9, 11): each thread computes RY rows x 4 ADJACENT columns
-// (a block 128 x 8*RY outputs), so one 128-bit shared load brings 4 input values that feed
-// 4 outputs each. The strip above (two columns 32 apart) pays 2 (RY + K - 1) + K shared loads
-// per 2 RY K FMAs for a filter column: about 4.4 FMAs per load at K = 7, rows 16, and the issue
-// slots run out before the FMA units do (docs/notes/conv2d-cuda.md, ncu: 0.59 of issued
-// instructions FFMA). Here a thread walks the RY + K - 1 input rows of its strip once (loop
-// unrolled: K and RY are template parameters), holds the row's K + 3 values (rounded up to
-// quads) in registers, and applies them to every output row whose window holds that input row,
-// each with that filter row's K taps (128-bit broadcast loads): per input row about
-// (K + 3) / 4 + RY * ceil(K/4) loads for up to RY * K * 4 FMAs, 10-14 FMAs per load.
-// The tile starts at the output tile's first input column, which must be 4-aligned (valid
-// mode, or same mode with K/2 a multiple of 4); the launcher falls back to the strip otherwise.
-enum { BX = 4, BTW = TBX * BX }; // outputs per thread across x; tile width
-
-template <int K, int RY> struct BlockShape {
-    static constexpr int TH = TBY * RY;                   // output rows per block
-    static constexpr int RS = TH + K - 1;                 // input tile rows
-    static constexpr int NS = (BX + K - 1 + 3) / 4 * 4;   // a thread's input row segment
-    static constexpr int SW = BTW - BX + NS;              // input tile row (a multiple of 4)
-    static constexpr int NQ = SW / 4;                     // quads per tile row
-    static constexpr int KW = (K + 3) / 4 * 4;            // a filter row, padded to quads
-    static constexpr int FW = K * KW + 2 * KW + 4;        // filter words: taps, row, col, flag
-    static constexpr size_t smem_bytes = sizeof(float) * (size_t)(RS * SW + FW);
-};
-
-template <typename T, int K, int RY>
-static __global__ void __launch_bounds__(NT) conv2d_block_kernel(pl_conv2d_problem p, const T *__restrict__ img,
-                                                                 const T *__restrict__ prep, T *__restrict__ out,
-                                                                 int vec_in, int vec_out)
-{
-    typedef BlockShape<K, RY> S;
-    typedef typename Quad<T>::type Q;
-    extern __shared__ __align__(16) unsigned char smem[];
-    T *s_img = (T *)smem, *s_w = s_img + S::RS * S::SW, *s_row = s_w + K * S::KW, *s_col = s_row + S::KW,
-      *s_flag = s_col + S::KW;
-    const int tx = threadIdx.x, ty = threadIdx.y, t = ty * TBX + tx;
-    // The prepared filter (K >= 5 here): taps zero-padded to KW per row, the factors, the flag.
-    for (int k = t; k < K * S::KW; k += NT) {
-        const int i = k / S::KW, j = k % S::KW;
-        s_w[k] = j < K ? prep[1 + 2 * K + i * K + j] : T(0);
-    }
-    for (int k = t; k < S::KW; k += NT) {
-        s_row[k] = k < K ? prep[1 + k] : T(0);
-        s_col[k] = k < K ? prep[1 + K + k] : T(0);
-    }
-    if (t == 0) s_flag[0] = prep[0];
-
-    // The input tile: rows iy0 .., columns ix0 .. (4-aligned: the launcher checked).
-    const int off = conv2d_offset(p);
-    const int64_t x0 = (int64_t)blockIdx.x * BTW, y0 = (int64_t)blockIdx.y * S::TH;
-    const int64_t iy0 = y0 - off, ix0 = x0 - off;
-    const int border = p.mode == PL_CONV2D_SAME ? p.border : PL_CONV2D_ZERO;
-    constexpr int NQT = S::RS * S::NQ, NL = (NQT + NT - 1) / NT;
-    T v[NL][4];
-    const bool interior = vec_in && iy0 >= 0 && iy0 + S::RS <= p.H && ix0 >= 0 && ix0 + S::SW <= p.W;
-    if (interior) {
-        const T *base = img + iy0 * p.ld_img + ix0;
-#pragma unroll
-        for (int l = 0; l < NL; l++) {
-            const int idx = l * NT + t, r = idx / S::NQ, q = idx % S::NQ;
-            if (NQT % NT == 0 || idx < NQT) Quad<T>::load(base + r * p.ld_img + 4 * q, v[l]);
-        }
-    } else {
-#pragma unroll
-        for (int l = 0; l < NL; l++) {
-            const int idx = l * NT + t, r = idx / S::NQ, q = idx % S::NQ;
-            if (!(NQT % NT == 0 || idx < NQT)) continue;
-            const int64_t gy = pl_conv2d_border_index(border, iy0 + r, p.H), gx = ix0 + 4 * q;
-            if (gy < 0) {
-                v[l][0] = v[l][1] = v[l][2] = v[l][3] = T(0);
-            } else if (vec_in && gx >= 0 && gx + 3 < p.W) {
-                Quad<T>::load(img + gy * p.ld_img + gx, v[l]);
-            } else {
-#pragma unroll
-                for (int e = 0; e < 4; e++) {
-                    const int64_t gxe = pl_conv2d_border_index(border, gx + e, p.W);
-                    v[l][e] = gxe < 0 ? T(0) : img[gy * p.ld_img + gxe];
-                }
-            }
-        }
-    }
-#pragma unroll
-    for (int l = 0; l < NL; l++) {
-        const int idx = l * NT + t, r = idx / S::NQ, q = idx % S::NQ;
-        if (NQT % NT == 0 || idx < NQT) *(Q *)(s_img + r * S::SW + 4 * q) = Q{v[l][0], v[l][1], v[l][2], v[l][3]};
-    }
-    __syncthreads();
-
-    T acc[RY][BX];
-#pragma unroll
-    for (int ry = 0; ry < RY; ry++)
-#pragma unroll
-        for (int c = 0; c < BX; c++) acc[ry][c] = T(0);
-
-    if (s_flag[0] != T(0)) {
-        // Separable: each tile row filtered along x into its first 128 columns (all reads
-        // before any write), then each thread's 4 columns filtered down.
-        constexpr int NH = S::RS * BTW, NE = (NH + NT - 1) / NT;
-        T h[NE];
-#pragma unroll
-        for (int e = 0; e < NE; e++) {
-            const int idx = e * NT + t, r = idx / BTW, c = idx % BTW;
-            h[e] = T(0);
-            if (idx < NH) {
-#pragma unroll
-                for (int j = 0; j < K; j++) h[e] = conv2d_fma(s_row[j], s_img[r * S::SW + c + j], h[e]);
-            }
-        }
-        __syncthreads();
-#pragma unroll
-        for (int e = 0; e < NE; e++) {
-            const int idx = e * NT + t;
-            if (idx < NH) s_img[(idx / BTW) * S::SW + idx % BTW] = h[e];
-        }
-        __syncthreads();
-        const T *strip = s_img + ty * RY * S::SW + BX * tx;
-#pragma unroll
-        for (int rr = 0; rr < RY + K - 1; rr++) {
-            const Q q = *(const Q *)(strip + rr * S::SW);
-            const T x4[4] = {q.x, q.y, q.z, q.w};
-#pragma unroll
-            for (int ry = 0; ry < RY; ry++) {
-                const int i = rr - ry;
-                if (i >= 0 && i < K) {
-#pragma unroll
-                    for (int c = 0; c < BX; c++) acc[ry][c] = conv2d_fma(s_col[i], x4[c], acc[ry][c]);
-                }
-            }
-        }
-    } else {
-        const T *strip = s_img + ty * RY * S::SW + BX * tx;
-#pragma unroll
-        for (int rr = 0; rr < RY + K - 1; rr++) {
-            T seg[S::NS];
-#pragma unroll
-            for (int q = 0; q < S::NS / 4; q++) {
-                const Q v4 = *(const Q *)(strip + rr * S::SW + 4 * q);
-                seg[4 * q] = v4.x, seg[4 * q + 1] = v4.y, seg[4 * q + 2] = v4.z, seg[4 * q + 3] = v4.w;
-            }
-#pragma unroll
-            for (int ry = 0; ry < RY; ry++) {
-                const int i = rr - ry;
-                if (i < 0 || i >= K) continue;
-                T w[S::KW];
-#pragma unroll
-                for (int q = 0; q < S::KW / 4; q++) {
-                    const Q w4 = *(const Q *)(s_w + i * S::KW + 4 * q);
-                    w[4 * q] = w4.x, w[4 * q + 1] = w4.y, w[4 * q + 2] = w4.z, w[4 * q + 3] = w4.w;
-                }
-#pragma unroll
-                for (int j = 0; j < K; j++)
-#pragma unroll
-                    for (int c = 0; c < BX; c++) acc[ry][c] = conv2d_fma(w[j], seg[c + j], acc[ry][c]);
-            }
-        }
-    }
-
-    const int64_t x = x0 + BX * tx, y = y0 + (int64_t)ty * RY;
-#pragma unroll
-    for (int ry = 0; ry < RY; ry++) {
-        if (y + ry >= p.OH) break;
-        T *o = out + (y + ry) * p.ld_out + x;
-        if (vec_out && x + BX - 1 < p.OW) {
-            *(Q *)o = Q{acc[ry][0], acc[ry][1], acc[ry][2], acc[ry][3]};
-        } else {
-#pragma unroll
-            for (int c = 0; c < BX; c++)
-                if (x + c < p.OW) o[c] = acc[ry][c];
-        }
-    }
-}
-
 static const int64_t rows_values[] = {0, 4, 8, 16};
 enum { SEP_AUTO, SEP_OFF };
 static const char *const sep_choices[] = {"auto", "off", NULL}; // in the order of SEP_*
-enum { LAYOUT_AUTO, LAYOUT_STRIP, LAYOUT_BLOCK };
-static const char *const layout_choices[] = {"auto", "strip", "block", NULL}; // in the order of LAYOUT_*
 extern "C" const pl_param_def pl_conv2d_cuda_tuned_params[] = {
     [PL_CONV2D_CUDA_TUNED_ROWS] =
         {.name = "rows", .help = "outputs per thread down a column (two columns each): a block computes 64 x "
@@ -454,11 +280,6 @@ extern "C" const pl_param_def pl_conv2d_cuda_tuned_params[] = {
         {.name = "sep", .help = "auto: the separable path when the filter has rank 1 (K >= 5); off: always the 2-D "
                                 "path",
          .kind = PL_PARAM_CHOICE, .choices = sep_choices, .def = SEP_AUTO},
-    [PL_CONV2D_CUDA_TUNED_LAYOUT] =
-        {.name = "layout", .help = "strip: two columns 32 apart per thread; block: 4 adjacent columns per thread "
-                                   "(K 7, 9, 11 with a 4-aligned tile start; rows 4 or 8; else the strip); auto: "
-                                   "strip",
-         .kind = PL_PARAM_CHOICE, .choices = layout_choices, .def = LAYOUT_AUTO},
 };
 PL_CHECK_COUNT(pl_conv2d_cuda_tuned_params, PL_CONV2D_CUDA_TUNED_N_PARAMS);
 
@@ -482,46 +303,10 @@ static pl_status launch_rows(const pl_run_args *a, const T *prep, int vec)
 // loads per FMA) won every sweep on the H100 at 10000^2 (docs/notes/conv2d-cuda.md).
 static int auto_rows(int K) { return K <= 3 ? 4 : 16; }
 
-template <typename T, int K, int RY>
-static pl_status launch_block(const pl_run_args *a, const T *prep, int vec)
-{
-    typedef BlockShape<K, RY> S;
-    const pl_conv2d_problem *p = (const pl_conv2d_problem *)a->problem;
-    const int64_t gx = (p->OW + BTW - 1) / BTW, gy = (p->OH + S::TH - 1) / S::TH;
-    pl_status s = conv2d_grid_fits("cuda-tuned", p, gx, gy);
-    if (s != PL_OK) return s;
-    static_assert(S::smem_bytes <= 48 * 1024, "the tile fits the default shared-memory limit");
-    const int vec_out = p->ld_out % 4 == 0 && (uintptr_t)a->data[2] % 16 == 0;
-    dim3 block(TBX, TBY), grid((unsigned)gx, (unsigned)gy);
-    conv2d_block_kernel<T, K, RY><<<grid, block, S::smem_bytes, (cudaStream_t)a->stream>>>(
-        *p, (const T *)a->data[0], prep, (T *)a->data[2], vec, vec_out);
-    return conv2d_launched("cuda-tuned");
-}
-
-// layout=block applies to K 7, 9 and 11 with a prepared filter and a 4-aligned tile start
-// (valid mode; same mode where K/2 is a multiple of 4); elsewhere the strip runs.
-static bool block_applies(const pl_run_args *a, int K, bool prepared)
-{
-    const pl_conv2d_problem *p = (const pl_conv2d_problem *)a->problem;
-    return a->params[PL_CONV2D_CUDA_TUNED_LAYOUT] == LAYOUT_BLOCK && (K == 7 || K == 9 || K == 11) && prepared &&
-           (conv2d_offset(*p) & 3) == 0;
-}
-
 template <typename T, int K>
 static pl_status launch_k(const pl_run_args *a, const T *prep, int vec)
 {
     const int64_t rows = a->params[PL_CONV2D_CUDA_TUNED_ROWS];
-    if constexpr (K == 7 || K == 9 || K == 11) {
-        if (block_applies(a, K, prep != nullptr)) {
-            switch (rows ? rows : 8) {
-            case 4: return launch_block<T, K, 4>(a, prep, vec);
-            case 8: return launch_block<T, K, 8>(a, prep, vec);
-            default:
-                return pl_fail(PL_ERR_ARG, "cuda-tuned: layout=block takes rows 0 (auto: 8), 4 or 8, not %lld",
-                               (long long)rows);
-            }
-        }
-    }
     switch (rows ? rows : auto_rows(K)) {
     case 4: return launch_rows<T, K, 4>(a, prep, vec);
     case 8: return launch_rows<T, K, 8>(a, prep, vec);
