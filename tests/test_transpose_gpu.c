@@ -1,7 +1,9 @@
 /* test_transpose_gpu.c: every CUDA transpose rung and the cuBLAS peer against the reference,
  * for equality, on the odd and degenerate shapes of the CPU test with and without padding
- * (pad 0 with rows a multiple of 4 takes cuda-tuned's 128-bit path, pad 3 its 32-bit one), at
- * every parameter value; then larger odd and square sizes at the defaults; pl_stranspose on a
+ * (at align=auto, cuda-tuned takes its square tile where B's rows are a multiple of 32 floats
+ * and its tile sheared by B's 128-byte lines elsewhere; pad 3 breaks every vector alignment), at
+ * every parameter value; cuda-tuned's align x vec x order x block on the same shapes; then larger
+ * odd and square sizes at the defaults (and cuda-tuned align=a, b); pl_stranspose on a
  * CUDA context. Label `gpu`: without a GPU it reports "skipped: no GPU" (exit 77).
  * PL_SANITIZER=1 (under compute-sanitizer) leaves out 4097x4095 and the large sizes. */
 #include "transpose_cases.h"
@@ -23,6 +25,34 @@ int main(void)
         check_transpose_all_params(ctx, v, n_shapes);
         printf("%s: checked\n", v->name);
     }
+    /* cuda-tuned's tile shapes (align=tile, a, b) crossed with vec, the tile orders and the block
+     * sizes (the loop above moves one parameter at a time from the defaults): every shape but
+     * 4097x4095, both pads. The sheared tiles (a, b) move each row's tile by its line offset, so
+     * pads 0 and 3 on these shapes give many offsets; under PL_SANITIZER, orders row and group. */
+    const pl_variant *tuned = pl_variant_find(&pl_transpose_kernel, "cuda-tuned");
+    if (tuned && gpu_check_rung(ctx, tuned)) {
+        static const char *const aligns[] = {"tile", "a", "b"};
+        static const char *const orders[] = {"row", "col", "diag", "group"};
+        static const int64_t blocks[] = {256, 128, 1024};
+        int64_t params[PL_MAX_PARAMS];
+        char label[160];
+        for (int al = 0; al < 3; al++)
+            for (int vec = 0; vec < 2; vec++)
+                for (int b = 0; b < 3; b++)
+                    for (int o = 0; o < 4; o++) {
+                        if (b > 0 && o > 0) continue; /* other block sizes in row order */
+                        if (sanitizer && o != 0 && o != 3) continue;
+                        for (int k = 0; k < tuned->n_params; k++) params[k] = (int64_t)tuned->params[k].def;
+                        params[PL_TRANSPOSE_CUDA_TUNED_ALIGN] = 1 + al; /* auto, tile, a, b */
+                        params[PL_TRANSPOSE_CUDA_TUNED_VEC] = vec;      /* auto, off */
+                        params[PL_TRANSPOSE_CUDA_TUNED_ORDER] = o;
+                        params[PL_TRANSPOSE_CUDA_TUNED_BLOCK] = blocks[b];
+                        snprintf(label, sizeof label, "cuda-tuned align=%s vec=%s order=%s block=%lld", aligns[al],
+                                 vec ? "off" : "auto", orders[o], (long long)blocks[b]);
+                        check_transpose_cases(ctx, tuned, params, label, N_TRANSPOSE_SHAPES - 1);
+                    }
+        printf("cuda-tuned: align x vec x order x block checked\n");
+    }
     /* Larger sizes at the defaults: many tiles, odd edges on both sides, the 16384^2 of the
      * targets. */
     const char *big[] = {"4096", "8193x8191", "3x1000000", "1000000x3", "16384"};
@@ -42,6 +72,16 @@ int main(void)
             pl_status st = pl_bench_variant(ctx, p, v, NULL, &cfg, &r);
             CHECK(st == PL_OK && r.verified, "%s at %s: %s error %g (worst at B[%lld][%lld])", v->name, big[s],
                   st == PL_OK ? "" : pl_last_error(), r.error, (long long)r.first.row, (long long)r.first.col);
+            /* cuda-tuned's sheared tiles at the large odd shapes too. */
+            for (int al = 2; v == tuned && al <= 3; al++) {
+                int64_t params[PL_MAX_PARAMS];
+                for (int k = 0; k < v->n_params; k++) params[k] = (int64_t)v->params[k].def;
+                params[PL_TRANSPOSE_CUDA_TUNED_ALIGN] = al;
+                st = pl_bench_variant(ctx, p, v, params, &cfg, &r);
+                CHECK(st == PL_OK && r.verified, "%s align=%s at %s: %s error %g (worst at B[%lld][%lld])", v->name,
+                      al == 2 ? "a" : "b", big[s], st == PL_OK ? "" : pl_last_error(), r.error,
+                      (long long)r.first.row, (long long)r.first.col);
+            }
         }
         pl_problem_destroy(p);
     }

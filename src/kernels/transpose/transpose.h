@@ -46,7 +46,8 @@ enum { PL_TRANSPOSE_CPU_BLOCKED_TILE, PL_TRANSPOSE_CPU_BLOCKED_ISA, PL_TRANSPOSE
        PL_TRANSPOSE_CPU_BLOCKED_N_PARAMS };
 enum { PL_TRANSPOSE_CUDA_NAIVE_BLOCK, PL_TRANSPOSE_CUDA_NAIVE_N_PARAMS };   /* cuda-naive-read, -write */
 enum { PL_TRANSPOSE_CUDA_SHARED_BLOCK, PL_TRANSPOSE_CUDA_SHARED_N_PARAMS }; /* cuda-shared, -padded */
-enum { PL_TRANSPOSE_CUDA_TUNED_BLOCK, PL_TRANSPOSE_CUDA_TUNED_VEC, PL_TRANSPOSE_CUDA_TUNED_N_PARAMS };
+enum { PL_TRANSPOSE_CUDA_TUNED_BLOCK, PL_TRANSPOSE_CUDA_TUNED_VEC, PL_TRANSPOSE_CUDA_TUNED_ALIGN,
+       PL_TRANSPOSE_CUDA_TUNED_ORDER, PL_TRANSPOSE_CUDA_TUNED_N_PARAMS };
 extern const pl_param_def pl_transpose_cpu_blocked_params[]; /* cpu_blocked.c */
 extern const pl_param_def pl_transpose_cuda_naive_params[];  /* cuda_naive.cu */
 extern const pl_param_def pl_transpose_cuda_shared_params[]; /* cuda_shared.cu */
