@@ -4,15 +4,15 @@
  * threads value; then GPU-only cases: windows larger than a block's columns (k=63, bins=256:
  * cuda-tuned's capped thread count and its shared memory beyond 48 KiB), a k without an
  * unrolled path (k=31, bins=100), cuda-swar's fast path (k=5, bins <= 16) on 7x3, 29x57, 3x200,
- * 261x4, 1x1 and 1000x1001, thin images (1x5000, 5000x1), several strips and blocks with pads,
- * the 2560^2 lab case; cuda-tuned and cuda-swar at every strip and threads / warps value on
- * those; the hand-worked images through pl_entropy_variant, and pl_entropy on a CUDA context
- * (cuda-swar picked). Label `gpu`: without a GPU it reports "skipped: no
- * GPU" (exit 77).
+ * 261x4, 1x1, 300x130 (strips inside the image: its interior loop) and 1000x1001, thin images
+ * (1x5000, 5000x1), several strips and blocks with pads, the 2560^2 lab case; cuda-tuned and
+ * cuda-swar at every strip and threads / warps value on those; the hand-worked images through
+ * pl_entropy_variant, and pl_entropy on a CUDA context (cuda-swar picked). Label `gpu`: without
+ * a GPU it reports "skipped: no GPU" (exit 77).
  * --quick (or PL_SANITIZER set, for compute-sanitizer): the defaults on the shapes up to
  * 33x1000 and the grid, each other parameter value on two problems, the GPU-only cases up to
- * 1x1 (cuda-swar's small ones included); no 2560^2. --rung NAME: that CUDA rung alone (racecheck of the shared-memory
- * rungs), without the pl_entropy check. */
+ * 300x130 (cuda-swar's small ones and its interior loop included); no 2560^2. --rung NAME:
+ * that CUDA rung alone (racecheck of the shared-memory rungs), without the pl_entropy check. */
 #include "entropy_cases.h"
 #include "gpu_check.h"
 
@@ -45,13 +45,16 @@ static const struct gpu_case gpu_cases[] = {
      * window wider or taller than the image, tiny images, both bases, pads */
     {"7x3", 5, 16, 1, 0},       {"29x57", 5, 11, 1, 2},     {"3x200", 5, 2, 0, 5},
     {"261x4", 5, 16, 1, 0},     {"1x1", 5, 16, 0, 0},
+    /* cuda-swar's fast path (whole strips inside the image, warps inside it) in --quick too:
+     * strips 32..128 away from the borders, warps past the right edge, an odd pitch */
+    {"300x130", 5, 16, 0, 3},
     {"1x5000", 5, 16, 0, 0},    {"5000x1", 15, 16, 1, 2}, /* thin: one block row / column */
     {"517x1031", 7, 64, 0, 13}, /* several strips and blocks, ragged on both sides */
     {"130x300", 3, 2, 1, 0},
     {"1000x1001", 5, 16, 0, 1}, /* cuda-swar: 36 warps of 28 columns, the last one ragged */
     {"2560", 5, 16, 0, 0},      /* the lab's case */
 };
-enum { N_GPU_QUICK = 7 }; /* --quick: the cases up to 1x1 */
+enum { N_GPU_QUICK = 8 }; /* --quick: the cases up to 300x130 */
 enum { N_GPU_CASES = sizeof gpu_cases / sizeof gpu_cases[0] };
 
 static void check_gpu_cases(pl_ctx *ctx, const pl_variant *v, const int64_t *params, const char *label, int n_cases)
