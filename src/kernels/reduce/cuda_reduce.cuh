@@ -67,15 +67,29 @@ template <int OP> __device__ __forceinline__ float thread_range_vec(const float 
     return acc;
 }
 
-// Second pass over the column partials: one thread per column, splits in order.
+// Second pass over the column partials part[s * N + j]: a block of 32 columns x 8 groups,
+// group g folding splits g, g + 8, ... (a group's loads in flight together, where one thread
+// a column would wait on each in turn); then the 8 groups are combined in order: a fixed
+// order, the same bits on every run. Launch with cols_finish_block() on cols_finish_grid(N).
+enum { COLS_FINISH_GROUPS = 8 };
+static inline dim3 cols_finish_block() { return dim3(32, COLS_FINISH_GROUPS); }
+static inline unsigned cols_finish_grid(int64_t n) { return (unsigned)((n + 31) / 32); }
 template <int OP>
 static __global__ void cols_finish_kernel(pl_reduce_problem p, const float *__restrict__ part, float *__restrict__ r, int splits)
 {
-    int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (j >= p.N) return;
+    __shared__ float group[COLS_FINISH_GROUPS][32];
+    const int64_t j = (int64_t)blockIdx.x * 32 + threadIdx.x;
     float acc = red_neutral<OP>();
-    for (int s = 0; s < splits; s++) acc = red_comb<OP>(acc, part[(int64_t)s * p.N + j]);
-    r[j] = red_finish<OP>(acc, p.M);
+    if (j < p.N) {
+#pragma unroll 4
+        for (int s = threadIdx.y; s < splits; s += COLS_FINISH_GROUPS) acc = red_comb<OP>(acc, part[(int64_t)s * p.N + j]);
+    }
+    group[threadIdx.y][threadIdx.x] = acc;
+    __syncthreads();
+    if (threadIdx.y == 0 && j < p.N) {
+        for (int g = 1; g < COLS_FINISH_GROUPS; g++) acc = red_comb<OP>(acc, group[g][threadIdx.x]);
+        r[j] = red_finish<OP>(acc, p.M);
+    }
 }
 
 #define PL_REDUCE_DISPATCH(op, CALL)                                                                   \

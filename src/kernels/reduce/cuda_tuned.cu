@@ -126,7 +126,7 @@ static pl_status columns_tuned(const pl_run_args *a, int bs, int sms)
         PL_REDUCE_DISPATCH(p->op, (cols_tuned_kernel<OPC, false><<<grid, bs, 0, st>>>(*p, A, out, (int)splits, rows_per)));
     }
     if (splits > 1)
-        PL_REDUCE_DISPATCH(p->op, (cols_finish_kernel<OPC><<<(unsigned)((p->N + 255) / 256), 256, 0, st>>>(*p, out, r, (int)splits)));
+        PL_REDUCE_DISPATCH(p->op, (cols_finish_kernel<OPC><<<cols_finish_grid(p->N), cols_finish_block(), 0, st>>>(*p, out, r, (int)splits)));
     return pl_reduce_launched("cuda-tuned (columns)");
 }
 

@@ -61,7 +61,7 @@ pl_status pl_reduce_cuda_columns(const pl_run_args *a, int bs, int splits)
     dim3 block(32, bs / 32), grid((unsigned)gx, (unsigned)splits);
     PL_REDUCE_DISPATCH(p->op, (cols_kernel<OPC><<<grid, block, 0, st>>>(*p, A, out, splits)));
     if (splits > 1) {
-        PL_REDUCE_DISPATCH(p->op, (cols_finish_kernel<OPC><<<(unsigned)((p->N + 255) / 256), 256, 0, st>>>(*p, out, r, splits)));
+        PL_REDUCE_DISPATCH(p->op, (cols_finish_kernel<OPC><<<cols_finish_grid(p->N), cols_finish_block(), 0, st>>>(*p, out, r, splits)));
     }
     return pl_reduce_launched("reduce columns");
 }
