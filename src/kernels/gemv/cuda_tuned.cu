@@ -1,5 +1,5 @@
-// cuda-tuned: the mapping chosen by shape (`map`: auto, rows, split), so that every shape
-// keeps enough 128-bit loads in flight to run at the memory's speed.
+// cuda-tuned: the mapping chosen by shape (`map`: auto, rows, split, cluster), so that every
+// shape keeps enough 128-bit loads in flight to run at the memory's speed.
 //   y = A*x, rows: G lanes per row, G = 1..32 from the row length: several rows per warp for
 //     short rows (no idle lanes), a warp per row for long ones; float4 loads where aligned,
 //     unrolled, shuffle sums within each group of G lanes.
@@ -7,11 +7,16 @@
 //     row cut into segments, a block of 256 threads per segment; one segment: the block
 //     writes y; several: partial sums go to a workspace and a second kernel adds them in
 //     order (no atomics: the same bits on every run).
-//   y = A^T*x: column-parallel and coalesced: each lane owns 4 adjacent columns (one float4
-//     per row of A), a warp covers 128 columns, the block's warps take alternate rows and meet
-//     in shared memory; the rows are cut among blocks too (split, partials as above) when the
-//     column strips alone leave SMs idle.
+//   y = A^T*x: column-parallel and coalesced: each lane owns 4 columns (adjacent: one float4
+//     a row of A; 32 apart where rows are not 16-byte aligned, so each load is still a warp's
+//     128 contiguous bytes), a warp covers 128 columns, the block's warps take alternate rows
+//     and meet in shared memory. When the column strips alone leave SMs idle, the rows are cut
+//     too: among the up to 8 blocks of a thread-block cluster (cluster), which add their
+//     column sums through distributed shared memory in one kernel; or, where more cuts are
+//     needed, among plain blocks with partials added by a second kernel (split).
 #include "kernels/gemv/cuda_gemv.cuh"
+
+#include <cooperative_groups.h>
 
 // The device workspace slot of the split partial sums (the GEMM rungs hold slots 0-3).
 enum { GEMV_WS_SPLIT = 4, SPLIT_BLOCK = 256, WARPS_PER_SM = 32 };
@@ -84,46 +89,96 @@ static __global__ void gemv_split_rows_kernel(pl_gemv_problem p, const float *__
 }
 
 // ---------------------------------------------------------------- y = A^T*x, column strips
+// The columns a block of the A^T mapping covers: each lane owns 4 of them.
+enum { COLS_PER_BLOCK = 128 };
+
+// The block's fold of rows [r0, r1) into its COLS_PER_BLOCK columns j0 = 128 blockIdx.x + t:
+// each warp takes every W-th row, the warps meet in shared memory. A lane's 4 columns are
+// adjacent (one float4 a row) where rows are 16-byte aligned (VEC), else 32 apart (4 loads a
+// row, each a warp's 128 contiguous bytes). On return red[t] holds column j0 + t's sum.
 template <bool VEC>
-static __global__ void gemv_cols_kernel(pl_gemv_problem p, const float *__restrict__ A, const float *__restrict__ x,
-                                        float *__restrict__ y, float *__restrict__ part, int splits, int64_t rows_per)
+static __device__ __forceinline__ void cols_fold(const pl_gemv_problem &p, const float *__restrict__ A,
+                                                 const float *__restrict__ x, int64_t r0, int64_t r1, float *red)
 {
-    extern __shared__ float red[]; // warps x (32 * VW) partial sums
-    constexpr int VW = VEC ? 4 : 1, CW = 32 * VW;
+    constexpr int CW = COLS_PER_BLOCK;
     const int lane = threadIdx.x % 32, w = threadIdx.x / 32, W = blockDim.x / 32;
-    const int64_t j = ((int64_t)blockIdx.x * 32 + lane) * VW;
-    const int64_t r0 = (int64_t)blockIdx.y * rows_per, r1 = r0 + rows_per < p.M ? r0 + rows_per : p.M;
-    float acc[VW];
-#pragma unroll
-    for (int c = 0; c < VW; c++) acc[c] = 0.0f;
-    if (j < p.N) {
-        const bool whole = j + VW <= p.N;
+    const int64_t j0 = (int64_t)blockIdx.x * CW;
+    const int first = VEC ? 4 * lane : lane, step = VEC ? 1 : 32; // column c of the lane: first + c step
+    float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (j0 + CW <= p.N) { // the block's columns all inside A
 #pragma unroll 4
         for (int64_t r = r0 + w; r < r1; r += W) {
             const float xr = __ldg(x + r);
-            const float *a = A + r * p.lda + j;
-            if (VEC && whole) {
+            const float *a = A + r * p.lda + j0 + first;
+            if (VEC) {
                 float4 u = __ldg((const float4 *)a);
                 acc[0] += u.x * xr, acc[1] += u.y * xr, acc[2] += u.z * xr, acc[3] += u.w * xr;
             } else {
 #pragma unroll
-                for (int c = 0; c < VW; c++)
-                    if (j + c < p.N) acc[c] += __ldg(a + c) * xr;
+                for (int c = 0; c < 4; c++) acc[c] += __ldg(a + c * step) * xr;
             }
+        }
+    } else { // the last strip: columns past N are skipped
+        for (int64_t r = r0 + w; r < r1; r += W) {
+            const float xr = __ldg(x + r);
+            const float *a = A + r * p.lda + j0 + first;
+#pragma unroll
+            for (int c = 0; c < 4; c++)
+                if (j0 + first + c * step < p.N) acc[c] += __ldg(a + c * step) * xr;
         }
     }
 #pragma unroll
-    for (int c = 0; c < VW; c++) red[w * CW + lane * VW + c] = acc[c];
+    for (int c = 0; c < 4; c++) red[w * CW + first + c * step] = acc[c];
     __syncthreads();
-    for (int t = threadIdx.x; t < CW; t += blockDim.x) {
+    for (int t = threadIdx.x; t < CW; t += blockDim.x) { // column t is read and written by one thread
         float s = 0.0f;
         for (int u = 0; u < W; u++) s += red[u * CW + t];
+        red[t] = s;
+    }
+    __syncthreads();
+}
+
+// One pass over the rows, or one cut of them (splits > 1: partial sums to `part`).
+template <bool VEC>
+static __global__ void gemv_cols_kernel(pl_gemv_problem p, const float *__restrict__ A, const float *__restrict__ x,
+                                        float *__restrict__ y, float *__restrict__ part, int splits, int64_t rows_per)
+{
+    extern __shared__ float red[]; // warps x COLS_PER_BLOCK partial sums
+    constexpr int CW = COLS_PER_BLOCK;
+    const int64_t r0 = (int64_t)blockIdx.y * rows_per, r1 = r0 + rows_per < p.M ? r0 + rows_per : p.M;
+    cols_fold<VEC>(p, A, x, r0, r1, red);
+    for (int t = threadIdx.x; t < CW; t += blockDim.x) {
         const int64_t jj = (int64_t)blockIdx.x * CW + t;
         if (jj < p.N) {
-            if (splits == 1) gemv_store(p, y, jj, s);
-            else part[(int64_t)blockIdx.y * p.N + jj] = s;
+            if (splits == 1) gemv_store(p, y, jj, red[t]);
+            else part[(int64_t)blockIdx.y * p.N + jj] = red[t];
         }
     }
+}
+
+// The rows cut among the S blocks of a thread-block cluster (grid.y == S): each block folds its
+// cut, then the cluster adds its blocks' column sums in rank order through distributed shared
+// memory (block r finishes columns [r CW / S, (r + 1) CW / S)) and writes y. No partials in
+// global memory, no second launch, the same bits on every run.
+template <bool VEC>
+static __global__ void gemv_cols_cluster_kernel(pl_gemv_problem p, const float *__restrict__ A,
+                                                const float *__restrict__ x, float *__restrict__ y, int64_t rows_per)
+{
+    extern __shared__ float red[];
+    constexpr int CW = COLS_PER_BLOCK;
+    namespace cg = cooperative_groups;
+    cg::cluster_group cluster = cg::this_cluster();
+    const int S = (int)cluster.num_blocks(), rank = (int)cluster.block_rank();
+    const int64_t r0 = (int64_t)blockIdx.y * rows_per, r1 = r0 + rows_per < p.M ? r0 + rows_per : p.M;
+    cols_fold<VEC>(p, A, x, r0, r1, red);
+    cluster.sync(); // every block's sums are in its shared memory
+    for (int t = rank * CW / S + threadIdx.x; t < (rank + 1) * CW / S; t += blockDim.x) {
+        float s = 0.0f;
+        for (int q = 0; q < S; q++) s += cluster.map_shared_rank(red, q)[t];
+        const int64_t jj = (int64_t)blockIdx.x * CW + t;
+        if (jj < p.N) gemv_store(p, y, jj, s);
+    }
+    cluster.sync(); // no block leaves while another still reads its shared memory
 }
 
 // ---------------------------------------------------------------- the partial sums, in order
@@ -139,17 +194,20 @@ static __global__ void gemv_finish_kernel(pl_gemv_problem p, const float *__rest
 
 // ---------------------------------------------------------------- the choice
 typedef struct plan {
-    int split;       // 0: rows (y = A*x) or one pass over the rows (A^T); 1: cut with partials
+    int split;       // 0: rows (y = A*x) or one pass over the rows (A^T); 1: cut with partials;
+                     // 2 (A^T): cut among the blocks of a cluster
     int G;           // y = A*x rows: lanes per row
     int splits;      // blocks along each output's terms
     int64_t seg;     // y = A*x split: terms per segment; A^T: rows per split
 } plan;
 
-// map: PL_GEMV_MAP_AUTO, _ROWS or _SPLIT. `warps` = warps the GPU wants in flight.
+// map: PL_GEMV_MAP_AUTO, _ROWS, _SPLIT or _CLUSTER (A^T only; y = A*x takes it as auto).
+// `warps` = warps the GPU wants in flight.
 static plan choose(const pl_gemv_problem *p, int vec, int block, int map, int64_t warps)
 {
     plan c = {0, 32, 1, 0};
     if (!p->trans) {
+        if (map == PL_GEMV_MAP_CLUSTER) map = PL_GEMV_MAP_AUTO;
         const int64_t loads = p->N / (vec ? 4 : 1);
         int G = 1;
         while (G < 32 && (int64_t)G * 4 < loads) G *= 2; // about 4 loads or more per lane
@@ -165,10 +223,23 @@ static plan choose(const pl_gemv_problem *p, int vec, int block, int map, int64_
         }
         return c;
     }
-    const int64_t strips = cdiv(p->N, 32 * (vec ? 4 : 1)), W = block / 32;
+    const int64_t strips = cdiv(p->N, COLS_PER_BLOCK), W = block / 32;
     int64_t s = 1;
-    if (map == PL_GEMV_MAP_SPLIT) s = clamp64(cdiv(warps, strips * W), 2, p->M);
-    else if (map == PL_GEMV_MAP_AUTO) s = clamp64(cdiv(warps, strips * W), 1, cdiv(p->M, 16 * W));
+    const int64_t need = cdiv(warps, strips * W); // row cuts that fill the GPU with warps
+    // auto takes a cluster where clusters of at most 8 blocks (the portable size) hold 90% of
+    // those warps or more; else (tall and narrow A) plain blocks and partials
+    if (map == PL_GEMV_MAP_AUTO && need > 1 && 10 * strips * clamp64(need, 1, 8) * W >= 9 * warps)
+        map = PL_GEMV_MAP_CLUSTER;
+    if (map == PL_GEMV_MAP_CLUSTER) {
+        s = clamp64(need, 1, 8);
+        s = clamp64(s, 1, p->M);
+        c.seg = cdiv(p->M, s);
+        c.splits = (int)s; // grid.y is the cluster's size: a block past M folds nothing
+        c.split = s > 1 ? 2 : 0;
+        return c;
+    }
+    if (map == PL_GEMV_MAP_SPLIT) s = clamp64(need, 2, p->M);
+    else if (map == PL_GEMV_MAP_AUTO) s = clamp64(need, 1, cdiv(p->M, 16 * W));
     s = clamp64(s, 1, 65535);
     c.seg = cdiv(p->M, s);
     c.splits = (int)cdiv(p->M, c.seg);
@@ -185,10 +256,38 @@ static void launch_rows(const pl_gemv_problem *p, bool vec, int block, const flo
     else gemv_rows_kernel<G, false><<<grid, block, 0, st>>>(*p, A, x, y);
 }
 
+// A^T over a cluster of c.splits blocks along the rows (cluster dims 1 x S: grid.y == S).
+static pl_status launch_cols_cluster(const pl_gemv_problem *p, bool vec, int block, plan c, const float *A,
+                                     const float *x, float *y, cudaStream_t st)
+{
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute cluster[1];
+    cluster[0].id = cudaLaunchAttributeClusterDimension;
+    cluster[0].val.clusterDim.x = 1;
+    cluster[0].val.clusterDim.y = (unsigned)c.splits;
+    cluster[0].val.clusterDim.z = 1;
+    cfg.gridDim = dim3((unsigned)cdiv(p->N, COLS_PER_BLOCK), (unsigned)c.splits);
+    cfg.blockDim = dim3((unsigned)block);
+    cfg.dynamicSmemBytes = sizeof(float) * (size_t)(block / 32) * COLS_PER_BLOCK;
+    cfg.stream = st;
+    cfg.attrs = cluster;
+    cfg.numAttrs = 1;
+    const pl_gemv_problem q = *p;
+    const cudaError_t e = vec ? cudaLaunchKernelEx(&cfg, gemv_cols_cluster_kernel<true>, q, A, x, y, c.seg)
+                              : cudaLaunchKernelEx(&cfg, gemv_cols_cluster_kernel<false>, q, A, x, y, c.seg);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return pl_fail(PL_ERR_CUDA, "cuda-tuned (cluster of %d) launch: %s", c.splits, cudaGetErrorString(e));
+    }
+    return gemv_launched("cuda-tuned (cluster)");
+}
+
 extern "C" pl_status pl_gemv_cuda_tuned(const pl_run_args *a)
 {
     const pl_gemv_problem *p = (const pl_gemv_problem *)a->problem;
-    const int block = (int)a->params[PL_GEMV_CUDA_TUNED_BLOCK], map = (int)a->params[PL_GEMV_CUDA_TUNED_MAP];
+    const int map = (int)a->params[PL_GEMV_CUDA_TUNED_MAP];
+    int block = (int)a->params[PL_GEMV_CUDA_TUNED_BLOCK];
+    if (block == 0) block = p->trans ? 1024 : 256; // by form: measured best on H100/H200 (docs/gemv.md)
     const float *A = (const float *)a->data[0], *x = (const float *)a->data[1];
     float *y = (float *)a->data[2];
     cudaStream_t st = (cudaStream_t)a->stream;
@@ -197,7 +296,7 @@ extern "C" pl_status pl_gemv_cuda_tuned(const pl_run_args *a)
     const plan c = choose(p, vec, block, map, WARPS_PER_SM * sms);
     const int64_t ny = pl_gemv_ylen(p);
     float *part = NULL;
-    if (c.splits > 1) {
+    if (c.splits > 1 && c.split == 1) {
         void *ws;
         pl_status s = pl_ctx_dev_workspace(a->ctx, GEMV_WS_SPLIT, sizeof(float) * (size_t)c.splits * (size_t)ny, &ws);
         if (s != PL_OK) return s;
@@ -216,10 +315,11 @@ extern "C" pl_status pl_gemv_cuda_tuned(const pl_run_args *a)
         dim3 grid((unsigned)c.splits, (unsigned)clamp64(p->M, 1, 65535));
         if (vec) gemv_split_rows_kernel<true><<<grid, SPLIT_BLOCK, 0, st>>>(*p, A, x, y, part, c.splits, c.seg);
         else gemv_split_rows_kernel<false><<<grid, SPLIT_BLOCK, 0, st>>>(*p, A, x, y, part, c.splits, c.seg);
+    } else if (c.split == 2) {
+        return launch_cols_cluster(p, vec, block, c, A, x, y, st);
     } else {
-        const int vw = vec ? 4 : 1;
-        dim3 grid((unsigned)cdiv(p->N, 32 * vw), (unsigned)c.splits);
-        const size_t shared = sizeof(float) * (size_t)(block / 32) * 32 * vw;
+        dim3 grid((unsigned)cdiv(p->N, COLS_PER_BLOCK), (unsigned)c.splits);
+        const size_t shared = sizeof(float) * (size_t)(block / 32) * COLS_PER_BLOCK;
         if (vec) gemv_cols_kernel<true><<<grid, block, shared, st>>>(*p, A, x, y, part, c.splits, c.seg);
         else gemv_cols_kernel<false><<<grid, block, shared, st>>>(*p, A, x, y, part, c.splits, c.seg);
     }

@@ -56,7 +56,7 @@ enum { PL_GEMV_CPU_SIMD_ISA, PL_GEMV_CPU_SIMD_N_PARAMS };
 extern const pl_param_def pl_gemv_cpu_simd_params[];
 enum { PL_GEMV_CUDA_BLOCK };                            /* cuda-naive, cuda-shared, cuda-warp */
 enum { PL_GEMV_CUDA_TUNED_BLOCK, PL_GEMV_CUDA_TUNED_MAP }; /* cuda-tuned */
-enum { PL_GEMV_MAP_AUTO, PL_GEMV_MAP_ROWS, PL_GEMV_MAP_SPLIT }; /* cuda-tuned's map choices, in order */
+enum { PL_GEMV_MAP_AUTO, PL_GEMV_MAP_ROWS, PL_GEMV_MAP_SPLIT, PL_GEMV_MAP_CLUSTER }; /* cuda-tuned's map choices, in order */
 
 /* The rungs, in ladder order (ladder.c). CUDA ones exist only in CUDA builds. */
 pl_status pl_gemv_cpu_naive(const pl_run_args *a);

@@ -13,15 +13,20 @@ static const pl_param_def block_params[] = {
         {.name = "block", .help = "threads per block",
          .kind = PL_PARAM_LIST, .values = blocks, .n_values = PL_COUNT(blocks), .def = 256},
 };
+static const int64_t tuned_blocks[] = {0, 32, 64, 128, 256, 512, 1024}; /* 0: by form */
 static const char *const map_choices[] = {
-    [PL_GEMV_MAP_AUTO] = "auto", [PL_GEMV_MAP_ROWS] = "rows", [PL_GEMV_MAP_SPLIT] = "split", NULL};
+    [PL_GEMV_MAP_AUTO] = "auto", [PL_GEMV_MAP_ROWS] = "rows", [PL_GEMV_MAP_SPLIT] = "split",
+    [PL_GEMV_MAP_CLUSTER] = "cluster", NULL};
 static const pl_param_def tuned_params[] = {
     [PL_GEMV_CUDA_TUNED_BLOCK] =
-        {.name = "block", .help = "threads per block (rows mapping; split blocks are 256)",
-         .kind = PL_PARAM_LIST, .values = blocks, .n_values = PL_COUNT(blocks), .def = 256},
+        {.name = "block", .help = "threads per block (0: by form, 256 for y = A*x, 1024 for A^T; the split "
+                                  "blocks of y = A*x are 256)",
+         .kind = PL_PARAM_LIST, .values = tuned_blocks, .n_values = PL_COUNT(tuned_blocks), .def = 0},
     [PL_GEMV_CUDA_TUNED_MAP] =
         {.name = "map", .help = "auto: by shape; rows: 1-32 lanes per output, all of its terms; split: the terms "
-                                "of each output cut among blocks, partial sums added by a second kernel",
+                                "of each output cut among blocks, partial sums added by a second kernel; cluster (A^T; A*x as auto): "
+                                "the rows cut among the up to 8 blocks of a thread-block cluster, which add their "
+                                "sums in shared memory (no second kernel)",
          .kind = PL_PARAM_CHOICE, .choices = map_choices, .def = PL_GEMV_MAP_AUTO},
 };
 
@@ -50,7 +55,8 @@ static const pl_variant cuda_warp = {
     .params = block_params, .n_params = PL_COUNT(block_params), .run = PL_CUDA_FN(pl_gemv_cuda_warp)};
 static const pl_variant cuda_tuned = {
     .name = "cuda-tuned", .idea = "mapping by shape: 1-32 lanes per row (several rows per warp for short rows), "
-    "rows split among blocks when few and long; A^T: coalesced column-parallel, rows split among blocks",
+    "rows split among blocks when few and long; A^T: coalesced column-parallel, rows cut among the blocks of a "
+    "thread-block cluster that add their sums in distributed shared memory (one kernel)",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
     .params = tuned_params, .n_params = PL_COUNT(tuned_params), .run = PL_CUDA_FN(pl_gemv_cuda_tuned)};
 static const pl_variant peer_openblas = {
