@@ -4,8 +4,7 @@
  * valid and same x zero/clamp/reflect; flip; f32/i32; pad 0 and 3), at every block/tile/rows/
  * sep value on all shapes but the largest (the largest at the defaults); then GPU-only cases:
  * rank-1 filters (cuda-tuned's separable path, taken from K 5; f32 and i32, K 3..15, several
- * tiles) and a 2000x3001 image at K 3, 5 and 15 (many tiles, ragged edges) for every rung;
- * cuda-tuned with pipe=on (several tiles a block, copied while the previous is computed).
+ * tiles) and a 2000x3001 image at K 3, 5 and 15 (many tiles, ragged edges) for every rung.
  * peer-cudnn must refuse int32 and the clamp/reflect borders with PL_ERR_UNSUPPORTED; where
  * libcudnn.so.9 cannot be loaded its checks are skipped with the reason printed.
  * Label `gpu`: without a GPU it prints "skipped: no GPU" (exit 77).
@@ -188,61 +187,6 @@ static void check_large(pl_ctx *ctx, const pl_variant *v)
     }
 }
 
-/* A parameter of v set by name (a LIST value as a number, a CHOICE by its name). */
-static void set_param(const pl_variant *v, int64_t *params, const char *name, const char *value)
-{
-    for (int i = 0; i < v->n_params; i++) {
-        const pl_param_def *d = &v->params[i];
-        if (strcmp(d->name, name)) continue;
-        if (d->kind == PL_PARAM_CHOICE) {
-            for (int j = 0; d->choices[j]; j++)
-                if (!strcmp(d->choices[j], value)) params[i] = j;
-        } else {
-            params[i] = atoll(value);
-        }
-        return;
-    }
-    CHECK(0, "%s has no parameter %s", v->name, name);
-}
-
-/* cuda-tuned pipe=on: blocks walk several tiles each, the next tile copied (cp.async) while
- * the current is computed. Aligned rows (pad 0) so interior tiles take the asynchronous copy,
- * border tiles (same mode: reflect, clamp, zero) the synchronous one between them; the 2-D and
- * the separable (rank 1) paths; f32 and i32; short and long strips (rows 4: 4x the tiles). */
-static void check_pipe(pl_ctx *ctx, const pl_variant *v, int quick)
-{
-    static const char *const sets[][5] = {
-        {"k=3", "dtype=f32", "mode=same", "border=reflect", "flip=0"},
-        {"k=9", "dtype=f32", "mode=valid", "border=zero", "flip=1"},
-        {"k=7", "dtype=i32", "mode=same", "border=zero", "flip=0"},
-        {"k=11", "dtype=f32", "mode=same", "border=clamp", "flip=0"},
-        {"k=5", "dtype=f32", "mode=same", "border=reflect", "rank1"},
-    };
-    const char *size = quick ? "2000x1500" : "2000x3001"; /* rows 4: 1512 or 2961 tiles, more than the blocks that fit on a GPU of 132 SMs */
-    static const char *const rows[] = {"4", "16"};
-    int n = 0;
-    for (int c = 0; c < (quick ? 2 : 5); c++)
-        for (int r = 0; r < 2; r++) {
-            char filter[4096] = "flip=0", what[160];
-            if (!strcmp(sets[c][4], "rank1")) rank1_filter(5, filter, sizeof filter);
-            const char *pset[] = {sets[c][0], sets[c][1], sets[c][2], sets[c][3], strcmp(sets[c][4], "rank1") ? sets[c][4] : filter, "pad=0"};
-            snprintf(what, sizeof what, "%s %s %s %s %s %s pipe=on rows=%s", size, sets[c][0], sets[c][1], sets[c][2],
-                     sets[c][3], sets[c][4], rows[r]);
-            pl_problem *p = NULL;
-            pl_status st = make(size, pset, 6, &p);
-            CHECK(st == PL_OK, "problem %s: %s", what, pl_last_error());
-            if (st != PL_OK) continue;
-            int64_t params[PL_MAX_PARAMS];
-            for (int k = 0; k < v->n_params; k++) params[k] = (int64_t)v->params[k].def;
-            set_param(v, params, "pipe", "on");
-            set_param(v, params, "rows", rows[r]);
-            check_conv2d_run(ctx, p, v, params, v->name, what);
-            n++;
-            pl_problem_destroy(p);
-        }
-    printf("%s: %d pipe=on cases checked (%s: several tiles a block on GPUs of up to ~132 SMs)\n", v->name, n, size);
-}
-
 int main(int argc, char **argv)
 {
     int quick = gpu_check_sanitizer();
@@ -270,7 +214,7 @@ int main(int argc, char **argv)
             for_each_param_value(ctx, v, PARAM_SKIP_DEFAULT, NULL, NULL, check_conv2d_cases, n_small);
             check_shape_defaults(ctx, v, N_CONV2D_SHAPES - 1);
         }
-        if (!strcmp(v->name, "cuda-tuned")) check_rank1(ctx, v, quick), check_pipe(ctx, v, quick);
+        if (!strcmp(v->name, "cuda-tuned")) check_rank1(ctx, v, quick);
         if (!quick) check_large(ctx, v);
         printf("%s: checked\n", v->name);
     }

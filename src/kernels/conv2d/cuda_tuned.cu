@@ -21,7 +21,6 @@
 //     row = row p divided by its gcd, col_i = w_iq / row_q, exact for a rank-1 integer matrix)
 //     and a flag into a workspace; the main kernel reads the flag and takes one path for the
 //     whole block. Parameter sep=off forces the 2-D path (to compare the two).
-#include "core/cuda_async.cuh"
 #include "kernels/conv2d/cuda_common.cuh"
 #include "kernels/ladder.h"
 
@@ -130,33 +129,35 @@ template <int K, int RY> struct TileShape {
     static constexpr size_t smem_bytes = sizeof(float) * (size_t)(RS * SW + prep_words(K));
 };
 
-// The input tile of the output tile at (x0, y0) into s_img: rows iy0 .., columns ax0 .. (ax0
-// 4-aligned, shift = ix0 - ax0 in 0..3). A tile wholly inside the image with aligned rows
-// (most tiles) skips the border rule; with ASYNC it is copied by cp.async (the caller commits
-// and waits), else all of a thread's quads are loaded into registers before any is stored,
-// so NL loads are in flight at once (a load-store loop would wait for each load in turn).
-// Border tiles always take the register path: the copy is done when this returns.
-template <typename T, int K, int RY, bool ASYNC>
-static __device__ __forceinline__ void tile_load(const pl_conv2d_problem &p, const T *__restrict__ img, int64_t x0,
-                                                 int64_t y0, int vec, T *s_img)
+template <typename T, int K, int RY>
+static __global__ void __launch_bounds__(NT) conv2d_tuned_kernel(pl_conv2d_problem p, const T *__restrict__ img,
+                                                                 const T *__restrict__ filt, const T *__restrict__ prep,
+                                                                 T *__restrict__ out, int vec)
 {
     typedef TileShape<K, RY> S;
+    extern __shared__ __align__(16) unsigned char smem[];
+    T *s_img = (T *)smem, *s_f = s_img + S::RS * S::SW;
+    const int tx = threadIdx.x, ty = threadIdx.y, t = ty * TBX + tx;
+    if (K >= SEP_MIN_K) {
+        for (int k = t; k < prep_words(K); k += NT) s_f[k] = prep[k];
+    } else { // no separable path: orient the filter here, no preparation kernel
+        if (t == 0) s_f[0] = T(0);
+        for (int k = t; k < K * K; k += NT) s_f[1 + 2 * K + k] = filt[pl_conv2d_tap(K, p.flip, k / K, k % K)];
+    }
+
+    // The input tile: rows iy0 .., columns ax0 .. (ax0 4-aligned, shift = ix0 - ax0 in 0..3).
+    const int off = conv2d_offset(p);
+    const int64_t x0 = (int64_t)blockIdx.x * TW, y0 = (int64_t)blockIdx.y * S::TH;
+    const int64_t iy0 = y0 - off, ix0 = x0 - off, ax0 = ix0 & ~(int64_t)3;
+    const int shift = (int)(ix0 - ax0);
+    const int border = p.mode == PL_CONV2D_SAME ? p.border : PL_CONV2D_ZERO;
+    // All of a thread's quads are loaded into registers before any is stored, so NL loads are
+    // in flight at once (a load-store loop would wait for each load in turn). A tile wholly
+    // inside the image with aligned rows (most tiles) skips the border rule.
     typedef typename Quad<T>::type Q;
     constexpr int NQT = S::RS * S::NQ, NL = (NQT + NT - 1) / NT;
-    const int t = threadIdx.y * TBX + threadIdx.x, off = conv2d_offset(p);
-    const int64_t iy0 = y0 - off, ax0 = (x0 - off) & ~(int64_t)3;
-    const int border = p.mode == PL_CONV2D_SAME ? p.border : PL_CONV2D_ZERO;
-    const bool interior = vec && iy0 >= 0 && iy0 + S::RS <= p.H && ax0 >= 0 && ax0 + S::SW <= p.W;
-    if (ASYNC && interior) {
-        const T *base = img + iy0 * p.ld_img + ax0;
-#pragma unroll
-        for (int l = 0; l < NL; l++) {
-            const int idx = l * NT + t, r = idx / S::NQ, q = idx % S::NQ;
-            if (NQT % NT == 0 || idx < NQT) pl_async::cp_async16(s_img + r * S::SW + 4 * q, base + r * p.ld_img + 4 * q);
-        }
-        return;
-    }
     T v[NL][4];
+    const bool interior = vec && iy0 >= 0 && iy0 + S::RS <= p.H && ax0 >= 0 && ax0 + S::SW <= p.W;
     if (interior) {
         const T *base = img + iy0 * p.ld_img + ax0;
 #pragma unroll
@@ -188,32 +189,8 @@ static __device__ __forceinline__ void tile_load(const pl_conv2d_problem &p, con
         const int idx = l * NT + t, r = idx / S::NQ, q = idx % S::NQ;
         if (NQT % NT == 0 || idx < NQT) *(Q *)(s_img + r * S::SW + 4 * q) = Q{v[l][0], v[l][1], v[l][2], v[l][3]};
     }
-}
+    __syncthreads();
 
-// The filter (prepared: separable flag, factors, taps in order) into s_f. K < SEP_MIN_K: no
-// preparation kernel ran; the taps are oriented here.
-template <typename T, int K>
-static __device__ __forceinline__ void filter_load(const pl_conv2d_problem &p, const T *__restrict__ filt,
-                                                   const T *__restrict__ prep, T *s_f)
-{
-    const int t = threadIdx.y * TBX + threadIdx.x;
-    if (K >= SEP_MIN_K) {
-        for (int k = t; k < prep_words(K); k += NT) s_f[k] = prep[k];
-    } else {
-        if (t == 0) s_f[0] = T(0);
-        for (int k = t; k < K * K; k += NT) s_f[1 + 2 * K + k] = filt[pl_conv2d_tap(K, p.flip, k / K, k % K)];
-    }
-}
-
-// The output tile at (x0, y0) from its input tile in s_img (complete and visible to the block),
-// written to out. The separable path filters the rows of s_img in place.
-template <typename T, int K, int RY>
-static __device__ __forceinline__ void tile_compute(const pl_conv2d_problem &p, T *s_img, const T *s_f, int64_t x0,
-                                                    int64_t y0, T *__restrict__ out)
-{
-    typedef TileShape<K, RY> S;
-    const int tx = threadIdx.x, ty = threadIdx.y, t = ty * TBX + tx, off = conv2d_offset(p);
-    const int shift = (int)((x0 - off) - ((x0 - off) & ~(int64_t)3));
     T acc[RY][2];
 #pragma unroll
     for (int ry = 0; ry < RY; ry++) acc[ry][0] = acc[ry][1] = T(0);
@@ -290,57 +267,9 @@ static __device__ __forceinline__ void tile_compute(const pl_conv2d_problem &p, 
     }
 }
 
-// A block per output tile: load, barrier, compute.
-template <typename T, int K, int RY>
-static __global__ void __launch_bounds__(NT) conv2d_tuned_kernel(pl_conv2d_problem p, const T *__restrict__ img,
-                                                                 const T *__restrict__ filt, const T *__restrict__ prep,
-                                                                 T *__restrict__ out, int vec)
-{
-    typedef TileShape<K, RY> S;
-    extern __shared__ __align__(16) unsigned char smem[];
-    T *s_img = (T *)smem, *s_f = s_img + S::RS * S::SW;
-    const int64_t x0 = (int64_t)blockIdx.x * TW, y0 = (int64_t)blockIdx.y * S::TH;
-    filter_load<T, K>(p, filt, prep, s_f);
-    tile_load<T, K, RY, false>(p, img, x0, y0, vec, s_img);
-    __syncthreads();
-    tile_compute<T, K, RY>(p, s_img, s_f, x0, y0, out);
-}
-
-// pipe=on: blocks that stay (as many as fit on the GPU at once) walk the tiles t = blockIdx.x,
-// + gridDim.x, ... in row-major order, with two input tiles in shared memory: while the block
-// computes one, cp.async fills the other with the next, so the memory streams during the FMAs
-// (a block per tile overlaps a load only with other blocks' compute, and only 2-3 fit).
-template <typename T, int K, int RY>
-static __global__ void __launch_bounds__(NT) conv2d_pipe_kernel(pl_conv2d_problem p, const T *__restrict__ img,
-                                                                   const T *__restrict__ filt,
-                                                                   const T *__restrict__ prep, T *__restrict__ out,
-                                                                   int vec, int64_t gx, int64_t tiles)
-{
-    typedef TileShape<K, RY> S;
-    constexpr int TILE = S::RS * S::SW; // a multiple of 4: each buffer starts 16-byte aligned
-    extern __shared__ __align__(16) unsigned char smem[];
-    T *s_buf = (T *)smem, *s_f = s_buf + 2 * TILE;
-    filter_load<T, K>(p, filt, prep, s_f);
-    int64_t tile = blockIdx.x;
-    if (tile < tiles) tile_load<T, K, RY, true>(p, img, tile % gx * TW, tile / gx * S::TH, vec, s_buf);
-    pl_async::cp_async_commit();
-    for (int k = 0; tile < tiles; k++, tile += gridDim.x) {
-        const int64_t next = tile + gridDim.x;
-        if (next < tiles) tile_load<T, K, RY, true>(p, img, next % gx * TW, next / gx * S::TH, vec, s_buf + ((k + 1) & 1) * TILE);
-        pl_async::cp_async_commit();
-        pl_async::cp_async_wait<1>(); // this thread's copies of `tile` are done; `next`'s may fly
-        __syncthreads();              // ... and every thread's (and the filter, the first time)
-        tile_compute<T, K, RY>(p, s_buf + (k & 1) * TILE, s_f, tile % gx * TW, tile / gx * S::TH, out);
-        __syncthreads(); // the buffer is refilled by the next iteration's load
-    }
-    pl_async::cp_async_wait<0>();
-}
-
 static const int64_t rows_values[] = {0, 4, 8, 16};
 enum { SEP_AUTO, SEP_OFF };
 static const char *const sep_choices[] = {"auto", "off", NULL}; // in the order of SEP_*
-enum { PIPE_AUTO, PIPE_OFF, PIPE_ON };
-static const char *const pipe_choices[] = {"auto", "off", "on", NULL}; // in the order of PIPE_*
 extern "C" const pl_param_def pl_conv2d_cuda_tuned_params[] = {
     [PL_CONV2D_CUDA_TUNED_ROWS] =
         {.name = "rows", .help = "outputs per thread down a column (two columns each): a block computes 64 x "
@@ -351,11 +280,6 @@ extern "C" const pl_param_def pl_conv2d_cuda_tuned_params[] = {
         {.name = "sep", .help = "auto: the separable path when the filter has rank 1 (K >= 5); off: always the 2-D "
                                 "path",
          .kind = PL_PARAM_CHOICE, .choices = sep_choices, .def = SEP_AUTO},
-    [PL_CONV2D_CUDA_TUNED_PIPE] =
-        {.name = "pipe", .help = "on: as many blocks as fit at once walk the tiles, each with two input tiles "
-                                 "in shared memory, the next copied (cp.async) while the current is computed; "
-                                 "off: a block per tile; auto: on from K = 5",
-         .kind = PL_PARAM_CHOICE, .choices = pipe_choices, .def = PIPE_AUTO},
 };
 PL_CHECK_COUNT(pl_conv2d_cuda_tuned_params, PL_CONV2D_CUDA_TUNED_N_PARAMS);
 
@@ -374,31 +298,6 @@ static pl_status launch_rows(const pl_run_args *a, const T *prep, int vec)
     return conv2d_launched("cuda-tuned");
 }
 
-// pipe=on: the blocks that fit at once on the GPU, each walking tiles with two buffers.
-template <typename T, int K, int RY>
-static pl_status launch_pipe(const pl_run_args *a, const T *prep, int vec)
-{
-    typedef TileShape<K, RY> S;
-    const pl_conv2d_problem *p = (const pl_conv2d_problem *)a->problem;
-    const int64_t gx = (p->OW + TW - 1) / TW, gy = (p->OH + S::TH - 1) / S::TH, tiles = gx * gy;
-    const size_t bytes = sizeof(T) * (size_t)(2 * S::RS * S::SW + prep_words(K));
-    auto kernel = conv2d_pipe_kernel<T, K, RY>;
-    int per_sm = 0;
-    cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-    if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, NT, bytes);
-    if (e != cudaSuccess || per_sm < 1) {
-        (void)cudaGetLastError();
-        return pl_fail(PL_ERR_CUDA, "cuda-tuned (pipe): %zu bytes of shared memory a block do not fit: %s", bytes,
-                       e != cudaSuccess ? cudaGetErrorString(e) : "no block fits");
-    }
-    const int64_t sms = a->ctx->sm_count > 0 ? a->ctx->sm_count : 132;
-    const int64_t blocks = tiles < per_sm * sms ? tiles : per_sm * sms;
-    dim3 block(TBX, TBY);
-    kernel<<<(unsigned)blocks, block, bytes, (cudaStream_t)a->stream>>>(
-        *p, (const T *)a->data[0], (const T *)a->data[1], prep, (T *)a->data[2], vec, gx, tiles);
-    return conv2d_launched("cuda-tuned (pipe)");
-}
-
 // rows = 0 (auto): K <= 3, memory-bound with little arithmetic, takes short strips (more
 // blocks, fewer registers, more loads in flight); from K = 5 on, long strips (fewer shared
 // loads per FMA) won every sweep on the H100 at 10000^2 (docs/notes/conv2d-cuda.md).
@@ -407,12 +306,11 @@ static int auto_rows(int K) { return K <= 3 ? 4 : 16; }
 template <typename T, int K>
 static pl_status launch_k(const pl_run_args *a, const T *prep, int vec)
 {
-    const int64_t rows = a->params[PL_CONV2D_CUDA_TUNED_ROWS], pipe = a->params[PL_CONV2D_CUDA_TUNED_PIPE];
-    const bool piped = pipe == PIPE_ON || (pipe == PIPE_AUTO && K >= 5);
+    const int64_t rows = a->params[PL_CONV2D_CUDA_TUNED_ROWS];
     switch (rows ? rows : auto_rows(K)) {
-    case 4: return piped ? launch_pipe<T, K, 4>(a, prep, vec) : launch_rows<T, K, 4>(a, prep, vec);
-    case 8: return piped ? launch_pipe<T, K, 8>(a, prep, vec) : launch_rows<T, K, 8>(a, prep, vec);
-    case 16: return piped ? launch_pipe<T, K, 16>(a, prep, vec) : launch_rows<T, K, 16>(a, prep, vec);
+    case 4: return launch_rows<T, K, 4>(a, prep, vec);
+    case 8: return launch_rows<T, K, 8>(a, prep, vec);
+    case 16: return launch_rows<T, K, 16>(a, prep, vec);
     default: return pl_fail(PL_ERR_ARG, "cuda-tuned: rows=%lld (legal: 0 auto, 4, 8, 16)", (long long)rows);
     }
 }

@@ -21,14 +21,14 @@
 #include <stdint.h>
 
 #include "core/core.h"
-#include "core/cuda_async.cuh"
+#include "kernels/gemm/cuda_async.cuh"
 #include "kernels/gemm/cuda_frame.cuh"
 #include "kernels/gemm/cuda_splitk.cuh"
 #include "kernels/gemm/cuda_tf32_tiles.cuh"
 
 namespace {
 
-using namespace pl_async;
+using namespace pl_gemm_async;
 using namespace pl_gemm_tf32;
 
 /* A fragments (ldmatrix.x4 per m16 tile) and B fragments (two LDS.32 per n8 tile) of one

@@ -9,11 +9,11 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-#include "core/cuda_async.cuh"
+#include "kernels/gemm/cuda_async.cuh"
 
 namespace pl_gemm_tf32 {
 
-using namespace pl_async;
+using namespace pl_gemm_async;
 
 /* x rounded to TF32 (round to nearest, ties away: cvt.rna), as the bits of a float. */
 __device__ __forceinline__ unsigned to_tf32(unsigned x)

@@ -22,13 +22,13 @@
 #include <stdint.h>
 
 #include "core/core.h"
-#include "core/cuda_async.cuh"
+#include "kernels/gemm/cuda_async.cuh"
 #include "kernels/gemm/cuda_frame.cuh"
 #include "kernels/gemm/cuda_splitk.cuh"
 
 namespace {
 
-using namespace pl_async;
+using namespace pl_gemm_async;
 
 
 /* A tile: BM rows x BK k, stored transposed in shared memory: sA[k][m], row stride BM+4

@@ -24,7 +24,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-#include "core/cuda_async.cuh"
+#include "kernels/gemm/cuda_async.cuh"
 
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define PL_WGMMA_DEVICE 1
@@ -34,7 +34,7 @@
 
 namespace pl_gemm_wgmma {
 
-using namespace pl_async;
+using namespace pl_gemm_async;
 
 #if PL_WGMMA_DEVICE
 __device__ __forceinline__ void wgmma_m64n128k8_tf32_rs(float (&d)[64], const unsigned (&a)[4], uint64_t desc)

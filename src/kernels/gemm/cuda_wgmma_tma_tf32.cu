@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "core/core.h"
-#include "core/cuda_async.cuh"
+#include "kernels/gemm/cuda_async.cuh"
 #include "kernels/gemm/cuda_frame.cuh"
 #include "kernels/gemm/cuda_splitk.cuh"
 #include "kernels/gemm/cuda_tf32_tiles.cuh"
@@ -24,7 +24,7 @@
 
 namespace {
 
-using namespace pl_async;
+using namespace pl_gemm_async;
 using namespace pl_gemm_tf32;
 using namespace pl_gemm_wgmma;
 

@@ -1,10 +1,10 @@
-/* cuda_async.cuh: the asynchronous global -> shared copies (cp.async, sm_80+) that CUDA rungs
- * stage their tiles with while they compute on the previous ones: GEMM's top rungs, conv2d's
- * cuda-tuned. */
-#ifndef PL_CORE_CUDA_ASYNC_CUH
-#define PL_CORE_CUDA_ASYNC_CUH
+/* cuda_async.cuh: the asynchronous global -> shared copies (cp.async, sm_80+) that the CUDA
+ * top rungs (cuda_tuned.cu, cuda_mma_tf32.cu, cuda_wgmma_tf32.cu) stage their tiles with.
+ * Private to the GEMM room. */
+#ifndef PL_GEMM_CUDA_ASYNC_CUH
+#define PL_GEMM_CUDA_ASYNC_CUH
 
-namespace pl_async {
+namespace pl_gemm_async {
 
 __device__ __forceinline__ unsigned smem_u32(const void *p)
 {
@@ -47,6 +47,6 @@ template <int N> __device__ __forceinline__ void cp_async_wait()
     asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 }
 
-} // namespace pl_async
+} // namespace pl_gemm_async
 
 #endif
