@@ -19,11 +19,16 @@
  *
  * Blocking, chosen at run time from this machine's caches (param value 0 = auto), read from
  * /sys/devices/system/cpu/cpu0/cache (sysconf as a fallback, then 32K/512K/8M):
- *   KC: the B sliver KC x NR x 4 bytes takes half of L1d:   KC = L1d / 2 / (4*NR),
- *       rounded down to 16, clamped to 64..1024.  AVX2 (NR=16) on 32 KiB: KC = 256;
- *       AVX-512 (NR=32) on 48 KiB (Zen 5): 192; on 32 KiB: 128.
+ *   KC: the B sliver KC x NR x 4 bytes fills L1d:           KC = L1d / (4*NR), rounded
+ *       down to 16, clamped to 64..1024. AVX2 (NR=16) on 32 KiB: KC = 512; AVX-512 (NR=32)
+ *       on 32 KiB (Zen 4): 256, on 48 KiB: 384. Half of L1d (the textbook rule, kept until
+ *       issue 23) measured 3-5% slower for AVX2 on the Zen 4 at 1024-4096 and 5-9% for AVX-512
+ *       (KC 128): each K block is one more pass over C (a load and a store of every element),
+ *       two more barriers and one more call per tile, while the A sliver and C lines that
+ *       push B out of L1 come back from L2, which feeds 32 bytes a cycle against the ~15 the
+ *       6 x 16 kernel reads (docs/notes/gemm-cpu.md).
  *   MC: the A block MC x KC x 4 bytes takes half of L2:     MC = L2 / 2 / (4*KC), rounded
- *       down to MR. AVX2 on 512 KiB: 252; AVX-512 on 1 MiB, KC=192: 672.
+ *       down to MR. AVX2 on 1 MiB, KC=512: 252; AVX-512 on 1 MiB, KC=256: 504.
  *   NC: the B panel KC x NC x 4 bytes takes half of L3:     NC = L3 / 2 / (4*KC), rounded
  *       down to NR, at most 8192. 32 MiB L3: 8192 (so N <= 8192 packs B once per pc).
  * Then every block is balanced: K = 257 is two passes of 129, not 256 + 1; M, N likewise.
@@ -52,7 +57,7 @@
  * by the workers in slices (the B panel, one A block per ic group): the context's host
  * workspace PL_PACKED_HOST_WS, grown when a larger problem needs it and kept for the next
  * call (so repeated calls do not fault in fresh pages each time), freed by pl_ctx_destroy; it
- * is about (KC*NC + threads*MC*KC)*4 bytes: 9 MiB for AVX2 here, plus two cache lines per
+ * is about (KC*NC + threads*MC*KC)*4 bytes: 17 MiB for AVX2 here, plus two cache lines per
  * thread for the tile counters. Without a context, or when
  * called from inside an OpenMP parallel region (threads that may share one context), the
  * call allocates its own and frees it before returning. */
@@ -465,7 +470,7 @@ static pl_status run(pl_ctx *ctx, int threads, const pl_gemm_problem *p, const f
 
     pthread_once(&cache_once, detect_caches);
     const int MR = isa.mr, NR = isa.nr;
-    int64_t kc = kc_req > 0 ? kc_req : cache_l1 / 2 / (4 * NR) / 16 * 16;
+    int64_t kc = kc_req > 0 ? kc_req : cache_l1 / (4 * NR) / 16 * 16;
     if (kc_req <= 0) kc = kc < 64 ? 64 : kc > 1024 ? 1024 : kc;
     int64_t mc = mc_req > 0 ? rup(mc_req, MR) : cache_l2 / 2 / (4 * kc) / MR * MR;
     if (mc < MR) mc = MR;
