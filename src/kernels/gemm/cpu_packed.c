@@ -19,22 +19,31 @@
  *
  * Blocking, chosen at run time from this machine's caches (param value 0 = auto), read from
  * /sys/devices/system/cpu/cpu0/cache (sysconf as a fallback, then 32K/512K/8M):
- *   KC: the B sliver KC x NR x 4 bytes takes half of L1d:   KC = L1d / 2 / (4*NR),
- *       rounded down to 16, clamped to 64..1024.  AVX2 (NR=16) on 32 KiB: KC = 256;
- *       AVX-512 (NR=32) on 48 KiB (Zen 5): 192; on 32 KiB: 128.
+ *   KC: the B sliver KC x NR x 4 bytes fills L1d:           KC = L1d / (4*NR), rounded
+ *       down to 16, clamped to 64..1024. AVX2 (NR=16) on 32 KiB: KC = 512; AVX-512 (NR=32)
+ *       on 32 KiB (Zen 4): 256, on 48 KiB: 384. Half of L1d (the textbook rule, kept until
+ *       issue 23) measured 3-5% slower for AVX2 on the Zen 4 at 1024-4096 and 5-9% for AVX-512
+ *       (KC 128): each K block is one more pass over C (a load and a store of every element),
+ *       two more barriers and one more call per tile, while the A sliver and C lines that
+ *       push B out of L1 come back from L2, which feeds 32 bytes a cycle against the ~15 the
+ *       6 x 16 kernel reads (docs/notes/gemm-cpu.md).
  *   MC: the A block MC x KC x 4 bytes takes half of L2:     MC = L2 / 2 / (4*KC), rounded
- *       down to MR. AVX2 on 512 KiB: 252; AVX-512 on 1 MiB, KC=192: 672.
+ *       down to MR. AVX2 on 1 MiB, KC=512: 252; AVX-512 on 1 MiB, KC=256: 504.
  *   NC: the B panel KC x NC x 4 bytes takes half of L3:     NC = L3 / 2 / (4*KC), rounded
  *       down to NR, at most 8192. 32 MiB L3: 8192 (so N <= 8192 packs B once per pc).
  * Then every block is balanced: K = 257 is two passes of 129, not 256 + 1; M, N likewise.
  *
  * Threads (ctx->threads, one per core). Two ways to split, chosen per problem by the work
  * each thread gets including padding:
- *   ic: each thread owns a contiguous range of M (whole MR slivers), packs its own A blocks
- *       into its own L2, and all share the B panel (packed by all, then a barrier). The
- *       default for M large: no barrier in the ic loop and each core's L2 holds its own A.
+ *   ic: the B panel is shared (packed by all, then a barrier); the tiles of a step (an A
+ *       block by a chunk of B slivers) are cut into one contiguous range of M per thread,
+ *       as a static split would, but handed out as the step runs: a thread that has done
+ *       its own range takes the rest of the others' (step_shared). Each A block is packed
+ *       into the L2 of the thread that uses it. The default for M large.
  *   jr: M small (e.g. 64 x 4096 x 4096): all threads share each A block (packed by all,
- *       barrier) and split the B slivers of the panel.
+ *       barrier) and split the B slivers of the panel statically.
+ * The barrier is the rung's own: it spins 100 us, then sleeps (futex), so a waiting thread
+ * gives its core back when the machine is oversubscribed.
  * Small problems (2*M*N*K below PL_PACKED_SMALL_FLOPS) run on one thread and do not pack A:
  * the kernel reads A in place (row pointers with lda); only B is packed (it sets the
  * alignment and the zero padding that the edge handling relies on).
@@ -48,7 +57,8 @@
  * by the workers in slices (the B panel, one A block per ic group): the context's host
  * workspace PL_PACKED_HOST_WS, grown when a larger problem needs it and kept for the next
  * call (so repeated calls do not fault in fresh pages each time), freed by pl_ctx_destroy; it
- * is about (KC*NC + threads*MC*KC)*4 bytes: 9 MiB for AVX2 here. Without a context, or when
+ * is about (KC*NC + threads*MC*KC)*4 bytes: 17 MiB for AVX2 here, plus two cache lines per
+ * thread for the tile counters. Without a context, or when
  * called from inside an OpenMP parallel region (threads that may share one context), the
  * call allocates its own and frees it before returning. */
 #include "core/core.h"
@@ -56,11 +66,19 @@
 #include "kernels/gemm/gemm.h"
 #include "kernels/ladder.h"
 
+#include <immintrin.h>
+#include <limits.h>
 #include <omp.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#endif
 
 /* Below this many flops (2*M*N*K) one thread and no packing of A. ~2*160^3. */
 #ifndef PL_PACKED_SMALL_FLOPS
@@ -110,6 +128,17 @@ typedef struct isa_info {
     pl_packed_ukr_fn ukr;
 } isa_info;
 
+typedef struct tile_counter {
+    _Atomic int64_t next;
+    char pad[64 - sizeof(int64_t)]; /* one cache line each */
+} tile_counter;
+
+typedef struct team_barrier {
+    _Alignas(64) _Atomic int count; /* threads arrived */
+    _Atomic int gen;                /* bumped when the last one arrives */
+    _Atomic int sleepers;           /* threads in futex_wait */
+} team_barrier;
+
 typedef struct plan {
     const float *A, *B;
     float *C;
@@ -119,6 +148,11 @@ typedef struct plan {
     int64_t mc, kc, nc; /* maxima, multiples of mr / any / nr */
     int threads, ways_ic, ways_jr;
     int pack_a;
+    int shared;              /* ic split, its tiles shared out as it runs (step_shared) */
+    int64_t chunk_sl;        /* B slivers in one tile */
+    tile_counter *counters;  /* 2 sets (step parity) of one counter per thread's range */
+    team_barrier *bar;
+    double spin_s;           /* how long a thread spins at the barrier before it sleeps */
     float *bbuf; /* kc * nc */
     float *abuf; /* ways_ic blocks of mc * kc, a_stride floats apart */
     size_t a_stride;
@@ -190,11 +224,56 @@ static void pack_a(int64_t mc, int64_t kc, const float *A, int64_t lda, int mr_,
     }
 }
 
-static inline void barrier(const plan *pl)
+/* The team's barrier: spin a short while, then sleep in the kernel. OpenMP's barrier (libgomp,
+ * OMP_WAIT_POLICY unset) spins some 300k pauses, milliseconds, before it sleeps: while another
+ * process wants a core, the waiting thread holds its core and the thread it waits for queues
+ * behind that process on the other one (2048 on 2 threads at load 3.5: 0.86x OpenBLAS, 1024:
+ * 0.42x). Sleeping lets the scheduler run the late thread on the freed core. The spin covers
+ * the waits of a quiet machine (tens of microseconds) without a system call. */
+#ifndef PL_PACKED_SPIN_NS
+#define PL_PACKED_SPIN_NS 100000
+#endif
+
+static void futex_wait(_Atomic int *addr, int val)
 {
-    if (pl->threads > 1) {
-#pragma omp barrier
+#ifdef __linux__
+    syscall(SYS_futex, (int *)addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+#else
+    (void)addr, (void)val;
+    sched_yield();
+#endif
+}
+
+static void futex_wake_all(_Atomic int *addr)
+{
+#ifdef __linux__
+    syscall(SYS_futex, (int *)addr, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+#else
+    (void)addr;
+#endif
+}
+
+static void barrier(const plan *pl)
+{
+    team_barrier *b = pl->bar;
+    const int T = pl->threads;
+    if (T < 2) return;
+    const int gen = atomic_load(&b->gen);
+    if (atomic_fetch_add(&b->count, 1) == T - 1) { /* the last one in opens it */
+        atomic_store(&b->count, 0);
+        atomic_store(&b->gen, gen + 1);
+        if (atomic_load(&b->sleepers) > 0) futex_wake_all(&b->gen);
+        return;
     }
+    const double t0 = pl_now();
+    for (int i = 1;; i++) {
+        if (atomic_load_explicit(&b->gen, memory_order_acquire) != gen) return;
+        _mm_pause();
+        if ((i & 63) == 0 && pl_now() - t0 > pl->spin_s) break;
+    }
+    atomic_fetch_add(&b->sleepers, 1);
+    while (atomic_load(&b->gen) == gen) futex_wait(&b->gen, gen);
+    atomic_fetch_sub(&b->sleepers, 1);
 }
 
 /* Blocks of at most `max` (a multiple of `unit`) covering n, balanced: count and size. */
@@ -205,6 +284,65 @@ static void balance(int64_t n, int64_t max, int64_t unit, int64_t *count, int64_
     *size = rup(cdiv(n, c), unit);
 }
 
+/* C[ic:+mc, jc + js*NR ...] (+)= A block * B slivers [js_lo, js_hi) of the packed panel:
+ * the jr and ir loops around the micro-kernel. */
+static void macro_kernel(const plan *pl, const float *ablk, int64_t a_ld, int64_t a_step, int64_t ic,
+                         int64_t mc, int64_t jc, int64_t nc, int64_t kc, float beta, int64_t js_lo,
+                         int64_t js_hi)
+{
+    const int MR = pl->isa.mr, NR = pl->isa.nr;
+    const int64_t m_sl = cdiv(mc, MR);
+    for (int64_t js = js_lo; js < js_hi; js++) {
+        const int64_t j = js * NR;
+        const int nr = (int)(nc - j < NR ? nc - j : NR);
+        const float *bs = pl->bbuf + js * NR * kc;
+        float *cc = pl->C + ic * pl->ldc + jc + j;
+        for (int64_t is = 0; is < m_sl; is++) {
+            const int mr = (int)(mc - is * MR < MR ? mc - is * MR : MR);
+            pl->isa.ukr(kc, ablk + is * a_step, a_ld, bs, cc + is * MR * pl->ldc, pl->ldc, beta, mr, nr);
+        }
+    }
+}
+
+/* The ic split, shared out as it runs. The tiles (A block ib, chunk of B slivers) of one
+ * (jc, pc) step are numbered A-block-major and cut into one contiguous range per thread, as
+ * the static split cut M; each range has a counter. A thread takes tiles from its own range's
+ * counter, then from the next range's, and so on around, until every range is empty: a thread
+ * slowed by anything (another process on its core, a noisy neighbour) takes fewer tiles
+ * instead of leaving the other waiting at the next barrier. A thread packs an A block into its
+ * own buffer when its tile's block is not the one it holds, so an A block is packed once, plus
+ * once per thread that takes a tile of it from another's range. Every tile is computed whole
+ * by one thread over the same K blocks, so C is bit-identical whichever thread takes it.
+ * Counters: set `par` (the step's parity) is used now; the other set, last used in the step
+ * before, is zeroed by thread 0 between the two barriers of this step. */
+static void step_shared(const plan *pl, int tid, int par, int64_t jc, int64_t nc, int64_t pc, int64_t kc,
+                        float beta, int64_t n_mblk, int64_t mcb)
+{
+    const int MR = pl->isa.mr, T = pl->threads;
+    const int64_t n_sl = cdiv(nc, pl->isa.nr);
+    const int64_t chunk = pl->chunk_sl < n_sl ? pl->chunk_sl : n_sl;
+    const int64_t n_ch = cdiv(n_sl, chunk), tiles = n_mblk * n_ch;
+    float *abuf = pl->abuf + (size_t)tid * pl->a_stride;
+    int64_t held = -1;
+    for (int q = 0; q < T; q++) {
+        const int r = (tid + q) % T;
+        const int64_t lo = tiles * r / T, len = tiles * (r + 1) / T - lo;
+        tile_counter *ctr = &pl->counters[par * T + r];
+        for (;;) {
+            const int64_t i = atomic_fetch_add_explicit(&ctr->next, 1, memory_order_relaxed);
+            if (i >= len) break;
+            const int64_t t = lo + i, ib = t / n_ch, ch = t % n_ch;
+            const int64_t ic = ib * mcb, mc = pl->M - ic < mcb ? pl->M - ic : mcb;
+            if (ib != held) {
+                pack_a(mc, kc, pl->A + ic * pl->lda + pc, pl->lda, MR, abuf, 0, cdiv(mc, MR));
+                held = ib;
+            }
+            const int64_t js_hi = (ch + 1) * chunk < n_sl ? (ch + 1) * chunk : n_sl;
+            macro_kernel(pl, abuf, 0, MR * kc, ic, mc, jc, nc, kc, beta, ch * chunk, js_hi);
+        }
+    }
+}
+
 static void worker(const plan *pl, int tid)
 {
     const int MR = pl->isa.mr, NR = pl->isa.nr;
@@ -213,10 +351,11 @@ static void worker(const plan *pl, int tid)
     const int gi = tid / pl->ways_jr; /* my ic group */
     const int gj = tid % pl->ways_jr; /* my place in it */
 
-    /* My rows: a contiguous range of whole MR slivers. */
+    /* My rows: a contiguous range of whole MR slivers (all of M when the tiles are shared). */
+    const int ways_ic = pl->shared ? 1 : pl->ways_ic, g = pl->shared ? 0 : gi;
     const int64_t sm = cdiv(M, MR);
-    const int64_t m_lo = (sm * gi / pl->ways_ic) * MR;
-    const int64_t m_hi_s = (sm * (gi + 1) / pl->ways_ic) * MR;
+    const int64_t m_lo = (sm * g / ways_ic) * MR;
+    const int64_t m_hi_s = (sm * (g + 1) / ways_ic) * MR;
     const int64_t m_hi = m_hi_s < M ? m_hi_s : M;
     const int64_t m_len = m_hi > m_lo ? m_hi - m_lo : 0;
     int64_t n_mblk = 0, mcb = pl->mc;
@@ -225,6 +364,7 @@ static void worker(const plan *pl, int tid)
     float *abuf = pl->abuf + (size_t)gi * pl->a_stride;
 
     int64_t n_nblk, ncb, n_kblk, kcb;
+    int par = 0; /* the parity of the (jc, pc) step: which set of tile counters it uses */
     balance(N, pl->nc, NR, &n_nblk, &ncb);
     balance(K, pl->kc, 1, &n_kblk, &kcb);
 
@@ -235,40 +375,31 @@ static void worker(const plan *pl, int tid)
             const int64_t kc = K - pc < kcb ? K - pc : kcb;
             const float beta = pc == 0 ? pl->beta : 1.0f;
             barrier(pl); /* everyone is done with the previous B panel */
+            if (pl->shared && tid == 0)
+                for (int r = 0; r < T; r++) atomic_store_explicit(&pl->counters[(1 - par) * T + r].next, 0, memory_order_relaxed);
             pack_b(kc, nc, pl->B + pc * pl->ldb + jc, pl->ldb, pl->alpha, NR, pl->bbuf,
                    n_sl * tid / T, n_sl * (tid + 1) / T);
             barrier(pl);
+            if (pl->shared) {
+                step_shared(pl, tid, par, jc, nc, pc, kc, beta, n_mblk, mcb);
+                par = 1 - par;
+                continue;
+            }
             /* My B slivers: all of them (ic split) or my share (jr split). */
             const int64_t j_lo = n_sl * gj / pl->ways_jr, j_hi = n_sl * (gj + 1) / pl->ways_jr;
             for (int64_t ib = 0; ib < n_mblk; ib++) {
                 const int64_t ic = m_lo + ib * mcb;
                 const int64_t mc = m_hi - ic < mcb ? m_hi - ic : mcb;
                 const int64_t m_sl = cdiv(mc, MR);
-                const float *ablk;
-                int64_t a_ld, a_step;
                 if (pl->pack_a) {
                     if (pl->ways_jr > 1) barrier(pl); /* the shared A block is free */
                     pack_a(mc, kc, pl->A + ic * pl->lda + pc, pl->lda, MR, abuf,
                            m_sl * gj / pl->ways_jr, m_sl * (gj + 1) / pl->ways_jr);
                     if (pl->ways_jr > 1) barrier(pl);
-                    ablk = abuf;
-                    a_ld = 0;
-                    a_step = MR * kc;
+                    macro_kernel(pl, abuf, 0, MR * kc, ic, mc, jc, nc, kc, beta, j_lo, j_hi);
                 } else {
-                    ablk = pl->A + ic * pl->lda + pc;
-                    a_ld = pl->lda;
-                    a_step = MR * pl->lda;
-                }
-                for (int64_t js = j_lo; js < j_hi; js++) {
-                    const int64_t j = js * NR;
-                    const int nr = (int)(nc - j < NR ? nc - j : NR);
-                    const float *bs = pl->bbuf + js * NR * kc;
-                    float *cc = pl->C + ic * pl->ldc + jc + j;
-                    for (int64_t is = 0; is < m_sl; is++) {
-                        const int mr = (int)(mc - is * MR < MR ? mc - is * MR : MR);
-                        pl->isa.ukr(kc, ablk + is * a_step, a_ld, bs, cc + is * MR * pl->ldc,
-                                    pl->ldc, beta, mr, nr);
-                    }
+                    macro_kernel(pl, pl->A + ic * pl->lda + pc, pl->lda, MR * pl->lda, ic, mc, jc, nc,
+                                 kc, beta, j_lo, j_hi);
                 }
             }
         }
@@ -339,15 +470,17 @@ static pl_status run(pl_ctx *ctx, int threads, const pl_gemm_problem *p, const f
 
     pthread_once(&cache_once, detect_caches);
     const int MR = isa.mr, NR = isa.nr;
-    int64_t kc = kc_req > 0 ? kc_req : cache_l1 / 2 / (4 * NR) / 16 * 16;
+    int64_t kc = kc_req > 0 ? kc_req : cache_l1 / (4 * NR) / 16 * 16;
     if (kc_req <= 0) kc = kc < 64 ? 64 : kc > 1024 ? 1024 : kc;
     int64_t mc = mc_req > 0 ? rup(mc_req, MR) : cache_l2 / 2 / (4 * kc) / MR * MR;
     if (mc < MR) mc = MR;
     int64_t nc = nc_req > 0 ? rup(nc_req, NR) : cache_l3 / 2 / (4 * kc) / NR * NR;
     if (nc_req <= 0) nc = nc < 4 * NR ? 4 * NR : nc > 8192 ? 8192 : nc;
 
-    plan pl = {A, B, C, p->M, p->N, p->K, p->lda, p->ldb, p->ldc, p->alpha, p->beta, isa,
-               0, 0, 0, threads, threads, 1, 1, NULL, NULL, 0};
+    team_barrier bar = {0};
+    plan pl = {.A = A, .B = B, .C = C, .M = p->M, .N = p->N, .K = p->K, .lda = p->lda, .ldb = p->ldb,
+               .ldc = p->ldc, .alpha = p->alpha, .beta = p->beta, .isa = isa, .threads = threads,
+               .ways_ic = threads, .ways_jr = 1, .pack_a = 1, .bar = &bar, .spin_s = PL_PACKED_SPIN_NS * 1e-9};
 
     const double flops = 2.0 * (double)p->M * (double)p->N * (double)p->K;
     if (flops < PL_PACKED_SMALL_FLOPS) {
@@ -374,23 +507,40 @@ static pl_status run(pl_ctx *ctx, int threads, const pl_gemm_problem *p, const f
     balance(p->N, nc, NR, &nb, &sz);
     pl.nc = nc;
     const int64_t nc_max = sz;
-    pl.mc = mc;
-    const int64_t m_per = rup(cdiv(cdiv(p->M, MR), pl.ways_ic) * MR, MR);
-    const int64_t mc_max = pl.pack_a ? (m_per < mc ? m_per : mc) : 0;
-    pl.mc = pl.pack_a ? mc_max : mc;
+    /* The ic split shares its tiles out as it runs (step_shared): A blocks over all of M, and
+     * B slivers in chunks of about 1/(32 T) of a step's work (threads that find the step
+     * nearly done wait at most one small tile), at least one sliver. */
+    pl.shared = T > 1 && pl.ways_jr == 1;
+    int64_t mc_max;
+    if (pl.shared) {
+        balance(p->M, mc, MR, &nb, &sz);
+        mc_max = sz;
+        const int64_t chunk = nb * cdiv(nc_max, NR) / (32 * T);
+        pl.chunk_sl = chunk < 1 ? 1 : chunk;
+    } else {
+        const int64_t m_per = rup(cdiv(cdiv(p->M, MR), pl.ways_ic) * MR, MR);
+        mc_max = pl.pack_a ? (m_per < mc ? m_per : mc) : 0;
+    }
+    pl.mc = pl.pack_a && !pl.shared ? mc_max : mc; /* the worker balances M (or its range) by it */
     pl.kc = kc_max;
     pl.nc = nc_max;
     /* 64-byte aligned parts: B panel, then one A block per ic group. */
     const size_t b_floats = (size_t)rup(kc_max * nc_max, 16);
     const size_t a_floats = (size_t)rup(mc_max * kc_max, 16);
     float *owned = NULL;
-    float *ws = workspace(ctx, b_floats + a_floats * (size_t)pl.ways_ic, &owned);
+    const size_t c_floats = pl.shared ? 2 * (size_t)T * sizeof(tile_counter) / sizeof(float) : 0;
+    const size_t ws_floats = b_floats + a_floats * (size_t)pl.ways_ic + c_floats;
+    float *ws = workspace(ctx, ws_floats, &owned);
     if (!ws)
         return pl_fail(PL_ERR_NOMEM, "cpu-packed: cannot allocate %zu bytes of packing buffers",
-                       (b_floats + a_floats * (size_t)pl.ways_ic) * sizeof(float));
+                       ws_floats * sizeof(float));
     pl.bbuf = ws;
     pl.abuf = ws + b_floats;
     pl.a_stride = a_floats;
+    if (pl.shared) {
+        pl.counters = (tile_counter *)(void *)(pl.abuf + a_floats * (size_t)pl.ways_ic);
+        for (int i = 0; i < 2 * T; i++) atomic_init(&pl.counters[i].next, 0);
+    }
 
     if (T == 1) {
         worker(&pl, 0);
