@@ -5,8 +5,10 @@
 #include "gemm_cases.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void test_rungs(void)
 {
@@ -266,8 +268,61 @@ static void test_reference_float64(void)
     }
 }
 
+/* pl_sgemm with a 2-thread context called from inside the caller's own OpenMP region, each
+ * outer thread its own context: with nesting off the inner team has one thread where the
+ * context asks for two. The result must be whole and right, and the call must return (a
+ * barrier that counts two threads would wait forever). Both splits of cpu-packed: tall M (the
+ * shared ic split) and M of one sliver (the jr split). */
+static void test_inside_parallel(void)
+{
+    static const struct { int64_t m, n, k; } shapes[] = {{300, 257, 301}, {6, 2000, 400}};
+    omp_set_max_active_levels(1);
+    for (int s = 0; s < 2; s++) {
+        const int64_t M = shapes[s].m, N = shapes[s].n, K = shapes[s].k;
+        float *A = malloc(sizeof(float) * (size_t)(M * K)), *B = malloc(sizeof(float) * (size_t)(K * N));
+        float *C[2] = {malloc(sizeof(float) * (size_t)(M * N)), malloc(sizeof(float) * (size_t)(M * N))};
+        if (!A || !B || !C[0] || !C[1]) {
+            CHECK(0, "inside a parallel region: out of memory");
+            free(A), free(B), free(C[0]), free(C[1]);
+            return;
+        }
+        for (int64_t i = 0; i < M * K; i++) A[i] = (float)((i * 37 % 101) - 50) / 50.0f;
+        for (int64_t i = 0; i < K * N; i++) B[i] = (float)((i * 53 % 97) - 48) / 48.0f;
+        pl_status st[2] = {PL_ERR_ARG, PL_ERR_ARG};
+        const char *used[2] = {"", ""};
+#pragma omp parallel num_threads(2)
+        {
+            const int t = omp_get_thread_num();
+            pl_ctx *ctx = NULL;
+            if (pl_ctx_create(&ctx, PL_BACKEND_CPU, 0, 2) == PL_OK) {
+                used[t] = pl_gemm_best_variant(ctx);
+                st[t] = pl_sgemm(ctx, M, N, K, 1.0f, A, K, B, N, 0.0f, C[t], N);
+                pl_ctx_destroy(ctx);
+            }
+        }
+        for (int t = 0; t < 2; t++) {
+            CHECK(st[t] == PL_OK, "%lldx%lldx%lld inside a parallel region, thread %d: status %d", (long long)M,
+                  (long long)N, (long long)K, t, (int)st[t]);
+            double worst = 0;
+            for (int64_t i = 0; st[t] == PL_OK && i < M; i++)
+                for (int64_t j = 0; j < N; j++) {
+                    double ref = 0;
+                    for (int64_t k = 0; k < K; k++) ref += (double)A[i * K + k] * B[k * N + j];
+                    double e = fabs(ref - C[t][i * N + j]);
+                    if (!(e <= worst)) worst = e;
+                }
+            CHECK(worst < 1e-3, "%lldx%lldx%lld inside a parallel region (%s), thread %d: max error %g", (long long)M,
+                  (long long)N, (long long)K, used[t], t, worst);
+        }
+        free(A), free(B), free(C[0]), free(C[1]);
+    }
+}
+
 int main(void)
 {
+    alarm(120); /* a hang inside a parallel region ends the test (SIGALRM), not the CI's timeout */
+    test_inside_parallel();
+    alarm(0);
     test_sizes();
     test_api();
     test_rungs();

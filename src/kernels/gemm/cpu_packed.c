@@ -546,7 +546,18 @@ static pl_status run(pl_ctx *ctx, int threads, const pl_gemm_problem *p, const f
         worker(&pl, 0);
     } else {
 #pragma omp parallel num_threads(T)
-        worker(&pl, omp_get_thread_num());
+        {
+            /* OpenMP may give fewer threads than asked (a call from inside the caller's own
+             * parallel region with nesting off gets a team of one): the plan is cut for the
+             * team there is, before anyone works (the single's barrier), so no range is left
+             * undone and the barrier counts only threads that exist. */
+#pragma omp single
+            if (omp_get_num_threads() < pl.threads) {
+                pl.threads = omp_get_num_threads();
+                if (pl.ways_jr > 1) pl.ways_jr = pl.threads;
+            }
+            worker(&pl, omp_get_thread_num());
+        }
     }
     pl_free(owned);
     return PL_OK;
