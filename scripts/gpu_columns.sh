@@ -31,12 +31,6 @@ for s in 10000 30000; do
     $P bench reduce $s --set axis=0 --variant cuda-tuned,cuda-warp --min-time 0.3 >"$L/cols$s.log" 2>&1; show "$L/cols$s.log"
 done
 stamp "benches"
-# kernel times (ncu: durations only, clocks left alone)
-ncu --clock-control none --metrics gpu__time_duration.sum $P bench gemv 4096 --set trans=t --variant cuda-tuned --repeats 3 --warmup 0 --no-peaks >"$L/ncu_gemv_auto.log" 2>&1
-ncu --clock-control none --metrics gpu__time_duration.sum $P bench gemv 4096 --set trans=t --variant cuda-tuned --set map=cluster --repeats 3 --warmup 0 --no-peaks >"$L/ncu_gemv_cluster.log" 2>&1
-ncu --clock-control none --metrics gpu__time_duration.sum $P bench reduce 10000 --set axis=0 --variant cuda-tuned --repeats 3 --warmup 0 --no-peaks >"$L/ncu_cols.log" 2>&1
-for f in ncu_gemv_auto ncu_gemv_cluster ncu_cols; do echo "== $f"; grep -E "^  [a-z_]+.*\(|gpu__time_duration" "$L/$f.log" | paste - - | sed -E 's/ +/ /g' | cut -c1-140 | sort | uniq -c | head -8; done
-stamp "ncu"
 t() { local secs=$1 log=$2; shift 2; timeout "$secs" "$@" >"$L/$log" 2>&1; echo "exit $?" >>"$L/$log"; }
 t 230 test_gemv.log "$B/tests/test_gemv_gpu" &
 t 230 test_reduce.log "$B/tests/test_reduce_gpu" &
