@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # gpu_columns.sh: one device call for issue 23's column rows (gemv A^T x, reduce axis=0): the
 # benches first on a quiet GPU (cuda-tuned's maps and blocks beside cuBLAS, the column
-# reductions beside the rows), kernel times by ncu, then the two GPU tests and memcheck.
+# reductions beside the rows), then the two GPU tests and memcheck.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-gpu-logs}
