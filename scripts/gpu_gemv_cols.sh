@@ -2,20 +2,8 @@
 # gpu_gemv_cols.sh: one device call for gemv cuda-tuned's A^T mappings (issue 23): the maps and
 # blocks swept beside cuBLAS at square, odd and skinny shapes, y = A*x at blocks 256 and 512, then
 # test_gemv_gpu with memcheck and racecheck beside it.
-set -uo pipefail
-cd "$(dirname "$0")/.."
-OUT=${OUT:-gpu-logs}
-L=$OUT/logs
-mkdir -p "$L"
-B=${BUILD:-build-gpu}
-export PATH="$PATH:/usr/local/cuda/bin"
-t0=$(date +%s)
-stamp() { echo "[$(($(date +%s) - t0)) s] $*"; }
-nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm --format=csv,noheader >"$L/gpu.txt"
-cmake -S . -B "$B" -DPARLAB_CUDA=ON -DCMAKE_BUILD_TYPE=Release >"$L/configure.log" 2>&1 &&
-    cmake --build "$B" -j "$(nproc)" --target parlab_cli test_gemv_gpu ${TARGETS:-} >"$L/build.log" 2>&1 ||
-    { grep -E "error" "$L/build.log" | head -20; exit 1; }
-stamp "built ($(cat "$L/gpu.txt"))"
+. "$(dirname "$0")/gpu_lib.sh"
+gpu_build --target parlab_cli test_gemv_gpu ${TARGETS:-}
 P="$B/parlab"
 show() { grep -E "^(variant|cuda|peer|best|error|parlab:)" "$1" | cut -c1-150; }
 $P peaks --quick >"$L/peaks.log" 2>&1

@@ -4,22 +4,8 @@
 # compute-sanitizer side by side; then the benches alone (each new rung beside the rung it
 # follows, verified), short sweeps, and the entropy mutation the test must catch, while time is
 # left (LIMIT seconds, default 480). Logs into $OUT/logs.tgz; the summary prints last.
-set -uo pipefail
-cd "$(dirname "$0")/.."
-OUT=${OUT:-gpu-logs}
-L=$OUT/logs
-mkdir -p "$L"
-B=${BUILD:-build-gpu}
-export PATH="$PATH:/usr/local/cuda/bin"
-t0=$(date +%s)
-el() { echo $(($(date +%s) - t0)); }
-stamp() { echo "[$(el) s] $*"; }
-left() { [ $(($(el) + $1)) -lt "${LIMIT:-480}" ]; }
-nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader >"$L/gpu.txt"
-cmake -S . -B "$B" -DPARLAB_CUDA=ON -DCMAKE_BUILD_TYPE=Release >"$L/configure.log" 2>&1 &&
-    cmake --build "$B" -j "$(nproc)" --target parlab_cli test_life_gpu test_entropy_gpu >"$L/build.log" 2>&1 ||
-    { grep -E "error" "$L/build.log" | head -20; exit 1; }
-stamp "built ($(cat "$L/gpu.txt"))"
+. "$(dirname "$0")/gpu_lib.sh"
+gpu_build --target parlab_cli test_life_gpu test_entropy_gpu
 t() { local secs=$1 log=$2; shift 2; timeout "$secs" "$@" >"$L/$log" 2>&1; echo "exit $?" >>"$L/$log"; }
 t 170 life_register.log "$B/tests/test_life_gpu" --rung cuda-register &
 t 170 entropy_swar.log "$B/tests/test_entropy_gpu" --rung cuda-swar &

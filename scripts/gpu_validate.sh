@@ -4,22 +4,10 @@
 # changed (transpose cuda-tuned, entropy cuda-swar, life cuda-tuned/cuda-register), then issue
 # 23's rows benched alone on the GPU (each beside its peer or the rung it follows, verified).
 # Logs into $OUT/logs.tgz; the summary prints as it goes. LIMIT (s, default 540) bounds the benches.
-set -uo pipefail
-cd "$(dirname "$0")/.."
-OUT=${OUT:-gpu-logs}
-L=$OUT/logs
-mkdir -p "$L"
-B=${BUILD:-build-gpu}
-export PATH="$PATH:/usr/local/cuda/bin"
-t0=$(date +%s)
-el() { echo $(($(date +%s) - t0)); }
-stamp() { echo "[$(el) s] $*"; }
-left() { [ $(($(el) + $1)) -lt "${LIMIT:-540}" ]; }
-nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader >"$L/gpu.txt"
-cmake -S . -B "$B" -DPARLAB_CUDA=ON -DCMAKE_BUILD_TYPE=Release >"$L/configure.log" 2>&1 &&
-    cmake --build "$B" -j "$(nproc)" >"$L/build.log" 2>&1 ||
-    { grep -E "error" "$L/build.log" | head -20; tar czf "$OUT/logs.tgz" -C "$OUT" logs; exit 1; }
-stamp "built ($(cat "$L/gpu.txt")); warnings: $(grep -c -i warning "$L/build.log")"
+. "$(dirname "$0")/gpu_lib.sh"
+LIMIT=${LIMIT:-540}
+gpu_build
+echo "build warnings: $(grep -c -i warning "$L/build.log")"
 t() { local secs=$1 log=$2; shift 2; timeout "$secs" "$@" >"$L/$log" 2>&1; echo "exit $?" >>"$L/$log"; }
 ms() { local secs=$1 log=$2; shift 2; t "$secs" "$log" env PL_SANITIZER=1 compute-sanitizer --tool memcheck --error-exitcode 3 "$@"; }
 if [ "${TESTS:-1}" = 1 ]; then
