@@ -19,7 +19,7 @@
 #include <cooperative_groups.h>
 
 // The device workspace slot of the split partial sums (the GEMM rungs hold slots 0-3).
-enum { GEMV_WS_SPLIT = 4, SPLIT_BLOCK = 256, WARPS_PER_SM = 32 };
+enum { GEMV_WS_SPLIT = 4, SPLIT_BLOCK = 256, WARPS_PER_SM = 32, CLUSTER_MAX = 8 /* the portable size */ };
 
 static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { v = v < lo ? lo : v; return v > hi ? hi : v; } /* hi wins */
@@ -157,28 +157,38 @@ static __global__ void gemv_cols_kernel(pl_gemv_problem p, const float *__restri
 }
 
 // The rows cut among the S blocks of a thread-block cluster (grid.y == S): each block folds its
-// cut, then the cluster adds its blocks' column sums in rank order through distributed shared
-// memory (block r finishes columns [r CW / S, (r + 1) CW / S)) and writes y. No partials in
-// global memory, no second launch, the same bits on every run.
+// cut, then pushes its column sums into block 0's inbox through distributed shared memory and
+// arrives on the cluster barrier (release); the other blocks leave at once, block 0 waits
+// (acquire) and adds the S rows of its inbox in rank order and writes y. No partials in global
+// memory, no second launch, the same bits on every run. (Block r pulling its share of the
+// columns from every block took two full cluster barriers and a remote read each: ~0.7 us more
+// at 4096^2 on the H100, docs/gemv.md.) A block may write another's shared memory only once
+// that block has started: every block arrives on a first barrier phase as it starts and waits
+// on it just before its push, long after all have arrived.
 template <bool VEC>
 static __global__ void gemv_cols_cluster_kernel(pl_gemv_problem p, const float *__restrict__ A,
                                                 const float *__restrict__ x, float *__restrict__ y, int64_t rows_per)
 {
-    extern __shared__ float red[];
+    extern __shared__ float red[]; // warps x CW partial sums, then (block 0) CLUSTER_MAX x CW
     constexpr int CW = COLS_PER_BLOCK;
     namespace cg = cooperative_groups;
     cg::cluster_group cluster = cg::this_cluster();
     const int S = (int)cluster.num_blocks(), rank = (int)cluster.block_rank();
+    float *inbox = red + (blockDim.x / 32) * CW;
+    __cluster_barrier_arrive_relaxed(); // phase 1: this block has started
     const int64_t r0 = (int64_t)blockIdx.y * rows_per, r1 = r0 + rows_per < p.M ? r0 + rows_per : p.M;
     cols_fold<VEC>(p, A, x, r0, r1, red);
-    cluster.sync(); // every block's sums are in its shared memory
-    for (int t = rank * CW / S + threadIdx.x; t < (rank + 1) * CW / S; t += blockDim.x) {
+    __cluster_barrier_wait(); // every block of the cluster has started: block 0's inbox exists
+    for (int t = threadIdx.x; t < CW; t += blockDim.x) cluster.map_shared_rank(inbox, 0)[rank * CW + t] = red[t];
+    __cluster_barrier_arrive(); // phase 2 (release): the pushes are visible to who waits
+    if (rank != 0) return;      // nothing reads this block's shared memory
+    __cluster_barrier_wait();   // (acquire) every block has pushed
+    for (int t = threadIdx.x; t < CW; t += blockDim.x) {
         float s = 0.0f;
-        for (int q = 0; q < S; q++) s += cluster.map_shared_rank(red, q)[t];
+        for (int q = 0; q < S; q++) s += inbox[q * CW + t];
         const int64_t jj = (int64_t)blockIdx.x * CW + t;
         if (jj < p.N) gemv_store(p, y, jj, s);
     }
-    cluster.sync(); // no block leaves while another still reads its shared memory
 }
 
 // ---------------------------------------------------------------- the partial sums, in order
@@ -228,10 +238,10 @@ static plan choose(const pl_gemv_problem *p, int vec, int block, int map, int64_
     const int64_t need = cdiv(warps, strips * W); // row cuts that fill the GPU with warps
     // auto takes a cluster where clusters of at most 8 blocks (the portable size) hold 90% of
     // those warps or more; else (tall and narrow A) plain blocks and partials
-    if (map == PL_GEMV_MAP_AUTO && need > 1 && 10 * strips * clamp64(need, 1, 8) * W >= 9 * warps)
+    if (map == PL_GEMV_MAP_AUTO && need > 1 && 10 * strips * clamp64(need, 1, CLUSTER_MAX) * W >= 9 * warps)
         map = PL_GEMV_MAP_CLUSTER;
     if (map == PL_GEMV_MAP_CLUSTER) {
-        s = clamp64(need, 1, 8);
+        s = clamp64(need, 1, CLUSTER_MAX);
         s = clamp64(s, 1, p->M);
         c.seg = cdiv(p->M, s);
         c.splits = (int)s; // grid.y is the cluster's size: a block past M folds nothing
@@ -268,7 +278,7 @@ static pl_status launch_cols_cluster(const pl_gemv_problem *p, bool vec, int blo
     cluster[0].val.clusterDim.z = 1;
     cfg.gridDim = dim3((unsigned)cdiv(p->N, COLS_PER_BLOCK), (unsigned)c.splits);
     cfg.blockDim = dim3((unsigned)block);
-    cfg.dynamicSmemBytes = sizeof(float) * (size_t)(block / 32) * COLS_PER_BLOCK;
+    cfg.dynamicSmemBytes = sizeof(float) * (size_t)(block / 32 + CLUSTER_MAX) * COLS_PER_BLOCK;
     cfg.stream = st;
     cfg.attrs = cluster;
     cfg.numAttrs = 1;

@@ -67,10 +67,36 @@ template <int OP> __device__ __forceinline__ float thread_range_vec(const float 
     return acc;
 }
 
+// Programmatic dependent launch (Hopper and later): a first pass calls pdl_release() as it
+// starts, so the second pass, launched with pdl_launch_attr(), is scheduled while the first
+// still runs (its launch latency hidden); the second calls pdl_wait() before it reads, which
+// returns once the first pass has finished and its writes are visible. Without the attribute
+// (or before sm_90) both are no-ops and the launches are ordered as usual.
+static __device__ __forceinline__ void pdl_release()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+static __device__ __forceinline__ void pdl_wait()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+static inline cudaLaunchAttribute pdl_launch_attr()
+{
+    cudaLaunchAttribute at = {};
+    at.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    at.val.programmaticStreamSerializationAllowed = 1;
+    return at;
+}
+
 // Second pass over the column partials part[s * N + j]: a block of 32 columns x 8 groups,
 // group g folding splits g, g + 8, ... (a group's loads in flight together, where one thread
 // a column would wait on each in turn); then the 8 groups are combined in order: a fixed
-// order, the same bits on every run. Launch with cols_finish_block() on cols_finish_grid(N).
+// order, the same bits on every run. Launch with cols_finish_block() on cols_finish_grid(N);
+// it waits for a first pass launched before it with programmatic dependent launch (pdl_wait).
 enum { COLS_FINISH_GROUPS = 8 };
 static inline dim3 cols_finish_block() { return dim3(32, COLS_FINISH_GROUPS); }
 static inline unsigned cols_finish_grid(int64_t n) { return (unsigned)((n + 31) / 32); }
@@ -78,6 +104,7 @@ template <int OP>
 static __global__ void cols_finish_kernel(pl_reduce_problem p, const float *__restrict__ part, float *__restrict__ r, int splits)
 {
     __shared__ float group[COLS_FINISH_GROUPS][32];
+    pdl_wait(); // the first pass's partials are all written
     const int64_t j = (int64_t)blockIdx.x * 32 + threadIdx.x;
     float acc = red_neutral<OP>();
     if (j < p.N) {

@@ -56,6 +56,7 @@ template <int OP, bool VEC>
 static __global__ void cols_tuned_kernel(pl_reduce_problem p, const float *__restrict__ A, float *__restrict__ out,
                                          int splits, int64_t rows_per)
 {
+    pdl_release(); // the second pass may be scheduled now; it waits for this grid's end
     constexpr int VW = VEC ? 4 : 1;
     const int64_t j = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) * VW;
     if (j >= p.N) return;
@@ -93,9 +94,11 @@ static __global__ void cols_tuned_kernel(pl_reduce_problem p, const float *__res
     }
 }
 
-// The columns' plan: strips of bs * VW columns; rows cut so that the GPU holds about 4 blocks
-// of 256 threads per multiprocessor, each thread still folding 32 rows or more; a second pass
-// adds the cuts' partials in order.
+// The columns' plan: strips of bs * VW columns; rows cut so that the GPU holds about 2 blocks
+// of 256 threads per multiprocessor, each thread still folding 32 rows or more; a second pass,
+// launched while the first runs (programmatic dependent launch), adds the cuts' partials in
+// order. 2 blocks a multiprocessor, not 4: fewer, longer cuts read closer to the rows' speed on
+// the H100 and leave fewer partials (docs/reduce.md, issue 23, third pass).
 static pl_status columns_tuned(const pl_run_args *a, int bs, int sms)
 {
     const pl_reduce_problem *p = (const pl_reduce_problem *)a->problem;
@@ -105,7 +108,7 @@ static pl_status columns_tuned(const pl_run_args *a, int bs, int sms)
     const bool vec = p->lda % 4 == 0 && (uintptr_t)A % 16 == 0;
     const int vw = vec ? 4 : 1;
     const int64_t strips = (p->N + (int64_t)bs * vw - 1) / ((int64_t)bs * vw);
-    const int64_t want = 4LL * sms * (256 / bs > 0 ? 256 / bs : 1);
+    const int64_t want = 2LL * sms * (256 / bs > 0 ? 256 / bs : 1);
     if (strips > 2147483647) return pl_fail(PL_ERR_ARG, "cuda-tuned: N = %lld is too many blocks", (long long)p->N);
     int64_t splits = (want + strips - 1) / strips, most = p->M / 32;
     if (splits > most) splits = most;
@@ -125,9 +128,24 @@ static pl_status columns_tuned(const pl_run_args *a, int bs, int sms)
     } else {
         PL_REDUCE_DISPATCH(p->op, (cols_tuned_kernel<OPC, false><<<grid, bs, 0, st>>>(*p, A, out, (int)splits, rows_per)));
     }
-    if (splits > 1)
-        PL_REDUCE_DISPATCH(p->op, (cols_finish_kernel<OPC><<<cols_finish_grid(p->N), cols_finish_block(), 0, st>>>(*p, out, r, (int)splits)));
-    return pl_reduce_launched("cuda-tuned (columns)");
+    pl_status s = pl_reduce_launched("cuda-tuned (columns)");
+    if (s != PL_OK || splits == 1) return s;
+    cudaLaunchAttribute pdl = pdl_launch_attr();
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(cols_finish_grid(p->N));
+    cfg.blockDim = cols_finish_block();
+    cfg.stream = st;
+    cfg.attrs = &pdl;
+    cfg.numAttrs = 1;
+    const pl_reduce_problem q = *p;
+    const float *part = out;
+    cudaError_t e = cudaSuccess;
+    PL_REDUCE_DISPATCH(p->op, (e = cudaLaunchKernelEx(&cfg, cols_finish_kernel<OPC>, q, part, r, (int)splits)));
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return pl_fail(PL_ERR_CUDA, "cuda-tuned (columns, second pass) launch: %s", cudaGetErrorString(e));
+    }
+    return PL_OK;
 }
 
 extern "C" pl_status pl_reduce_cuda_tuned(const pl_run_args *a)
