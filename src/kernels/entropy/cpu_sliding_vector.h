@@ -3,11 +3,12 @@
  * One frame (cpu_sliding_bands.c) and two sets of micro-kernels behind one signature, chosen
  * at run time: cpu_sliding_avx512.c (AVX-512 F + BW) and cpu_sliding_avx2.c (AVX2).
  *
- * The frame splits the rows into one band a thread. Each thread keeps byte counters of its
- * current row's column counts (per column x and value b: how many of the k rows around the row
- * hold b at x; the layout is the ISA's) and moves them down one row at a time; at each row the
- * ISA's step adds the entering row, drops the leaving one, forms S = sum_b c_b log c_b of every
- * window and stores E = log n - S x inv (one call, so an ISA may interleave the two walks). */
+ * The frame splits the rows into bands the threads take as they finish. Each thread keeps byte
+ * counters of its current row's column counts (per column x and value b: how many of the k rows
+ * around the row hold b at x; the layout is the ISA's) and moves them down one row at a time; at
+ * each row the ISA's step adds the entering row, drops the leaving one, forms S = sum_b c_b
+ * log c_b of every window and stores E = log n - S x inv (one call, so an ISA may interleave the
+ * two walks). */
 #ifndef PL_ENTROPY_CPU_SLIDING_VECTOR_H
 #define PL_ENTROPY_CPU_SLIDING_VECTOR_H
 
