@@ -97,6 +97,22 @@ static void check_services(void)
     CHECK(destroys == 2, "destroying both destroyed %d handles (2 expected)", destroys);
 }
 
+/* pl_dynamic_bands: about per_thread bands a thread, none below min_rows, at least one a
+ * thread, at most one a row. */
+static void check_dynamic_bands(void)
+{
+    static const int64_t cases[][5] = {
+        /* rows, threads, per_thread, min_rows, bands */
+        {2560, 2, 4, 64, 8},     {16384, 16, 4, 256, 64}, {1000, 2, 4, 256, 3}, {100, 2, 4, 64, 2},
+        {3, 4, 4, 64, 3},        {1, 1, 4, 64, 1},        {0, 2, 4, 64, 1},     {16384, 1, 4, 256, 4},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const int64_t *c = cases[i], got = pl_dynamic_bands(c[0], (int)c[1], (int)c[2], c[3]);
+        CHECK(got == c[4], "pl_dynamic_bands(%lld rows, %lld threads, %lld, %lld) = %lld, want %lld", (long long)c[0],
+              (long long)c[1], (long long)c[2], (long long)c[3], (long long)got, (long long)c[4]);
+    }
+}
+
 /* ------------------------------------------------------------- two contexts at once */
 
 /* The jobs, worker and run_worker: ctx_jobs.h. FP32 accumulation over K: a job's tol is
@@ -107,6 +123,7 @@ static void check_services(void)
 int main(void)
 {
     check_services();
+    check_dynamic_bands();
 
     const char *sz = getenv("PL_TEST_SMALL"); /* under sanitizers: fewer repeats */
     const int reps = sz ? 2 : 4;

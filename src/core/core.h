@@ -127,6 +127,11 @@ int64_t pl_cpu_llc_bytes(int64_t fallback);
  * PL_ERR_UNSUPPORTED with the reason. */
 extern const char *const pl_isa_choices[4]; /* "auto", "avx2", "avx512", NULL */
 pl_status pl_isa_pick(int64_t choice, int *avx512);
+/* How many bands to cut `rows` into for threads that take them as they finish (OpenMP
+ * schedule(dynamic, 1)), so that a core running slower (shared, or clocked down) takes fewer:
+ * about `per_thread` a thread, each at least `min_rows` high, but at least one a thread and at
+ * most one a row (at least 1). */
+int64_t pl_dynamic_bands(int64_t rows, int threads, int per_thread, int64_t min_rows);
 
 #ifdef __cplusplus
 }

@@ -163,6 +163,15 @@ pl_status pl_isa_pick(int64_t choice, int *avx512)
     return PL_OK;
 }
 
+int64_t pl_dynamic_bands(int64_t rows, int threads, int per_thread, int64_t min_rows)
+{
+    int64_t bands = (int64_t)threads * per_thread, most = min_rows > 0 ? rows / min_rows : rows;
+    if (bands > most) bands = most;
+    if (bands < threads) bands = threads;
+    if (bands > rows) bands = rows;
+    return bands > 0 ? bands : 1;
+}
+
 int64_t pl_cpu_cache_bytes(int level)
 {
     for (int i = 0; i < 8; i++) {

@@ -85,9 +85,7 @@ pl_status pl_entropy_sliding_bands(const pl_run_args *a, const sliding_isa *isa)
     int T = pl_ctx_threads(a->ctx);
     if (T > p->H) T = (int)p->H;
     if (T < 1) T = 1;
-    int64_t bands = (int64_t)T * BANDS_PER_THREAD, most = p->H / MIN_BAND_ROWS;
-    if (bands > most) bands = most;
-    if (bands < T) bands = T;
+    const int64_t bands = pl_dynamic_bands(p->H, T, BANDS_PER_THREAD, MIN_BAND_ROWS);
     int failed = 0;
 #pragma omp parallel num_threads(T) reduction(| : failed)
     {

@@ -65,10 +65,7 @@ pl_status pl_life_cpu_bitpacked(const pl_run_args *a)
     g.zero_row = zero_row;
     uint64_t *rings = zero_row + g.wpr;
     const int64_t passes = T > 1 ? (p->gens + T - 1) / T : p->gens;
-    int64_t bands = (int64_t)threads * BANDS_PER_THREAD, most = p->H / MIN_BAND_ROWS;
-    if (bands > most) bands = most;
-    if (bands < threads) bands = threads; /* a band a thread at least, as many as there are rows */
-    if (bands > p->H) bands = p->H > 0 ? p->H : 1;
+    const int64_t bands = pl_dynamic_bands(p->H, threads, BANDS_PER_THREAD, MIN_BAND_ROWS);
 
 #pragma omp parallel num_threads(threads)
     {
