@@ -4,8 +4,9 @@
  * B transpose and A re-pitch use workspaces) and the cuBLAS peers at the same time, on
  * different shapes, several times; every result against a float64 reference computed here.
  * A context's workspaces, handles and per-device tables are its own: shared ones show up as
- * wrong results (or as compute-sanitizer errors). PL_SANITIZER=1 (under compute-sanitizer)
- * shrinks the shapes and the repeats. Label `gpu`: "skipped: no GPU" (exit 77) without one. */
+ * wrong results (or as compute-sanitizer errors). Last, the harness's busy-wait (queued before
+ * each timed GPU run) holds its stream at least as long as asked. PL_SANITIZER=1 (under
+ * compute-sanitizer) shrinks the shapes and the repeats. Label `gpu`: "skipped: no GPU" (exit 77) without one. */
 #include "check.h"
 #include "gpu_check.h"
 #include "core/core.h"
@@ -23,6 +24,30 @@
  * gives errors of the size of C itself, far outside both. */
 #define TOL_FP32(K) ((double)(K) * 0x1p-24)
 #define TOL_TF32(K) (0x1p-9 + (double)(K) * 0x1p-24)
+
+/* The busy-wait the harness queues before a timed GPU run (timing.c) keeps the stream busy for
+ * at least the time asked: the events around it are at least that far apart. */
+static void check_busy_wait(void)
+{
+    pl_ctx *ctx = NULL;
+    void *e0 = NULL, *e1 = NULL;
+    double sec = 0;
+    pl_status s = pl_ctx_create(&ctx, PL_BACKEND_CUDA, 0, 0);
+    if (s == PL_OK) s = pl_ctx_activate(ctx);
+    if (s == PL_OK) s = pl_dev_event_create(&e0);
+    if (s == PL_OK) s = pl_dev_event_create(&e1);
+    for (int us = 50; us <= 400 && s == PL_OK; us *= 2) {
+        if ((s = pl_dev_event_record(e0, ctx->stream)) == PL_OK && (s = pl_dev_busy_wait(ctx->stream, (unsigned)us)) == PL_OK &&
+            (s = pl_dev_event_record(e1, ctx->stream)) == PL_OK)
+            s = pl_dev_event_elapsed(e0, e1, &sec);
+        CHECK(s != PL_OK || sec >= us * 1e-6 * 0.99, "busy-wait of %d us: the events %.1f us apart", us, sec * 1e6);
+    }
+    CHECK(s == PL_OK, "busy-wait: %s", pl_last_error());
+    printf("busy-wait: 50, 100, 200, 400 us each held the stream at least that long (the last: %.1f us)\n", sec * 1e6);
+    pl_dev_event_destroy(e0);
+    pl_dev_event_destroy(e1);
+    pl_ctx_destroy(ctx);
+}
 
 int main(void)
 {
@@ -116,5 +141,6 @@ int main(void)
     }
     for (int i = 0; i < n0; i++) job_free(&jobs0[i]);
     for (int i = 0; i < n1; i++) job_free(&jobs1[i]);
+    check_busy_wait();
     return check_summary("ctx_gpu");
 }

@@ -185,6 +185,22 @@ extern "C" pl_status pl_dev_sync(void *stream)
     return PL_OK;
 }
 
+static __global__ void busy_wait_kernel(unsigned long long ns)
+{
+    unsigned long long start, now;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+    do {
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    } while (now - start < ns);
+}
+
+extern "C" pl_status pl_dev_busy_wait(void *stream, unsigned microseconds)
+{
+    busy_wait_kernel<<<1, 1, 0, (cudaStream_t)stream>>>(1000ull * microseconds);
+    CHECK_CUDA(cudaGetLastError(), "busy-wait launch");
+    return PL_OK;
+}
+
 extern "C" pl_status pl_dev_check(const char *what)
 {
     CHECK_CUDA(cudaGetLastError(), what);

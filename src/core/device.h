@@ -43,6 +43,10 @@ pl_status pl_dev_copy_rects(const pl_dev_rect_copy *copies, int n, size_t elem, 
 pl_status pl_dev_sync(void *stream);
 /* Free and total memory of the current device (cudaMemGetInfo). */
 pl_status pl_dev_mem_info(size_t *free_bytes, size_t *total_bytes);
+/* Queue on stream a one-thread kernel that keeps the GPU busy for `microseconds` (it spins on
+ * the global timer). Queued before a start event, it lets the host launch what follows while
+ * the GPU is still busy, so the event pair times the device's work, not the host's launch. */
+pl_status pl_dev_busy_wait(void *stream, unsigned microseconds);
 /* The last launch's error (cudaGetLastError) as a status with a message. */
 pl_status pl_dev_check(const char *what);
 

@@ -19,6 +19,7 @@ pl_status pl_dev_h2d(void *d, const void *s, size_t b, void *st) { (void)d; (voi
 pl_status pl_dev_d2h(void *d, const void *s, size_t b, void *st) { (void)d; (void)s; (void)b; (void)st; return no_cuda(); }
 pl_status pl_dev_d2d(void *d, const void *s, size_t b, void *st) { (void)d; (void)s; (void)b; (void)st; return no_cuda(); }
 pl_status pl_dev_memset(void *p, int v, size_t b, void *st) { (void)p; (void)v; (void)b; (void)st; return no_cuda(); }
+pl_status pl_dev_busy_wait(void *st, unsigned us) { (void)st; (void)us; return no_cuda(); }
 pl_status pl_dev_copy_2d(void *d, size_t dp, const void *s, size_t sp, size_t w, size_t r, void *st)
 {
     (void)d, (void)dp, (void)s, (void)sp, (void)w, (void)r, (void)st;

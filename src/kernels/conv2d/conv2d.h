@@ -128,7 +128,7 @@ enum { PL_CONV2D_CPU_BLOCKED_ROWS, PL_CONV2D_CPU_BLOCKED_ISA, PL_CONV2D_CPU_BLOC
        PL_CONV2D_CPU_BLOCKED_PREFETCH, PL_CONV2D_CPU_BLOCKED_N_PARAMS };
 enum { PL_CONV2D_CUDA_BLOCK, PL_CONV2D_CUDA_BLOCK_N_PARAMS }; /* cuda-naive, cuda-shared/constant-filter */
 enum { PL_CONV2D_CUDA_TILED_TILE, PL_CONV2D_CUDA_TILED_N_PARAMS };
-enum { PL_CONV2D_CUDA_TUNED_ROWS, PL_CONV2D_CUDA_TUNED_SEP, PL_CONV2D_CUDA_TUNED_N_PARAMS };
+enum { PL_CONV2D_CUDA_TUNED_ROWS, PL_CONV2D_CUDA_TUNED_SEP, PL_CONV2D_CUDA_TUNED_PATH, PL_CONV2D_CUDA_TUNED_N_PARAMS };
 extern const pl_param_def pl_conv2d_cpu_blocked_params[]; /* cpu_blocked.c */
 extern const pl_param_def pl_conv2d_cuda_block_params[];  /* cuda_naive.cu */
 extern const pl_param_def pl_conv2d_cuda_tiled_params[];  /* cuda_tiled.cu */
