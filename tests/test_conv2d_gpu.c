@@ -319,10 +319,10 @@ static void check_two_contexts(int quick)
         two_ctx_job *j = &jobs[t];
         CHECK(!j->failed && !j->wrong, "two contexts, thread %d (K = 9 %s, %d rounds of %d runs): %d wrong; first: %s",
               t, t ? "same" : "valid", j->rounds, TWO_CTX_RUNS, j->wrong, j->first);
-        free(j->img), free(j->w), free(j->out), free(j->ref), free(j->mag);
     }
-    printf("cuda-tuned: two contexts at once, their own filters: %d rounds of %d runs each checked\n", jobs[0].rounds,
-           TWO_CTX_RUNS);
+    printf("cuda-tuned: two contexts at once, their own filters: %d rounds of %d runs each checked, %d + %d wrong\n",
+           jobs[0].rounds, TWO_CTX_RUNS, jobs[0].wrong, jobs[1].wrong);
+    for (int t = 0; t < 2; t++) free(jobs[t].img), free(jobs[t].w), free(jobs[t].out), free(jobs[t].ref), free(jobs[t].mag);
 }
 
 int main(int argc, char **argv)

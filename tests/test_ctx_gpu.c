@@ -36,14 +36,17 @@ static void check_busy_wait(void)
     if (s == PL_OK) s = pl_ctx_activate(ctx);
     if (s == PL_OK) s = pl_dev_event_create(&e0);
     if (s == PL_OK) s = pl_dev_event_create(&e1);
+    int short_waits = 0;
     for (int us = 50; us <= 400 && s == PL_OK; us *= 2) {
         if ((s = pl_dev_event_record(e0, ctx->stream)) == PL_OK && (s = pl_dev_busy_wait(ctx->stream, (unsigned)us)) == PL_OK &&
             (s = pl_dev_event_record(e1, ctx->stream)) == PL_OK)
             s = pl_dev_event_elapsed(e0, e1, &sec);
         CHECK(s != PL_OK || sec >= us * 1e-6 * 0.99, "busy-wait of %d us: the events %.1f us apart", us, sec * 1e6);
+        short_waits += s == PL_OK && sec < us * 1e-6 * 0.99;
     }
     CHECK(s == PL_OK, "busy-wait: %s", pl_last_error());
-    printf("busy-wait: 50, 100, 200, 400 us each held the stream at least that long (the last: %.1f us)\n", sec * 1e6);
+    if (s == PL_OK && !short_waits)
+        printf("busy-wait: 50, 100, 200, 400 us each held the stream at least that long (the last: %.1f us)\n", sec * 1e6);
     pl_dev_event_destroy(e0);
     pl_dev_event_destroy(e1);
     pl_ctx_destroy(ctx);
