@@ -28,7 +28,7 @@
 //     no register of their own. A thread computes 4 adjacent columns x RY rows; each input row of
 //     its strip (4 + K - 1 values) comes from shared memory in 128-bit loads (the tile is stored
 //     from its first input column, so the loads are 16-byte aligned) and feeds every output row
-//     whose window holds it: at K = 9, 2592 FFMAs for 48 shared loads a thread (the strip kernel:
+//     whose window holds it: at K = 9, 2592 FFMAs for 44-48 shared loads a thread (the strip kernel:
 //     about 4 FFMAs a load). The constant bank is one per device: a lock and an event keep two
 //     contexts from overwriting each other's filter between the copy and the kernel.
 #include "kernels/conv2d/cuda_common.cuh"
@@ -159,15 +159,11 @@ static __device__ __forceinline__ void conv2d_load_tile(T *__restrict__ s_img, c
     T v[NL][4];
     const bool interior = vec && iy0 >= 0 && iy0 + RS <= p.H && ax0 >= 0 && ax0 + SW <= p.W;
     if (interior) {
-        // Quad l of this thread is quad t + l*NT of the tile: its row and column follow from
-        // thread t's (r0, q0) and compile-time steps, with no division or 64-bit product per load.
-        const int r0 = t / NQ, q0 = t % NQ;
-        const T *base = img + (iy0 + r0) * p.ld_img + ax0 + 4 * q0;
+        const T *base = img + iy0 * p.ld_img + ax0;
 #pragma unroll
         for (int l = 0; l < NL; l++) {
-            const int dr = l * NT / NQ, dq = l * NT % NQ, wrap = q0 + dq >= NQ;
-            if (NQT % NT == 0 || l * NT + t < NQT)
-                Quad<T>::load(base + (int64_t)(dr + wrap) * p.ld_img + 4 * (dq - wrap * NQ), v[l]);
+            const int idx = l * NT + t, r = idx / NQ, q = idx % NQ;
+            if (NQT % NT == 0 || idx < NQT) Quad<T>::load(base + r * p.ld_img + 4 * q, v[l]);
         }
     } else {
 #pragma unroll
