@@ -313,10 +313,16 @@ static void check_two_contexts(int quick)
             }
     }
     pthread_t th[2];
-    for (int t = 0; t < 2; t++) pthread_create(&th[t], NULL, two_ctx_worker, &jobs[t]);
-    for (int t = 0; t < 2; t++) pthread_join(th[t], NULL);
+    int started[2] = {0, 0};
+    for (int t = 0; t < 2; t++) {
+        started[t] = pthread_create(&th[t], NULL, two_ctx_worker, &jobs[t]) == 0;
+        CHECK(started[t], "two contexts: pthread_create %d", t);
+    }
+    for (int t = 0; t < 2; t++)
+        if (started[t]) pthread_join(th[t], NULL);
     for (int t = 0; t < 2; t++) {
         two_ctx_job *j = &jobs[t];
+        if (!started[t]) continue;
         CHECK(!j->failed && !j->wrong, "two contexts, thread %d (K = 9 %s, %d rounds of %d runs): %d wrong; first: %s",
               t, t ? "same" : "valid", j->rounds, TWO_CTX_RUNS, j->wrong, j->first);
     }

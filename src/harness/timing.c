@@ -30,7 +30,9 @@ void pl_stats_summary(double *t, int n, double *median, double *min, double *max
 
 /* The busy-wait before a GPU run's first event: 100 us, or twice the host's part of a call
  * where that is longer (at most 20 ms: a call whose host part is longer keeps the rest in its
- * time, as it would without the wait). */
+ * time, as it would without the wait). A call that waits for the device inside (none of the
+ * rungs or peers does after its warm-up run) would see the wait in its host part and lengthen
+ * it every run up to the 20 ms: wasted wall time, not a wrong figure. */
 enum { COVER_MIN_US = 100, COVER_MAX_US = 20000 };
 
 /* One run of the variant, timed. *cover_us: the GPU's busy-wait, lengthened when the host's
