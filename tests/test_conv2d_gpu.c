@@ -194,8 +194,9 @@ static void check_large(pl_ctx *ctx, const pl_variant *v)
 }
 
 /* cuda-tuned's taps kernel (float32, the default from K = 9) on interior and border tiles: K = 9
- * at 8 rows a thread, K = 11 and 13 at 4, valid and same, aligned and unaligned rows (pad 1);
- * quick: on 140x270, still with one interior tile. */
+ * at 8 rows a thread, K = 11 and 13 at 4, valid and same, aligned and unaligned rows (pad 1: an
+ * odd row length, so output rows start at every 4-byte offset and the kernel's 16-byte, 8-byte
+ * and 4-byte stores all run); quick: on 140x270, still with one interior tile. */
 static void check_taps(pl_ctx *ctx, const pl_variant *v, int quick)
 {
     const char *size = quick ? "140x270" : "1100x1300";

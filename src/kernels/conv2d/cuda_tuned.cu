@@ -342,7 +342,7 @@ static __global__ void __launch_bounds__(NT, taps_blocks(K)) conv2d_taps_kernel(
     const int off = conv2d_offset(p);
     const int64_t x0 = (int64_t)blockIdx.x * S::TWT, y0 = (int64_t)blockIdx.y * S::TH;
     const int64_t iy0 = y0 - off, ix0 = x0 - off, ax0 = ix0 & ~(int64_t)3;
-    conv2d_load_tile<float, S::RS, S::SW, true>(s_img, p, img, iy0, ax0, (int)(ix0 - ax0), vec & 1, t);
+    conv2d_load_tile<float, S::RS, S::SW, true>(s_img, p, img, iy0, ax0, (int)(ix0 - ax0), vec, t);
     __syncthreads();
 
     float acc[RY][C];
@@ -395,8 +395,15 @@ static __global__ void __launch_bounds__(NT, taps_blocks(K)) conv2d_taps_kernel(
     for (int ry = 0; ry < RY; ry++) {
         if (y + ry >= p.OH) break;
         float *o = out + (y + ry) * p.ld_out + x;
-        if ((vec & 2) && x + C <= p.OW) { // one 16-byte store (written as a float4 store, the compiler split it)
+        // The widest stores this row's 4 outputs allow: 16 bytes (written as a float4 store, the
+        // compiler split it), or two of 8 where the row starts 8 bytes off (an output row of
+        // 4n + 2 floats, as valid mode at K = 11 on 10000 columns makes, on every other row).
+        const unsigned align = (unsigned)((uintptr_t)o & 15u);
+        if (x + C <= p.OW && align == 0) {
             __stcs((float4 *)o, make_float4(acc[ry][0], acc[ry][1], acc[ry][2], acc[ry][3]));
+        } else if (x + C <= p.OW && align == 8) {
+            __stcs((float2 *)o, make_float2(acc[ry][0], acc[ry][1]));
+            __stcs((float2 *)(o + 2), make_float2(acc[ry][2], acc[ry][3]));
         } else {
 #pragma unroll
             for (int c = 0; c < C; c++)
@@ -477,10 +484,11 @@ static pl_status launch_taps(const pl_run_args *a, const float *prep, int vec)
     pl_status s = conv2d_grid_fits("cuda-tuned", p, gx, gy);
     if (s != PL_OK) return s;
     static_assert(S::smem_bytes <= 48 * 1024, "the tile fits the default shared-memory limit");
+    // The current device, the one the copy and the kernel go to (the bank and the event are its).
     int dev = 0;
     cudaError_t e = cudaGetDevice(&dev);
     if (e != cudaSuccess) return pl_fail(PL_ERR_CUDA, "cuda-tuned: cudaGetDevice: %s", cudaGetErrorString(e));
-    if (dev >= TAPS_MAX_DEVICES) return launch_k<float, K>(a, prep, vec & 1); // beyond the table: the strip
+    if (dev >= TAPS_MAX_DEVICES) return launch_k<float, K>(a, prep, vec); // beyond the table: the strip
     cudaStream_t stream = (cudaStream_t)a->stream;
     std::lock_guard<std::mutex> hold(taps_lock);
     cudaEvent_t &last = taps_last_read[dev];
@@ -523,14 +531,12 @@ static pl_status launch(const pl_run_args *a)
     const int vec = p->ld_img % 4 == 0 && (uintptr_t)a->data[0] % 16 == 0;
     if constexpr (std::is_same<T, float>::value) {
         if (use_taps(a->params[PL_CONV2D_CUDA_TUNED_PATH], p->K)) {
-            const int vec_out = p->ld_out % 4 == 0 && (uintptr_t)a->data[2] % 16 == 0;
-            const int flags = vec | vec_out << 1;
             switch (p->K) {
-            case 7: return launch_taps<7>(a, prep, flags);
-            case 9: return launch_taps<9>(a, prep, flags);
-            case 11: return launch_taps<11>(a, prep, flags);
-            case 13: return launch_taps<13>(a, prep, flags);
-            case 15: return launch_taps<15>(a, prep, flags);
+            case 7: return launch_taps<7>(a, prep, vec);
+            case 9: return launch_taps<9>(a, prep, vec);
+            case 11: return launch_taps<11>(a, prep, vec);
+            case 13: return launch_taps<13>(a, prep, vec);
+            case 15: return launch_taps<15>(a, prep, vec);
             }
         }
     }
