@@ -63,9 +63,11 @@ def test_gil_released():
 
 def interrupted(code):
     """Run code in a subprocess, SIGINT it once it says 'ready' (plus 1 s), and return the
-    seconds from the signal to its end and its stderr."""
-    p = subprocess.Popen([sys.executable, "-c", textwrap.dedent(code)], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+    seconds from the signal to its end and its stderr. The child takes Python's own SIGINT
+    handler first, as an interactive Python has it: a test run started in the background by a
+    non-interactive shell inherits SIGINT ignored, and Python then installs no handler at all."""
+    child = "import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n" + textwrap.dedent(code)
+    p = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert p.stdout.readline().strip() == "ready"
     time.sleep(1.0)
     t0 = time.perf_counter()
