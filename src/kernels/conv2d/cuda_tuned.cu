@@ -308,7 +308,7 @@ static __global__ void __launch_bounds__(NT) conv2d_tuned_kernel(pl_conv2d_probl
 }
 
 // The taps kernel's filter, in tap order (flip resolved), copied from the prepared filter
-// before each launch (taps_launch). Its offsets are compile-time constants in the kernel.
+// before each launch (launch_taps). Its offsets are compile-time constants in the kernel.
 __constant__ float c_conv2d_taps[PL_CONV2D_MAX_K * PL_CONV2D_MAX_K];
 
 // A block of 32 x 8 threads computes 128 x 8*RY outputs, a thread 4 adjacent columns x RY rows.
