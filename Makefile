@@ -2,8 +2,12 @@
 # sanitizer run of the CPU tests).
 #   make          build
 #   make bench    build, then run the default benchmark suite (bench/default.suite)
-#   make test     build, then run every test; then the Python package's tests (pytest, in a venv);
-#                 then the CPU tests again under ASan + UBSan
+#   make test     set up what the tests need (scripts/packages.sh: as root on Debian/Ubuntu it
+#                 installs the missing optional packages; a venv .venv-test with NumPy, SciPy,
+#                 scikit-image from the package index), build, run every test; then the Python
+#                 package's tests (pytest, in the venv); then the CPU tests again under ASan +
+#                 UBSan; then the fuzz targets. A part whose package is missing is skipped with a
+#                 line naming it; REQUIRE_ALL=1 (CI) makes such a skip a failure instead.
 #   make install  install the libraries, parlab.h, the parlab command and parlab.pc (PREFIX=...)
 #   make fuzz     build the libFuzzer targets (tests/fuzz/) with clang in build-fuzz/ and run each
 #                 for FUZZ_SECONDS (default 60); `make test` runs them too, 10 s each unless
@@ -13,14 +17,28 @@ PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build configure bench test test-fast test-python test-asan test-gpu test-fuzz fuzz install clean
+.PHONY: all build configure bench test test-fast test-venv test-python test-python-run test-asan test-gpu test-fuzz fuzz install clean
 
 all: build
 
-$(BUILD)/CMakeCache.txt:
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS)
+# A build folder is configured again from scratch when the optional packages present differ from
+# those it was configured with (scripts/packages.sh state, kept in DIR/parlab-packages.txt): a
+# package installed after the first build is found, and a stale build/ never drops the MPI tests.
+# $(call fresh_cache,DIR) removes DIR's CMake cache when it is stale.
+define fresh_cache
+	@now=$$(scripts/packages.sh state); was=$$(cat $(1)/parlab-packages.txt 2>/dev/null); \
+	if [ -f $(1)/CMakeCache.txt ] && [ "$$now" != "$$was" ]; then \
+	  echo "configure: $(1) was configured with [$${was:-unknown}], now [$$now]: configuring again"; \
+	  rm -f $(1)/CMakeCache.txt; \
+	fi
+endef
+record_packages = scripts/packages.sh state > $(1)/parlab-packages.txt
 
-configure: $(BUILD)/CMakeCache.txt
+configure:
+	$(call fresh_cache,$(BUILD))
+	@[ -f $(BUILD)/CMakeCache.txt ] || { \
+	  cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS) && \
+	  $(call record_packages,$(BUILD)); }
 
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -31,11 +49,22 @@ bench: build
 	$(BUILD)/parlab bench --suite bench/default.suite --json-dir $(BUILD)/bench-json
 	$(BUILD)/parlab report $(BUILD)/bench-json/*.json -o $(BUILD)/report.html --svg $(BUILD)/report-svg
 
-test: test-fast test-python test-asan test-fuzz
+# The system packages first (they change what configure finds), then the parts in order.
+test:
+	scripts/packages.sh setup
+	@$(MAKE) --no-print-directory test-fast test-python test-asan test-fuzz
+
+# REQUIRE_ALL=1: a part skipped for a missing optional package fails instead (CI; the tests read
+# PL_REQUIRE_ALL). A skip for a missing GPU stays a skip.
+ifeq ($(REQUIRE_ALL),1)
+export PL_REQUIRE_ALL = 1
+FUZZ_REQUIRED = 1
+endif
 
 # ctest shows a skipped test's reason only in its log: print those lines ("skipped: no GPU").
-test-fast: build
-	ctest --test-dir $(BUILD) --output-on-failure
+# The tests' cross-checks with NumPy, SciPy and scikit-image run in the venv (PL_TEST_PYTHON).
+test-fast: build test-venv
+	PL_TEST_PYTHON=$(PY_TEST_PYTHON) ctest --test-dir $(BUILD) --output-on-failure
 	@grep -h "^skipped:" $(BUILD)/Testing/Temporary/LastTest.log 2>/dev/null | sort -u | sed 's/^/ctest: a test was /' || true
 
 # The Python package (python/, docs/python.md): `pip install .` into a venv of its own, with
@@ -45,22 +74,54 @@ test-fast: build
 # second CUDA build of the library would double the CI machine's build time.
 PYTHON ?= python3
 PY_VENV ?= .venv-test
+PY_TEST_PYTHON = $(abspath $(PY_VENV))/bin/python
+PY_TEST_PACKAGES = pytest numpy scipy scikit-image pillow
 PY_CUDA ?= $(shell nvidia-smi -L >/dev/null 2>&1 && echo AUTO || echo OFF)
-test-python:
-	test -x $(PY_VENV)/bin/python || $(PYTHON) -m venv $(PY_VENV)
-	$(PY_VENV)/bin/pip install -q pytest numpy scipy scikit-image
+# The venv of the tests: made once, its packages installed (or found) each run. Without Python's
+# venv module (Debian: python3-venv) the parts that need it say so and are skipped.
+test-venv:
+	@if [ -x $(PY_VENV)/bin/python ] || $(PYTHON) -c 'import ensurepip, venv' >/dev/null 2>&1; then \
+	  { [ -x $(PY_VENV)/bin/python ] || $(PYTHON) -m venv $(PY_VENV); } && \
+	  $(PY_VENV)/bin/python -m pip install -q --disable-pip-version-check $(PY_TEST_PACKAGES); \
+	else \
+	  echo "skipped: the venv $(PY_VENV) ($(PYTHON) has no venv module; Debian: apt-get install python3-venv)"; \
+	  if [ "$${PL_REQUIRE_ALL:-0}" = 1 ]; then exit 1; fi; \
+	fi
+
+# Python's headers are needed to build the package's extension (Debian: python3-dev).
+test-python: test-venv
+	@if [ ! -x $(PY_VENV)/bin/python ]; then \
+	  echo "skipped: the Python package's tests (no venv; Debian: apt-get install python3-venv)"; \
+	elif [ ! -e "$$($(PY_VENV)/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h" ]; then \
+	  echo "skipped: the Python package's tests (no Python.h; Debian: apt-get install python3-dev)"; \
+	  if [ "$${PL_REQUIRE_ALL:-0}" = 1 ]; then exit 1; fi; \
+	else \
+	  $(MAKE) --no-print-directory test-python-run; \
+	fi
+
+# The package's build folder (pyproject.toml: build-python/) is configured again when the
+# optional packages changed, as build/ is.
+test-python-run:
 	@[ "$(PY_CUDA)" = AUTO ] || echo "test-python: no GPU here: the package is built and tested without CUDA (PARLAB_CUDA=OFF)"
+	@for d in build-python/*/; do [ -d "$$d" ] || continue; \
+	  now=$$(scripts/packages.sh state); was=$$(cat $$d/parlab-packages.txt 2>/dev/null); \
+	  if [ -f $$d/CMakeCache.txt ] && [ "$$now" != "$$was" ]; then \
+	    echo "configure: $$d was configured with [$${was:-unknown}], now [$$now]: configuring again"; rm -f $$d/CMakeCache.txt; fi; \
+	done
 	CMAKE_ARGS="-DPARLAB_CUDA=$(PY_CUDA) $(CMAKE_FLAGS)" $(PY_VENV)/bin/pip install -q .
+	@for d in build-python/*/; do [ -d "$$d" ] && $(call record_packages,$$d); done; true
 	$(PY_VENV)/bin/python -m pytest -q -rs python/tests
 
 test-gpu: build
 	ctest --test-dir $(BUILD) --output-on-failure -L gpu
 
 # The CPU tests again with AddressSanitizer and UndefinedBehaviorSanitizer (no CUDA in this build).
-test-asan:
+test-asan: test-venv
+	$(call fresh_cache,build-asan)
 	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DPARLAB_SANITIZE=ON -DPARLAB_CUDA=OFF $(CMAKE_FLAGS)
+	@$(call record_packages,build-asan)
 	cmake --build build-asan -j $(JOBS)
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir build-asan --output-on-failure -LE gpu
+	PL_TEST_PYTHON=$(PY_TEST_PYTHON) ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir build-asan --output-on-failure -LE gpu
 	@grep -h "^skipped:" build-asan/Testing/Temporary/LastTest.log 2>/dev/null | sort -u | sed 's/^/ctest (asan): a test was /' || true
 
 # ---------------------------------------------------------------- fuzzing (tests/fuzz/README.md)
@@ -98,13 +159,13 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRC_$$*) include/parlab.h src/co
 	@mkdir -p $(FUZZ_DIR)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*)
 
-# Without a clang that links -fsanitize=fuzzer, `make test` says so and goes on (CI sets
-# FUZZ_REQUIRED=1 and installs clang, so there it fails instead).
+# Without a clang that links -fsanitize=fuzzer, `make test` says so and goes on (FUZZ_REQUIRED=1
+# or REQUIRE_ALL=1, as in CI, fail instead).
 test-fuzz:
 	@if printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { (void)d; (void)n; return 0; }\n' | \
 	    $(FUZZ_CC) -x c -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1; then \
 	  $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_TEST_SECONDS); \
-	elif [ "$${FUZZ_REQUIRED:-0}" = 1 ]; then \
+	elif [ "$(FUZZ_REQUIRED)" = 1 ]; then \
 	  echo "fuzz: $(FUZZ_CC) cannot link -fsanitize=fuzzer (Debian: apt-get install clang libclang-rt-14-dev)"; exit 1; \
 	else \
 	  echo "skipped: fuzz targets ($(FUZZ_CC) cannot link -fsanitize=fuzzer; Debian: apt-get install clang libclang-rt-14-dev)"; \

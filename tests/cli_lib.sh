@@ -24,6 +24,34 @@ cli_setup() {
 ok() { passed=$((passed + 1)); }
 bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
 
+# A part that needs an optional package (tests/README: scripts/packages.sh has the table) is
+# skipped where the package is missing, with one line naming it; with PL_REQUIRE_ALL=1 (CI,
+# `make test REQUIRE_ALL=1`) the skip is a failure instead.
+#   missing WHAT PACKAGE   inside a test: the part WHAT is skipped (or failed)
+#   skip_test WHAT PACKAGE the whole test: exit 77 (or 1)
+missing() {
+    if [ "${PL_REQUIRE_ALL:-0}" = 1 ]; then bad "$1: needs $2 (PL_REQUIRE_ALL=1)"
+    else echo "skipped: $1 (needs $2)"; fi
+}
+skip_test() {
+    if [ "${PL_REQUIRE_ALL:-0}" = 1 ]; then echo "FAIL: $1: needs $2 (PL_REQUIRE_ALL=1)"; exit 1; fi
+    echo "skipped: $1 (needs $2)"
+    exit 77
+}
+
+# test_python MODULE...: prints the interpreter the cross-checks run with, the first of
+# $PL_TEST_PYTHON (`make test` sets it to its venv, .venv-test, with NumPy, SciPy, scikit-image
+# and Pillow from the package index), the source tree's .venv-test and /usr/bin/python3 (Debian's
+# python3-numpy ...) that imports every MODULE; returns 1 (printing nothing) where none does.
+test_python() {
+    local py mods
+    mods=$(IFS=,; echo "$*")
+    for py in "${PL_TEST_PYTHON:-}" "$(dirname "${BASH_SOURCE[0]}")/../.venv-test/bin/python" /usr/bin/python3; do
+        [ -n "$py" ] && [ -x "$py" ] && "$py" -c "import $mods" >/dev/null 2>&1 && { echo "$py"; return 0; }
+    done
+    return 1
+}
+
 # npy FILE DESCR SHAPE HEXDATA: a version 1.0 .npy file. DESCR like '<f4', SHAPE like '(2, 3)',
 # HEXDATA the data as hex digits ("0000803f..."), written as bytes.
 npy() {

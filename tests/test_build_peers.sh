@@ -3,7 +3,9 @@
 # time. cuDNN's header may be in the CUDA toolkit or where Debian/Ubuntu packages put it
 # (/usr/include/x86_64-linux-gnu); OpenBLAS's cblas.h in /usr/include or the multiarch folder.
 # A CUDA build on a machine with cudnn.h in any of those places must not list peer-cudnn as
-# "built without cuDNN"; likewise peer-openblas with cblas.h and libopenblas.
+# "built without cuDNN"; likewise peer-openblas with cblas.h and libopenblas, the distributed layer
+# with Open MPI's mpicc and mpirun, libpng and zlib with their headers. A build configured before
+# a package was installed fails here; `make` configures such a build again (scripts/packages.sh).
 . "$(dirname "$0")/cli_lib.sh"
 cli_setup build_peers
 
@@ -39,8 +41,25 @@ if { [ -e /usr/include/x86_64-linux-gnu/cblas.h ] || [ -e /usr/include/cblas.h ]
     *) bad "OpenBLAS is installed, yet the build did not find it: $machine" ;;
     esac
 else
-    echo "skipped: the OpenBLAS check: no cblas.h and libopenblas in the multiarch folders"
+    missing "the OpenBLAS check: no cblas.h and libopenblas in the multiarch folders" "libopenblas-dev"
 fi
+
+# MPI, libpng, zlib: the build's PL_HAVE_* (tests/CMakeLists.txt passes them) against what is here.
+found() { # found NAME HAVE PRESENT(0/1) PACKAGE OPTION: OPTION OFF (PARLAB_MPI=OFF ...) is the user's choice
+    if [ "$5" = OFF ]; then
+        echo "skipped: the $1 check: the build was configured without it (PARLAB_$1=OFF)"
+    elif [ "$3" = 1 ]; then
+        [ "$2" = ON ] && ok || bad "$1 is installed, yet the build did not find it (PL_HAVE=$2): configure again"
+    else
+        missing "the $1 check: $1 is not installed" "$4"
+    fi
+}
+command -v mpicc >/dev/null && command -v mpirun >/dev/null && have=1 || have=0
+found MPI "${PL_HAVE_MPI:-OFF}" $have "libopenmpi-dev openmpi-bin" "${PL_OPT_MPI:-AUTO}"
+[ -e /usr/include/png.h ] || [ -e /usr/include/libpng/png.h ] && have=1 || have=0
+found PNG "${PL_HAVE_PNG:-OFF}" $have libpng-dev "${PL_OPT_PNG:-ON}"
+[ -e /usr/include/zlib.h ] && have=1 || have=0
+found ZLIB "${PL_HAVE_ZLIB:-OFF}" $have zlib1g-dev "${PL_OPT_ZLIB:-ON}"
 
 echo "test_build_peers: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -100,17 +100,15 @@ if [ $rc -eq 0 ]; then
         [ "$got" = "20 40 60 80 100 120" ] && ok || bad "png round trip: $got"
     fi
 elif [ $rc -eq 1 ] && grep -qi "png" err.txt; then
-    echo "skipped: PNG round trip: $(cat err.txt)"
+    missing "PNG round trip ($(cat err.txt))" "libpng-dev"
 else
     bad "png out: exit $rc: $(cat err.txt)"
 fi
 
 # ---------------------------------------------------------------- numpy round trip
-# With the interpreter CI installs NumPy for (Debian's python3-numpy for /usr/bin/python3, see
-# .ci/run), not whatever python3 is first on PATH; without NumPy there this is a failure that
-# says so, not a quiet pass. PL_NUMPY_PYTHON names another interpreter.
-numpy_py=${PL_NUMPY_PYTHON:-/usr/bin/python3}
-if "$numpy_py" -c 'import numpy' 2>/dev/null; then
+# With make test's venv (cli_lib.sh's test_python), not whatever python3 is first on PATH;
+# without NumPy the part says so (PL_REQUIRE_ALL=1: it fails).
+if numpy_py=$(test_python numpy); then
     cat >ref.py <<'PY'
 import sys
 import numpy as np
@@ -175,7 +173,7 @@ PY
         fi
     done
 else
-    bad "numpy round trip: $numpy_py has no NumPy (install python3-numpy, as .ci/run does, or set PL_NUMPY_PYTHON)"
+    missing "numpy round trip: no interpreter with NumPy" "the venv make test sets up (python3-venv)"
 fi
 
 run 0 "--help" conv2d --help && { grep -q '^usage: parlab conv2d' out.txt && ok || bad "--help: no usage line"; }

@@ -95,10 +95,9 @@ run 2 "dot one file" dot X.npy
 # ---------------------------------------------------------------- NumPy, both ways
 # Rank 1 through NumPy itself, not only parlab's own reader: NumPy writes the vectors parlab's
 # dot reads, and reads the rank-1 vectors parlab's reduce writes (values on a grid of 1/64, so
-# every sum is exact and compared exactly). The interpreter CI installs NumPy for
-# (/usr/bin/python3, python3-numpy in .ci/run); without NumPy there this fails saying so.
-numpy_py=${PL_NUMPY_PYTHON:-/usr/bin/python3}
-if "$numpy_py" -c 'import numpy' 2>/dev/null; then
+# every sum is exact and compared exactly). NumPy from make test's venv (cli_lib.sh's
+# test_python); without it the part says so (PL_REQUIRE_ALL=1: it fails).
+if numpy_py=$(test_python numpy); then
     "$numpy_py" - <<'PY'
 import numpy as np
 rng = np.random.default_rng(11)
@@ -125,7 +124,7 @@ PY
         done
     done
 else
-    bad "NumPy checks: $numpy_py has no NumPy (install python3-numpy, as .ci/run does, or set PL_NUMPY_PYTHON)"
+    missing "NumPy checks: no interpreter with NumPy" "the venv make test sets up (python3-venv)"
 fi
 
 # ---------------------------------------------------------------- the bench's own check

@@ -4,13 +4,12 @@
 # not blank and that inside each plot's frame there are drawn marks (pixels in the palette's
 # colours: text, grid and ceiling lines are grey), so a plot whose bars, points or lines failed
 # to draw is caught.
-# Skipped (exit 77, saying why) where chromium or PIL is missing: CI installs both (.ci/run).
+# Skipped (exit 77, saying why) where chromium or PIL is missing (PIL: Pillow in make test's venv).
 . "$(dirname "$0")/cli_lib.sh"
 cli_setup cli_report_render
 browser=$(command -v chromium || command -v chromium-browser || true)
-[ -n "$browser" ] || { echo "skipped: no chromium (Debian: apt-get install chromium)"; exit 77; }
-py=/usr/bin/python3
-[ -x "$py" ] && "$py" -c 'import PIL' 2>/dev/null || { echo "skipped: no python3 PIL (Debian: apt-get install python3-pil)"; exit 77; }
+[ -n "$browser" ] || skip_test "the report render: no chromium" "chromium"
+py=$(test_python PIL) || skip_test "the report render: no interpreter with PIL" "the venv make test sets up (python3-venv)"
 
 run 0 "bench" bench transpose --size 64,128 --variant all --peer --repeats 3 --json t.json
 run 0 "sweep" sweep transpose --variant cpu-blocked --param tile=16,32 --size 128 --repeats 3 --json s.json

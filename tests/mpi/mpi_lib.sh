@@ -4,11 +4,11 @@
 set -u
 . "$(dirname "${BASH_SOURCE[0]}")/../cli_lib.sh"
 
-# mpi_setup NAME: skipped (exit 77, "skipped: no MPI") in a build without MPI or where mpirun is
+# mpi_setup NAME: skipped (exit 77, "skipped: no MPI ...") in a build without MPI or where mpirun is
 # missing; else cli_setup's scratch directory and counters.
 mpi_setup() {
-    if [ "${PL_HAVE_MPI:-OFF}" != ON ]; then echo "skipped: no MPI (this build has none: PARLAB_MPI)"; exit 77; fi
-    command -v mpirun >/dev/null || { echo "skipped: no MPI (no mpirun on PATH)"; exit 77; }
+    [ "${PL_HAVE_MPI:-OFF}" = ON ] || skip_test "no MPI: this build has none (PARLAB_MPI)" "libopenmpi-dev openmpi-bin"
+    command -v mpirun >/dev/null || skip_test "no MPI: no mpirun on PATH" "openmpi-bin"
     cli_setup "$1"
     # Open MPI refuses root unless told (CI runs as root); more ranks than cores (CI has 2);
     # shared memory between the ranks of this one machine.
