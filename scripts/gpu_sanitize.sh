@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # gpu_sanitize.sh: compute-sanitizer's four tools (memcheck, racecheck, initcheck, synccheck)
 # over every GPU test (BUILD/tests/test_*_gpu), each test in its short sanitizer mode
-# (PL_SANITIZER=1: small shapes, default parameters). One line per tool and test with the
+# (PL_SANITIZER=1: small shapes, default parameters; racecheck runs with PL_SANITIZER=racecheck,
+# which test_gemm_gpu narrows to two shapes that reach every shared-memory path of every rung and
+# configuration: tests/gemm_cases.h). One line per tool and test with the
 # errors the tool counted (racecheck: hazards), then the same lines again as a summary; exit 0
 # only when every run reports 0 and its test passed.
 # initcheck runs with PL_SANITIZER_PEERS=0: the tests skip the peers (cuDNN's implicit-GEMM
@@ -31,6 +33,8 @@ one_run() {
     if [ "$tool" = initcheck ]; then
         PL_SANITIZER=1 PL_SANITIZER_PEERS=0 timeout "$TIMEOUT" compute-sanitizer --tool "$tool" "${extra[@]}" \
             --error-exitcode 3 "$t" >"$log" 2>&1
+    elif [ "$tool" = racecheck ]; then
+        PL_SANITIZER=racecheck timeout "$TIMEOUT" compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 3 "$t" >"$log" 2>&1
     else
         PL_SANITIZER=1 timeout "$TIMEOUT" compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 3 "$t" >"$log" 2>&1
     fi

@@ -6,7 +6,8 @@ set -u
 B=${PL_BUILDDIR:?PL_BUILDDIR must name the build directory}
 T=${PL_TESTDIR:-$(mktemp -d)}
 if [ "${PL_SANITIZE:-OFF}" = ON ]; then echo "skipped: sanitizer build (its library needs the ASan runtime)"; exit 77; fi
-command -v pkg-config >/dev/null || { echo "skipped: no pkg-config"; exit 77; }
+. "$(dirname "$0")/cli_lib.sh"
+command -v pkg-config >/dev/null || skip_test "the install test: no pkg-config" pkg-config
 rm -rf "$T"; mkdir -p "$T"
 cmake --install "$B" --prefix "$T/pfx" >"$T/install.log" 2>&1 || { cat "$T/install.log"; echo "FAIL: cmake --install"; exit 1; }
 for f in include/parlab.h lib/libparlab.a bin/parlab; do
