@@ -13,7 +13,7 @@
 #   LOGS=DIR   the logs (default BUILD_DIR/sanitize)
 set -uo pipefail
 build=${1:-build}
-tools=${2:-memcheck racecheck initcheck synccheck}
+tools=${2:-racecheck memcheck initcheck synccheck} # the slowest first
 export TIMEOUT=${TIMEOUT:-600}
 export LOGS=${LOGS:-$build/sanitize}
 jobs=${JOBS:-4}
