@@ -24,7 +24,8 @@ all: build
 # A build folder is configured again from scratch when the optional packages present differ from
 # those it was configured with (scripts/packages.sh state, kept in DIR/parlab-packages.txt): a
 # package installed after the first build is found, and a stale build/ never drops the MPI tests.
-# $(call fresh_cache,DIR) removes DIR's CMake cache when it is stale.
+# $(call fresh_cache,DIR) removes DIR's CMake cache when it is stale. A configure that failed
+# left no DIR/parlab-packages.txt and runs again.
 define fresh_cache
 	@now=$$(scripts/packages.sh state); was=$$(cat $(1)/parlab-packages.txt 2>/dev/null); \
 	if [ -f $(1)/CMakeCache.txt ] && [ "$$now" != "$$was" ]; then \
@@ -36,7 +37,8 @@ record_packages = scripts/packages.sh state > $(1)/parlab-packages.txt
 
 configure:
 	$(call fresh_cache,$(BUILD))
-	@[ -f $(BUILD)/CMakeCache.txt ] || { \
+	@[ -f $(BUILD)/CMakeCache.txt ] && [ -f $(BUILD)/parlab-packages.txt ] || { \
+	  rm -f $(BUILD)/parlab-packages.txt; \
 	  cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS) && \
 	  $(call record_packages,$(BUILD)); }
 
