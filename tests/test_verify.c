@@ -2,9 +2,11 @@
  * one that computes a wrong value, one that skips an element, one that writes NaN, one that
  * writes into the row padding, one that reads C when beta = 0, one element off by less than
  * the whole-output (Frobenius) bound notices, one that computes only on its first call, one
- * that writes into its input; each under the full and the sampled check. A correct one
- * passes both. Also: the timed path's statistics, the flag above a ceiling, plans that do not
- * fit, sweeps and the best pick. */
+ * wrong only on its first call, one that writes into its input (an early element, and the
+ * last one, in the checksum's trailing words); each under the full and the sampled check. A
+ * correct one passes both. An output not 0 where its element bound is 0 (a zero row of A)
+ * fails. Also: the timed path's statistics, the flag above a ceiling, plans that do not fit,
+ * sweeps and the best pick. */
 #include "check.h"
 #include "harness/harness.h"
 #include "kernels/gemm/gemm.h"
@@ -106,6 +108,44 @@ static pl_status writes_input(const pl_run_args *a)
     return s;
 }
 
+/* A correct result, but it changes A's last element afterwards: at 30x30x30 A spans 450
+ * 8-byte words, not a multiple of the checksum's four lanes, so that element lies in the
+ * words after the lanes (the checksum must hash them too). */
+static pl_status writes_input_last(const pl_run_args *a)
+{
+    pl_status s = pl_gemm_cpu_naive(a);
+    const pl_gemm_problem *p = a->problem;
+    ((float *)a->data[0])[(p->M - 1) * p->lda + p->K - 1] += 1.0f;
+    return s;
+}
+
+/* Wrong on its first call only (one element 1% off), right on every later one: the verdict
+ * must take the first (warm-up) run's check, not only the last one's. */
+static int wrong_first_calls;
+static pl_status wrong_first(const pl_run_args *a)
+{
+    return wrong_first_calls++ == 0 ? wrong_value(a) : pl_gemm_cpu_naive(a);
+}
+
+/* A GEMM whose A has row 5 all zeros: (|A||B|)_5j = 0, so every element of C's row 5 has an
+ * element bound of 0 (beta = 0) and must be exactly 0. */
+static void fill_zero_row(const void *problem, pl_tensor *t, int n, uint64_t seed)
+{
+    pl_gemm_spec_fill(problem, t, n, seed);
+    const pl_gemm_problem *p = problem;
+    memset((float *)t[0].host + 5 * p->lda, 0, sizeof(float) * (size_t)p->K);
+}
+
+/* Correct, then C[5, 7] (where the bound is 0) set to 1e-3: far under the whole-output
+ * (Frobenius) bound, but an element over a zero bound is infinitely over it. */
+static pl_status off_on_zero_bound(const pl_run_args *a)
+{
+    pl_status s = pl_gemm_cpu_naive(a);
+    const pl_gemm_problem *p = a->problem;
+    ((float *)a->data[2])[5 * p->ldc + 7] = 1e-3f;
+    return s;
+}
+
 static pl_variant make(const char *name, pl_status (*run)(const pl_run_args *))
 {
     pl_variant v = {name, "a test variant", PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, NULL, 0, run, NULL};
@@ -184,7 +224,8 @@ int main(void)
     }
     /* Both checks, full and sampled, reject every broken variant and pass the correct one. */
     pl_variant off = make("one-element-off", one_element_off), once = make("computes-once", computes_once),
-               win = make("writes-input", writes_input);
+               win = make("writes-input", writes_input), win_last = make("writes-input-last", writes_input_last),
+               first_wrong = make("wrong-first-call", wrong_first);
     const pl_check checks[2] = {PL_CHECK_FULL, PL_CHECK_SAMPLE};
     for (int c = 0; c < 2; c++) {
         const char *cn = pl_check_name(checks[c]);
@@ -227,10 +268,41 @@ int main(void)
               "%s: a variant that computes only once passed (last run elem %g)", cn, r.last.elem_ratio);
         r = bench_with(ctx, &win, "64", checks[c], 1);
         CHECK(r.inputs_ok == 0 && r.verified == 0, "%s: a variant that wrote into A was not failed", cn);
+        r = bench_with(ctx, &win_last, "30", checks[c], 1);
+        CHECK(r.inputs_ok == 0 && r.verified == 0,
+              "%s: a variant that wrote into A's last element (in the checksum's trailing words) was not failed", cn);
+        wrong_first_calls = 0;
+        r = bench_with(ctx, &first_wrong, "64", checks[c], 3);
+        CHECK(wrong_first_calls >= 2 && !(r.first.elem_ratio <= 1) && r.last.elem_ratio <= 1 && r.verified == 0,
+              "%s: a variant wrong only on its first call passed (%d calls, first elem %g, last elem %g, verified %d)",
+              cn, wrong_first_calls, r.first.elem_ratio, r.last.elem_ratio, r.verified);
         r = bench_with(ctx, &skip, "200x300x100", checks[c], 1);
         CHECK(r.verified == 0, "%s: skipped element accepted", cn);
         r = bench_with(ctx, &nan, "64", checks[c], 1);
         CHECK(r.verified == 0, "%s: NaN accepted", cn);
+    }
+    /* An element whose bound is 0 (a zero row of A) but whose output is not 0: infinitely over
+     * its bound, so the run fails though the whole-output error passes. */
+    {
+        pl_kernel zk = pl_gemm_kernel;
+        zk.fill = fill_zero_row;
+        pl_variant zv = make("off-on-zero-bound", off_on_zero_bound);
+        pl_problem *p = NULL;
+        pl_bench_config cfg;
+        pl_bench_config_default(&cfg);
+        cfg.repeats = 1;
+        cfg.min_time_s = 0;
+        pl_problem_opts o = {7, PL_CHECK_FULL, NULL, NULL};
+        pl_result r;
+        memset(&r, 0, sizeof r);
+        CHECK(pl_problem_create_opts(&p, &zk, "256", NULL, &o) == PL_OK, "%s", pl_last_error());
+        if (p) CHECK(pl_bench_variant(ctx, p, &zv, NULL, &cfg, &r) == PL_OK, "%s", pl_last_error());
+        CHECK(r.first.error <= r.bound, "the whole-output error %g should pass its bound %g here", r.first.error,
+              r.bound);
+        CHECK(r.verified == 0 && isinf(r.first.elem_ratio) && r.first.row == 5 && r.first.col == 7,
+              "1e-3 where the bound is 0: verified %d, elem ratio %g at [%lld, %lld] (want a failure, infinity at "
+              "[5, 7])", r.verified, r.first.elem_ratio, (long long)r.first.row, (long long)r.first.col);
+        pl_problem_destroy(p);
     }
     /* A variant that writes into its input is failed, and the next one on the same problem
      * gets the inputs as they were. */

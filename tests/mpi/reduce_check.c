@@ -5,10 +5,10 @@
  * both axes, the result to rank 0 and to every rank: rank 0 checks it against the float64
  * reference element by element within the reduce bound (exactly where the sums are exact),
  * min and max (and everything on one rank) bit for bit against the one-process call, and with
- * TO_ALL every rank holds rank 0's result. Then a NaN in the last rank's block must reach min
- * and max. Dot: vectors of 61, 1001 and 100003 split over one process row, against the dot
- * bound on every rank. Refusals alike on every rank: a grid larger than the matrix, a dot on
- * two process rows, one rank's bad lda. */
+ * TO_ALL every rank holds rank 0's result. Then a NaN in the first, a middle and the last
+ * rank's block (one at a time) must reach min and max. Dot: vectors of 61, 1001 and 100003
+ * split over one process row, against the dot bound on every rank. Refusals alike on every
+ * rank: a grid larger than the matrix, a dot on two process rows, one rank's bad lda. */
 #include "mpi_check.h"
 
 #include "dist/dist_mpi.h"
@@ -101,16 +101,30 @@ static void check_matrix(int64_t H, int64_t W, int general)
     for (p.op = 0; p.op < PL_REDUCE_N_OPS; p.op++)
         for (p.axis = 0; p.axis < 2; p.axis++)
             for (int to = 0; to < 2; to++) check_case(&g, &p, t[0].host, Aloc, lda, (pl_dist_to)to, 0, matrix);
-    /* a NaN in the last rank's block: min and max carry it, to rank 0 and to every rank */
+    /* A NaN in the first, a middle and the last rank's block, one at a time: min and max carry
+     * it, to rank 0 and to every rank. MPI hands the combining op a block either as its "in" or
+     * its "in-out" operand, by the rank's place in its reduction tree; a NaN-losing compare keeps
+     * it only in one of the two, so each place must be tried. */
     if (general) {
-        int c[2];
-        MPI_Cart_coords(pl_dist_comm_of(&g), g.size - 1, 2, c);
-        const pl_dist_block last = pl_dist_block_at(&g, c[0], c[1], H, W);
-        if (g.rank == g.size - 1) Aloc[0] = NAN;
-        if (g.rank == 0) ((float *)t[0].host)[last.y0 * W + last.x0] = NAN;
-        for (p.op = PL_REDUCE_MIN; p.op <= PL_REDUCE_MAX; p.op++)
-            for (p.axis = 0; p.axis < 2; p.axis++)
-                for (int to = 0; to < 2; to++) check_case(&g, &p, t[0].host, Aloc, lda, (pl_dist_to)to, 1, matrix);
+        const int places[3] = {0, g.size / 2, g.size - 1};
+        for (int k = 0; k < 3; k++) {
+            const int where = places[k];
+            if (k > 0 && where == places[k - 1]) continue; /* fewer than 3 ranks */
+            int c[2];
+            MPI_Cart_coords(pl_dist_comm_of(&g), where, 2, c);
+            const pl_dist_block blk = pl_dist_block_at(&g, c[0], c[1], H, W);
+            float *whole = g.rank == 0 ? (float *)t[0].host + blk.y0 * W + blk.x0 : NULL;
+            const float keep = g.rank == where ? Aloc[0] : 0, keep_whole = whole ? *whole : 0;
+            if (g.rank == where) Aloc[0] = NAN;
+            if (whole) *whole = NAN;
+            char at[96];
+            snprintf(at, sizeof at, "%s, NaN in rank %d's block", matrix, where);
+            for (p.op = PL_REDUCE_MIN; p.op <= PL_REDUCE_MAX; p.op++)
+                for (p.axis = 0; p.axis < 2; p.axis++)
+                    for (int to = 0; to < 2; to++) check_case(&g, &p, t[0].host, Aloc, lda, (pl_dist_to)to, 1, at);
+            if (g.rank == where) Aloc[0] = keep;
+            if (whole) *whole = keep_whole;
+        }
     }
     free(Aloc);
     free_tensors(t, nt);
