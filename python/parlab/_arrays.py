@@ -68,14 +68,28 @@ def host(obj, kernel, name, dtypes, ndim=(2,)):
     return a if _fits(a) else np.ascontiguousarray(a)
 
 
-def output(out, kernel, shape, dtype):
-    """The array to write: out itself when it fits, else (None given) a new one; with an out
-    whose layout does not fit, a new one that finish() copies into out."""
+def overlaps(out, inputs, meets, updated=None):
+    """The out= aliasing rule, one for host and device arrays: True when out may share memory
+    with an array the kernel reads (meets(a, b): a test of the two arrays' memory bounds, as
+    np.may_share_memory), so the rung writes a new array that is then copied into out (a kernel
+    writing into its own input would read what it has already written). `updated` (gemm's C,
+    gemv's y: copied into the result before the kernel runs) may be out itself: then it is
+    updated in place, as BLAS does; an out that only overlaps it goes through a new array."""
+    for x in inputs:  # a plain loop: this runs on every call with out=
+        if meets(out, x):
+            return True
+    return updated is not None and updated is not out and meets(out, updated)
+
+
+def output(out, kernel, shape, dtype, inputs, updated=None):
+    """The array to write: out itself when it fits and overlaps none of inputs (see overlaps),
+    else (None given) a new one; with an out whose layout does not fit or that overlaps an
+    input, a new one that finish() copies into out."""
     if out is None:
         return np.empty(shape, dtype)
     if (type(out) is np.ndarray and out.ndim == 2 and out.dtype == dtype and out.shape == shape and _fits2(out)
-            and out.flags.writeable):
-        return out  # the common case first (shape is a tuple of two here)
+            and out.flags.writeable):  # the common case first (shape is a tuple of two here)
+        return np.empty(shape, dtype) if overlaps(out, inputs, np.may_share_memory, updated) else out
     if not isinstance(out, np.ndarray):
         raise DTypeError(f"{kernel}: out must be a NumPy array (or a CuPy/PyTorch array on the GPU), not {type(out).__name__}")
     if out.dtype != dtype:
@@ -84,7 +98,9 @@ def output(out, kernel, shape, dtype):
         raise ArgumentError(f"{kernel}: out has shape {out.shape} where the result has shape {tuple(shape)}")
     if not out.flags.writeable:
         raise ArgumentError(f"{kernel}: out is read-only")
-    return out if _fits(out) else np.empty(shape, dtype)
+    if not _fits(out) or overlaps(out, inputs, np.may_share_memory, updated):
+        return np.empty(shape, dtype)
+    return out
 
 
 def finish(result, out):

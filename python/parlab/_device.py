@@ -8,6 +8,7 @@ contiguous by its own library first (as CuPy/PyTorch do for their own kernels).
 import numpy as np
 
 from . import _parlab
+from ._arrays import overlaps
 from ._parlab import ArgumentError, DTypeError
 
 _KDL_CUDA = 2  # DLPack's kDLCUDA
@@ -88,28 +89,32 @@ class DeviceArrays:
         with self.device:
             return self.lib.empty(tuple(shape), dtype=dtype)
 
-    def output(self, out, shape, dtype, inputs):
+    def output(self, out, shape, dtype, inputs, updated=None):
         """The array the rung writes: out itself where it can be written in place (an array of
-        this call's library on its device, the result's dtype and shape, C order, sharing no
-        memory with an input), else a new one (_device_out then copies it into out)."""
+        this call's library on its device, the result's dtype and shape, C order, overlapping
+        no input: _arrays.overlaps, the host's rule), else a new one (_device_out then copies
+        it into out)."""
         if out is None or not hasattr(out, "__cuda_array_interface__"):
             return self.empty(shape, dtype)
         torch = self.kind == "torch"
         if (type(out).__module__.split(".")[0] != self.kind or str(out.dtype).replace("torch.", "") != dtype
                 or tuple(out.shape) != tuple(shape)
                 or (out.device.index if torch else out.device.id) != self.ordinal
-                or not (out.is_contiguous() if torch else out.flags.c_contiguous)):
+                or not (out.is_contiguous() if torch else out.flags.c_contiguous)
+                or overlaps(out, inputs, self.meets, updated)):
             return self.empty(shape, dtype)
-        lo = self.ptr(out)
-        hi = lo + (out.numel() * out.element_size() if torch else out.nbytes)
-        for x in inputs:
-            if x is None:
-                continue
-            xlo = self.ptr(x)
-            xhi = xlo + (x.numel() * x.element_size() if torch else x.nbytes)
-            if xlo < hi and lo < xhi:
-                return self.empty(shape, dtype)  # out overlaps an input: the rung writes elsewhere first
         return out
+
+    def meets(self, a, b):
+        """True if the memory of a and b (contiguous arrays of this call's library) overlaps,
+        as np.may_share_memory on the host: an empty array meets none."""
+        (alo, ahi), (blo, bhi) = self.span(a), self.span(b)
+        return alo < ahi and blo < bhi and alo < bhi and blo < ahi
+
+    def span(self, x):
+        """x's memory as (first byte, the byte past its last): x is contiguous."""
+        lo = self.ptr(x)
+        return lo, lo + (x.numel() * x.element_size() if self.kind == "torch" else x.nbytes)
 
     @staticmethod
     def ptr(x):

@@ -74,23 +74,27 @@ def gemm(A, B, C=None, *, alpha=1.0, beta=0.0, out=None, variant=None, backend=N
             C = d.take(C, "C", ("float32",))
             if tuple(C.shape) != (M, N):
                 raise ArgumentError(f"gemm: C is {tuple(C.shape)} where A @ B is {(M, N)}")
-        r = d.output(out, (M, N), "float32", (A, B))
-        if beta != 0 and r is not C:
+        else:
+            C = None  # not read
+        r = d.output(out, (M, N), "float32", (A, B), C)
+        if C is not None and r is not C:
             r[...] = C
         d.run(variant, f"{M}x{N}x{K}", [f"alpha={float(alpha)!r}", f"beta={float(beta)!r}"], [A, B, r], threads)
         return _device_out(r, out, "gemm")
     A = host(A, "gemm", "A", F32)
     B = host(B, "gemm", "B", F32)
     shape = (A.shape[0], B.shape[1])
-    r = output(out, "gemm", shape, np.float32)
     if beta != 0:
         if C is None:
             raise ArgumentError("gemm: beta != 0 needs C")
-        if C is not r:
-            C = host(C, "gemm", "C", F32)
-            if C.shape != shape:
-                raise ArgumentError(f"gemm: C is {C.shape} where A {A.shape} @ B {B.shape} is {shape}")
-            r[...] = C
+        C = host(C, "gemm", "C", F32)
+        if C.shape != shape:
+            raise ArgumentError(f"gemm: C is {C.shape} where A {A.shape} @ B {B.shape} is {shape}")
+    else:
+        C = None  # not read
+    r = output(out, "gemm", shape, np.float32, (A, B), C)
+    if C is not None and r is not C:
+        r[...] = C
     _parlab.gemm(variant, _on_host(backend), device, _threads(threads), A, B, r, alpha, beta)
     return finish(r, out)
 
@@ -132,8 +136,10 @@ def gemv(A, x, y=None, *, trans=False, alpha=1.0, beta=0.0, out=None, variant=No
             y = d.take(y, "y", ("float32",), (1,))
             if y.shape[0] != ny:
                 raise ArgumentError(f"gemv: A is {tuple(A.shape)} and y has shape {tuple(y.shape)}: y needs {ny} elements")
-        r = d.output(out, (ny,), "float32", (A, x))
-        if beta != 0 and r is not y:
+        else:
+            y = None  # not read
+        r = d.output(out, (ny,), "float32", (A, x), y)
+        if y is not None and r is not y:
             r[...] = y
         d.run(variant, f"{M}x{N}", [f"alpha={float(alpha)!r}", f"beta={float(beta)!r}", f"trans={'t' if trans else 'n'}"],
               [A, x, r], threads)
@@ -141,15 +147,17 @@ def gemv(A, x, y=None, *, trans=False, alpha=1.0, beta=0.0, out=None, variant=No
     A = host(A, "gemv", "A", F32)
     x = host(x, "gemv", "x", F32, (1,))
     ny = A.shape[1] if trans else A.shape[0]
-    r = output(out, "gemv", (ny,), np.float32)
     if beta != 0:
         if y is None:
             raise ArgumentError("gemv: beta != 0 needs y")
-        if y is not r:
-            y = host(y, "gemv", "y", F32, (1,))
-            if y.shape != (ny,):
-                raise ArgumentError(f"gemv: A is {A.shape} and y has shape {y.shape}: y needs {ny} elements")
-            r[...] = y
+        y = host(y, "gemv", "y", F32, (1,))
+        if y.shape != (ny,):
+            raise ArgumentError(f"gemv: A is {A.shape} and y has shape {y.shape}: y needs {ny} elements")
+    else:
+        y = None  # not read
+    r = output(out, "gemv", (ny,), np.float32, (A, x), y)
+    if y is not None and r is not y:
+        r[...] = y
     _parlab.gemv(variant, _on_host(backend), device, _threads(threads), bool(trans), A, x, r, alpha, beta)
     return finish(r, out)
 
@@ -172,7 +180,7 @@ def transpose(A, *, out=None, variant=None, backend=None, device=0, threads=None
         d.run(variant, f"{M}x{N}", [], [A, r], threads)
         return _device_out(r, out, "transpose")
     A = host(A, "transpose", "A", F32)
-    r = output(out, "transpose", A.shape[::-1], np.float32)
+    r = output(out, "transpose", A.shape[::-1], np.float32, (A,))
     _parlab.transpose(variant, _on_host(backend), device, _threads(threads), A, r)
     return finish(r, out)
 
@@ -221,7 +229,7 @@ def reduce(A, op="sum", axis=1, *, out=None, variant=None, backend=None, device=
         _parlab.reduce(_on_host(backend), device, _threads(threads), opi, 1, A.reshape(1, -1), r)
         return float(r[0])
     n = A.shape[0] if axis in (1, -1) else A.shape[1] if axis in (0, -2) else 0
-    r = output(out, "reduce", (n,), np.float32) if axis in (-2, -1, 0, 1) else np.empty(0, np.float32)
+    r = output(out, "reduce", (n,), np.float32, (A,)) if axis in (-2, -1, 0, 1) else np.empty(0, np.float32)
     _parlab.reduce(_on_host(backend), device, _threads(threads), opi, axis, A, r)
     return finish(r, out)
 
@@ -311,7 +319,7 @@ def conv2d(image, filter, *, mode="valid", border="zero", flip=False, out=None, 
     H, W = image.shape
     K = filter.shape[0]
     shape = (H, W) if modei == 1 else (H - K + 1, W - K + 1)
-    r = output(out, "conv2d", shape, image.dtype) if min(shape) > 0 else np.empty((0, 0), image.dtype)
+    r = output(out, "conv2d", shape, image.dtype, (image, filter)) if min(shape) > 0 else np.empty((0, 0), image.dtype)
     _parlab.conv2d(variant, _on_host(backend), device, _threads(threads), _CONV_DTYPES[image.dtype], image, filter,
                    modei, borderi, bool(flip), r)
     return finish(r, out)
@@ -356,6 +364,6 @@ def entropy(image, k=5, bins=16, base="e", *, out=None, variant=None, backend=No
         d.run(variant, f"{H}x{W}", [f"k={k}", f"bins={bins}", f"base={'2' if base2 else 'e'}"], [image, r], threads)
         return _device_out(r, out, "entropy")
     image = host(image, "entropy", "image", (np.uint8,))
-    r = output(out, "entropy", image.shape, np.float32)
+    r = output(out, "entropy", image.shape, np.float32, (image,))
     _parlab.entropy(variant, _on_host(backend), device, _threads(threads), image, int(k), int(bins), bool(base2), r)
     return finish(r, out)

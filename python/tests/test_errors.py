@@ -1,5 +1,7 @@
 """Every bad input is an exception carrying the library's (or the layer's) message: parlab.Error
 subclasses that are also ValueError / TypeError / OSError; never a crash or a silent answer."""
+import re
+
 import numpy as np
 import pytest
 
@@ -88,6 +90,22 @@ def test_values_refused_by_the_library():
         parlab.life(np.zeros((5, 5), bool), -1)
     with pytest.raises(ValueError, match="backend"):
         parlab.gemm(A, B, backend="tpu")
+
+
+@pytest.mark.parametrize("kernel,size,named", [
+    ("transpose", "4000000000x4000000000", "4000000000x4000000000 overflows"),  # M x lda x 8 bytes
+    ("gemm", "3037000500", "3037000500x3037000500x3037000500 overflows"),
+    ("life", "4000000000x4000000000", "4000000000x4000000000 overflows"),
+    ("dot", "9000000000000000000", "N=9000000000000000000 overflows"),
+    ("transpose", "99999999999999999999x2", "'99999999999999999999x2': a number is too large"),  # past int64
+], ids=["transpose", "gemm", "life", "dot", "size-past-int64"])
+def test_size_overflow_refused(kernel, size, named):
+    """A size whose element or byte count overflows 64 bits (PL_ERR_OVERFLOW) is a bad argument,
+    refused before any allocation, the message naming it."""
+    cpu = next(v["name"] for v in parlab.list(kernel)["variants"] if v["backend"] == "cpu" and v["runnable"])
+    with pytest.raises(parlab.ArgumentError, match=re.escape(named)) as e:
+        parlab.bench(kernel, size, cpu)
+    assert isinstance(e.value, ValueError) and e.value.status == "size overflow"
 
 
 def test_empty_arrays_refused_not_crashed():
