@@ -109,31 +109,39 @@ typedef struct byte_tables {
     __m256i t[4][4]; /* [byte j][register i]: the 16 entries in both 128-bit lanes */
 } byte_tables;
 
-/* Byte j of f(c) for the 32 counts c, from the registers' look-ups at indices idx. */
-static inline __attribute__((always_inline)) __m256i lookup(const __m256i *tj, const __m256i *idx, const int regs)
+/* Byte j of g(c) for the 32 counts c summed over each 8-byte group (vpsadbw: 4 sums in the 64-bit
+ * lanes), from the registers' look-ups at indices idx. A count reads nonzero in one register at
+ * most, so the even registers' look-ups (or-ed) and the odd ones' are never both nonzero in a
+ * byte, and vpsadbw of the two, sum |a - b|, is sum (a + b): the two halves are added by the
+ * instruction that sums the bytes (k = 5: no or, where an or and a vpsadbw against zero were). */
+static inline __attribute__((always_inline)) __m256i lookup_sums(const __m256i *tj, const __m256i *idx, const int regs)
 {
-    __m256i b = _mm256_shuffle_epi8(tj[0], idx[0]);
-    for (int i = 1; i < regs; i++) b = _mm256_or_si256(b, _mm256_shuffle_epi8(tj[i], idx[i]));
-    return b;
+    if (regs == 1) return _mm256_sad_epu8(_mm256_shuffle_epi8(tj[0], idx[0]), _mm256_setzero_si256());
+    __m256i even = _mm256_shuffle_epi8(tj[0], idx[0]), odd = _mm256_shuffle_epi8(tj[1], idx[1]);
+    for (int i = 2; i < regs; i += 2) {
+        even = _mm256_or_si256(even, _mm256_shuffle_epi8(tj[i], idx[i]));
+        odd = _mm256_or_si256(odd, _mm256_shuffle_epi8(tj[i + 1], idx[i + 1]));
+    }
+    return _mm256_sad_epu8(even, odd);
 }
 
 /* sum g(c) over each 8-byte group of the 32 counts c: 4 sums in the 64-bit lanes (each < 2^31). */
 static inline __attribute__((always_inline)) __m256i group_sums(const byte_tables *bt, __m256i c, const int regs,
                                                                  const int digits)
 {
-    const __m256i hi = _mm256_set1_epi8(0x70), zero = _mm256_setzero_si256();
+    const __m256i hi = _mm256_set1_epi8(0x70);
     __m256i idx[4];
     idx[0] = regs == 1 ? c : _mm256_adds_epu8(c, hi); /* c >= 16 -> bit 7 set -> 0 */
     for (int i = 1; i < regs; i++) { /* c - 16i: below the range it wraps to >= 0xD0 */
         idx[i] = _mm256_sub_epi8(c, _mm256_set1_epi8((char)(16 * i)));
         if (i < regs - 1) idx[i] = _mm256_adds_epu8(idx[i], hi); /* above it: >= 0x80 */
     }
-    __m256i s0 = _mm256_sad_epu8(lookup(bt->t[0], idx, regs), zero);
-    __m256i s1 = _mm256_sad_epu8(lookup(bt->t[1], idx, regs), zero);
-    __m256i s2 = _mm256_sad_epu8(lookup(bt->t[2], idx, regs), zero);
+    __m256i s0 = lookup_sums(bt->t[0], idx, regs);
+    __m256i s1 = lookup_sums(bt->t[1], idx, regs);
+    __m256i s2 = lookup_sums(bt->t[2], idx, regs);
     __m256i s = _mm256_add_epi64(_mm256_add_epi64(s0, _mm256_slli_epi64(s1, 8)), _mm256_slli_epi64(s2, 16));
     if (digits == 3) return s;
-    return _mm256_add_epi64(s, _mm256_slli_epi64(_mm256_sad_epu8(lookup(bt->t[3], idx, regs), zero), 24));
+    return _mm256_add_epi64(s, _mm256_slli_epi64(lookup_sums(bt->t[3], idx, regs), 24));
 }
 
 /* The window counts of the 32/BP pixels whose counters start at col: k shifted loads. */
