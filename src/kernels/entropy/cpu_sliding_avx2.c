@@ -7,18 +7,21 @@
  *   the padding counts stay 0). The window counts of a pixel, all its bins at once, are the
  *   byte sum of the k columns around it: k shifted 32-byte loads give 32/BP pixels (zero
  *   columns left and right of the image stand for the clipped ones). Moving down a row is two
- *   scalar byte updates a column (+1 at the entering value, -1 at the leaving one).
+ *   scalar byte updates a column (+1 at the entering value, -1 at the leaving one). For k >= 5
+ *   the counters start biased (counter_fill), so that a window reads c + 0x70: register 0's
+ *   index as it is (below).
  * - c log c in fixed point (2^-q units), split into bytes: 3 for k <= 5, 4 for k = 7
  *   (plan_avx2). Byte j of 16 counts' values is one `vpshufb` register; counts up to 9 (k <= 3)
  *   take one register, up to 25 (k = 5) two, up to 49 (k = 7) four. A count outside a
- *   register's 16 reads 0 there (its index gets bit 7 set), so the registers' results are or-ed.
- * - The sum over bins without unpacking: `vpsadbw` against zero adds 8 bytes into a 64-bit
- *   lane, so byte j summed over 8 bins is one instruction, and s0 + (s1 << 8) + (s2 << 16)
+ *   register's 16 reads 0 there (its index gets bit 7 set), so the registers' results add up.
+ * - The sum over bins without unpacking: `vpsadbw` adds 8 bytes into a 64-bit lane (the
+ *   differences to a second operand: the other registers' look-up, which is 0 wherever the first
+ *   is not), so byte j summed over 8 bins is one instruction, and s0 + (s1 << 8) + (s2 << 16)
  *   (+ (s3 << 24)) is exact. A pixel's 8-bin groups are added, 8 pixels put in order in one
  *   int32 vector, the terms the table leaves out added back (sliding_row.add), and
  *   E = log n - S x (2^-q / n) formed as the AVX-512 path forms it.
- * Per 32 window counts (two pixels at bins = 16, k = 5): 5 loads and 4 adds (window), 2 index
- * ops, 6 vpshufb and 3 or (table), 3 vpsadbw, 2 shifts and 2 adds (S). */
+ * Per 32 window counts (two pixels at bins = 16, k = 5): 5 loads and 4 adds (window), 1 index
+ * op, 6 vpshufb (table), 3 vpsadbw, 2 shifts and 2 adds (S). */
 #include "core/simd_avx2.h"
 #include "kernels/entropy/cpu_sliding_vector.h"
 
@@ -28,6 +31,10 @@
 /* Zero columns left of column 0 (>= r; 4 x BP bytes keeps column 0 32-byte aligned) and right
  * of column W-1 (>= 7 + r: the last group of 8 pixels reads its windows whole). */
 enum { LEFT = 4, RIGHT = 12, GROUP = 8 };
+
+/* What a window of counters reads for a count of 0 where a byte takes more than one register
+ * (group_sums). */
+enum { BIAS = 0x70 };
 
 static int padded_bins(int bins) { return bins <= 8 ? 8 : bins <= 16 ? 16 : bins <= 32 ? 32 : 64; }
 
@@ -80,6 +87,10 @@ static void plan_avx2(sliding_plan *pl)
     pl->per_value = A;
     pl->constant = -B * bp;
     pl->counter_bytes = (LEFT + pl->p->W + RIGHT) * bp;
+    /* Counters biased so that a window (k columns) reads c + BIAS: k x fill = BIAS mod 256 (k is odd,
+     * so invertible mod 256; 176 at k = 5). */
+    for (int f = 0; registers_for(pl->r) > 1 && f < 256; f++)
+        if (((pl->p->k * f) & 255) == BIAS) pl->counter_fill = (unsigned char)f;
 }
 
 /* Columns [x0, x1) of the counters (col: column 0's) moved down a row: +1 at the entering
@@ -125,16 +136,22 @@ static inline __attribute__((always_inline)) __m256i lookup_sums(const __m256i *
     return _mm256_sad_epu8(even, odd);
 }
 
-/* sum g(c) over each 8-byte group of the 32 counts c: 4 sums in the 64-bit lanes (each < 2^31). */
-static inline __attribute__((always_inline)) __m256i group_sums(const byte_tables *bt, __m256i c, const int regs,
+/* sum g(c) over each 8-byte group of the 32 counts c: 4 sums in the 64-bit lanes (each < 2^31).
+ * w: the window's bytes, c itself with one register, c + BIAS with more (counter_fill): that is
+ * register 0's index as it stands (c >= 16 -> bit 7 set -> 0), and w ^ 0x80 = c - 16 register
+ * 1's (below its range it wraps to >= 0xF0): one index op at k = 5 instead of two. */
+static inline __attribute__((always_inline)) __m256i group_sums(const byte_tables *bt, __m256i w, const int regs,
                                                                  const int digits)
 {
     const __m256i hi = _mm256_set1_epi8(0x70);
     __m256i idx[4];
-    idx[0] = regs == 1 ? c : _mm256_adds_epu8(c, hi); /* c >= 16 -> bit 7 set -> 0 */
-    for (int i = 1; i < regs; i++) { /* c - 16i: below the range it wraps to >= 0xD0 */
-        idx[i] = _mm256_sub_epi8(c, _mm256_set1_epi8((char)(16 * i)));
-        if (i < regs - 1) idx[i] = _mm256_adds_epu8(idx[i], hi); /* above it: >= 0x80 */
+    idx[0] = w;
+    if (regs > 1) {
+        const __m256i c16 = _mm256_xor_si256(w, _mm256_set1_epi8((char)0x80)); /* c - 16 */
+        for (int i = 1; i < regs; i++) { /* c - 16i: below the range it wraps to >= 0xD0 */
+            idx[i] = i == 1 ? c16 : _mm256_sub_epi8(c16, _mm256_set1_epi8((char)(16 * (i - 1))));
+            if (i < regs - 1) idx[i] = _mm256_adds_epu8(idx[i], hi); /* above it: >= 0x80 */
+        }
     }
     __m256i s0 = lookup_sums(bt->t[0], idx, regs);
     __m256i s1 = lookup_sums(bt->t[1], idx, regs);
