@@ -33,7 +33,7 @@
 enum { LEFT = 4, RIGHT = 12, GROUP = 8 };
 
 /* What a window of counters reads for a count of 0 where a byte takes more than one register
- * (group_sums). */
+ * (digit_sums). */
 enum { BIAS = 0x70 };
 
 static int padded_bins(int bins) { return bins <= 8 ? 8 : bins <= 16 ? 16 : bins <= 32 ? 32 : 64; }
@@ -136,12 +136,13 @@ static inline __attribute__((always_inline)) __m256i lookup_sums(const __m256i *
     return _mm256_sad_epu8(even, odd);
 }
 
-/* sum g(c) over each 8-byte group of the 32 counts c: 4 sums in the 64-bit lanes (each < 2^31).
- * w: the window's bytes, c itself with one register, c + BIAS with more (counter_fill): that is
- * register 0's index as it stands (c >= 16 -> bit 7 set -> 0), and w ^ 0x80 = c - 16 register
- * 1's (below its range it wraps to >= 0xF0): one index op at k = 5 instead of two. */
-static inline __attribute__((always_inline)) __m256i group_sums(const byte_tables *bt, __m256i w, const int regs,
-                                                                 const int digits)
+/* Byte j of g(c) summed over each 8-byte group of the 32 counts c, for each j: s[j], 4 sums in
+ * the 64-bit lanes (each < 2^11). w: the window's bytes, c itself with one register, c + BIAS
+ * with more (counter_fill): that is register 0's index as it stands (c >= 16 -> bit 7 set -> 0),
+ * and w ^ 0x80 = c - 16 register 1's (below its range it wraps to >= 0xF0): one index op at
+ * k = 5 instead of two. */
+static inline __attribute__((always_inline)) void digit_sums(const byte_tables *bt, __m256i w, const int regs,
+                                                              const int digits, __m256i *s)
 {
     const __m256i hi = _mm256_set1_epi8(0x70);
     __m256i idx[4];
@@ -153,12 +154,7 @@ static inline __attribute__((always_inline)) __m256i group_sums(const byte_table
             if (i < regs - 1) idx[i] = _mm256_adds_epu8(idx[i], hi); /* above it: >= 0x80 */
         }
     }
-    __m256i s0 = lookup_sums(bt->t[0], idx, regs);
-    __m256i s1 = lookup_sums(bt->t[1], idx, regs);
-    __m256i s2 = lookup_sums(bt->t[2], idx, regs);
-    __m256i s = _mm256_add_epi64(_mm256_add_epi64(s0, _mm256_slli_epi64(s1, 8)), _mm256_slli_epi64(s2, 16));
-    if (digits == 3) return s;
-    return _mm256_add_epi64(s, _mm256_slli_epi64(lookup_sums(bt->t[3], idx, regs), 24));
+    for (int j = 0; j < digits; j++) s[j] = lookup_sums(bt->t[j], idx, regs);
 }
 
 /* The window counts of the 32/BP pixels whose counters start at col: k shifted loads. */
@@ -169,38 +165,47 @@ static inline __attribute__((always_inline)) __m256i window(const unsigned char 
     return w;
 }
 
-/* Two vectors of 64-bit sums a = [a0 a1 | a2 a3], b alike -> [a0+a1, b0+b1, ., . | a2+a3, b2+b3, ., .]
- * as 32-bit lanes (every sum < 2^31). */
-static inline __m256i add_pairs(__m256i a, __m256i b)
+/* Two sets of digit sums (digit_sums: a[j] = [a0 a1 | a2 a3] in 64-bit lanes, b alike) as one
+ * int32 vector [a0 a1 b0 b1 | a2 a3 b2 b3] of sum_j s_j 2^(8j) (each < 2^31): vpackusdw packs
+ * both sets' byte-j sums (< 2^16) in one instruction, and the digits are weighed once for both. */
+static inline __attribute__((always_inline)) __m256i packed_sums(const __m256i *a, const __m256i *b, const int digits)
 {
-    __m256i ab = _mm256_or_si256(a, _mm256_slli_epi64(b, 32)); /* a0 b0 a1 b1 | a2 b2 a3 b3 */
-    return _mm256_add_epi32(ab, _mm256_shuffle_epi32(ab, 0x4E));
+    __m256i x = _mm256_packus_epi32(a[0], b[0]);
+    for (int j = 1; j < digits; j++) x = _mm256_add_epi32(x, _mm256_slli_epi32(_mm256_packus_epi32(a[j], b[j]), 8 * j));
+    return x;
 }
 
-/* S of 8 pixels (their counters from col on), in pixel order, as int32. */
+/* S of 8 pixels (their counters from col on), in pixel order, as int32: the window vectors' digit
+ * sums, packed two sets at a time (packed_sums), the groups of a pixel added (vphaddd, the
+ * 128-bit halves) and the pixels put in order. */
 static inline __attribute__((always_inline)) __m256i pixel_sums(const byte_tables *bt, const unsigned char *col,
                                                                  const int r, const int bp, const int regs,
                                                                  const int digits)
 {
-#define GROUPS(at) group_sums(bt, window((at), r, bp), regs, digits)
-    if (bp == 8) { /* 4 pixels a vector, one group each */
-        __m256i x = _mm256_or_si256(GROUPS(col), _mm256_slli_epi64(GROUPS(col + 32), 32)); /* 0 4 1 5 | 2 6 3 7 */
-        return _mm256_permutevar8x32_epi32(x, _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
+    /* Sets of digit sums: bp = 8: 4 pixels a set (a group each); 16: 2 pixels (two groups each);
+     * 32: a pixel (4 groups); 64: a pixel, its two vectors' sums added. */
+    const int sets = bp == 8 ? 2 : bp == 16 ? 4 : GROUP;
+    __m256i d[GROUP / 2];
+    for (int i = 0; i < sets / 2; i++) { /* a pair of sets at a time: fewer registers live */
+        __m256i s[2][4];
+        for (int h = 0; h < 2; h++) {
+            const unsigned char *at = col + (2 * i + h) * (bp == 64 ? 64 : 32);
+            digit_sums(bt, window(at, r, bp), regs, digits, s[h]);
+            if (bp == 64) {
+                __m256i t[4];
+                digit_sums(bt, window(at + 32, r, bp), regs, digits, t);
+                for (int j = 0; j < digits; j++) s[h][j] = _mm256_add_epi64(s[h][j], t[j]);
+            }
+        }
+        d[i] = packed_sums(s[0], s[1], digits);
     }
-    if (bp == 16) { /* 2 pixels a vector, two groups each */
-        __m256i ab = add_pairs(GROUPS(col), GROUPS(col + 32)), cd = add_pairs(GROUPS(col + 64), GROUPS(col + 96));
-        __m256i x = _mm256_unpacklo_epi64(ab, cd); /* 0 2 4 6 | 1 3 5 7 */
-        return _mm256_permutevar8x32_epi32(x, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
-    }
-    __m256i px[GROUP]; /* bp = 32: a pixel a vector; 64: two */
-    for (int i = 0; i < GROUP; i++) {
-        px[i] = GROUPS(col + i * bp);
-        if (bp == 64) px[i] = _mm256_add_epi64(px[i], GROUPS(col + i * bp + 32));
-    }
-#undef GROUPS
-    __m256i u = _mm256_unpacklo_epi64(add_pairs(px[0], px[1]), add_pairs(px[2], px[3])); /* lo halves 0-3 | hi 0-3 */
-    __m256i v = _mm256_unpacklo_epi64(add_pairs(px[4], px[5]), add_pairs(px[6], px[7]));
-    return _mm256_add_epi32(_mm256_permute2x128_si256(u, v, 0x20), _mm256_permute2x128_si256(u, v, 0x31));
+    if (bp == 8) /* 0 1 4 5 | 2 3 6 7 */
+        return _mm256_permutevar8x32_epi32(d[0], _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7));
+    if (bp == 16) /* groups added: 0 2 4 6 | 1 3 5 7 */
+        return _mm256_permutevar8x32_epi32(_mm256_hadd_epi32(d[0], d[1]), _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+    /* groups 0+1 of pixels 0-3 | groups 2+3 of them, and 4-7 alike; then the halves added */
+    const __m256i x = _mm256_hadd_epi32(d[0], d[1]), y = _mm256_hadd_epi32(d[2], d[3]);
+    return _mm256_add_epi32(_mm256_permute2x128_si256(x, y, 0x20), _mm256_permute2x128_si256(x, y, 0x31));
 }
 
 /* One step (cpu_sliding_vector.h); r and bp are constants in each inlined copy. The counters are
