@@ -214,35 +214,60 @@ static inline __attribute__((always_inline)) __m256i pixel_sums(const byte_table
  * read while in L1, and a byte store has reached the cache before a 32-byte load covers it (a
  * load that overlaps a store still in flight waits for it). */
 enum { LEAD = 64 };
+/* Output pixels x..x+7 (fewer at the row's end). interior: x >= r and x + GROUP + r <= W, so
+ * n = rows x k. move: the counters of the group LEAD columns ahead moved down here (1: a whole
+ * group, 2: what is left of the row there, if any; 0: none). */
+typedef struct interior_scales { /* rw's interior constants, read once a row (the byte stores may alias rw) */
+    __m256 logn, inv;
+    __m256i add;
+} interior_scales;
+
+static inline __attribute__((always_inline)) void out_group(const byte_tables *bt, unsigned char *col,
+                                                             const uint8_t *enter, const uint8_t *leave,
+                                                             const sliding_row *rw, const interior_scales *in,
+                                                             float *out, int64_t W,
+                                                             int64_t x, const int r, const int bp,
+                                                             const int interior, const int move)
+{
+    if (move == 1) move_down_group(col + (x + LEAD) * bp, bp, enter, leave, x + LEAD);
+    if (move == 2) {
+        if (x + LEAD + GROUP <= W) move_down_group(col + (x + LEAD) * bp, bp, enter, leave, x + LEAD);
+        else if (x + LEAD < W) move_down(col, bp, enter, leave, x + LEAD, W);
+    }
+    const __m256i sum = pixel_sums(bt, col + x * bp, r, bp, registers_for(r), digits_for(r));
+    const __m256 zero = _mm256_setzero_ps();
+    if (interior) {
+        __m256 s = _mm256_cvtepi32_ps(_mm256_add_epi32(sum, in->add));
+        _mm256_storeu_ps(out + x, _mm256_max_ps(_mm256_fnmadd_ps(s, in->inv, in->logn), zero));
+    } else {
+        __m256i m = tail_mask(W - x < GROUP ? W - x : GROUP);
+        __m256 s = _mm256_cvtepi32_ps(_mm256_add_epi32(sum, _mm256_maskload_epi32(rw->add + x, m)));
+        __m256 e = _mm256_fnmadd_ps(s, _mm256_maskload_ps(rw->inv + x, m), _mm256_maskload_ps(rw->logn + x, m));
+        _mm256_maskstore_ps(out + x, m, _mm256_max_ps(e, zero)); /* no -0.0000001 */
+    }
+}
+
 static inline __attribute__((always_inline)) void step_row(const byte_tables *bt, unsigned char *counters,
                                                             const uint8_t *enter, const uint8_t *leave,
                                                             const sliding_row *rw, float *out, int64_t W,
                                                             const int r, const int bp)
 {
-    const int regs = registers_for(r), digits = digits_for(r);
     unsigned char *col = counters + LEFT * bp;
-    if (!out) {
+    const interior_scales in = {_mm256_set1_ps(rw ? rw->logn_in : 0), _mm256_set1_ps(rw ? rw->inv_in : 0),
+                                _mm256_set1_epi32(rw ? rw->add_in : 0)};
+    if (!out || !enter || !leave) { /* no output, or the image's first or last r rows: a pass of its own */
         move_down(col, bp, enter, leave, 0, W);
+        for (int64_t x = 0; out && x < W; x += GROUP) out_group(bt, col, NULL, NULL, rw, &in, out, W, x, r, bp, 0, 0);
         return;
     }
-    move_down(col, bp, enter, leave, 0, LEAD < W ? LEAD : W);
-    const __m256 logn_in = _mm256_set1_ps(rw->logn_in), inv_in = _mm256_set1_ps(rw->inv_in);
-    const __m256i add_in = _mm256_set1_epi32(rw->add_in);
-    const __m256 zero = _mm256_setzero_ps();
-    for (int64_t x = 0; x < W; x += GROUP) {
-        if (x + LEAD + GROUP <= W) move_down_group(col + (x + LEAD) * bp, bp, enter, leave, x + LEAD);
-        else if (x + LEAD < W) move_down(col, bp, enter, leave, x + LEAD, W);
-        __m256i sum = pixel_sums(bt, col + x * bp, r, bp, regs, digits);
-        if (x >= r && x + GROUP + r <= W) { /* interior: n = rows x k */
-            __m256 s = _mm256_cvtepi32_ps(_mm256_add_epi32(sum, add_in));
-            _mm256_storeu_ps(out + x, _mm256_max_ps(_mm256_fnmadd_ps(s, inv_in, logn_in), zero));
-        } else {
-            __m256i m = tail_mask(W - x < GROUP ? W - x : GROUP);
-            __m256 s = _mm256_cvtepi32_ps(_mm256_add_epi32(sum, _mm256_maskload_epi32(rw->add + x, m)));
-            __m256 e = _mm256_fnmadd_ps(s, _mm256_maskload_ps(rw->inv + x, m), _mm256_maskload_ps(rw->logn + x, m));
-            _mm256_maskstore_ps(out + x, m, _mm256_max_ps(e, zero)); /* no -0.0000001 */
-        }
-    }
+    /* The first LEAD columns moved down first; then the walk, its middle (every group interior and
+     * a whole group to move) without a test. */
+    int64_t x = 0;
+    for (; x + GROUP <= LEAD && x + GROUP <= W; x += GROUP) move_down_group(col + x * bp, bp, enter, leave, x);
+    move_down(col, bp, enter, leave, x, LEAD < W ? LEAD : W);
+    out_group(bt, col, enter, leave, rw, &in, out, W, 0, r, bp, 0, 2);
+    for (x = GROUP; x + LEAD + GROUP <= W; x += GROUP) out_group(bt, col, enter, leave, rw, &in, out, W, x, r, bp, 1, 1);
+    for (; x < W; x += GROUP) out_group(bt, col, enter, leave, rw, &in, out, W, x, r, bp, x + GROUP + r <= W, 2);
 }
 
 static inline __attribute__((always_inline)) void step_r(const byte_tables *bt, const sliding_plan *pl,
