@@ -66,13 +66,19 @@ static inline life_vec LIFE_ISA_FN(next)(const life_packed_gen *g, int conway, l
 }
 
 /* Words i..i+V-1 of n output rows (out[r] from in[r], in[r+1], in[r+2]), walking down the
- * column: each input row's sums made once, kept in registers for the next two output rows. */
-static inline void LIFE_ISA_FN(column)(const life_packed_gen *g, int conway, const uint64_t *const *in,
-                                       uint64_t *const *out, int n, int64_t i)
+ * column: each input row's sums made once, kept in registers for the next two output rows.
+ * Inlined with n = LIFE_CHUNK_ROWS (a whole chunk) the walk is unrolled: the sums move from
+ * row to row by register renaming, not by copies, and there is no loop (AVX2, 16384 cells a
+ * row: 43.7 -> 37.5 instructions an output vector, its first two rows and the column loop
+ * included, callgrind). */
+static inline __attribute__((always_inline)) void LIFE_ISA_FN(column)(const life_packed_gen *g, int conway,
+                                                                      const uint64_t *const *in,
+                                                                      uint64_t *const *out, int n, int64_t i)
 {
     life_vec su, cu, tu, au, sm, cm, tm, am;
     LIFE_ISA_FN(row_sums)(in[0], i, &su, &cu, &tu, &au);
     LIFE_ISA_FN(row_sums)(in[1], i, &sm, &cm, &tm, &am);
+#pragma GCC unroll 8 /* LIFE_CHUNK_ROWS */
     for (int r = 0; r < n; r++) {
         life_vec sd, cd, td, ad;
         LIFE_ISA_FN(row_sums)(in[r + 2], i, &sd, &cd, &td, &ad);
@@ -113,7 +119,8 @@ static void LIFE_ISA_FN(step_chunk)(const life_packed_gen *g, const uint64_t *co
     if (wpr - 2 >= V) {
         for (int64_t i = 1;; i += V) {
             const int64_t at = i + V - 1 > wpr - 2 ? wpr - 1 - V : i;
-            if (g->conway) LIFE_ISA_FN(column)(g, 1, in, out, n, at);
+            if (g->conway && n == LIFE_CHUNK_ROWS) LIFE_ISA_FN(column)(g, 1, in, out, LIFE_CHUNK_ROWS, at);
+            else if (g->conway) LIFE_ISA_FN(column)(g, 1, in, out, n, at);
             else LIFE_ISA_FN(column)(g, 0, in, out, n, at);
             if (at != i || at + V == wpr - 1) break;
         }
