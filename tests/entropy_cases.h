@@ -2,8 +2,9 @@
  *   check_entropy_cases: the odd shapes (1x1, 2x3, 5x5, 33x1000, 1023x1025) with the defaults
  *     (k=5, bins=16, natural log) with and without row padding, then a grid of k in {1, 3, 5,
  *     7, 15} x bins in {2, 16, 256} x base e and 2 on small shapes, and k=63 (a window larger
- *     than the image), k = 9 with bins = 64, and k = 3, 5, 7 with bins = 20, 32, 33, 64, each
- *     against the float64 reference through the harness.
+ *     than the image), k = 9 with bins = 64, k = 3, 5, 7 with bins = 20, 32, 33, 64, and rows of
+ *     201 (k = 3, 5, 7 with bins 2 to 64: wider than the AVX2 row walk's lead), each against the
+ *     float64 reference through the harness.
  *   check_entropy_hand_cases: images whose entropies are worked out by hand, through
  *     pl_entropy_variant (the public call): constant, checkerboard, distinct corner, k=1, the
  *     whole image in every window, bins=256; and values >= bins refused naming the pixel. */
@@ -68,6 +69,12 @@ static inline void check_entropy_cases(pl_ctx *ctx, const pl_variant *v, const i
     static const int kb[][2] = {{3, 64}, {5, 20}, {5, 33}, {7, 32}};
     for (int i = 0; i < 4; i++)
         check_entropy_one(ctx, v, params, label, "37x70", kb[i][0], kb[i][1], i % 2, i % 2 ? 0 : 3, 310 + i);
+    /* rows wider than cpu-sliding's AVX2 lead (64 columns) plus a group, with a partial last group:
+     * the row walk's middle, where the counters are moved down without tests, at each column width
+     * (bins padded to 8, 16, 32, 64) and look-up width (k = 3, 5, 7) */
+    static const int wide[][2] = {{3, 2}, {5, 2}, {7, 2}, {3, 16}, {7, 16}, {3, 64}, {5, 33}, {7, 32}};
+    for (int i = 0; i < 8; i++)
+        check_entropy_one(ctx, v, params, label, "23x201", wide[i][0], wide[i][1], i % 2, i % 3 ? 0 : 3, 320 + i);
 }
 
 /* The defaults, then every choice of each LIST/CHOICE parameter (the others at defaults). */

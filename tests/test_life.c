@@ -1,6 +1,7 @@
 /* test_life.c: the life room's CPU rungs. Each rung (at every isa choice, 1 and 2 threads)
  * equals the reference bit for bit over hundreds of generations of soups, on the torus and
- * the plane, at sizes that are multiples of no word (1x1, 3x5, 2x3, 130x9, 63x65, 1000x1001; and 64x3), for four
+ * the plane, at sizes that are multiples of no word (1x1, 3x5, 2x3, 130x9, 63x65, 1000x1001) and of
+ * whole words (64x3, 512x40, 1088x24), for four
  * rules; and known patterns hold on the byte grid, for the reference and every rung: a block
  * stays, a blinker has period 2, a glider moves one cell diagonally every 4 generations and
  * comes back after 4W on a W x W torus, the pulsar has period 3, and a lone cell on a 1x1
@@ -24,9 +25,12 @@ typedef struct soup_case {
     int gens;
 } soup_case;
 /* 2x3 (a row of only edge columns),
- * 64x3 (a whole word a row), 130x9 (interior words and a 2-bit tail) */
-static const soup_case soups[] = {{"1x1", 300}, {"3x5", 300}, {"2x3", 300}, {"64x3", 200},
-                                  {"130x9", 200}, {"63x65", 300}, {"1000x1001", 12}};
+ * 64x3 (a whole word a row), 130x9 (interior words and a 2-bit tail), 512x40 and 1088x24 (whole
+ * words, 8 and 17 a row: cpu-bitpacked's first and last columns by vectors, the word across the
+ * torus's seam or the plane's edge in a lane; 17 moves the last column back over the one before) */
+static const soup_case soups[] = {{"1x1", 300},    {"3x5", 300},      {"2x3", 300},     {"64x3", 200},
+                                  {"130x9", 200},  {"63x65", 300},    {"1000x1001", 12}, {"512x40", 40},
+                                  {"1088x24", 40}};
 enum { N_SOUPS = sizeof soups / sizeof soups[0] };
 
 /* v at every choice of its parameters (its defaults, then each isa choice this CPU has: a

@@ -7,18 +7,21 @@
  *   the padding counts stay 0). The window counts of a pixel, all its bins at once, are the
  *   byte sum of the k columns around it: k shifted 32-byte loads give 32/BP pixels (zero
  *   columns left and right of the image stand for the clipped ones). Moving down a row is two
- *   scalar byte updates a column (+1 at the entering value, -1 at the leaving one).
+ *   scalar byte updates a column (+1 at the entering value, -1 at the leaving one). For k >= 5
+ *   the counters start biased (counter_fill), so that a window reads c + 0x70: register 0's
+ *   index as it is (below).
  * - c log c in fixed point (2^-q units), split into bytes: 3 for k <= 5, 4 for k = 7
  *   (plan_avx2). Byte j of 16 counts' values is one `vpshufb` register; counts up to 9 (k <= 3)
  *   take one register, up to 25 (k = 5) two, up to 49 (k = 7) four. A count outside a
- *   register's 16 reads 0 there (its index gets bit 7 set), so the registers' results are or-ed.
- * - The sum over bins without unpacking: `vpsadbw` against zero adds 8 bytes into a 64-bit
- *   lane, so byte j summed over 8 bins is one instruction, and s0 + (s1 << 8) + (s2 << 16)
+ *   register's 16 reads 0 there (its index gets bit 7 set), so the registers' results add up.
+ * - The sum over bins without unpacking: `vpsadbw` adds 8 bytes into a 64-bit lane (the
+ *   differences to a second operand: the other registers' look-up, which is 0 wherever the first
+ *   is not), so byte j summed over 8 bins is one instruction, and s0 + (s1 << 8) + (s2 << 16)
  *   (+ (s3 << 24)) is exact. A pixel's 8-bin groups are added, 8 pixels put in order in one
  *   int32 vector, the terms the table leaves out added back (sliding_row.add), and
  *   E = log n - S x (2^-q / n) formed as the AVX-512 path forms it.
- * Per 32 window counts (two pixels at bins = 16, k = 5): 5 loads and 4 adds (window), 2 index
- * ops, 6 vpshufb and 3 or (table), 3 vpsadbw, 2 shifts and 2 adds (S). */
+ * Per 32 window counts (two pixels at bins = 16, k = 5): 5 loads and 4 adds (window), 1 index
+ * op, 6 vpshufb (table), 3 vpsadbw, 2 shifts and 2 adds (S). */
 #include "core/simd_avx2.h"
 #include "kernels/entropy/cpu_sliding_vector.h"
 
@@ -28,6 +31,10 @@
 /* Zero columns left of column 0 (>= r; 4 x BP bytes keeps column 0 32-byte aligned) and right
  * of column W-1 (>= 7 + r: the last group of 8 pixels reads its windows whole). */
 enum { LEFT = 4, RIGHT = 12, GROUP = 8 };
+
+/* What a window of counters reads for a count of 0 where a byte takes more than one register
+ * (digit_sums). */
+enum { BIAS = 0x70 };
 
 static int padded_bins(int bins) { return bins <= 8 ? 8 : bins <= 16 ? 16 : bins <= 32 ? 32 : 64; }
 
@@ -80,6 +87,10 @@ static void plan_avx2(sliding_plan *pl)
     pl->per_value = A;
     pl->constant = -B * bp;
     pl->counter_bytes = (LEFT + pl->p->W + RIGHT) * bp;
+    /* Counters biased so that a window (k columns) reads c + BIAS: k x fill = BIAS mod 256 (k is odd,
+     * so invertible mod 256; 176 at k = 5). */
+    for (int f = 0; registers_for(pl->r) > 1 && f < 256; f++)
+        if (((pl->p->k * f) & 255) == BIAS) pl->counter_fill = (unsigned char)f;
 }
 
 /* Columns [x0, x1) of the counters (col: column 0's) moved down a row: +1 at the entering
@@ -109,31 +120,41 @@ typedef struct byte_tables {
     __m256i t[4][4]; /* [byte j][register i]: the 16 entries in both 128-bit lanes */
 } byte_tables;
 
-/* Byte j of f(c) for the 32 counts c, from the registers' look-ups at indices idx. */
-static inline __attribute__((always_inline)) __m256i lookup(const __m256i *tj, const __m256i *idx, const int regs)
+/* Byte j of g(c) for the 32 counts c summed over each 8-byte group (vpsadbw: 4 sums in the 64-bit
+ * lanes), from the registers' look-ups at indices idx. A count reads nonzero in one register at
+ * most, so the even registers' look-ups (or-ed) and the odd ones' are never both nonzero in a
+ * byte, and vpsadbw of the two, sum |a - b|, is sum (a + b): the two halves are added by the
+ * instruction that sums the bytes (k = 5: no or, where an or and a vpsadbw against zero were). */
+static inline __attribute__((always_inline)) __m256i lookup_sums(const __m256i *tj, const __m256i *idx, const int regs)
 {
-    __m256i b = _mm256_shuffle_epi8(tj[0], idx[0]);
-    for (int i = 1; i < regs; i++) b = _mm256_or_si256(b, _mm256_shuffle_epi8(tj[i], idx[i]));
-    return b;
+    if (regs == 1) return _mm256_sad_epu8(_mm256_shuffle_epi8(tj[0], idx[0]), _mm256_setzero_si256());
+    __m256i even = _mm256_shuffle_epi8(tj[0], idx[0]), odd = _mm256_shuffle_epi8(tj[1], idx[1]);
+    for (int i = 2; i < regs; i += 2) {
+        even = _mm256_or_si256(even, _mm256_shuffle_epi8(tj[i], idx[i]));
+        odd = _mm256_or_si256(odd, _mm256_shuffle_epi8(tj[i + 1], idx[i + 1]));
+    }
+    return _mm256_sad_epu8(even, odd);
 }
 
-/* sum g(c) over each 8-byte group of the 32 counts c: 4 sums in the 64-bit lanes (each < 2^31). */
-static inline __attribute__((always_inline)) __m256i group_sums(const byte_tables *bt, __m256i c, const int regs,
-                                                                 const int digits)
+/* Byte j of g(c) summed over each 8-byte group of the 32 counts c, for each j: s[j], 4 sums in
+ * the 64-bit lanes (each < 2^11). w: the window's bytes, c itself with one register, c + BIAS
+ * with more (counter_fill): that is register 0's index as it stands (c >= 16 -> bit 7 set -> 0),
+ * and w ^ 0x80 = c - 16 register 1's (below its range it wraps to >= 0xF0): one index op at
+ * k = 5 instead of two. */
+static inline __attribute__((always_inline)) void digit_sums(const byte_tables *bt, __m256i w, const int regs,
+                                                              const int digits, __m256i *s)
 {
-    const __m256i hi = _mm256_set1_epi8(0x70), zero = _mm256_setzero_si256();
+    const __m256i hi = _mm256_set1_epi8(0x70);
     __m256i idx[4];
-    idx[0] = regs == 1 ? c : _mm256_adds_epu8(c, hi); /* c >= 16 -> bit 7 set -> 0 */
-    for (int i = 1; i < regs; i++) { /* c - 16i: below the range it wraps to >= 0xD0 */
-        idx[i] = _mm256_sub_epi8(c, _mm256_set1_epi8((char)(16 * i)));
-        if (i < regs - 1) idx[i] = _mm256_adds_epu8(idx[i], hi); /* above it: >= 0x80 */
+    idx[0] = w;
+    if (regs > 1) {
+        const __m256i c16 = _mm256_xor_si256(w, _mm256_set1_epi8((char)0x80)); /* c - 16 */
+        for (int i = 1; i < regs; i++) { /* c - 16i: below the range it wraps to >= 0xD0 */
+            idx[i] = i == 1 ? c16 : _mm256_sub_epi8(c16, _mm256_set1_epi8((char)(16 * (i - 1))));
+            if (i < regs - 1) idx[i] = _mm256_adds_epu8(idx[i], hi); /* above it: >= 0x80 */
+        }
     }
-    __m256i s0 = _mm256_sad_epu8(lookup(bt->t[0], idx, regs), zero);
-    __m256i s1 = _mm256_sad_epu8(lookup(bt->t[1], idx, regs), zero);
-    __m256i s2 = _mm256_sad_epu8(lookup(bt->t[2], idx, regs), zero);
-    __m256i s = _mm256_add_epi64(_mm256_add_epi64(s0, _mm256_slli_epi64(s1, 8)), _mm256_slli_epi64(s2, 16));
-    if (digits == 3) return s;
-    return _mm256_add_epi64(s, _mm256_slli_epi64(_mm256_sad_epu8(lookup(bt->t[3], idx, regs), zero), 24));
+    for (int j = 0; j < digits; j++) s[j] = lookup_sums(bt->t[j], idx, regs);
 }
 
 /* The window counts of the 32/BP pixels whose counters start at col: k shifted loads. */
@@ -144,38 +165,47 @@ static inline __attribute__((always_inline)) __m256i window(const unsigned char 
     return w;
 }
 
-/* Two vectors of 64-bit sums a = [a0 a1 | a2 a3], b alike -> [a0+a1, b0+b1, ., . | a2+a3, b2+b3, ., .]
- * as 32-bit lanes (every sum < 2^31). */
-static inline __m256i add_pairs(__m256i a, __m256i b)
+/* Two sets of digit sums (digit_sums: a[j] = [a0 a1 | a2 a3] in 64-bit lanes, b alike) as one
+ * int32 vector [a0 a1 b0 b1 | a2 a3 b2 b3] of sum_j s_j 2^(8j) (each < 2^31): vpackusdw packs
+ * both sets' byte-j sums (< 2^16) in one instruction, and the digits are weighed once for both. */
+static inline __attribute__((always_inline)) __m256i packed_sums(const __m256i *a, const __m256i *b, const int digits)
 {
-    __m256i ab = _mm256_or_si256(a, _mm256_slli_epi64(b, 32)); /* a0 b0 a1 b1 | a2 b2 a3 b3 */
-    return _mm256_add_epi32(ab, _mm256_shuffle_epi32(ab, 0x4E));
+    __m256i x = _mm256_packus_epi32(a[0], b[0]);
+    for (int j = 1; j < digits; j++) x = _mm256_add_epi32(x, _mm256_slli_epi32(_mm256_packus_epi32(a[j], b[j]), 8 * j));
+    return x;
 }
 
-/* S of 8 pixels (their counters from col on), in pixel order, as int32. */
+/* S of 8 pixels (their counters from col on), in pixel order, as int32: the window vectors' digit
+ * sums, packed two sets at a time (packed_sums), the groups of a pixel added (vphaddd, the
+ * 128-bit halves) and the pixels put in order. */
 static inline __attribute__((always_inline)) __m256i pixel_sums(const byte_tables *bt, const unsigned char *col,
                                                                  const int r, const int bp, const int regs,
                                                                  const int digits)
 {
-#define GROUPS(at) group_sums(bt, window((at), r, bp), regs, digits)
-    if (bp == 8) { /* 4 pixels a vector, one group each */
-        __m256i x = _mm256_or_si256(GROUPS(col), _mm256_slli_epi64(GROUPS(col + 32), 32)); /* 0 4 1 5 | 2 6 3 7 */
-        return _mm256_permutevar8x32_epi32(x, _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
+    /* Sets of digit sums: bp = 8: 4 pixels a set (a group each); 16: 2 pixels (two groups each);
+     * 32: a pixel (4 groups); 64: a pixel, its two vectors' sums added. */
+    const int sets = bp == 8 ? 2 : bp == 16 ? 4 : GROUP;
+    __m256i d[GROUP / 2];
+    for (int i = 0; i < sets / 2; i++) { /* a pair of sets at a time: fewer registers live */
+        __m256i s[2][4];
+        for (int h = 0; h < 2; h++) {
+            const unsigned char *at = col + (2 * i + h) * (bp == 64 ? 64 : 32);
+            digit_sums(bt, window(at, r, bp), regs, digits, s[h]);
+            if (bp == 64) {
+                __m256i t[4];
+                digit_sums(bt, window(at + 32, r, bp), regs, digits, t);
+                for (int j = 0; j < digits; j++) s[h][j] = _mm256_add_epi64(s[h][j], t[j]);
+            }
+        }
+        d[i] = packed_sums(s[0], s[1], digits);
     }
-    if (bp == 16) { /* 2 pixels a vector, two groups each */
-        __m256i ab = add_pairs(GROUPS(col), GROUPS(col + 32)), cd = add_pairs(GROUPS(col + 64), GROUPS(col + 96));
-        __m256i x = _mm256_unpacklo_epi64(ab, cd); /* 0 2 4 6 | 1 3 5 7 */
-        return _mm256_permutevar8x32_epi32(x, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
-    }
-    __m256i px[GROUP]; /* bp = 32: a pixel a vector; 64: two */
-    for (int i = 0; i < GROUP; i++) {
-        px[i] = GROUPS(col + i * bp);
-        if (bp == 64) px[i] = _mm256_add_epi64(px[i], GROUPS(col + i * bp + 32));
-    }
-#undef GROUPS
-    __m256i u = _mm256_unpacklo_epi64(add_pairs(px[0], px[1]), add_pairs(px[2], px[3])); /* lo halves 0-3 | hi 0-3 */
-    __m256i v = _mm256_unpacklo_epi64(add_pairs(px[4], px[5]), add_pairs(px[6], px[7]));
-    return _mm256_add_epi32(_mm256_permute2x128_si256(u, v, 0x20), _mm256_permute2x128_si256(u, v, 0x31));
+    if (bp == 8) /* 0 1 4 5 | 2 3 6 7 */
+        return _mm256_permutevar8x32_epi32(d[0], _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7));
+    if (bp == 16) /* groups added: 0 2 4 6 | 1 3 5 7 */
+        return _mm256_permutevar8x32_epi32(_mm256_hadd_epi32(d[0], d[1]), _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+    /* groups 0+1 of pixels 0-3 | groups 2+3 of them, and 4-7 alike; then the halves added */
+    const __m256i x = _mm256_hadd_epi32(d[0], d[1]), y = _mm256_hadd_epi32(d[2], d[3]);
+    return _mm256_add_epi32(_mm256_permute2x128_si256(x, y, 0x20), _mm256_permute2x128_si256(x, y, 0x31));
 }
 
 /* One step (cpu_sliding_vector.h); r and bp are constants in each inlined copy. The counters are
@@ -184,35 +214,60 @@ static inline __attribute__((always_inline)) __m256i pixel_sums(const byte_table
  * read while in L1, and a byte store has reached the cache before a 32-byte load covers it (a
  * load that overlaps a store still in flight waits for it). */
 enum { LEAD = 64 };
+/* Output pixels x..x+7 (fewer at the row's end). interior: x >= r and x + GROUP + r <= W, so
+ * n = rows x k. move: the counters of the group LEAD columns ahead moved down here (1: a whole
+ * group, 2: what is left of the row there, if any; 0: none). */
+typedef struct interior_scales { /* rw's interior constants, read once a row (the byte stores may alias rw) */
+    __m256 logn, inv;
+    __m256i add;
+} interior_scales;
+
+static inline __attribute__((always_inline)) void out_group(const byte_tables *bt, unsigned char *col,
+                                                             const uint8_t *enter, const uint8_t *leave,
+                                                             const sliding_row *rw, const interior_scales *in,
+                                                             float *out, int64_t W,
+                                                             int64_t x, const int r, const int bp,
+                                                             const int interior, const int move)
+{
+    if (move == 1) move_down_group(col + (x + LEAD) * bp, bp, enter, leave, x + LEAD);
+    if (move == 2) {
+        if (x + LEAD + GROUP <= W) move_down_group(col + (x + LEAD) * bp, bp, enter, leave, x + LEAD);
+        else if (x + LEAD < W) move_down(col, bp, enter, leave, x + LEAD, W);
+    }
+    const __m256i sum = pixel_sums(bt, col + x * bp, r, bp, registers_for(r), digits_for(r));
+    const __m256 zero = _mm256_setzero_ps();
+    if (interior) {
+        __m256 s = _mm256_cvtepi32_ps(_mm256_add_epi32(sum, in->add));
+        _mm256_storeu_ps(out + x, _mm256_max_ps(_mm256_fnmadd_ps(s, in->inv, in->logn), zero));
+    } else {
+        __m256i m = tail_mask(W - x < GROUP ? W - x : GROUP);
+        __m256 s = _mm256_cvtepi32_ps(_mm256_add_epi32(sum, _mm256_maskload_epi32(rw->add + x, m)));
+        __m256 e = _mm256_fnmadd_ps(s, _mm256_maskload_ps(rw->inv + x, m), _mm256_maskload_ps(rw->logn + x, m));
+        _mm256_maskstore_ps(out + x, m, _mm256_max_ps(e, zero)); /* no -0.0000001 */
+    }
+}
+
 static inline __attribute__((always_inline)) void step_row(const byte_tables *bt, unsigned char *counters,
                                                             const uint8_t *enter, const uint8_t *leave,
                                                             const sliding_row *rw, float *out, int64_t W,
                                                             const int r, const int bp)
 {
-    const int regs = registers_for(r), digits = digits_for(r);
     unsigned char *col = counters + LEFT * bp;
-    if (!out) {
+    const interior_scales in = {_mm256_set1_ps(rw ? rw->logn_in : 0), _mm256_set1_ps(rw ? rw->inv_in : 0),
+                                _mm256_set1_epi32(rw ? rw->add_in : 0)};
+    if (!out || !enter || !leave) { /* no output, or the image's first or last r rows: a pass of its own */
         move_down(col, bp, enter, leave, 0, W);
+        for (int64_t x = 0; out && x < W; x += GROUP) out_group(bt, col, NULL, NULL, rw, &in, out, W, x, r, bp, 0, 0);
         return;
     }
-    move_down(col, bp, enter, leave, 0, LEAD < W ? LEAD : W);
-    const __m256 logn_in = _mm256_set1_ps(rw->logn_in), inv_in = _mm256_set1_ps(rw->inv_in);
-    const __m256i add_in = _mm256_set1_epi32(rw->add_in);
-    const __m256 zero = _mm256_setzero_ps();
-    for (int64_t x = 0; x < W; x += GROUP) {
-        if (x + LEAD + GROUP <= W) move_down_group(col + (x + LEAD) * bp, bp, enter, leave, x + LEAD);
-        else if (x + LEAD < W) move_down(col, bp, enter, leave, x + LEAD, W);
-        __m256i sum = pixel_sums(bt, col + x * bp, r, bp, regs, digits);
-        if (x >= r && x + GROUP + r <= W) { /* interior: n = rows x k */
-            __m256 s = _mm256_cvtepi32_ps(_mm256_add_epi32(sum, add_in));
-            _mm256_storeu_ps(out + x, _mm256_max_ps(_mm256_fnmadd_ps(s, inv_in, logn_in), zero));
-        } else {
-            __m256i m = tail_mask(W - x < GROUP ? W - x : GROUP);
-            __m256 s = _mm256_cvtepi32_ps(_mm256_add_epi32(sum, _mm256_maskload_epi32(rw->add + x, m)));
-            __m256 e = _mm256_fnmadd_ps(s, _mm256_maskload_ps(rw->inv + x, m), _mm256_maskload_ps(rw->logn + x, m));
-            _mm256_maskstore_ps(out + x, m, _mm256_max_ps(e, zero)); /* no -0.0000001 */
-        }
-    }
+    /* The first LEAD columns moved down first; then the walk, its middle (every group interior and
+     * a whole group to move) without a test. */
+    int64_t x = 0;
+    for (; x + GROUP <= LEAD && x + GROUP <= W; x += GROUP) move_down_group(col + x * bp, bp, enter, leave, x);
+    move_down(col, bp, enter, leave, x, LEAD < W ? LEAD : W);
+    out_group(bt, col, enter, leave, rw, &in, out, W, 0, r, bp, 0, 2);
+    for (x = GROUP; x + LEAD + GROUP <= W; x += GROUP) out_group(bt, col, enter, leave, rw, &in, out, W, x, r, bp, 1, 1);
+    for (; x < W; x += GROUP) out_group(bt, col, enter, leave, rw, &in, out, W, x, r, bp, x + GROUP + r <= W, 2);
 }
 
 static inline __attribute__((always_inline)) void step_r(const byte_tables *bt, const sliding_plan *pl,

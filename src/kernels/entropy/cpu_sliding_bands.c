@@ -59,7 +59,7 @@ static void band(const sliding_plan *pl, const sliding_isa *isa, const uint8_t *
     int32_t *add = (int32_t *)(inv + p->W);
     sliding_row rw = {logn, inv, add, ts->in[0], ts->in[1], ts->add_in};
     int64_t rows_prev = ts->rows;
-    memset(counters, 0, counter_bytes);
+    memset(counters, pl->counter_fill, counter_bytes);
     for (int64_t yy = y0 - r < 0 ? 0 : y0 - r; yy < H && yy <= y0 + r; yy++)
         isa->step(pl, counters, v + yy * p->ld_in, NULL, NULL, NULL);
     for (int64_t y = y0; y < y1; y++) {

@@ -23,7 +23,8 @@ typedef struct sliding_plan {
     double to_base;           /* 1 (nats) or 1/ln 2 (bits), folded into the tables */
     double sum_unit;          /* what one unit of the ISA's sum S is worth: 1 (float), 2^-q (fixed point) */
     int64_t per_value, constant; /* an integer sum short of terms known per pixel: S = sum + per_value n + constant */
-    int64_t counter_bytes;    /* one thread's column counters, zeroed before the first row */
+    int64_t counter_bytes;    /* one thread's column counters, set to counter_fill before the first row */
+    unsigned char counter_fill; /* the byte a count of 0 is (counts are bytes mod 256; 0 unless the ISA biases them) */
     _Alignas(64) unsigned char table[256]; /* c log c as the ISA looks it up */
 } sliding_plan;
 

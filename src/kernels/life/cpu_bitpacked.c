@@ -5,7 +5,7 @@
  * them bit-sliced (full and half adders: 64 four-bit counts at once, bitslice.h) and applies the
  * rule as boolean logic on the count's bits. The word loops are plain C built for AVX2 and
  * AVX-512 (cpu_bitpacked_gen.h). Interior words take no test; a row's first and last words take
- * the torus seam or the plane's dead edge.
+ * the torus seam or the plane's dead edge (by vector columns where rows are whole words).
  * A generation moves 2 bits per cell instead of 2 bytes, and about 2.5 32-bit lane ops per
  * cell; one pass a generation leaves a large grid waiting on memory, so a band of rows is taken
  * through tblock generations per pass (temporal blocking: step_band's wavefront), a barrier

@@ -27,13 +27,33 @@ static inline life_vec LIFE_ISA_FN(load)(const uint64_t *p)
     return v;
 }
 
-/* The sums of a row's words i..i+V-1 (1 <= i, i+V <= wpr-1: every west and east bit inside the
- * row): s3 + 2 c3 = west + self + east, t2 + 2 a2 = west + east, bitwise over V x 64 cells. */
-static inline void LIFE_ISA_FN(row_sums)(const uint64_t *row, int64_t i, life_vec *s3, life_vec *c3, life_vec *t2,
-                                         life_vec *a2)
+/* Lane masks for __builtin_shuffle(x, y, mask): words i-1..i+V-2 with y's word as word i-1
+ * (WEST), words i+1..i+V with y's word as word i+V (EAST). */
+#if LIFE_VEC_WORDS == 4
+#define LIFE_WEST_LANES {4, 0, 1, 2}
+#define LIFE_EAST_LANES {1, 2, 3, 4}
+#else
+#define LIFE_WEST_LANES {8, 0, 1, 2, 3, 4, 5, 6}
+#define LIFE_EAST_LANES {1, 2, 3, 4, 5, 6, 7, 8}
+#endif
+
+/* The sums of a row's words i..i+V-1: s3 + 2 c3 = west + self + east, t2 + 2 a2 = west + east,
+ * bitwise over V x 64 cells. edge 0: 1 <= i, i+V <= wpr-1, every west and east bit inside the
+ * row; with whole words (W % 64 == 0), edge 1: i = 0, the word west of word 0 is word wpr-1 on
+ * the torus (its bit 63 is cell W-1), none on the plane; edge 2: i + V = wpr, the word east of
+ * word wpr-1 is word 0 (bit 0 is cell 0), or none. The word across the edge goes into a lane by
+ * a shuffle (2-3 vector ops a row instead of a scalar edge word's 60 instructions). */
+static inline __attribute__((always_inline)) void LIFE_ISA_FN(row_sums)(const life_packed_gen *g, const uint64_t *row,
+                                                                        int64_t i, const int edge, life_vec *s3,
+                                                                        life_vec *c3, life_vec *t2, life_vec *a2)
 {
-    const life_vec x = LIFE_ISA_FN(load)(row + i), xw = LIFE_ISA_FN(load)(row + i - 1),
-                   xe = LIFE_ISA_FN(load)(row + i + 1);
+    const life_vec x = LIFE_ISA_FN(load)(row + i);
+    const life_vec xw = edge == 1 ? __builtin_shuffle(x, (life_vec){0} + (g->torus ? row[g->wpr - 1] : 0),
+                                                      (life_vec)LIFE_WEST_LANES)
+                                  : LIFE_ISA_FN(load)(row + i - 1);
+    const life_vec xe = edge == 2 ? __builtin_shuffle(x, (life_vec){0} + (g->torus ? row[0] : 0),
+                                                      (life_vec)LIFE_EAST_LANES)
+                                  : LIFE_ISA_FN(load)(row + i + 1);
     const life_vec w = (x << 1) | (xw >> 63), e = (x >> 1) | (xe << 63);
     *t2 = w ^ e;
     *a2 = w & e;
@@ -46,8 +66,9 @@ static inline void LIFE_ISA_FN(row_sums)(const uint64_t *row, int64_t i, life_ve
  * m = cu + am + cd + k0 (0..4) with p + 2 q = cu + am + cd. Conway: "n is 2 or 3, and odd or
  * alive", m == 1 and (b0 or alive), where m == 1 is p ^ k0 without q. Any other rule: the
  * count's bits b1 = p ^ k0, b2 = q ^ (p & k0), b3 = q & p & k0 through the rule's mux. */
-static inline life_vec LIFE_ISA_FN(next)(const life_packed_gen *g, int conway, life_vec alive, life_vec su, life_vec cu,
-                                         life_vec tm, life_vec am, life_vec sd, life_vec cd)
+static inline __attribute__((always_inline)) life_vec LIFE_ISA_FN(next)(const life_packed_gen *g, int conway,
+                                                                         life_vec alive, life_vec su, life_vec cu,
+                                                                         life_vec tm, life_vec am, life_vec sd, life_vec cd)
 {
     const life_vec t0 = su ^ tm, b0 = t0 ^ sd, k0 = (su & tm) | (t0 & sd);
     const life_vec t1 = cu ^ am, p = t1 ^ cd, q = (cu & am) | (t1 & cd);
@@ -66,16 +87,23 @@ static inline life_vec LIFE_ISA_FN(next)(const life_packed_gen *g, int conway, l
 }
 
 /* Words i..i+V-1 of n output rows (out[r] from in[r], in[r+1], in[r+2]), walking down the
- * column: each input row's sums made once, kept in registers for the next two output rows. */
-static inline void LIFE_ISA_FN(column)(const life_packed_gen *g, int conway, const uint64_t *const *in,
-                                       uint64_t *const *out, int n, int64_t i)
+ * column: each input row's sums made once, kept in registers for the next two output rows.
+ * Inlined with n = LIFE_CHUNK_ROWS (a whole chunk) the walk is unrolled: the sums move from
+ * row to row by register renaming, not by copies, and there is no loop (AVX2, 16384 cells a
+ * row: 43.7 -> 37.5 instructions an output vector, its first two rows and the column loop
+ * included, callgrind). */
+static inline __attribute__((always_inline)) void LIFE_ISA_FN(column)(const life_packed_gen *g, int conway,
+                                                                      const uint64_t *const *in,
+                                                                      uint64_t *const *out, int n, int64_t i,
+                                                                      const int edge)
 {
     life_vec su, cu, tu, au, sm, cm, tm, am;
-    LIFE_ISA_FN(row_sums)(in[0], i, &su, &cu, &tu, &au);
-    LIFE_ISA_FN(row_sums)(in[1], i, &sm, &cm, &tm, &am);
+    LIFE_ISA_FN(row_sums)(g, in[0], i, edge, &su, &cu, &tu, &au);
+    LIFE_ISA_FN(row_sums)(g, in[1], i, edge, &sm, &cm, &tm, &am);
+#pragma GCC unroll 8 /* LIFE_CHUNK_ROWS */
     for (int r = 0; r < n; r++) {
         life_vec sd, cd, td, ad;
-        LIFE_ISA_FN(row_sums)(in[r + 2], i, &sd, &cd, &td, &ad);
+        LIFE_ISA_FN(row_sums)(g, in[r + 2], i, edge, &sd, &cd, &td, &ad);
         const life_vec next = LIFE_ISA_FN(next)(g, conway, LIFE_ISA_FN(load)(in[r + 1] + i), su, cu, tm, am, sd, cd);
         memcpy(out[r] + i, &next, sizeof next);
         su = sm, cu = cm, tm = td, am = ad, sm = sd, cm = cd;
@@ -110,11 +138,25 @@ static void LIFE_ISA_FN(step_chunk)(const life_packed_gen *g, const uint64_t *co
 {
     const int64_t wpr = g->wpr, V = LIFE_VEC_WORDS;
     int64_t scalar_to = 0; /* words 1..scalar_to-1 by edge_word too: rows shorter than V + 2 words */
+    if (g->W % 64 == 0 && wpr >= 2 * V) { /* whole words: the first and last columns by vectors too */
+        for (int64_t i = 0;; i += V) {
+            const int64_t at = i + V >= wpr ? wpr - V : i; /* the last column moved back to end at wpr-1 */
+            if (at == 0 && g->conway) LIFE_ISA_FN(column)(g, 1, in, out, n, at, 1);
+            else if (at == 0) LIFE_ISA_FN(column)(g, 0, in, out, n, at, 1);
+            else if (at == wpr - V && g->conway) LIFE_ISA_FN(column)(g, 1, in, out, n, at, 2);
+            else if (at == wpr - V) LIFE_ISA_FN(column)(g, 0, in, out, n, at, 2);
+            else if (g->conway && n == LIFE_CHUNK_ROWS) LIFE_ISA_FN(column)(g, 1, in, out, LIFE_CHUNK_ROWS, at, 0);
+            else if (g->conway) LIFE_ISA_FN(column)(g, 1, in, out, n, at, 0);
+            else LIFE_ISA_FN(column)(g, 0, in, out, n, at, 0);
+            if (at == wpr - V) return;
+        }
+    }
     if (wpr - 2 >= V) {
         for (int64_t i = 1;; i += V) {
             const int64_t at = i + V - 1 > wpr - 2 ? wpr - 1 - V : i;
-            if (g->conway) LIFE_ISA_FN(column)(g, 1, in, out, n, at);
-            else LIFE_ISA_FN(column)(g, 0, in, out, n, at);
+            if (g->conway && n == LIFE_CHUNK_ROWS) LIFE_ISA_FN(column)(g, 1, in, out, LIFE_CHUNK_ROWS, at, 0);
+            else if (g->conway) LIFE_ISA_FN(column)(g, 1, in, out, n, at, 0);
+            else LIFE_ISA_FN(column)(g, 0, in, out, n, at, 0);
             if (at != i || at + V == wpr - 1) break;
         }
     } else {
@@ -184,3 +226,5 @@ static void LIFE_ISA_FN(step_rows)(const life_packed_gen *g, const uint64_t *src
 }
 
 #undef life_vec
+#undef LIFE_WEST_LANES
+#undef LIFE_EAST_LANES
