@@ -24,23 +24,14 @@ all: build
 # A build folder is configured again from scratch when the optional packages present differ from
 # those it was configured with (scripts/packages.sh state, kept in DIR/parlab-packages.txt): a
 # package installed after the first build is found, and a stale build/ never drops the MPI tests.
-# $(call fresh_cache,DIR) removes DIR's CMake cache when it is stale. A configure that failed
-# left no DIR/parlab-packages.txt and runs again.
-define fresh_cache
-	@now=$$(scripts/packages.sh state); was=$$(cat $(1)/parlab-packages.txt 2>/dev/null); \
-	if [ -f $(1)/CMakeCache.txt ] && [ "$$now" != "$$was" ]; then \
-	  echo "configure: $(1) was configured with [$${was:-unknown}], now [$$now]: configuring again"; \
-	  rm -f $(1)/CMakeCache.txt; \
-	fi
-endef
-record_packages = scripts/packages.sh state > $(1)/parlab-packages.txt
-
+# scripts/packages.sh fresh DIR removes DIR's CMake cache when it is stale; record DIR notes the
+# packages after a good configure (a configure that failed left no record and runs again).
 configure:
-	$(call fresh_cache,$(BUILD))
+	@scripts/packages.sh fresh $(BUILD)
 	@[ -f $(BUILD)/CMakeCache.txt ] && [ -f $(BUILD)/parlab-packages.txt ] || { \
 	  rm -f $(BUILD)/parlab-packages.txt; \
 	  cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS) && \
-	  $(call record_packages,$(BUILD)); }
+	  scripts/packages.sh record $(BUILD); }
 
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -105,13 +96,9 @@ test-python: test-venv
 # optional packages changed, as build/ is.
 test-python-run:
 	@[ "$(PY_CUDA)" = AUTO ] || echo "test-python: no GPU here: the package is built and tested without CUDA (PARLAB_CUDA=OFF)"
-	@for d in build-python/*/; do [ -d "$$d" ] || continue; \
-	  now=$$(scripts/packages.sh state); was=$$(cat $$d/parlab-packages.txt 2>/dev/null); \
-	  if [ -f $$d/CMakeCache.txt ] && [ "$$now" != "$$was" ]; then \
-	    echo "configure: $$d was configured with [$${was:-unknown}], now [$$now]: configuring again"; rm -f $$d/CMakeCache.txt; fi; \
-	done
+	@for d in build-python/*/; do [ ! -d "$$d" ] || scripts/packages.sh fresh "$${d%/}"; done
 	CMAKE_ARGS="-DPARLAB_CUDA=$(PY_CUDA) $(CMAKE_FLAGS)" $(PY_VENV)/bin/pip install -q .
-	@for d in build-python/*/; do [ -d "$$d" ] && $(call record_packages,$$d); done; true
+	@for d in build-python/*/; do [ ! -d "$$d" ] || scripts/packages.sh record "$${d%/}"; done
 	$(PY_VENV)/bin/python -m pytest -q -rs python/tests
 
 test-gpu: build
@@ -119,9 +106,9 @@ test-gpu: build
 
 # The CPU tests again with AddressSanitizer and UndefinedBehaviorSanitizer (no CUDA in this build).
 test-asan: test-venv
-	$(call fresh_cache,build-asan)
+	@scripts/packages.sh fresh build-asan
 	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DPARLAB_SANITIZE=ON -DPARLAB_CUDA=OFF $(CMAKE_FLAGS)
-	@$(call record_packages,build-asan)
+	@scripts/packages.sh record build-asan
 	cmake --build build-asan -j $(JOBS)
 	PL_TEST_PYTHON=$(PY_TEST_PYTHON) ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir build-asan --output-on-failure -LE gpu
 	@grep -h "^skipped:" build-asan/Testing/Temporary/LastTest.log 2>/dev/null | sort -u | sed 's/^/ctest (asan): a test was /' || true

@@ -7,6 +7,9 @@
 #                               the Makefile configures a build folder again when it changes, so a
 #                               package installed after the first build is found (and a stale
 #                               build/ never drops the MPI tests)
+#   scripts/packages.sh fresh DIR   DIR's CMake cache removed (saying so) when DIR/parlab-packages.txt,
+#                               written by `record DIR` after a configure, differs from `state`
+#   scripts/packages.sh record DIR  writes `state` to DIR/parlab-packages.txt
 #   scripts/packages.sh missing the Debian packages missing here, one line
 # PARLAB_NO_INSTALL=1 keeps `setup` from installing anything, even as root.
 # Only Debian's packages are named; on another system the lines still say what is missing.
@@ -74,13 +77,28 @@ missing_packages() {
     echo "${out# }"
 }
 
-case "${1:-}" in
-state)
-    s=""
+state() {
+    local s="" piece
     for piece in openblas png zlib mpi nvcc cudnn; do
         if "have_$piece"; then s="$s $piece=yes"; else s="$s $piece=no"; fi
     done
-    echo "${s# }" ;;
+    echo "${s# }"
+}
+
+case "${1:-}" in
+state)
+    state ;;
+fresh)
+    d=${2:-}; [ -n "$d" ] || { echo "usage: scripts/packages.sh fresh DIR" >&2; exit 2; }
+    now=$(state)
+    was=$(cat "$d/parlab-packages.txt" 2>/dev/null)
+    if [ -f "$d/CMakeCache.txt" ] && [ "$now" != "$was" ]; then
+        echo "configure: $d was configured with [${was:-unknown}], now [$now]: configuring again"
+        rm -f "$d/CMakeCache.txt" "$d/parlab-packages.txt"
+    fi ;;
+record)
+    d=${2:-}; [ -d "$d" ] || { echo "usage: scripts/packages.sh record DIR (a build folder; '$d' is none)" >&2; exit 2; }
+    state >"$d/parlab-packages.txt" ;;
 missing)
     missing_packages ;;
 setup)
@@ -102,6 +120,6 @@ setup)
     done < <(rows)
     ;;
 *)
-    echo "usage: scripts/packages.sh setup|state|missing" >&2
+    echo "usage: scripts/packages.sh setup|state|fresh DIR|record DIR|missing" >&2
     exit 2 ;;
 esac
