@@ -35,9 +35,9 @@ enum { LEFT = 4, RIGHT = 12, GROUP = 8 };
 /* bp = 16 in the half-row layout (step_row_halves): 32 bytes at pair position p hold column p's
  * counters (lane 0) and column p + h's (lane 1), h = ceil(W / 2); positions -HALF_LEFT .. h + HALF_RIGHT
  * (>= r left; right: the last group of 4 positions reads r + 4 beyond its start). Rows at least
- * HALVES_MIN_W wide at k >= 5 take it (the walk's middle then has whole groups with LEAD columns
- * ahead; at k = 3 the windows are 3 columns and it was slower: 2560², one thread, 7.25 against
- * 6.4-6.6 ms least). */
+ * HALVES_MIN_W wide at k = 5 take it (the walk's middle then has whole groups with LEAD positions
+ * ahead). At 2560², one thread, the stand-in: k = 3 ran slower with it (7.25 against 6.4-6.6 ms
+ * least: its windows are 3 columns, little to save), and so did k = 7 (18.8 against 18.1-18.3). */
 enum { HALF_LEFT = 4, HALF_RIGHT = 12, HALF_GROUP = 4, HALVES_MIN_W = 2 * (64 + 16) };
 
 /* What a window of counters reads for a count of 0 where a byte takes more than one register
@@ -304,14 +304,16 @@ static inline __attribute__((always_inline)) void move_lanes(unsigned char *c0, 
     }
 }
 
-/* The HALF_GROUP positions from p (c: position p's counters) moved down in both lanes, unrolled. */
-static inline __attribute__((always_inline)) void move_lanes_group(unsigned char *c, const uint8_t *enter,
-                                                                    const uint8_t *leave, int64_t h, int64_t p)
+/* The HALF_GROUP positions from p (c: position p's counters) moved down in both lanes, unrolled
+ * (e1, l1: the rows from column h on, so that one index p addresses all four rows). */
+static inline __attribute__((always_inline)) void move_lanes_group(unsigned char *c, const uint8_t *e0,
+                                                                    const uint8_t *e1, const uint8_t *l0,
+                                                                    const uint8_t *l1, int64_t p)
 {
-    for (int i = 0; i < HALF_GROUP; i++) c[i * 32 + enter[p + i]]++;
-    for (int i = 0; i < HALF_GROUP; i++) c[i * 32 + 16 + enter[p + h + i]]++;
-    for (int i = 0; i < HALF_GROUP; i++) c[i * 32 + leave[p + i]]--;
-    for (int i = 0; i < HALF_GROUP; i++) c[i * 32 + 16 + leave[p + h + i]]--;
+    for (int i = 0; i < HALF_GROUP; i++) c[i * 32 + e0[p + i]]++;
+    for (int i = 0; i < HALF_GROUP; i++) c[i * 32 + 16 + e1[p + i]]++;
+    for (int i = 0; i < HALF_GROUP; i++) c[i * 32 + l0[p + i]]--;
+    for (int i = 0; i < HALF_GROUP; i++) c[i * 32 + 16 + l1[p + i]]--;
 }
 
 /* S of the 8 pixels p .. p+3 (low lane) and p+h .. p+h+3 (high lane), from the window vector of
@@ -367,8 +369,10 @@ static inline __attribute__((always_inline)) void step_row_halves(const byte_tab
         move_lanes(c0, enter, leave, h, W, r, LEAD, LEAD + HALF_GROUP);
         half_edge(half_sums(bt, c0, &w, 0, r, regs, digits), rw, out, h, W1, 0); /* clipped at the left */
         /* the middle: interior in both lanes, whole groups to move, no tests */
-        for (p = HALF_GROUP; p + LEAD + HALF_GROUP <= W1 && p + HALF_GROUP + r <= W1; p += HALF_GROUP) {
-            move_lanes_group(c0 + (p + LEAD) * 32, enter, leave, h, p + LEAD);
+        const uint8_t *e0 = enter + LEAD, *e1 = enter + LEAD + h, *l0 = leave + LEAD, *l1 = leave + LEAD + h;
+        const int64_t end = W1 - HALF_GROUP - (LEAD > r ? LEAD : r); /* p <= end: the middle */
+        for (p = HALF_GROUP; p <= end; p += HALF_GROUP) {
+            move_lanes_group(c0 + (p + LEAD) * 32, e0, e1, l0, l1, p);
             const __m256i sum = half_sums(bt, c0, &w, p, r, regs, digits);
             const __m256 e = _mm256_max_ps(_mm256_fnmadd_ps(_mm256_cvtepi32_ps(_mm256_add_epi32(sum, add)), inv, logn),
                                            _mm256_setzero_ps());
@@ -382,6 +386,17 @@ static inline __attribute__((always_inline)) void step_row_halves(const byte_tab
     }
 }
 
+/* The half-row step at k = 5 as a function of its own, on a local copy of the tables: the middle's
+ * registers are then allocated for it alone (inlined into step_avx2 with the other steps, an
+ * unrelated change there moved a partial sum to the stack and back in this loop), and the byte
+ * stores cannot alias the tables (through bt they may: all 6 were reloaded each group). */
+static __attribute__((noinline)) void step_halves_r2(const byte_tables *bt, unsigned char *counters, const uint8_t *enter,
+                                                     const uint8_t *leave, const sliding_row *rw, float *out, int64_t W)
+{
+    const byte_tables t = *bt; /* a local: the byte stores cannot alias it (they may alias *bt) */
+    step_row_halves(&t, counters, enter, leave, rw, out, W, 2);
+}
+
 static inline __attribute__((always_inline)) void step_r(const byte_tables *bt, const sliding_plan *pl,
                                                           unsigned char *counters, const uint8_t *enter,
                                                           const uint8_t *leave, const sliding_row *rw, float *out,
@@ -391,7 +406,7 @@ static inline __attribute__((always_inline)) void step_r(const byte_tables *bt, 
     switch (padded_bins(pl->p->bins)) {
     case 8: step_row(bt, counters, enter, leave, rw, out, W, r, 8); break;
     case 16:
-        if (r >= 2 && W >= HALVES_MIN_W) step_row_halves(bt, counters, enter, leave, rw, out, W, r);
+        if (r == 2 && W >= HALVES_MIN_W) step_halves_r2(bt, counters, enter, leave, rw, out, W);
         else step_row(bt, counters, enter, leave, rw, out, W, r, 16);
         break;
     case 32: step_row(bt, counters, enter, leave, rw, out, W, r, 32); break;
