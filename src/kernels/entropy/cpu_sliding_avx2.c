@@ -358,8 +358,14 @@ static inline __attribute__((always_inline)) void step_row_halves(const byte_tab
     const int64_t h = (W + 1) / 2, W1 = W - h; /* lane 1 outputs W1 <= h pixels */
     unsigned char *c0 = counters + HALF_LEFT * 32;
     const int both = enter && leave && out; /* moved down in the walk, LEAD positions ahead */
-    move_lanes(c0, enter, leave, h, W, r, -r, both ? LEAD : h + r);
-    if (!out) return;
+    if (both) { /* the first LEAD positions, unrolled (lane 1 from -r: its columns h - r ..) */
+        move_lanes(c0, enter, leave, h, W, r, -r, 0);
+        for (int64_t q = 0; q < LEAD; q += HALF_GROUP)
+            move_lanes_group(c0 + q * 32, enter, enter + h, leave, leave + h, q);
+    } else {
+        move_lanes(c0, enter, leave, h, W, r, -r, h + r);
+        if (!out) return;
+    }
     __m256i w = _mm256_load_si256((const __m256i *)(c0 - r * 32));
     for (int d = -r + 1; d <= r; d++) w = _mm256_add_epi8(w, _mm256_load_si256((const __m256i *)(c0 + d * 32)));
     int64_t p = 0;
@@ -381,7 +387,10 @@ static inline __attribute__((always_inline)) void step_row_halves(const byte_tab
         }
     }
     for (; p < h; p += HALF_GROUP) { /* the rest, or every group of a row moved down before */
-        if (both) move_lanes(c0, enter, leave, h, W, r, p + LEAD, p + LEAD + HALF_GROUP);
+        if (both && p + LEAD + HALF_GROUP <= W1)
+            move_lanes_group(c0 + (p + LEAD) * 32, enter, enter + h, leave, leave + h, p + LEAD);
+        else if (both)
+            move_lanes(c0, enter, leave, h, W, r, p + LEAD, p + LEAD + HALF_GROUP);
         half_edge(half_sums(bt, c0, &w, p, r, regs, digits), rw, out, h, W1, p);
     }
 }
