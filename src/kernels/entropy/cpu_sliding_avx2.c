@@ -32,6 +32,14 @@
  * of column W-1 (>= 7 + r: the last group of 8 pixels reads its windows whole). */
 enum { LEFT = 4, RIGHT = 12, GROUP = 8 };
 
+/* bp = 16 in the half-row layout (step_row_halves): 32 bytes at pair position p hold column p's
+ * counters (lane 0) and column p + h's (lane 1), h = ceil(W / 2); positions -HALF_LEFT .. h + HALF_RIGHT
+ * (>= r left; right: the last group of 4 positions reads r + 4 beyond its start). Rows at least
+ * HALVES_MIN_W wide at k = 5 take it (the walk's middle then has whole groups with LEAD positions
+ * ahead). At 2560², one thread, the stand-in: k = 3 ran slower with it (7.25 against 6.4-6.6 ms
+ * least: its windows are 3 columns, little to save), and so did k = 7 (18.8 against 18.1-18.3). */
+enum { HALF_LEFT = 4, HALF_RIGHT = 12, HALF_GROUP = 4, HALVES_MIN_W = 2 * (64 + 16) };
+
 /* What a window of counters reads for a count of 0 where a byte takes more than one register
  * (digit_sums). */
 enum { BIAS = 0x70 };
@@ -87,6 +95,10 @@ static void plan_avx2(sliding_plan *pl)
     pl->per_value = A;
     pl->constant = -B * bp;
     pl->counter_bytes = (LEFT + pl->p->W + RIGHT) * bp;
+    if (bp == 16) /* the half-row layout (step_row_halves): pair positions -HALF_LEFT .. h + HALF_RIGHT */
+        pl->counter_bytes = (HALF_LEFT + (pl->p->W + 1) / 2 + HALF_RIGHT) * 32 > pl->counter_bytes
+                                ? (HALF_LEFT + (pl->p->W + 1) / 2 + HALF_RIGHT) * 32
+                                : pl->counter_bytes;
     /* Counters biased so that a window (k columns) reads c + BIAS: k x fill = BIAS mod 256 (k is odd,
      * so invertible mod 256; 176 at k = 5). */
     for (int f = 0; registers_for(pl->r) > 1 && f < 256; f++)
@@ -270,6 +282,130 @@ static inline __attribute__((always_inline)) void step_row(const byte_tables *bt
     for (; x < W; x += GROUP) out_group(bt, col, enter, leave, rw, &in, out, W, x, r, bp, x + GROUP + r <= W, 2);
 }
 
+/* The half-row layout at bp = 16 (HALF_LEFT): a 32-byte vector at pair position p is the counters
+ * of columns p and p + h, so the window of positions p - r .. p + r holds pixel p's window counts
+ * in its low lane and pixel p + h's in its high lane, and the next position's window is this one
+ * plus position p + r + 1 less position p - r: two ops a window vector (byte sums mod 256 are
+ * exact), where adjacent columns in a vector take about four. Four windows (8 pixels) come out
+ * of vphaddd in pixel order per lane (p .. p+3 | p+h .. p+h+3): no vpermd. Columns h - r .. h + r - 1
+ * sit in both lanes (lane 0 at p = x, lane 1 at p = x - h) and are moved down in both. */
+static inline __attribute__((always_inline)) void move_lanes(unsigned char *c0, const uint8_t *enter,
+                                                              const uint8_t *leave, int64_t h, int64_t W, int r,
+                                                              int64_t p0, int64_t p1)
+{
+    const int64_t lane0_end = h + r < W ? h + r : W; /* lane 0: columns 0 .. h + r - 1 */
+    for (int64_t p = p0 < 0 ? 0 : p0; p < p1 && p < lane0_end; p++) {
+        if (enter) c0[p * 32 + enter[p]]++;
+        if (leave) c0[p * 32 + leave[p]]--;
+    }
+    for (int64_t p = p0 < -r ? -r : p0; p < p1 && p + h < W; p++) { /* lane 1: columns h - r .. W - 1 */
+        if (enter) c0[p * 32 + 16 + enter[p + h]]++;
+        if (leave) c0[p * 32 + 16 + leave[p + h]]--;
+    }
+}
+
+/* The HALF_GROUP positions from p (c: position p's counters) moved down in both lanes, unrolled
+ * (e1, l1: the rows from column h on, so that one index p addresses all four rows). */
+static inline __attribute__((always_inline)) void move_lanes_group(unsigned char *c, const uint8_t *e0,
+                                                                    const uint8_t *e1, const uint8_t *l0,
+                                                                    const uint8_t *l1, int64_t p)
+{
+    for (int i = 0; i < HALF_GROUP; i++) c[i * 32 + e0[p + i]]++;
+    for (int i = 0; i < HALF_GROUP; i++) c[i * 32 + 16 + e1[p + i]]++;
+    for (int i = 0; i < HALF_GROUP; i++) c[i * 32 + l0[p + i]]--;
+    for (int i = 0; i < HALF_GROUP; i++) c[i * 32 + 16 + l1[p + i]]--;
+}
+
+/* S of the 8 pixels p .. p+3 (low lane) and p+h .. p+h+3 (high lane), from the window vector of
+ * position p (*w, advanced to p + 4's); c0: position 0's counters. */
+static inline __attribute__((always_inline)) __m256i half_sums(const byte_tables *bt, const unsigned char *c0,
+                                                                __m256i *w, int64_t p, const int r,
+                                                                const int regs, const int digits)
+{
+    __m256i s[4][4], d[2];
+    for (int i = 0; i < HALF_GROUP; i++) {
+        digit_sums(bt, *w, regs, digits, s[i]);
+        *w = _mm256_sub_epi8(_mm256_add_epi8(*w, _mm256_load_si256((const __m256i *)(c0 + (p + i + r + 1) * 32))),
+                             _mm256_load_si256((const __m256i *)(c0 + (p + i - r) * 32)));
+        if (i % 2) d[i / 2] = packed_sums(s[i - 1], s[i], digits);
+    }
+    return _mm256_hadd_epi32(d[0], d[1]); /* groups added: p .. p+3 | p+h .. p+h+3 */
+}
+
+/* E of the 8 pixels from position p in the two lanes where either may be clipped or past the row's
+ * end (lane 0: pixels p .. min(p+3, h-1); lane 1: p+h .. min(p+h+3, W-1)): per-column scales, masked. */
+static inline __attribute__((always_inline)) void half_edge(const __m256i sum, const sliding_row *rw, float *out,
+                                                             int64_t h, int64_t W1, int64_t p)
+{
+    const int64_t n0 = h - p < HALF_GROUP ? h - p : HALF_GROUP, n1 = W1 - p < 0 ? 0 : W1 - p < HALF_GROUP ? W1 - p : HALF_GROUP;
+    const __m128i m0 = _mm256_castsi256_si128(tail_mask(n0)), m1 = _mm256_castsi256_si128(tail_mask(n1));
+    const __m256i a = _mm256_set_m128i(_mm_maskload_epi32(rw->add + p + h, m1), _mm_maskload_epi32(rw->add + p, m0));
+    const __m256 iv = _mm256_set_m128(_mm_maskload_ps(rw->inv + p + h, m1), _mm_maskload_ps(rw->inv + p, m0));
+    const __m256 ln = _mm256_set_m128(_mm_maskload_ps(rw->logn + p + h, m1), _mm_maskload_ps(rw->logn + p, m0));
+    const __m256 e = _mm256_max_ps(_mm256_fnmadd_ps(_mm256_cvtepi32_ps(_mm256_add_epi32(sum, a)), iv, ln),
+                                   _mm256_setzero_ps());
+    _mm_maskstore_ps(out + p, m0, _mm256_castps256_ps128(e));
+    _mm_maskstore_ps(out + p + h, m1, _mm256_extractf128_ps(e, 1));
+}
+
+/* One step in the half-row layout (bp = 16, W >= HALVES_MIN_W). */
+static inline __attribute__((always_inline)) void step_row_halves(const byte_tables *bt, unsigned char *counters,
+                                                                   const uint8_t *enter, const uint8_t *leave,
+                                                                   const sliding_row *rw, float *out, int64_t W,
+                                                                   const int r)
+{
+    const int regs = registers_for(r), digits = digits_for(r);
+    const int64_t h = (W + 1) / 2, W1 = W - h; /* lane 1 outputs W1 <= h pixels */
+    unsigned char *c0 = counters + HALF_LEFT * 32;
+    const int both = enter && leave && out; /* moved down in the walk, LEAD positions ahead */
+    if (both) { /* the first LEAD positions, unrolled (lane 1 from -r: its columns h - r ..) */
+        move_lanes(c0, enter, leave, h, W, r, -r, 0);
+        for (int64_t q = 0; q < LEAD; q += HALF_GROUP)
+            move_lanes_group(c0 + q * 32, enter, enter + h, leave, leave + h, q);
+    } else {
+        move_lanes(c0, enter, leave, h, W, r, -r, h + r);
+        if (!out) return;
+    }
+    __m256i w = _mm256_load_si256((const __m256i *)(c0 - r * 32));
+    for (int d = -r + 1; d <= r; d++) w = _mm256_add_epi8(w, _mm256_load_si256((const __m256i *)(c0 + d * 32)));
+    int64_t p = 0;
+    if (both) {
+        const __m256 logn = _mm256_set1_ps(rw->logn_in), inv = _mm256_set1_ps(rw->inv_in);
+        const __m256i add = _mm256_set1_epi32(rw->add_in);
+        move_lanes(c0, enter, leave, h, W, r, LEAD, LEAD + HALF_GROUP);
+        half_edge(half_sums(bt, c0, &w, 0, r, regs, digits), rw, out, h, W1, 0); /* clipped at the left */
+        /* the middle: interior in both lanes, whole groups to move, no tests */
+        const uint8_t *e0 = enter + LEAD, *e1 = enter + LEAD + h, *l0 = leave + LEAD, *l1 = leave + LEAD + h;
+        const int64_t end = W1 - HALF_GROUP - (LEAD > r ? LEAD : r); /* p <= end: the middle */
+        for (p = HALF_GROUP; p <= end; p += HALF_GROUP) {
+            move_lanes_group(c0 + (p + LEAD) * 32, e0, e1, l0, l1, p);
+            const __m256i sum = half_sums(bt, c0, &w, p, r, regs, digits);
+            const __m256 e = _mm256_max_ps(_mm256_fnmadd_ps(_mm256_cvtepi32_ps(_mm256_add_epi32(sum, add)), inv, logn),
+                                           _mm256_setzero_ps());
+            _mm_storeu_ps(out + p, _mm256_castps256_ps128(e));
+            _mm_storeu_ps(out + p + h, _mm256_extractf128_ps(e, 1));
+        }
+    }
+    for (; p < h; p += HALF_GROUP) { /* the rest, or every group of a row moved down before */
+        if (both && p + LEAD + HALF_GROUP <= W1)
+            move_lanes_group(c0 + (p + LEAD) * 32, enter, enter + h, leave, leave + h, p + LEAD);
+        else if (both)
+            move_lanes(c0, enter, leave, h, W, r, p + LEAD, p + LEAD + HALF_GROUP);
+        half_edge(half_sums(bt, c0, &w, p, r, regs, digits), rw, out, h, W1, p);
+    }
+}
+
+/* The half-row step at k = 5 as a function of its own, on a local copy of the tables: the middle's
+ * registers are then allocated for it alone (inlined into step_avx2 with the other steps, an
+ * unrelated change there moved a partial sum to the stack and back in this loop), and the byte
+ * stores cannot alias the tables (through bt they may: all 6 were reloaded each group). */
+static __attribute__((noinline)) void step_halves_r2(const byte_tables *bt, unsigned char *counters, const uint8_t *enter,
+                                                     const uint8_t *leave, const sliding_row *rw, float *out, int64_t W)
+{
+    const byte_tables t = *bt; /* a local: the byte stores cannot alias it (they may alias *bt) */
+    step_row_halves(&t, counters, enter, leave, rw, out, W, 2);
+}
+
 static inline __attribute__((always_inline)) void step_r(const byte_tables *bt, const sliding_plan *pl,
                                                           unsigned char *counters, const uint8_t *enter,
                                                           const uint8_t *leave, const sliding_row *rw, float *out,
@@ -278,7 +414,10 @@ static inline __attribute__((always_inline)) void step_r(const byte_tables *bt, 
     const int64_t W = pl->p->W;
     switch (padded_bins(pl->p->bins)) {
     case 8: step_row(bt, counters, enter, leave, rw, out, W, r, 8); break;
-    case 16: step_row(bt, counters, enter, leave, rw, out, W, r, 16); break;
+    case 16:
+        if (r == 2 && W >= HALVES_MIN_W) step_halves_r2(bt, counters, enter, leave, rw, out, W);
+        else step_row(bt, counters, enter, leave, rw, out, W, r, 16);
+        break;
     case 32: step_row(bt, counters, enter, leave, rw, out, W, r, 32); break;
     default: step_row(bt, counters, enter, leave, rw, out, W, r, 64); break;
     }
