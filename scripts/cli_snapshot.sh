@@ -21,7 +21,7 @@ mask() {
         -e 's/ *-?[0-9]+\.[0-9]+(e[-+]?[0-9]+)?/ #/g' -e 's/ *-?[0-9]+e[-+][0-9]+/ #/g' \
         -e 's/  \(noisy: max\/min #\)//' -e 's/"noisy": (true|false)/"noisy": #/g' \
         -e 's#^(\#\# )[^ ]*/parlab #\1parlab #' -e 's#(mpirun .*-n [0-9]+ )[^ ]*parlab #\1parlab #' \
-        -e '/^ +[0-9]+  [0-9]+x[0-9]+ /s/ +[0-9]+(\.[0-9]+)?%?/ #/g' -e 's/Process name: .*/Process name: #/' \
+        -e '/^ +[0-9]+  [0-9]+x[0-9]+ /{s/ +[0-9]+(\.[0-9]+)?%?/ #/g;s/  +/ /g}' -e 's/beta [0-9]+ GB/beta # GB/' -e 's/Process name: .*/Process name: #/' \
         -e 's/^(best at [^:]*:) [^ ]*/\1 #/' -e 's/ +#/ #/g'
 }
 run() {  # run NAME ARGS...: stdout, stderr and the exit status of one command, masked
