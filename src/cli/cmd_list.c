@@ -78,7 +78,7 @@ int pl_cmd_list(int argc, char **argv)
                pl_dist_library());
     else
         printf("MPI: no (this build has no MPI: mpirun runs nothing distributed)\n");
-    if (pl_dist_nccl_built()) /* issue 24 */
+    if (pl_dist_nccl_built())
         printf("NCCL: %s (mpirun -n G parlab life|gemm|reduce ... --variant cuda-tuned: one GPU a rank, "
                "halos, panels and partials on NCCL)\n\n", pl_dist_nccl_library());
     else

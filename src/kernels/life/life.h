@@ -1,4 +1,4 @@
-/* life.h: the life room's face (issue 12). Conway's Game of Life and any Life-like rule
+/* life.h: the life room's face. Conway's Game of Life and any Life-like rule
  * (B/S notation) on a W x H grid, a torus (edges wrap) or a bounded plane (dead beyond the
  * edge), for gens generations. One operand, PL_INOUT: data[0] = the grid BIT-PACKED (packed.c):
  * H rows of wpr = (W + 63) / 64 little-endian 64-bit words, cell x of row y at bit x % 64 of
