@@ -74,7 +74,7 @@ int pl_cmd_list(int argc, char **argv)
     }
     printf("machine: %s\n", pl_machine_summary());
     if (pl_dist_built())
-        printf("MPI: %s (mpirun -n P parlab life ... runs on P ranks; docs/design.md, Distributed layer)\n",
+        printf("MPI: %s (mpirun -n P parlab life ... runs on P ranks; docs/architecture.md, The distributed layer)\n",
                pl_dist_library());
     else
         printf("MPI: no (this build has no MPI: mpirun runs nothing distributed)\n");
