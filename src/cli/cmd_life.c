@@ -11,11 +11,11 @@
  * written; the device fails); 2 a usage error (bad option or value, a pattern larger than the
  * grid, a variant that cannot run this grid, too big for memory). */
 #include "cli/tool.h"
-#include "cli/tool_dist.h"
+#include "cli/tool_ranks.h"
 #include "core/core.h"
 #include "core/device.h"
 #include "core/sizes.h"
-#include "dist/life.h"
+#include "distributed/life/life_ranks.h"
 #include "io/life_pattern.h"
 #include "kernels/life/life.h"
 #include "kernels/life/sparse.h"
@@ -554,7 +554,7 @@ static int run_grid_ranks(const life_args *l, const pl_variant *variant, const p
     const char *ran = NULL;
     double seconds = 0;
     tool_common co = l->co;
-    tool_dist_share_node(&co);
+    pl_dist_share_node(&co.threads, &co.device);
     if ((rc = cli_agree(pl_dist_rank() == 0 ? place_pattern(l, pat, &grid) : PL_EXIT_OK)) == 0) {
         const pl_status s = pl_dist_grid_create(&g, p.H, p.W, p.topology == PL_LIFE_TOPO_TORUS);
         have_grid = s == PL_OK;
