@@ -5,7 +5,7 @@
  * global array, corners included; a plane's outside left untouched), the agree step, and the
  * refusal of more ranks than rows. Every rank checks; the exit status is 1 on any rank's
  * failure (each failure printed with its rank). */
-#include "dist/dist.h"
+#include "distributed/transport/distributed.h"
 
 #include "check.h"
 

@@ -10,7 +10,7 @@
  * one rank's bad argument failing every rank together. */
 #include "mpi_check.h"
 
-#include "dist/gemm.h"
+#include "distributed/summa/summa.h"
 #include "kernels/gemm/gemm.h"
 
 #include <math.h>

@@ -6,7 +6,7 @@
  * file that is not .npy, truncated data, a 3D array, an output in a missing directory, a rank
  * that fails its part of a write (the target keeps its old bytes, no temporary file left), a
  * device as the output; each fails with the same status on every rank. */
-#include "dist/npy.h"
+#include "distributed/npy/npy_ranks.h"
 
 #include "check.h"
 

@@ -11,8 +11,8 @@
  * rank: a grid larger than the matrix, a dot on two process rows, one rank's bad lda. */
 #include "mpi_check.h"
 
-#include "dist/dist_mpi.h"
-#include "dist/reduce.h"
+#include "distributed/transport/mpi_comm.h"
+#include "distributed/reduce/reduce_ranks.h"
 #include "kernels/reduce/reduce.h"
 
 #include <math.h>

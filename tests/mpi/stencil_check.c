@@ -14,7 +14,7 @@
  * one-process GPU run, and checks that every plan took the path named: nccl (the window on
  * the GPU, halos on NCCL) or host (more ranks than GPUs: the host path). On the NCCL path the
  * runs with overlap auto go through the resident calls (upload, two run_resident, download). */
-#include "dist/stencil.h"
+#include "distributed/stencil/stencil_ranks.h"
 
 #include "check.h"
 #include "core/device.h"

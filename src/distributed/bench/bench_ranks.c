@@ -111,6 +111,19 @@ pl_status pl_dist_bench_one_gpu(const pl_dist_bench_args *a, pl_ctx *ctx, const 
     return s;
 }
 
+pl_status pl_dist_bench_reference(const pl_kernel *k, const void *problem, void *const *host, int out, double *ref,
+                                  double *scale)
+{
+    pl_tensor t[PL_MAX_OPERANDS], r[PL_MAX_OPERANDS], m[PL_MAX_OPERANDS];
+    int n = 0;
+    pl_status s = k->operands(problem, t, &n);
+    if (s != PL_OK) return s;
+    for (int i = 0; i < n; i++) t[i].host = host[i], r[i] = m[i] = t[i];
+    r[out].dtype = m[out].dtype = PL_F64, r[out].host = ref, m[out].host = scale;
+    r[out].ld = m[out].ld = t[out].cols;
+    return k->reference(problem, t, n, r, m);
+}
+
 /* The median of n times (sorted in place). */
 static double median(double *t, long n)
 {

@@ -122,6 +122,13 @@ static inline int pl_dist_bench_is_cuda(const pl_kernel *k, const char *rung)
     return v && v->backend == PL_BACKEND_CUDA;
 }
 
+/* The kernel's own float64 reference (its spec, k->reference) of problem, whose operands are
+ * host[i] as k->operands describes them: output operand out's reference values into ref and the
+ * magnitudes its element bound multiplies into scale (one each an element of it, row-major).
+ * A rank's check builds the problem of the part it checks (its block and what that reads). */
+pl_status pl_dist_bench_reference(const pl_kernel *k, const void *problem, void *const *host, int out, double *ref,
+                                  double *scale);
+
 /* A one-rank baseline's runs: call(user) once untimed (the warm-up, a->warmup of them), then
  * a->repeats runs timed by the harness (pl_time_calls) into seconds[]. */
 pl_status pl_dist_bench_time(const pl_dist_bench_args *a, pl_status (*call)(void *user), void *user,

@@ -4,8 +4,8 @@
  * build and a GPU a rank, the block and the result live on the GPUs (pl_dist_sreduce_gpu; the
  * baseline: one GPU, the same rung, data resident); else the host path (MPI). Inputs: each
  * element a hash of the seed and its global index, in [-1, 1). Check: each rank compares the
- * sums of its block's rows with float64 sums of the generated rows, within the spec's element
- * bound gamma_(W-1) sum|a| (any summation order). Rate: the matrix's bytes read a second. */
+ * sums of its block's rows with the kernel's own float64 reference (its spec) of the generated
+ * rows, within the spec's element bound gamma_(W-1) sum|a| (any summation order). Rate: the matrix's bytes read a second. */
 #include "distributed/bench/bench_ranks.h"
 
 #include "core/core.h"
@@ -77,29 +77,32 @@ static pl_status reduce_run(pl_dist_bench_case *c, pl_dist_times *t)
                                    PL_DIST_TO_ALL, t);
 }
 
+/* The rows the check makes at a time (their W elements each, then the spec's reference). */
+enum { CHECK_ROWS = 64 };
+
 static pl_status reduce_check(pl_dist_bench_case *c, const char **what)
 {
     *what = "each rank's rows' sums within gamma_(W-1) sum|a| of float64 sums";
     pl_status s = PL_OK;
     if (c->gpu && (s = pl_dev_d2h(c->r, c->dr, sizeof(float) * (size_t)c->H, NULL)) == PL_OK) s = pl_dev_sync(NULL);
+    const pl_kernel *k = &pl_reduce_kernel;
     const pl_reduce_problem whole = {c->H, c->W, c->W, PL_REDUCE_SUM, 1, 0};
-    const double eb = pl_reduce_spec_elem_bound(&whole, PL_PREC_FP32, NULL);
-    int64_t bad = c->b.y1; /* the first row off (the rows checked by the rank's threads) */
-    double want = 0;
-#pragma omp parallel for schedule(dynamic, 16)
-    for (int64_t y = c->b.y0; y < c->b.y1; y++) {
-        double ref = 0, mag = 0;
-        for (int64_t x = 0; x < c->W; x++) {
-            const double v = pl_dist_bench_value(c->seed, (uint64_t)(y * c->W + x));
-            ref += v, mag += fabs(v);
-        }
-        if (!(fabs(c->r[y] - ref) <= eb * mag))
-#pragma omp critical
-            if (y < bad) bad = y, want = ref;
+    const double eb = k->elem_bound(&whole, PL_PREC_FP32, NULL);
+    float *rows = pl_alloc(sizeof(float) * (size_t)(CHECK_ROWS * c->W));
+    double *ref = pl_alloc(sizeof(double) * CHECK_ROWS), *scale = pl_alloc(sizeof(double) * CHECK_ROWS);
+    if (s == PL_OK && (!rows || !ref || !scale)) s = pl_fail(PL_ERR_NOMEM, "reduce: cannot allocate the check");
+    for (int64_t y0 = c->b.y0; y0 < c->b.y1 && s == PL_OK; y0 += CHECK_ROWS) {
+        const int64_t n = c->b.y1 - y0 < CHECK_ROWS ? c->b.y1 - y0 : CHECK_ROWS;
+        const pl_reduce_problem part = {n, c->W, c->W, PL_REDUCE_SUM, 1, 0}; /* these rows, whole */
+        fill(c->seed, c->W, y0, 0, n, c->W, rows);
+        void *host[2] = {rows, c->r + y0};
+        s = pl_dist_bench_reference(k, &part, host, 1, ref, scale);
+        for (int64_t i = 0; i < n && s == PL_OK; i++)
+            if (!(fabs(c->r[y0 + i] - ref[i]) <= eb * scale[i]))
+                s = pl_fail(PL_ERR_VERIFY, "reduce: rank %d: row %lld's sum is %.9g, the float64 reference says %.9g",
+                            c->g->rank, (long long)(y0 + i), c->r[y0 + i], ref[i]);
     }
-    if (s == PL_OK && bad < c->b.y1)
-        s = pl_fail(PL_ERR_VERIFY, "reduce: rank %d: row %lld's sum is %.9g, the float64 reference says %.9g",
-                    c->g->rank, (long long)bad, c->r[bad], want);
+    pl_free(rows), pl_free(ref), pl_free(scale);
     return s;
 }
 

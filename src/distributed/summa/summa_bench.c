@@ -5,9 +5,9 @@
  * is the GPU path's product alone (pl_dist_sgemm_gpu; the baseline: one GPU, the same rung,
  * data resident); else the host path (MPI_Ibcast of panels, the rung on host blocks).
  * Inputs: A(i, k) and B(k, j) are hashes of the seed and their global index, in [-1, 1), so each
- * rank makes its own blocks. Check: each rank compares elements of its block of C with float64
- * dot products of the generated row of A and column of B, within the spec's element bound
- * gamma_(K+2) sum_k |a_ik b_kj|: every element of a small block (m n K <= 2^24), else 256
+ * rank makes its own blocks. Check: each rank compares elements of its block of C with the
+ * kernel's own float64 reference (its spec) of the generated rows of A and columns of B, within
+ * the spec's element bound gamma_(K+2) sum_k |a_ik b_kj|: every element of a small block (m n K <= 2^24), else 256
  * sampled ones (the block's first and last, the rest at random), a sampled check. */
 #include "distributed/bench/bench_ranks.h"
 
@@ -129,34 +129,53 @@ static pl_status element(const pl_dist_bench_case *c, int64_t i, int64_t j, floa
     return s == PL_OK ? pl_dev_sync(NULL) : s;
 }
 
+/* The spec's float64 reference of the m x n part of this rank's block of C from (i0, j0): the
+ * rows of A and the columns of B it reads, generated, as one m x n x K problem. */
+static pl_status part_reference(const pl_dist_bench_case *c, int64_t i0, int64_t j0, int64_t m, int64_t n,
+                                double *ref, double *scale)
+{
+    float *A = pl_alloc(sizeof(float) * (size_t)(m * c->K)), *B = pl_alloc(sizeof(float) * (size_t)(c->K * n));
+    pl_status s = A && B ? PL_OK : pl_fail(PL_ERR_NOMEM, "gemm: cannot allocate the check");
+    if (s == PL_OK) {
+        fill(c->seed, c->M, c->N, c->K, 0, c->a.y0 + i0, 0, m, c->K, A);
+        fill(c->seed, c->M, c->N, c->K, 1, 0, c->b.x0 + j0, c->K, n, B);
+        const pl_gemm_problem part = {m, n, c->K, c->K, n, n, 1.0f, 0.0f}; /* beta 0: C is not read */
+        void *host[3] = {A, B, NULL};
+        s = pl_dist_bench_reference(&pl_gemm_kernel, &part, host, 2, ref, scale);
+    }
+    pl_free(A), pl_free(B);
+    return s;
+}
+
 static pl_status gemm_check(pl_dist_bench_case *c, const char **what)
 {
     const int all = (double)c->m * (double)c->n * (double)c->K <= (double)(1 << 24);
     *what = all ? "every element of each rank's block within gamma_(K+2) sum|a b| of a float64 dot product"
                 : "sampled: 256 elements of each rank's block within gamma_(K+2) sum|a b| of float64 dot products";
     const pl_gemm_problem whole = {c->M, c->N, c->K, c->K, c->N, c->N, 1.0f, 0.0f};
-    const double eb = pl_gemm_spec_elem_bound(&whole, strstr(c->rung, "tf32") ? PL_PREC_TF32 : PL_PREC_FP32, NULL);
+    const double eb =
+        pl_gemm_kernel.elem_bound(&whole, strstr(c->rung, "tf32") ? PL_PREC_TF32 : PL_PREC_FP32, NULL);
     const int64_t count = all ? c->m * c->n : SAMPLES;
+    double *ref = pl_alloc(sizeof(double) * (size_t)count), *scale = pl_alloc(sizeof(double) * (size_t)count);
+    pl_status s = ref && scale ? PL_OK : pl_fail(PL_ERR_NOMEM, "gemm: cannot allocate the check");
+    if (s == PL_OK && all) s = part_reference(c, 0, 0, c->m, c->n, ref, scale); /* the whole block at once */
     uint64_t state = c->seed * 2654435761u + (uint64_t)c->g->rank + 1;
-    pl_status s = PL_OK;
     for (int64_t e = 0; e < count && s == PL_OK; e++) {
         int64_t i = e / c->n, j = e % c->n;
-        if (!all) { /* the first, the last, the rest at random */
+        if (!all) { /* the first, the last, the rest at random, each a 1 x 1 x K problem */
             state = state * 6364136223846793005ull + 1442695040888963407ull;
             const int64_t at = e == 0 ? 0 : e == 1 ? c->m * c->n - 1 : (int64_t)((state >> 11) % (uint64_t)(c->m * c->n));
             i = at / c->n, j = at % c->n;
-        }
-        double ref = 0, mag = 0;
-        for (int64_t k = 0; k < c->K; k++) {
-            const double x = (double)a_at(c->seed, c->K, c->a.y0 + i, k) * b_at(c->seed, c->M, c->N, c->K, k, c->b.x0 + j);
-            ref += x, mag += fabs(x);
+            if ((s = part_reference(c, i, j, 1, 1, &ref[e], &scale[e])) != PL_OK) break;
         }
         float got = 0;
         if ((s = element(c, i, j, &got)) != PL_OK) break;
-        if (!(fabs(got - ref) <= eb * mag))
+        if (!(fabs(got - ref[e]) <= eb * scale[e]))
             s = pl_fail(PL_ERR_VERIFY, "gemm: rank %d: C(%lld, %lld) is %.9g, the float64 reference says %.9g (bound "
-                        "%.3g)", c->g->rank, (long long)(c->a.y0 + i), (long long)(c->b.x0 + j), got, ref, eb * mag);
+                        "%.3g)", c->g->rank, (long long)(c->a.y0 + i), (long long)(c->b.x0 + j), got, ref[e],
+                        eb * scale[e]);
     }
+    pl_free(ref), pl_free(scale);
     return s;
 }
 
