@@ -1,5 +1,5 @@
-/* bench_dist_life.c: Life in the distributed bench (bench_dist.h): a W x H torus of B3/S23 on
- * the ranks (dist/life.h), each rank's block bit-packed, the best local rung (or --variant).
+/* life_bench.c: Life in the distributed bench (bench_ranks.h): a W x H torus of B3/S23 on
+ * the ranks (life_ranks.h), each rank's block bit-packed, the best local rung (or --variant).
  * Inputs: a soup of density 1/2 where each cell is a hash of the seed and its global position,
  * so every rank makes its own block (and any region it needs) without the whole grid.
  * Check: each rank runs the reference rung (cpu-naive, a byte a cell) on its block's light cone

@@ -1,4 +1,4 @@
-/* life.c: Life on a grid of ranks (see dist/life.h for the idea). Coordinates here are the
+/* life_ranks.c: Life on a grid of ranks (see life_ranks.h for the idea). Coordinates here are the
  * window's: rows 0..hl-1, cells 0..wl-1; the block sits at (side[W], side[N]). A halo strip is
  * a rectangle of cells at any bit offset, so it is packed into a buffer of its own
  * (pl_life_copy_cells) before it is sent and unpacked after it arrives; the exchange itself

@@ -1,4 +1,4 @@
-/* dist/life.h: Life on a grid of ranks (issue 22). Each rank holds its block of the W x H grid
+/* life_ranks.h: Life on a grid of ranks. Each rank holds its block of the W x H grid
  * bit-packed (the layout of kernels/life/life.h) inside a local window: the block plus a halo
  * of depth d on every side that has a neighbour (none at a bounded plane's edge, where the
  * window's edge is the grid's). A step of k <= d generations runs the local rung (through
@@ -23,7 +23,7 @@ typedef struct pl_dist_life pl_dist_life;
 
 /* How a step meets its messages: ON overlaps the interior with the exchange wherever the block
  * has one, OFF never. For Life AUTO is OFF (life_window.h, overlap_step: the rims cost more
- * than the exchange they hide); the stencils decide AUTO their own way (dist/stencil.h). */
+ * than the exchange they hide); the stencils decide AUTO their own way (stencil_ranks.h). */
 enum { PL_DIST_OVERLAP_AUTO, PL_DIST_OVERLAP_ON, PL_DIST_OVERLAP_OFF };
 
 /* The deepest halo the grid allows for a W x H problem: the smallest block's rows (where a
@@ -45,7 +45,7 @@ pl_status pl_dist_life_create(pl_dist_life **out, const pl_dist_grid *g, pl_ctx 
 /* Rank 0's packed W x H grid (read there only) into the ranks' blocks. */
 pl_status pl_dist_life_scatter(pl_dist_life *l, const uint64_t *grid);
 /* gens generations on every rank. A rank whose rung fails keeps exchanging to the end (no rank
- * waits for it), and returns the failure: call cli_agree / pl_dist_agree next. */
+ * waits for it), and returns the failure: call pl_dist_agree_status next. */
 pl_status pl_dist_life_run(pl_dist_life *l, int64_t gens);
 /* The whole grid's population and the box of its live cells (x, y, w, h; zeros when empty), on
  * every rank. */
@@ -55,7 +55,7 @@ pl_status pl_dist_life_gather(pl_dist_life *l, uint64_t *grid);
 /* This rank's time so far, and whether its steps overlap. */
 pl_dist_times pl_dist_life_times(const pl_dist_life *l);
 int pl_dist_life_overlaps(const pl_dist_life *l);
-/* 1 when each rank's window lives on its GPU and the halos travel on NCCL (issue 24: a CUDA
+/* 1 when each rank's window lives on its GPU and the halos travel on NCCL (a CUDA
  * rung, a build with NCCL, a GPU for every rank of each node), 0 when on the host and MPI. */
 int pl_dist_life_on_nccl(const pl_dist_life *l);
 /* On the GPU path, the network model between the GPUs of ranks 0 and 1 on the path's own NCCL

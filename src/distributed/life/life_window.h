@@ -1,7 +1,7 @@
-/* life_window.h: a rank's share of distributed Life (dist/life.h), as src/dist/life.c (the
- * host path, halos on MPI) and src/dist/nccl_life.c (the GPU path, halos on NCCL) both see it:
+/* life_window.h: a rank's share of distributed Life (life_ranks.h), as src/distributed/life/life_ranks.c (the
+ * host path, halos on MPI) and src/distributed/nccl/nccl_life.c (the GPU path, halos on NCCL) both see it:
  * the window (the block and its halo), its strips, and the shapes of a step (the interior, a
- * part grown by k). Private to src/dist/. */
+ * part grown by k). Private to src/distributed/. */
 #ifndef PL_DIST_LIFE_WINDOW_H
 #define PL_DIST_LIFE_WINDOW_H
 
@@ -77,7 +77,7 @@ static inline int overlap_step(const pl_dist_life *l, int64_t k)
     return l->overlap == PL_DIST_OVERLAP_ON && rect_rows(in) > 0 && rect_cells(in) > 0;
 }
 
-/* The GPU path (nccl_life.c, built with NCCL; nonccl.c without): the window moved to this
+/* The GPU path (nccl_life.c, built with NCCL; no_nccl.c without): the window moved to this
  * rank's GPU (the context's device) and an NCCL communicator over the grid's ranks, in l->gpu;
  * then runs of gens generations there, the window kept on the device between runs. create is collective over the grid: ready is whether
  * this rank got this far; the GPU path is taken when every rank is ready and every node has a

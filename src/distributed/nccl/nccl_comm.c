@@ -1,4 +1,4 @@
-/* nccl_comm.c: NCCL under the distributed layer (issue 24): whether every rank has a GPU of its
+/* nccl_comm.c: NCCL under the distributed layer: whether every rank has a GPU of its
  * own, the communicator over a grid's ranks (rank 0's unique id broadcast on MPI), and the
  * library's version for `parlab list`. */
 #include "core/core.h"

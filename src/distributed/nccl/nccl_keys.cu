@@ -1,4 +1,4 @@
-/* nccl_keys.cu: the two element-wise device passes the NCCL reductions need (dist_nccl.h).
+/* nccl_keys.cu: the two element-wise device passes the NCCL reductions need (nccl_paths.h).
  * min and max as keys: NCCL's ncclMin/ncclMax on floats are not documented to keep a NaN (a
  * fminf-style min drops it), and the reduce kernel's min and max do keep it (NumPy's rule). So
  * a float becomes an int32 key whose order is the float order (the bits, with the magnitude

@@ -1,5 +1,5 @@
-/* nccl_life.c: distributed Life on GPUs (issue 24), one rank a GPU. The host path's idea
- * (dist/life.h: a window of the block and a halo of depth d, k <= d generations a step by the
+/* nccl_life.c: distributed Life on GPUs, one rank a GPU. The host path's idea
+ * (life_ranks.h: a window of the block and a halo of depth d, k <= d generations a step by the
  * local rung on the window as a plane) with everything on the rank's GPU:
  *   - the window lives in device memory from the scatter to the gather; the census between
  *     is counted there and summed across GPUs by ncclAllReduce (no copies to the host);

@@ -1,4 +1,4 @@
-/* dist_nccl.h: what code in src/dist/ that calls NCCL shares (issue 24; built with NCCL only,
+/* nccl_paths.h: what code in src/distributed/ that calls NCCL shares (built with NCCL only,
  * never included by the command): the communicator over a grid's ranks, one GPU a rank, and
  * NCCL's status as a pl_status. */
 #ifndef PL_DIST_NCCL_H
@@ -33,7 +33,7 @@ typedef struct pl_dist_nccl_lines {
 } pl_dist_nccl_lines;
 pl_status pl_dist_nccl_lines_create(const pl_dist_grid *g, pl_status mine, pl_dist_nccl_lines *l);
 void pl_dist_nccl_lines_destroy(pl_dist_nccl_lines *l);
-/* The network model between GPUs (dist.h's alpha + n/beta) on NCCL: ncclSend/ncclRecv round
+/* The network model between GPUs (distributed.h's alpha + n/beta) on NCCL: ncclSend/ncclRecv round
  * trips between the GPUs of grid ranks 0 and 1 on comm (the others idle), alpha from 8 bytes,
  * beta from 64 MiB less alpha; the same on every rank ({0, 0} on one rank). Collective over g. */
 pl_dist_model pl_dist_nccl_model_measure(const pl_dist_grid *g, ncclComm_t comm);

@@ -1,5 +1,5 @@
-/* nccl_reduce.c: reductions on GPUs (issue 24), one rank a GPU (dist/reduce.h's GPU path). The
- * host path's steps (reduce.c) with the block, the partials and the result in device memory,
+/* nccl_reduce.c: reductions on GPUs, one rank a GPU (reduce_ranks.h's GPU path). The
+ * host path's steps (reduce_ranks.c) with the block, the partials and the result in device memory,
  * all on one stream: the local rung's partials (pl_run_device), combined along the grid with
  * ncclReduce / ncclAllReduce, gathered across it with ncclSend/ncclRecv (to rank 0) or one
  * ncclBroadcast a band (to every rank), a mean divided last where the result lands. min and max

@@ -1,4 +1,4 @@
-/* nccl_gemm.c: SUMMA on GPUs (issue 24), one rank a GPU (dist/gemm.h's GPU path). The host
+/* nccl_summa.c: SUMMA on GPUs, one rank a GPU (summa.h's GPU path). The host
  * path's panels (pl_dist_gemm_panel_at) with the blocks of A, B and C in device memory:
  *   - a panel's owner packs its part (a pitched device copy; none where its line has one rank,
  *     the product then reads the block itself) and ncclBroadcast sends it along the process row

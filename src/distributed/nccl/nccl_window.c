@@ -1,6 +1,7 @@
-/* nccl_window.c: the distributed stencils' window on the rank's GPU, halos on NCCL (issue 24;
- * see window.h). What conv2d.c and entropy.c share on the GPU path, as window.c is on the
- * host: the device window, the strips' device buffers, the two streams and the run's events.
+/* nccl_window.c: the distributed stencils' window on the rank's GPU, halos on NCCL (see
+ * stencil_window.h). What conv2d_ranks.c and entropy_ranks.c share on the GPU path, as
+ * stencil_window.c is on the host: the device window, the strips' device buffers, the two
+ * streams and the run's events.
  * The strips are the host path's (halo.c's spans); a run's exchange reads as nccl_life.c's
  * step: pack (one launch) on the compute stream; the exchange stream waits for it and moves
  * every strip in one NCCL group, sends in direction order 0..8 and receives in the opposite

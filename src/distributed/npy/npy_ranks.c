@@ -1,4 +1,4 @@
-/* npy.c: a 2D .npy read and written block by block with MPI-IO (see dist/npy.h).
+/* npy_ranks.c: a 2D .npy read and written block by block with MPI-IO (see npy_ranks.h).
  * Reading: rank 0 parses the header with src/io's reader and broadcasts it; every rank opens
  * the file (MPI_File_open, collective), views it from the data's offset through a subarray
  * type that selects its block, and reads the block in one collective MPI_File_read_all

@@ -1,4 +1,4 @@
-/* dist/npy.h: a 2D .npy read and written by the ranks of a run with MPI-IO (issue 22): each rank
+/* npy_ranks.h: a 2D .npy read and written by the ranks of a run with MPI-IO: each rank
  * reads and writes its own block of the file, so no rank ever holds the whole array. Rank 0
  * parses the header (src/io's .npy reader, pl_npy_read_header) and tells the others the dtype,
  * shape and where the data starts; every rank then sets a file view on its block (a subarray

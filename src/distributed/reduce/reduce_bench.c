@@ -1,5 +1,5 @@
-/* bench_dist_reduce.c: reduce in the distributed bench (bench_dist.h): the sum of each row of an
- * H x W float32 matrix in the grid's blocks (dist/reduce.h), the H sums on every rank (to ALL:
+/* reduce_bench.c: reduce in the distributed bench (bench_ranks.h): the sum of each row of an
+ * H x W float32 matrix in the grid's blocks (reduce_ranks.h), the H sums on every rank (to ALL:
  * a combine along the process rows, a gather across the columns). With a CUDA rung, NCCL in the
  * build and a GPU a rank, the block and the result live on the GPUs (pl_dist_sreduce_gpu; the
  * baseline: one GPU, the same rung, data resident); else the host path (MPI). Inputs: each

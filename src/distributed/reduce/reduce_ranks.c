@@ -1,4 +1,4 @@
-/* reduce.c: reductions and dot on a grid of ranks (see dist/reduce.h for the idea). A call:
+/* reduce_ranks.c: reductions and dot on a grid of ranks (see reduce_ranks.h for the idea). A call:
  * the checks every rank makes alike, then (on more than one rank) the process rows and columns
  * as communicators, this rank's checks and buffers agreed by all (pl_dist_verdict), the local
  * partials, their combination along one dimension of the grid and the gather across the other,

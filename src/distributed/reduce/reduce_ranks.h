@@ -1,4 +1,4 @@
-/* dist/reduce.h: reductions and dot on a grid of ranks (issue 22). A reduction of an H x W
+/* reduce_ranks.h: reductions and dot on a grid of ranks. A reduction of an H x W
  * matrix held in the grid's 2D blocks (pl_dist_block_of(g, H, W)): each rank reduces its block
  * with its local rung into partials (one per row of its block for axis 1, per column for axis
  * 0; a mean's are sums), the partials of the same outputs are combined along the process row
@@ -35,7 +35,7 @@ pl_status pl_dist_sreduce_variant(const pl_dist_grid *g, pl_ctx *ctx, const char
                                   pl_reduce_op op, int axis, int64_t H, int64_t W, const float *A, int64_t lda, float *r,
                                   pl_dist_to to, pl_dist_times *t);
 
-/* ---- the GPU path (issue 24): one rank a GPU, the block resident on it (src/dist/nccl_reduce.c;
+/* ---- the GPU path: one rank a GPU, the block resident on it (src/distributed/nccl_reduce.c;
  * docs/scale-out-nccl.md "Reductions on GPUs"). The local rung through pl_run_device writes
  * the partials on the device; ncclReduce (to ROOT) or ncclAllReduce (ALL) combines them along
  * the grid's row or column communicator (sum for sum, mean, sumsq; min and max as int32 keys

@@ -166,7 +166,7 @@ int pl_dist_life_on_nccl(const pl_dist_life *l)
 void pl_dist_life_destroy(pl_dist_life *l) { (void)l; }
 
 /* ---------------------------------------------------------------- SUMMA GEMM, reductions, dot
- * (dist/gemm.h, dist/reduce.h: helper mpi-gemm's block) */
+ * (summa.h, reduce_ranks.h: helper mpi-gemm's block) */
 #include "distributed/summa/summa.h"
 #include "distributed/reduce/reduce_ranks.h"
 
@@ -221,7 +221,7 @@ pl_status pl_dist_sdot(const pl_dist_grid *g, pl_ctx *ctx, int64_t N, const floa
     return pl_dist_sdot_variant(g, ctx, NULL, NULL, N, x, y, result, t);
 }
 
-/* ---------------------------------------------------------------- dist/npy.h (mpi-io-bench) */
+/* ---------------------------------------------------------------- npy_ranks.h (mpi-io-bench) */
 pl_status pl_dist_npy_header(const char *path, pl_dist_npy *h)
 {
     (void)path;

@@ -1,5 +1,5 @@
-/* nompi_stencil.c: the distributed stencils (dist/stencil.h) in a build without MPI: every
- * call that would run distributed says "this build has no MPI", as nompi.c does for the rest
+/* no_mpi_stencil.c: the distributed stencils (stencil_ranks.h) in a build without MPI: every
+ * call that would run distributed says "this build has no MPI", as no_mpi.c does for the rest
  * of the layer. The output's blocks need no MPI and are the real ones. */
 #include "core/core.h"
 #include "distributed/stencil/stencil_ranks.h"
@@ -95,7 +95,7 @@ pl_status pl_dist_entropy(const pl_dist_grid *g, pl_ctx *ctx, const char *rung, 
     return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
 }
 
-/* The GPU path (issue 24): never without MPI. */
+/* The GPU path: never without MPI. */
 int pl_dist_conv2d_on_nccl(const pl_dist_conv2d_plan *c)
 {
     (void)c;

@@ -1,6 +1,6 @@
-/* nonccl.c: the distributed layer in a build without NCCL (PARLAB_NCCL=OFF, or NCCL, CUDA or MPI
+/* no_nccl.c: the distributed layer in a build without NCCL (PARLAB_NCCL=OFF, or NCCL, CUDA or MPI
  * not found): a CUDA rung under mpirun keeps its window on the host and exchanges on MPI, as
- * the host path does (life.c), and `parlab list` says "no NCCL". */
+ * the host path does (life_ranks.c), and `parlab list` says "no NCCL". */
 #include "core/core.h"
 #include "distributed/transport/distributed.h"
 #include "distributed/life/life_window.h"
@@ -35,7 +35,7 @@ pl_dist_model pl_dist_life_gpu_model(pl_dist_life *l)
     return (pl_dist_model){0, 0};
 }
 
-/* SUMMA's GPU path (dist/gemm.h): none, the host path runs. */
+/* SUMMA's GPU path (summa.h): none, the host path runs. */
 #include "distributed/summa/summa.h"
 
 pl_status pl_dist_gemm_gpu_create(pl_dist_gemm_gpu **plan, const pl_dist_grid *g, pl_ctx *ctx, const char *rung,
@@ -73,7 +73,7 @@ pl_status pl_dist_sgemm_gpu_host(pl_dist_gemm_gpu *plan, float alpha, const floa
     return pl_dist_sgemm_gpu(plan, alpha, A, lda, B, ldb, beta, C, ldc, t);
 }
 
-/* The reductions' GPU path (dist/reduce.h): none, the host path runs. */
+/* The reductions' GPU path (reduce_ranks.h): none, the host path runs. */
 #include "distributed/reduce/reduce_ranks.h"
 
 pl_status pl_dist_reduce_gpu_create(pl_dist_reduce_gpu **plan, const pl_dist_grid *g, pl_ctx *ctx, const char *rung,
@@ -105,7 +105,7 @@ pl_status pl_dist_sreduce_gpu_host(pl_dist_reduce_gpu *plan, const float *A, int
     return pl_dist_sreduce_gpu(plan, A, lda, r, t);
 }
 
-/* The stencils' window (window.h): the host path always. */
+/* The stencils' window (stencil_window.h): the host path always. */
 pl_status pl_dist_window_gpu_create(pl_dist_window *win, pl_ctx *ctx, int ready)
 {
     (void)win, (void)ctx, (void)ready;

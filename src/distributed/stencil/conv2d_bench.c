@@ -1,11 +1,11 @@
-/* bench_dist_conv2d.c: conv2d in the distributed bench (bench_dist.h): a float32 image with a
- * 5 x 5 filter, 'same' mode with zero borders, on a bounded grid of ranks (dist/stencil.h),
+/* conv2d_bench.c: conv2d in the distributed bench (bench_ranks.h): a float32 image with a
+ * 5 x 5 filter, 'same' mode with zero borders, on a bounded grid of ranks (stencil_ranks.h),
  * each rank's best local rung (or --variant). Inputs: each pixel a hash of the seed and its
  * global position, in [-1, 1), so every rank makes its own block. Check: each rank runs the
  * kernel's own float64 reference (its spec) on the pixels around its block (the block and r = 2
  * beyond, zero past the image's edge, as 'valid' outputs) and compares every pixel within the
  * spec's element bound gamma_(K^2+4) sum |w x|.
- * On the GPU path (issue 24) the input block is uploaded once and stays on the GPU: a timed
+ * On the GPU path the input block is uploaded once and stays on the GPU: a timed
  * run is the distributed run alone (pl_dist_conv2d_run_resident), the check downloads the
  * output; the one-rank baseline is the same rung on one GPU with its data resident. */
 #include "distributed/bench/bench_ranks.h"

@@ -1,10 +1,10 @@
-/* conv2d.c: conv2d on a grid of ranks (see dist/stencil.h for the idea and the output's blocks).
+/* conv2d_ranks.c: conv2d on a grid of ranks (see stencil_ranks.h for the idea and the output's blocks).
  * Every part of the output is one 'valid' call of the local rung on the window: centres R need
  * the window's rows R.r0-r .. R.r1+r-1 and columns likewise, and land straight in the caller's
  * output block at R's offset, so a part costs no copy and no recomputation. 'same' is 'valid'
  * on the window padded by the border rule.
- * The GPU path (issue 24: a CUDA rung under mpirun, a build with NCCL, a GPU a rank) is the
- * same run on the rank's GPU (window.h, nccl_window.c): the window, the filter and the output
+ * The GPU path (a CUDA rung under mpirun, a build with NCCL, a GPU a rank) is the
+ * same run on the rank's GPU (stencil_window.h, nccl_window.c): the window, the filter and the output
  * block live in device memory, the parts run through pl_run_device on device pointers, the
  * border is filled on the device (pl_conv2d_pad_device; a zero border once, at create: nothing
  * writes there after), and the halo travels on NCCL. */

@@ -1,10 +1,10 @@
-/* bench_dist_entropy.c: entropy in the distributed bench (bench_dist.h): values in [0, 16),
+/* entropy_bench.c: entropy in the distributed bench (bench_ranks.h): values in [0, 16),
  * 5 x 5 windows clipped at the image's edge, natural log, on a bounded grid of ranks
- * (dist/stencil.h), each rank's best local rung (or --variant). Inputs: each value a hash of
+ * (stencil_ranks.h), each rank's best local rung (or --variant). Inputs: each value a hash of
  * the seed and its global position. Check: each rank runs the kernel's own float64 reference
  * (pl_entropy_reference_at) on its block grown by r = 2 (clipped at the image, so a window is
  * clipped where the image's is) and compares every pixel within the spec's bound.
- * On the GPU path (issue 24) the values stay on the GPU across runs (upload once, then
+ * On the GPU path the values stay on the GPU across runs (upload once, then
  * pl_dist_entropy_run_resident), the check downloads the output; the one-rank baseline is the
  * same rung on one GPU with its data resident. */
 #include "distributed/bench/bench_ranks.h"

@@ -1,10 +1,10 @@
-/* entropy.c: local entropy on a grid of ranks (see dist/stencil.h). The rung clips each pixel's
+/* entropy_ranks.c: local entropy on a grid of ranks (see stencil_ranks.h). The rung clips each pixel's
  * window at the edge of the array it is given, so the outputs of a part R of the block are run
  * on R grown by r, within what the window holds (the block, the halo where a neighbour is):
  * there that edge is the image's own edge or r past R. The rung writes the whole grown part;
  * only R's outputs are right, so it writes into a scratch copy of the window's shape and R is
  * copied out. The recomputed ring is the split's extra work, which AUTO weighs.
- * The GPU path (issue 24; window.h, nccl_window.c): the window of values and a window-shaped
+ * The GPU path (stencil_window.h, nccl_window.c): the window of values and a window-shaped
  * output live on the rank's GPU. A part whose ring may land anywhere (the interior, whose ring
  * is the rim, computed after it; or the whole block when not overlapped, whose ring is the
  * halo) writes straight into the output window; a rim part writes into the scratch window and
@@ -88,7 +88,7 @@ pl_status pl_dist_entropy_create(pl_dist_entropy_plan **out, const pl_dist_grid 
         if (s == PL_OK && e->win.gpu && (s = pl_dev_malloc((void **)&e->d_out, bytes)) == PL_OK)
             s = pl_dev_malloc((void **)&e->d_scratch, bytes);
     }
-    /* after the GPU path is known: auto does not overlap there (window.h) */
+    /* after the GPU path is known: auto does not overlap there (stencil_window.h) */
     e->overlap = pl_dist_window_overlaps(win, overlap, e->inner, split - plain, plain);
     if (s != PL_OK) {
         pl_dist_entropy_destroy(e);
@@ -193,7 +193,7 @@ pl_status pl_dist_entropy_run(pl_dist_entropy_plan *e, const uint8_t *in, int64_
     }
     /* The interior from the caller's block into its output (no copy of the block into the
      * window, none of the outputs out of a scratch); the window gets the 2r frame the rims and
-     * the halo read (conv2d.c does the same). */
+     * the halo read (conv2d_ranks.c does the same). */
     const int direct = pl_dist_rect_area(e->inner) > 0;
     if (e->failed == PL_OK) {
         if (direct) pl_dist_window_load_frame(&e->win, in, ld_in, 2 * (int64_t)e->win.r, &e->t);

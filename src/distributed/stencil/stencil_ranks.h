@@ -1,8 +1,8 @@
-/* dist/stencil.h: conv2d and entropy on a grid of ranks (issue 22). The image is split as every
+/* stencil_ranks.h: conv2d and entropy on a grid of ranks. The image is split as every
  * 2D array of the layer (pl_dist_block_of over a bounded, non-periodic grid: create it with
  * pl_dist_grid_create(g, H, W, 0)); each rank passes its own block of the input and gets its
  * own block of the output. A rank keeps its block in a window with a halo of r = K/2 (k/2) on
- * every side (dist/window.h), fills the sides that face a neighbour by one 8-neighbour exchange
+ * every side (stencil_window.h), fills the sides that face a neighbour by one 8-neighbour exchange
  * and computes its outputs with its best local rung (or the one named) through the kernels'
  * variant API on parts of that window. With overlap the block's interior, which needs no halo,
  * is computed while the exchange travels, and the rim (r wide) after it arrived.
@@ -29,8 +29,8 @@
  *
  * Faults: create decides alike on every rank (sizes only). run's checks (conv2d int32 range,
  * entropy's values < bins) and the rung may fail on one rank only: that rank still takes part
- * in the exchange, returns its failure, and the caller agrees (pl_dist_agree / cli_agree).
- * GPUs (issue 24). With a CUDA rung under mpirun, a build with NCCL and a GPU for every rank
+ * in the exchange, returns its failure, and the caller agrees (pl_dist_agree_status).
+ * GPUs. With a CUDA rung under mpirun, a build with NCCL and a GPU for every rank
  * of each node, a plan keeps its window (and output) on the rank's GPU from upload to
  * download: the halo is packed and unpacked there and travels on NCCL, the parts run through
  * pl_run_device on device pointers (*_on_nccl says 1). Otherwise the host path above runs,

@@ -1,6 +1,6 @@
-/* window.c: a rank's block in a window with a halo of r on every side, exchanged with the
+/* stencil_window.c: a rank's block in a window with a halo of r on every side, exchanged with the
  * layer's 8-neighbour plan (pl_dist_halo_create: MPI subarray types straight out of the
- * window, no packing), and the rim/interior split the stencils overlap with (see window.h). */
+ * window, no packing), and the rim/interior split the stencils overlap with (see stencil_window.h). */
 #include "distributed/stencil/stencil_window.h"
 
 #include "core/core.h"
@@ -124,6 +124,6 @@ int pl_dist_rim_parts(pl_dist_rect c, pl_dist_rect in, pl_dist_rect parts[4])
 int pl_dist_window_overlaps(const pl_dist_window *win, int overlap, pl_dist_rect in, double extra, double work)
 {
     if (!win->x || overlap == PL_DIST_OVERLAP_OFF || !pl_dist_rect_area(in)) return 0;
-    if (win->gpu && overlap == PL_DIST_OVERLAP_AUTO) return 0; /* window.h: measured slower on GPUs */
+    if (win->gpu && overlap == PL_DIST_OVERLAP_AUTO) return 0; /* stencil_window.h: measured slower on GPUs */
     return overlap == PL_DIST_OVERLAP_ON || extra * 10.0 <= work;
 }

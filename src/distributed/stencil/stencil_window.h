@@ -1,5 +1,5 @@
-/* dist/window.h: what the distributed stencils (conv2d.c, entropy.c) share, inside src/dist/
- * only. A rank's block of an H x W array lives in a window with a halo of r elements on every
+/* stencil_window.h: what the distributed stencils (conv2d_ranks.c, entropy_ranks.c) share,
+ * inside src/distributed/ only. A rank's block of an H x W array lives in a window with a halo of r elements on every
  * side: (h + 2r) rows of w + 2r elements, the block at (r, r). The halo sides that face a
  * neighbour rank are filled by the exchange (corners included); the sides at the image's edge
  * are left to the kernel (conv2d fills them by its border rule, entropy never reads them).
@@ -89,7 +89,7 @@ int pl_dist_rim_parts(pl_dist_rect c, pl_dist_rect in, pl_dist_rect parts[4]);
  * 90.8%. The halo's trip that overlap would hide is ~30 us (NCCL over NVLink). */
 int pl_dist_window_overlaps(const pl_dist_window *win, int overlap, pl_dist_rect in, double extra, double work);
 
-/* ---- The GPU path (issue 24; nccl_window.c with NCCL, nonccl.c without). The window (same
+/* ---- The GPU path (nccl_window.c with NCCL, no_nccl.c without). The window (same
  * shape, zeroed) lives in device memory; the exchange packs the halo strips on the device into
  * send buffers in one launch, trades them with one grouped ncclSend/ncclRecv on an exchange
  * stream (sends in direction order 0..8, receives in the opposite order, as nccl_life.c), and

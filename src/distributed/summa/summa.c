@@ -1,4 +1,4 @@
-/* gemm.c: SUMMA on a grid of ranks (see dist/gemm.h for the idea). A call: the checks every
+/* summa.c: SUMMA on a grid of ranks (see summa.h for the idea). A call: the checks every
  * rank makes alike (no message needed), the process rows and columns as communicators, this
  * rank's checks and buffers agreed by all (pl_dist_verdict), then the panels: panel i + 1's
  * broadcasts posted, panel i's awaited, its product added to C by the local rung. The panel

@@ -1,4 +1,4 @@
-/* dist/gemm.h: GEMM on a grid of ranks by SUMMA (issue 22). C = alpha*A*B + beta*C with A
+/* summa.h: GEMM on a grid of ranks by SUMMA. C = alpha*A*B + beta*C with A
  * (M x K), B (K x N) and C (M x N) each split in the grid's 2D blocks (pl_dist_block_of(g, M, K),
  * (g, K, N), (g, M, N)): a rank holds A's rows of its process row and K-columns of its process
  * column, and so on. K is walked in panels no wider than kb that never cross a block's edge:
@@ -61,8 +61,8 @@ pl_status pl_dist_sgemm_variant(const pl_dist_grid *g, pl_ctx *ctx, const char *
                                 int64_t lda, const float *B, int64_t ldb, float beta, float *C, int64_t ldc,
                                 pl_dist_times *t);
 
-/* ---- the GPU path (issue 24): one rank a GPU, A, B and C resident on it, panels on NCCL
- * (src/dist/nccl_gemm.c; docs/scale-out-nccl.md "SUMMA on GPUs"). A plan holds the row and
+/* ---- the GPU path: one rank a GPU, A, B and C resident on it, panels on NCCL
+ * (src/distributed/nccl/nccl_summa.c; docs/scale-out-nccl.md "SUMMA on GPUs"). A plan holds the row and
  * column communicators (ncclCommSplit of the grid's), two streams (compute: the products by
  * the CUDA rung through pl_run_device; exchange: packing and ncclBroadcast) and two buffers of
  * each panel, so panel i + 1 travels while panel i is multiplied. pl_dist_sgemm_variant takes

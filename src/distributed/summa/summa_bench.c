@@ -1,5 +1,5 @@
-/* bench_dist_gemm.c: GEMM in the distributed bench (bench_dist.h): C = A B (alpha 1, beta 0) by
- * SUMMA (dist/gemm.h). SIZE is N or MxNxK; under --scale weak M x N is each rank's block of C
+/* summa_bench.c: GEMM in the distributed bench (bench_ranks.h): C = A B (alpha 1, beta 0) by
+ * SUMMA (summa.h). SIZE is N or MxNxK; under --scale weak M x N is each rank's block of C
  * and K stays the given one, so every rank's product is the one-rank problem's (2 m n K flops).
  * With a CUDA rung, NCCL in the build and a GPU a rank, the blocks live on the GPUs and each run
  * is the GPU path's product alone (pl_dist_sgemm_gpu; the baseline: one GPU, the same rung,

@@ -1,6 +1,7 @@
-/* dist/calls.h: what the layer's collective library calls (dist/gemm.h, dist/reduce.h) share,
- * inside src/dist/ only (it needs mpi.h): the grid's process rows and columns as communicators
- * (lines.c), one verdict for every rank of a call (verdict.c), the local rung a rank runs (rung.c). */
+/* collective.h: what the layer's collective library calls (summa.h, reduce_ranks.h) share,
+ * inside src/distributed/ only (it needs mpi.h): the grid's process rows and columns as
+ * communicators (grid_lines.c), one verdict for every rank of a call (fault_rule.c), the local
+ * rung a rank runs (local_rung.c). */
 #ifndef PL_DIST_CALLS_H
 #define PL_DIST_CALLS_H
 
@@ -33,7 +34,7 @@ const pl_variant *pl_dist_cuda_rung(pl_ctx *ctx, const pl_kernel *k, const char 
 
 /* The bands of a distributed reduction's outputs across the other dimension of the grid (axis
  * 1: one a process row, its rows of H; axis 0: one a process column, its columns of W): the
- * outputs' count and first index of each (reduce.c; the host and the NCCL paths). */
+ * outputs' count and first index of each (reduce_ranks.c; the host and the NCCL paths). */
 void pl_dist_reduce_bands(const pl_dist_grid *g, int axis, int64_t H, int64_t W, int *counts, int *displs);
 
 #endif

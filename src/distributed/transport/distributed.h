@@ -1,10 +1,10 @@
-/* dist.h: the distributed layer's face (issue 22): `mpirun -n P parlab ...` runs one problem on
+/* distributed.h: the distributed layer's face: `mpirun -n P parlab ...` runs one problem on
  * P ranks. A floor between the command (src/cli) and the kernels: it decomposes a problem over
  * a 2D Cartesian grid of ranks, exchanges halos and gathers results with MPI, and has each rank
  * compute its block with its best local rung through the kernels' usual variant API (the
  * kernels stay single-process). This header needs no mpi.h: the command and a build without MPI
- * (src/dist/nompi.c, where every call says "this build has no MPI") include it as it is. Code
- * in src/dist/ that calls MPI itself takes the grid's communicator from dist_mpi.h.
+ * (standin/no_mpi.c, where every call says "this build has no MPI") include it as it is. Code
+ * in src/distributed/ that calls MPI itself takes the grid's communicator from mpi_comm.h.
  *
  * Conventions every distributed kernel follows (docs/design.md, "Distributed layer"):
  *   - MPI starts only when the process was launched by mpirun/mpiexec (pl_dist_start); a plain
@@ -90,11 +90,11 @@ pl_status pl_dist_agree_status(pl_status mine);
  * Collective; nothing outside a run. */
 void pl_dist_bcast(void *buf, size_t bytes);
 
-/* ---- GPUs and NCCL (issue 24): one rank a GPU, the exchanges between GPUs on NCCL */
+/* ---- GPUs and NCCL: one rank a GPU, the exchanges between GPUs on NCCL */
 /* How many ranks this process's node runs (OMPI_COMM_WORLD_LOCAL_SIZE, MPI_LOCALNRANKS,
  * SLURM_NTASKS_PER_NODE; 1 when none is set): NCCL needs a GPU for each. Works without MPI. */
 int pl_dist_local_size(void);
-/* 1 when this build has NCCL (PARLAB_NCCL found it: nccl_*.c), else 0 (nonccl.c). */
+/* 1 when this build has NCCL (PARLAB_NCCL found it: nccl_*.c), else 0 (no_nccl.c). */
 int pl_dist_nccl_built(void);
 /* "NCCL 2.28.3" (the library's own version), or "no NCCL in this build": for `parlab list`. */
 const char *pl_dist_nccl_library(void);
@@ -109,7 +109,7 @@ enum { PL_DIST_NW, PL_DIST_N, PL_DIST_NE, PL_DIST_W, PL_DIST_HERE, PL_DIST_E, PL
 #define PL_DIST_DX(dir) ((dir) % 3 - 1)
 enum { PL_DIST_NONE = -1 }; /* no neighbour that way (the edge of a grid that is not periodic) */
 
-struct pl_dist_comm; /* the MPI communicator (dist_mpi.h) */
+struct pl_dist_comm; /* the MPI communicator (mpi_comm.h) */
 
 /* A 2D Cartesian grid of ranks (MPI_Cart_create over all ranks of the run, ranks kept in
  * order: grid rank 0 is the run's rank 0). Process row r holds the array's r-th band of rows. */
@@ -194,7 +194,7 @@ void pl_dist_halo_end(pl_dist_halo *x, pl_dist_times *t);
 void pl_dist_halo_destroy(pl_dist_halo *x);
 
 /* ---------------------------------------------------------------- measuring (mpi-io-bench) */
-/* What `parlab bench` and `parlab mem pingpong|halo` need under mpirun (src/dist/measure.c).
+/* What `parlab bench` and `parlab mem pingpong|halo` need under mpirun (src/distributed/transport/measure.c).
  * Each is collective over all ranks of the run; outside a run each is the one-process answer. */
 
 /* Every rank waits here until all arrive (MPI_Barrier). */

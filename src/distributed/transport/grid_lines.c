@@ -1,4 +1,4 @@
-/* lines.c: a grid's process rows and columns as communicators (see dist/calls.h), for the
+/* grid_lines.c: a grid's process rows and columns as communicators (see collective.h), for the
  * broadcasts and reductions that run along one dimension of the grid (SUMMA's panels, a
  * reduction's partials). */
 #include "distributed/transport/collective.h"

@@ -1,4 +1,4 @@
-/* halo.c: the halo exchange with the 8 neighbours (see dist.h), planned once as persistent
+/* halo.c: the halo exchange with the 8 neighbours (see distributed.h), planned once as persistent
  * requests (MPI_Send_init / MPI_Recv_init) and started every step (MPI_Startall), so a step
  * costs no type building or matching set-up. A message sent toward direction dir carries tag
  * dir; the one received from the neighbour in direction dir was sent the opposite way, tag

@@ -1,5 +1,5 @@
-/* rung.c: which local rung a rank of a distributed call runs, and whether it can (see
- * dist/calls.h): a rank's own part of a call's checks, agreed with the others afterwards. */
+/* local_rung.c: which local rung a rank of a distributed call runs, and whether it can (see
+ * collective.h): a rank's own part of a call's checks, agreed with the others afterwards. */
 #include "core/core.h"
 #include "distributed/transport/collective.h"
 

@@ -1,4 +1,4 @@
-/* measure.c: what the distributed bench and the network model measure with (see dist.h,
+/* measure.c: what the distributed bench and the network model measure with (see distributed.h,
  * "measuring"): a barrier, the slowest rank's time, an idle wait that leaves the cores to rank
  * 0 (a non-blocking barrier tested every 200 us, so waiting ranks do not spin where ranks share
  * cores), and the ping-pong between ranks 0 and 1 that gives the model's latency (alpha) and

@@ -1,4 +1,4 @@
-/* dist_mpi.h: what code in src/dist/ that calls MPI itself shares (never included by the command
+/* mpi_comm.h: what code in src/distributed/ that calls MPI itself shares (never included by the command
  * or a build without MPI): the grid's communicator, and an element of elem bytes as an MPI type. */
 #ifndef PL_DIST_MPI_H
 #define PL_DIST_MPI_H

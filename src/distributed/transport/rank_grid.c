@@ -1,4 +1,4 @@
-/* grid.c: the 2D Cartesian grid of ranks (see dist.h): its shape (MPI_Dims_create, turned to
+/* rank_grid.c: the 2D Cartesian grid of ranks (see distributed.h): its shape (MPI_Dims_create, turned to
  * the array's longer side; another factoring of P only when that one leaves a rank no row or
  * column), its communicator (MPI_Cart_create, rank order kept), each rank's 8 neighbours, the
  * blocks of an array over it, and the ranks' times gathered to rank 0. */

@@ -1,4 +1,4 @@
-/* run.c: the run (see dist.h): MPI_Init when a launcher started this process (launcher.c),
+/* ranks.c: the run (see distributed.h): MPI_Init when a launcher started this process (launcher.c),
  * MPI_Finalize after the command, the ranks, and the fault rule's agree
  * step (one MPI_Allreduce of "the lowest failing rank", then that rank's status and message
  * broadcast, so every rank stops together with one message). */

@@ -1,4 +1,4 @@
-/* scatter.c: rank 0's whole 2D array to the ranks' blocks and back (see dist.h). Rank 0 sends
+/* scatter.c: rank 0's whole 2D array to the ranks' blocks and back (see distributed.h). Rank 0 sends
  * each rank its block straight out of the array (a subarray type: no copy), every rank receives
  * into its own rows ld apart (a vector type), rank 0 copies its own block; gather is the
  * mirror. A block always has a row and a column (pl_dist_grid_create). */
