@@ -221,13 +221,13 @@ static void run_rung(pl_dist_life *l, uint64_t *bits, int64_t W, int64_t H, int6
     l->t.compute += pl_now() - t0;
 }
 
-/* k generations of target's cells into next: the part of cur they need (grow, within bounds)
+/* k generations of target's cells into next: the part of cur they need (rect_grow, within bounds)
  * run as a plane of its own in l->part. Exact wherever part's edge is k cells away or is the
  * grid's own edge (the window's edge at a plane's edge). */
 static void run_part(pl_dist_life *l, rect target, int64_t k, rect bounds)
 {
     if (rect_rows(target) <= 0 || rect_cells(target) <= 0) return;
-    const rect part = grow(target, k, bounds);
+    const rect part = rect_grow(target, k, bounds);
     const int64_t wpr = words(rect_cells(part));
     const double t0 = pl_now();
     memset(l->part, 0, (size_t)(rect_rows(part) * wpr) * 8);

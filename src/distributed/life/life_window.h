@@ -44,7 +44,7 @@ static inline int64_t rect_cells(rect r) { return r.c1 - r.c0; }
 static inline size_t rect_words(rect r) { return (size_t)(rect_rows(r) * words(rect_cells(r))); }
 
 /* target grown by k on every side, within bounds: the cells target's next k generations need. */
-static inline rect grow(rect target, int64_t k, rect bounds)
+static inline rect rect_grow(rect target, int64_t k, rect bounds)
 {
     rect r = {target.r0 - k, target.r1 + k, target.c0 - k, target.c1 + k};
     if (r.r0 < bounds.r0) r.r0 = bounds.r0;

@@ -156,7 +156,7 @@ static void run_part(pl_dist_life *l, rect target, int64_t k, rect bounds)
 {
     if (rect_rows(target) <= 0 || rect_cells(target) <= 0 || l->failed != PL_OK) return;
     struct pl_dist_life_gpu *G = l->gpu;
-    const rect part = grow(target, k, bounds);
+    const rect part = rect_grow(target, k, bounds);
     const int64_t wpr = words(rect_cells(part));
     note(l, pl_dev_memset(G->part, 0, (size_t)(rect_rows(part) * wpr) * 8, G->compute));
     note(l, pl_life_copy_cells_device(G->part, wpr, 0, 0, G->cur, l->wpr, part.c0, part.r0, rect_cells(part),
