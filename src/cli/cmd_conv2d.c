@@ -3,7 +3,7 @@
  * (float32 or int32 used as they are, uint8/uint16 converted), a PGM or a PNG (8 or 16 bit,
  * converted to float32, or int32 with --dtype i32); OUT by its name: .pgm/.png rounded and
  * clamped to 8 bits (--depth 16: 16 bits), anything else a .npy of the computed dtype.
- * Under mpirun (src/dist/, dist/stencil.h) a .npy image runs on the ranks: each reads its block
+ * Under mpirun (src/distributed/stencil/stencil_ranks.h) a .npy image runs on the ranks: each reads its block
  * of IMAGE and writes its block of OUT with MPI-IO, and filters it with its halo from its
  * neighbours; PGM/PNG files and uint8/uint16 .npy images are refused there.
  * Exit status: 0 ok; 1 a runtime failure (a file cannot be read or written or holds the wrong

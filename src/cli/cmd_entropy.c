@@ -3,7 +3,7 @@
  * FILE -o OUTDIR`, many matrices from one file (parlab's batch file or a .npz), each written to
  * OUTDIR/<name>.npy, timed one by one with and without the transfers, as the classic lab
  * reports them (total and maximum).
- * Under mpirun (dist/stencil.h) a .npy IMAGE runs on the ranks: each reads its block and writes
+ * Under mpirun (distributed/stencil/stencil_ranks.h) a .npy IMAGE runs on the ranks: each reads its block and writes
  * its block of OUT.npy with MPI-IO; --batch and image files are refused there.
  * Exit status: 0 ok; 1 a runtime failure (a file cannot be read or written, is malformed, holds
  * a value that is not an integer in [0, bins); the device fails); 2 a usage error. */

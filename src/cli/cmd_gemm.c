@@ -1,6 +1,6 @@
 /* cmd_gemm.c: `parlab gemm A.npy B.npy -o C.npy`, C = alpha*A*B + beta*C0 on .npy files,
  * through pl_sgemm (the best rung) or pl_sgemm_variant (--variant).
- * Under mpirun (dist/gemm.h, SUMMA) every rank reads its blocks of A, B (and C0) and writes its
+ * Under mpirun (distributed/summa/summa.h, SUMMA) every rank reads its blocks of A, B (and C0) and writes its
  * block of C with MPI-IO: no rank holds a whole matrix.
  * Exit status: 0 ok; 1 a runtime failure (a file cannot be read or written, is malformed,
  * is not a float32 matrix; the device fails); 2 a usage error (bad option or value, shapes

@@ -5,7 +5,7 @@
  * is centred (its box's top-left at W/2 - w/2, H/2 - h/2, as Golly places it) and the grid runs
  * packed through pl_life_variant (any grid rung, CPU or CUDA); the unbounded plane runs on
  * cpu-sparse's engine. --soup WxH starts from a random soup instead of a file.
- * Under mpirun (src/dist/, dist/life.h) a bounded grid runs on the ranks: rank 0 reads the
+ * Under mpirun (src/distributed/life/life_ranks.h) a bounded grid runs on the ranks: rank 0 reads the
  * pattern, scatters it, gathers the last generation and writes it; every rank runs its block.
  * Exit status: 0 ok; 1 a runtime failure (a file cannot be read, is malformed, or cannot be
  * written; the device fails); 2 a usage error (bad option or value, a pattern larger than the
@@ -506,7 +506,7 @@ static int run_grid(const life_args *l, const pl_variant *variant, const pl_life
 
 /* ---------------------------------------------------------------- a grid on the ranks of mpirun */
 
-/* The ranks' blocks (dist/life.h). */
+/* The ranks' blocks (life_ranks.h). */
 static pl_status ranks_advance(void *user, int64_t gens) { return pl_dist_life_run(user, gens); }
 static int64_t ranks_census(void *user, int64_t box[4]) { return pl_dist_life_census(user, box); }
 

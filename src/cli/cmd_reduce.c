@@ -3,7 +3,7 @@
  *     r = op over each row (axis 1) or column (axis 0) of a float32 matrix, as NumPy's
  *     A.op(axis=...) (a 1-D float32 result), through pl_sreduce or the named variant.
  *   parlab dot x.npy y.npy [--variant V]: prints sum_i x_i y_i of two float32 vectors.
- * Under mpirun (dist/reduce.h) reduce runs on the ranks: each reads its block of A with MPI-IO
+ * Under mpirun (distributed/reduce/reduce_ranks.h) reduce runs on the ranks: each reads its block of A with MPI-IO
  * and reduces it, the partials are combined across ranks, rank 0 writes r; dot runs on one.
  * Exit status as `parlab gemm`: 0 ok; 1 a runtime failure (a file cannot be read or written,
  * is malformed or not float32 of the right rank; the device fails); 2 a usage error (bad
