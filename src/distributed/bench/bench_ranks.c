@@ -7,6 +7,7 @@
 #include "distributed/bench/bench_ranks.h"
 
 #include "core/device.h"
+#include "core/sizes.h"
 #include "harness/harness.h"
 
 #include <stdio.h>
@@ -39,13 +40,24 @@ void pl_dist_bench_names(char *names, size_t n)
         snprintf(names + strlen(names), n - strlen(names), "%s%s", i ? ", " : "", bench_kernels[i]->name);
 }
 
+/* A 2D SIZE as the kernel's size_form reads it: its rows and columns. */
+static pl_status size_2d(const pl_dist_bench_kernel *k, const char *text, int64_t *H, int64_t *W)
+{
+    int64_t d[2];
+    const int width_first = k->size_form[0] == 'W';
+    const pl_status s = pl_parse_dims(k->name, text, 2, k->size_form, d);
+    *H = d[width_first], *W = d[!width_first];
+    return s;
+}
+
 /* The grid of ranks and the whole problem: strong, the size given; weak, the grid's process
  * rows and columns times the block given (the grid is chosen for the shape, then the problem
  * made to fit it). */
 static pl_status lay_out(const pl_dist_bench_kernel *k, const pl_dist_bench_args *a, pl_dist_grid *g,
                          pl_dist_bench_result *r)
 {
-    pl_status s = k->parse_size(a->size_text, &r->bh, &r->bw);
+    pl_status s = k->parse_size ? k->parse_size(a->size_text, &r->bh, &r->bw)
+                                : size_2d(k, a->size_text, &r->bh, &r->bw);
     if (s != PL_OK) return s;
     r->H = r->bh, r->W = r->bw;
     if (a->weak) {

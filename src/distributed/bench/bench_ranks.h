@@ -37,7 +37,8 @@ typedef struct pl_dist_bench_kernel {
     const char *default_size; /* per rank under --scale weak */
     int periodic;             /* the grid of ranks wraps (a torus) or not (a bounded image) */
     int takes_gens;           /* a run is --gens generations (the title and the JSON say how many) */
-    /* The problem's rows and columns (H, W) from size (both dimensions of the kernel's size). */
+    /* The problem's rows and columns (H, W) from size (both dimensions of the kernel's size);
+     * NULL: a 2D size read as size_form says ("HxW", "WxH", or N for a square). */
     pl_status (*parse_size)(const char *text, int64_t *H, int64_t *W);
     /* This rank's share of the H x W problem on g, its inputs made from the seed where they live
      * (no rank holds the whole problem). */

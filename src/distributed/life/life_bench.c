@@ -9,7 +9,6 @@
 #include "distributed/bench/bench_ranks.h"
 
 #include "core/core.h"
-#include "core/sizes.h"
 #include "distributed/life/life_ranks.h"
 #include "kernels/life/life.h"
 
@@ -45,14 +44,6 @@ static void soup_rect(const pl_dist_bench_case *c, int64_t y0, int64_t x0, int64
     for (int64_t y = 0; y < h; y++)
         for (int64_t x = 0; x < w; x++)
             if (soup_cell(c, y0 + y, x0 + x)) bits[y * wpr + x / 64] |= UINT64_C(1) << (x % 64);
-}
-
-static pl_status life_size(const char *text, int64_t *H, int64_t *W)
-{
-    int64_t d[2];
-    pl_status s = pl_parse_dims("life", text, 2, "WxH", d);
-    *W = d[0], *H = d[1];
-    return s;
 }
 
 static pl_status life_create(pl_dist_bench_case **out, const pl_dist_bench_args *a, const pl_dist_grid *g, pl_ctx *ctx,
@@ -231,7 +222,6 @@ const pl_dist_bench_kernel pl_dist_bench_life = {
     .default_size = "2048",
     .periodic = 1,
     .takes_gens = 1,
-    .parse_size = life_size,
     .create = life_create,
     .run = life_run,
     .check = life_check,

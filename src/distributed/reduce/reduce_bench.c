@@ -10,7 +10,6 @@
 
 #include "core/core.h"
 #include "core/device.h"
-#include "core/sizes.h"
 #include "distributed/reduce/reduce_ranks.h"
 #include "kernels/reduce/reduce.h"
 
@@ -36,14 +35,6 @@ static void fill(uint64_t seed, int64_t W, int64_t y0, int64_t x0, int64_t h, in
 #pragma omp parallel for
     for (int64_t y = 0; y < h; y++)
         for (int64_t x = 0; x < w; x++) out[y * w + x] = pl_dist_bench_value(seed, (uint64_t)((y0 + y) * W + x0 + x));
-}
-
-static pl_status reduce_size(const char *text, int64_t *H, int64_t *W)
-{
-    int64_t d[2];
-    pl_status s = pl_parse_dims("reduce", text, 2, "HxW", d);
-    *H = d[0], *W = d[1];
-    return s;
 }
 
 static pl_status reduce_create(pl_dist_bench_case **out, const pl_dist_bench_args *a, const pl_dist_grid *g, pl_ctx *ctx,
@@ -186,7 +177,6 @@ const pl_dist_bench_kernel pl_dist_bench_reduce = {
     .size_form = "HxW",
     .default_size = "4096",
     .periodic = 0,
-    .parse_size = reduce_size,
     .create = reduce_create,
     .run = reduce_run,
     .check = reduce_check,

@@ -11,7 +11,6 @@
 #include "distributed/bench/bench_ranks.h"
 
 #include "core/core.h"
-#include "core/sizes.h"
 #include "distributed/stencil/stencil_ranks.h"
 #include "kernels/conv2d/conv2d.h"
 
@@ -52,14 +51,6 @@ static void make_problem(int64_t H, int64_t W, pl_conv2d_problem *p, float *filt
     pl_conv2d_set_shape(p);
     p->ld_out = p->OW;
     for (int i = 0; i < BENCH_K * BENCH_K; i++) filter[i] = (float)((i * 7) % 11 - 5) / 8.0f;
-}
-
-static pl_status conv2d_size(const char *text, int64_t *H, int64_t *W)
-{
-    int64_t d[2];
-    pl_status s = pl_parse_dims("conv2d", text, 2, "HxW", d);
-    *H = d[0], *W = d[1];
-    return s;
 }
 
 static pl_status conv2d_create(pl_dist_bench_case **out, const pl_dist_bench_args *a, const pl_dist_grid *g, pl_ctx *ctx,
@@ -210,7 +201,6 @@ const pl_dist_bench_kernel pl_dist_bench_conv2d = {
     .size_form = "HxW",
     .default_size = "2048",
     .periodic = 0,
-    .parse_size = conv2d_size,
     .create = conv2d_create,
     .run = conv2d_run,
     .check = conv2d_check,

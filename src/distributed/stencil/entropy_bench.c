@@ -10,7 +10,6 @@
 #include "distributed/bench/bench_ranks.h"
 
 #include "core/core.h"
-#include "core/sizes.h"
 #include "distributed/stencil/stencil_ranks.h"
 #include "kernels/entropy/entropy.h"
 
@@ -40,14 +39,6 @@ static void values_rect(uint64_t seed, int64_t W, int64_t y0, int64_t x0, int64_
 static pl_entropy_problem problem_of(int64_t H, int64_t W)
 {
     return (pl_entropy_problem){.H = H, .W = W, .k = BENCH_K, .bins = BENCH_BINS, .ld_in = W, .ld_out = W};
-}
-
-static pl_status entropy_size(const char *text, int64_t *H, int64_t *W)
-{
-    int64_t d[2];
-    pl_status s = pl_parse_dims("entropy", text, 2, "HxW", d);
-    *H = d[0], *W = d[1];
-    return s;
 }
 
 static pl_status entropy_create(pl_dist_bench_case **out, const pl_dist_bench_args *a, const pl_dist_grid *g, pl_ctx *ctx,
@@ -190,7 +181,6 @@ const pl_dist_bench_kernel pl_dist_bench_entropy = {
     .size_form = "HxW",
     .default_size = "2048",
     .periodic = 0,
-    .parse_size = entropy_size,
     .create = entropy_create,
     .run = entropy_run,
     .check = entropy_check,
