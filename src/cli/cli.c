@@ -1,5 +1,6 @@
 /* cli.c: what the subcommands share: error messages, exit statuses, list splitting, and the
- * distributed run's fault rule (cli_agree). */
+ * printing side of the distributed run's fault rule (cli_agree: the rule, and the message a
+ * rank other than 0 keeps, are the distributed floor's, transport/fault_rule.c). */
 #include "cli/cli.h"
 #include "distributed/transport/distributed.h"
 
