@@ -1,7 +1,7 @@
 /* cmd_list.c: `parlab list [kernel]`: the ladders, each variant's idea and parameters, and
  * whether this build and machine can run it (and why not). */
 #include "cli/options.h"
-#include "dist/dist.h"
+#include "distributed/transport/distributed.h"
 
 #include <string.h>
 

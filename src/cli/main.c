@@ -2,7 +2,7 @@
 #include "cli/cli.h"
 
 #include "core/core.h"
-#include "dist/dist.h"
+#include "distributed/transport/distributed.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -10,26 +10,27 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Whether a command runs on the ranks of mpirun -n P is the distributed floor's to say
+ * (pl_dist_runs_command); the others refuse under mpirun on more than one rank. */
 static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *help;
-    int distributed; /* 1: runs on the ranks of mpirun -n P (src/dist/); 0: one process only */
 } commands[] = {
-    {"list", pl_cmd_list, "ladders, variants, and what this build and machine can run", 0},
-    {"peaks", pl_cmd_peaks, "measure and cache the CPU/GPU FMA peaks and memory bandwidth", 0},
-    {"bench", pl_cmd_bench, "verify and time variants against the reference and a peer", 1},
-    {"sweep", pl_cmd_sweep, "time one variant over parameter values and name the best", 0},
-    {"gemm", pl_cmd_gemm, "C = A*B on .npy files", 1},
-    {"gemv", pl_cmd_gemv, "y = A*x or A^T*x on .npy files", 0},
-    {"transpose", pl_cmd_transpose, "B = A^T on .npy files", 0},
-    {"reduce", pl_cmd_reduce, "row or column sum|mean|min|max|sumsq of an .npy matrix", 1},
-    {"dot", pl_cmd_dot, "the dot product of two .npy vectors", 0},
-    {"conv2d", pl_cmd_conv2d, "a K x K filter over an image (.npy, PGM, PNG)", 1},
-    {"entropy", pl_cmd_entropy, "local entropy of an image (.npy, PGM, PNG) or a batch of matrices", 1},
-    {"life", pl_cmd_life, "run a Life pattern (RLE, .cells, Golly-style bounded grids) for N generations", 1},
-    {"report", pl_cmd_report, "draw bench/sweep JSON files as one HTML page of SVG plots", 0},
-    {"mem", pl_cmd_mem, "the memory-system lab: STREAM, strides, prefetch, false sharing, loop order, layouts, alignment", 1},
+    {"list", pl_cmd_list, "ladders, variants, and what this build and machine can run"},
+    {"peaks", pl_cmd_peaks, "measure and cache the CPU/GPU FMA peaks and memory bandwidth"},
+    {"bench", pl_cmd_bench, "verify and time variants against the reference and a peer"},
+    {"sweep", pl_cmd_sweep, "time one variant over parameter values and name the best"},
+    {"gemm", pl_cmd_gemm, "C = A*B on .npy files"},
+    {"gemv", pl_cmd_gemv, "y = A*x or A^T*x on .npy files"},
+    {"transpose", pl_cmd_transpose, "B = A^T on .npy files"},
+    {"reduce", pl_cmd_reduce, "row or column sum|mean|min|max|sumsq of an .npy matrix"},
+    {"dot", pl_cmd_dot, "the dot product of two .npy vectors"},
+    {"conv2d", pl_cmd_conv2d, "a K x K filter over an image (.npy, PGM, PNG)"},
+    {"entropy", pl_cmd_entropy, "local entropy of an image (.npy, PGM, PNG) or a batch of matrices"},
+    {"life", pl_cmd_life, "run a Life pattern (RLE, .cells, Golly-style bounded grids) for N generations"},
+    {"report", pl_cmd_report, "draw bench/sweep JSON files as one HTML page of SVG plots"},
+    {"mem", pl_cmd_mem, "the memory-system lab: STREAM, strides, prefetch, false sharing, loop order, layouts, alignment"},
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 
@@ -79,7 +80,7 @@ static int start_ranks(int *argc, char ***argv)
     if (pl_dist_rank() != 0) {
         const int null_fd = open("/dev/null", O_WRONLY);
         if (null_fd >= 0) dup2(null_fd, STDOUT_FILENO), close(null_fd);
-        cli_keep_errors();
+        pl_dist_keep_errors();
     }
     return PL_EXIT_OK;
 }
@@ -87,7 +88,7 @@ static int start_ranks(int *argc, char ***argv)
 /* The command, on the ranks of a distributed run only if it has a distributed path. */
 static int run_command(int i, int argc, char **argv)
 {
-    if (pl_dist_size() > 1 && !commands[i].distributed) {
+    if (pl_dist_size() > 1 && !pl_dist_runs_command(commands[i].name)) {
         cli_error("parlab %s does not run distributed yet (launched by mpirun on %d ranks): run it without "
                   "mpirun, or with -n 1", commands[i].name, pl_dist_size());
         return cli_agree(PL_EXIT_USAGE);
