@@ -120,7 +120,7 @@ static inline int pl_peaks_cache_reps(int quick) { return quick ? 10 : 40; }
 double pl_peaks_mem_time(const pl_peaks *pk, int gpu, double bytes, double written, int cold, char *name,
                          size_t n);
 
-/* ---- sanity of freshly measured figures (docs/design.md, "Peaks")
+/* ---- sanity of freshly measured figures (docs/architecture.md, "Peaks: honest ceilings, sane figures")
  * The rules, each a reason to refuse to cache them:
  * - threads: on a machine of more than one thread, all threads slower than 0.9 x one thread
  *   for an FMA ISA, the int32 figure or the read stream;

@@ -6,7 +6,7 @@
  * (standin/no_mpi.c, where every call says "this build has no MPI") include it as it is. Code
  * in src/distributed/ that calls MPI itself takes the grid's communicator from mpi_comm.h.
  *
- * Conventions every distributed kernel follows (docs/design.md, "Distributed layer"):
+ * Conventions every distributed kernel follows (docs/architecture.md, "The distributed layer"):
  *   - MPI starts only when the process was launched by mpirun/mpiexec (pl_dist_start); a plain
  *     run never touches MPI.
  *   - Rank 0 reads the inputs, prints and writes the outputs; the other ranks print nothing.
