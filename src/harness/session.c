@@ -143,7 +143,9 @@ static pl_status check_memory(const pl_session *s)
 static pl_status leave_out_slow_jobs(pl_session *s)
 {
     const pl_kernel *k = s->kernel;
-    if (!(s->max_time > 0)) return PL_OK;
+    int any_auto = 0;
+    for (int i = 0; i < s->n_jobs; i++) any_auto |= s->jobs[i].auto_selected;
+    if (!(s->max_time > 0) || !any_auto) return PL_OK;
     pl_probes pr;
     pl_status st = pl_probes_init(&pr, k, &s->pv, s->cfg.seed);
     if (st != PL_OK) return st;
