@@ -199,8 +199,7 @@ expect 2 "full, sample, auto" -- bench gemm 16 --verify some --no-peaks
 
 # One option table for every command (issue 20, docs/design.md "One option table"): bench,
 # sweep, the file tools, mem, peaks and list parse their options by the same rules, with the same
-# messages; one --threads (1..4096: PL_MAX_THREADS, the range pl_ctx_create and pl_ctx_set_threads
-# take; a note beyond the cores) and one --device (0..1023).
+# messages; one --threads (1..4096, a note beyond the cores) and one --device (0..1023).
 for cmd in "bench gemm 8 --variant cpu-naive --no-peaks" "sweep gemm 8 --variant cpu-naive --no-peaks" \
            "life --soup 8x8 --gens 1" "mem stride --quick" "transpose in.npy -o out.npy"; do
   name=${cmd%% *}
