@@ -56,12 +56,16 @@ const char *pl_backend_name(pl_backend b);
 
 typedef struct pl_ctx pl_ctx;
 
-/* threads <= 0: one per core (OMP_NUM_THREADS if set). device: CUDA device ordinal. */
+/* The most CPU threads a context takes (more than the cores is allowed: they share them). */
+enum { PL_MAX_THREADS = 4096 };
+/* threads <= 0: one per core (OMP_NUM_THREADS if set); above PL_MAX_THREADS: PL_ERR_ARG.
+ * device: CUDA device ordinal. */
 pl_status pl_ctx_create(pl_ctx **ctx, pl_backend backend, int device, int threads);
 void pl_ctx_destroy(pl_ctx *ctx);
 pl_backend pl_ctx_backend(const pl_ctx *ctx);
 int pl_ctx_threads(const pl_ctx *ctx);
 int pl_ctx_device(const pl_ctx *ctx);
+/* threads: 1..PL_MAX_THREADS, else PL_ERR_ARG. */
 pl_status pl_ctx_set_threads(pl_ctx *ctx, int threads);
 /* A flag the caller owns (NULL: none): once *flag is nonzero, long harness calls on ctx
  * (pl_bench_variant) stop between runs with PL_ERR_CANCELLED, leaving nothing half-written.

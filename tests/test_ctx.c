@@ -120,9 +120,29 @@ static void check_dynamic_bands(void)
  * (NaN) is far outside it. */
 #define TOL_FP32(K) ((double)(K) * 0x1p-24)
 
+/* One range of threads, PL_MAX_THREADS, at both library entry points (the command line's
+ * --threads takes the same: test_cli.sh). */
+static void check_thread_range(void)
+{
+    pl_ctx *c = NULL;
+    CHECK(pl_ctx_create(&c, PL_BACKEND_CPU, 0, PL_MAX_THREADS + 1) == PL_ERR_ARG && !c,
+          "pl_ctx_create refuses %d threads", PL_MAX_THREADS + 1);
+    CHECK(pl_ctx_create(&c, PL_BACKEND_CPU, 0, PL_MAX_THREADS) == PL_OK && c && pl_ctx_threads(c) == PL_MAX_THREADS,
+          "pl_ctx_create takes %d threads: %s", PL_MAX_THREADS, pl_last_error());
+    if (!c) return;
+    CHECK(pl_ctx_set_threads(c, PL_MAX_THREADS + 1) == PL_ERR_ARG && pl_ctx_threads(c) == PL_MAX_THREADS,
+          "pl_ctx_set_threads refuses %d threads", PL_MAX_THREADS + 1);
+    CHECK(pl_ctx_set_threads(c, 0) == PL_ERR_ARG, "pl_ctx_set_threads refuses 0 threads");
+    CHECK(pl_ctx_set_threads(c, 1) == PL_OK && pl_ctx_threads(c) == 1, "pl_ctx_set_threads takes 1");
+    CHECK(pl_ctx_set_threads(c, PL_MAX_THREADS) == PL_OK && pl_ctx_threads(c) == PL_MAX_THREADS,
+          "pl_ctx_set_threads takes %d: %s", PL_MAX_THREADS, pl_last_error());
+    pl_ctx_destroy(c);
+}
+
 int main(void)
 {
     check_services();
+    check_thread_range();
     check_dynamic_bands();
 
     const char *sz = getenv("PL_TEST_SMALL"); /* under sanitizers: fewer repeats */

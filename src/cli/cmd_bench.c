@@ -1,7 +1,8 @@
 /* cmd_bench.c: `parlab bench KERNEL ...`: verify and time a kernel's variants at one or more
  * sizes, beside the peer library, and place each against the machine's peaks.
  * `parlab bench --suite FILE` runs one bench per line of FILE (see bench/default.suite).
- * The options, the checks before the first run, the runs and the table are session.c's.
+ * The options and the report are session.c's; the plan, the checks before the first run and
+ * the runs are the library's session (harness/session.c).
  * Under mpirun the distributed bench runs instead (cmd_bench_ranks.c). */
 #include "cli/session.h"
 #include "cli/cmd_bench_ranks.h"
@@ -98,30 +99,11 @@ static int variant_params(const pl_variant *v, const vparam *ps, int n, int64_t 
     return PL_EXIT_OK;
 }
 
-/* Every size, planned once before any variant is looked at: a bad size is a usage error
- * before notes about variants this machine skips (session_prepare plans them again). */
-static int check_sizes(const cli_session *s)
-{
-    for (int z = 0; z < s->n_sizes; z++) {
-        pl_plan plan;
-        pl_status st = pl_problem_plan(s->kernel, s->sizes[z], &s->pv, s->check, &plan);
-        if (st != PL_OK) {
-            int code = cli_fail(st);
-            return code == PL_EXIT_OK ? PL_EXIT_USAGE : code;
-        }
-        if ((st = pl_plan_fits(&plan, NULL)) == PL_ERR_TOO_BIG) { /* the host's memory; the device's later */
-            cli_error("%s %s: %s", s->kernel->name, plan.desc, pl_last_error());
-            return PL_EXIT_USAGE;
-        }
-    }
-    return PL_EXIT_OK;
-}
-
 /* Every job the command line selects: named variants (in order) or all the rungs that can
  * run here, then with --peer the peers of the same backends. */
 static int select_jobs(cli_session *s)
 {
-    const pl_kernel *k = s->kernel;
+    const pl_kernel *k = s->run.kernel;
     const pl_variant **vars = calloc((size_t)k->n_variants + 1, sizeof *vars);
     int *named = calloc((size_t)k->n_variants + 1, sizeof *named);
     vparam *ps = NULL;
@@ -221,6 +203,10 @@ done:
     return status;
 }
 
+/* Quick peaks a bench of this process measured and could not cache (they failed the sanity
+ * checks): the later lines of a suite use them instead of measuring again. */
+static pl_peaks_memo process_peaks;
+
 static int run_suite(const char *path);
 /* --suite FILE --json-dir DIR: each bench line also writes DIR/NNN-KERNEL.json. */
 static const char *suite_json_dir;
@@ -284,8 +270,9 @@ int pl_cmd_bench(int argc, char **argv)
     if (!k) return PL_EXIT_USAGE;
     cli_session s;
     session_init(&s, k, CLI_BENCH, argc, argv);
+    s.run.memo = &process_peaks;
     int status = session_parse(&s, argc, argv, help);
-    if (status < 0 && (status = check_sizes(&s)) == PL_EXIT_OK && (status = select_jobs(&s)) == PL_EXIT_OK && s.n_jobs > 0 &&
+    if (status < 0 && (status = session_check_sizes(&s)) == PL_EXIT_OK && (status = select_jobs(&s)) == PL_EXIT_OK && s.run.n_jobs > 0 &&
         (status = session_prepare(&s)) == PL_EXIT_OK) {
         session_run_all(&s);
         status = session_finish(&s);

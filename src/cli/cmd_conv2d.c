@@ -227,9 +227,22 @@ static int parse_args(int argc, char **argv, conv2d_args *c)
     return CLI_GO_ON;
 }
 
+/* The one problem struct of the tool: an H x W image (dense rows), a K x K filter of dtype (given
+ * to the rung apart, not in the struct), the options' mode, border and flip; the output's shape
+ * set (dense rows) and the whole checked. */
+static int build_problem(const conv2d_args *c, int64_t H, int64_t W, int K, pl_dtype dtype, pl_conv2d_problem *p)
+{
+    *p = (pl_conv2d_problem){.H = H, .W = W, .K = K, .dtype = dtype, .mode = c->mode, .border = c->border,
+                             .flip = c->flip, .ld_img = W};
+    pl_conv2d_set_shape(p);
+    p->ld_out = p->OW;
+    pl_status s = pl_conv2d_check(p);
+    return s == PL_OK ? PL_EXIT_OK : cli_fail(s);
+}
+
 /* The filter (parsed first: its usage errors come before a large image is read), the image
  * in the problem's dtype (an 8/16-bit image takes --dtype, a .npy its own: the filter is
- * parsed again where the image changed the dtype), and the problem p, built here once. */
+ * parsed again where the image changed the dtype), and the problem p (build_problem). */
 static int read_inputs(const conv2d_args *c, pl_array *img, void **filter, pl_conv2d_problem *p)
 {
     pl_dtype dtype = c->dtype_i32 ? PL_I32 : PL_F32, asked = dtype;
@@ -244,12 +257,7 @@ static int read_inputs(const conv2d_args *c, pl_array *img, void **filter, pl_co
         *filter = NULL;
         if ((s = pl_conv2d_filter_parse(c->filter_text, dtype, filter, &K)) != PL_OK) return cli_fail(s);
     }
-    *p = (pl_conv2d_problem){.H = img->shape[0], .W = img->shape[1], .K = K, .dtype = dtype, .mode = c->mode,
-                             .border = c->border, .flip = c->flip, .ld_img = img->shape[1]};
-    pl_conv2d_set_shape(p);
-    p->ld_out = p->OW;
-    if ((s = pl_conv2d_check(p)) != PL_OK) return cli_fail(s);
-    return PL_EXIT_OK;
+    return build_problem(c, img->shape[0], img->shape[1], K, dtype, p);
 }
 
 /* The output, OH x OW of the problem's dtype (with room for the 8/16-bit image beside it). */
@@ -335,11 +343,7 @@ static int ranks_problem(const conv2d_args *c, const pl_dist_npy *h, void **filt
     }
     pl_status s = pl_conv2d_filter_parse(c->filter_text, dtype, filter, &K);
     if (s != PL_OK) return cli_fail(s);
-    *p = (pl_conv2d_problem){.H = h->shape[0], .W = h->shape[1], .K = K, .dtype = dtype, .mode = c->mode,
-                             .border = c->border, .flip = c->flip, .ld_img = h->shape[1]};
-    pl_conv2d_set_shape(p);
-    p->ld_out = p->OW;
-    return (s = pl_conv2d_check(p)) == PL_OK ? PL_EXIT_OK : cli_fail(s);
+    return build_problem(c, h->shape[0], h->shape[1], K, dtype, p);
 }
 
 /* The image on the ranks: each rank's block read, filtered with its halo, and its output block

@@ -106,15 +106,6 @@ static void report(int64_t gen, int64_t pop, const int64_t box[4])
            (long long)box[2], (long long)box[3], (long long)box[0], (long long)box[1]);
 }
 
-/* A rate no rung reaches on this machine, in cell-updates a second: 2.5e11 a CPU thread (the
- * best measured: 9.6e10 a core on 2 cores, 2.2e10 on 16), 1e14 on a GPU (the best measured:
- * 1.08e13 on an H100). A grid run over --max-time even at this rate is refused at once: no run
- * that could finish in time is. */
-static double life_rate_ceiling(int cuda, int threads)
-{
-    return cuda ? 1e14 : 2.5e11 * (double)threads;
-}
-
 static int parse_grid(const char *opt, const char *val, int64_t d[2])
 {
     if (pl_parse_dims(opt, val, 2, "WxH", d) != PL_OK) {
@@ -386,7 +377,7 @@ static int within_max_time(const life_args *l, const pl_ctx *ctx, int ranks)
 {
     const int cuda = pl_ctx_backend(ctx) == PL_BACKEND_CUDA;
     const double updates = (double)l->grid_dims[0] * (double)l->grid_dims[1] * (double)l->gens;
-    const double ceiling = life_rate_ceiling(cuda, pl_ctx_threads(ctx)) * ranks;
+    const double ceiling = pl_life_rate_ceiling(ctx) * ranks;
     if (l->max_time <= 0 || updates / ceiling <= (double)l->max_time) return PL_EXIT_OK;
     char where[48];
     if (cuda) snprintf(where, sizeof where, ranks > 1 ? "%d GPUs" : "a GPU", ranks);

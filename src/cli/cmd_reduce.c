@@ -34,7 +34,7 @@ static void usage_reduce(FILE *f)
           "                      last axis (= 1) and -2 the first (= 0)\n"
           "  -o, --output r.npy  where to write r (required)\n"
           "  --variant V         the reduce variant to run (default: the best the backend can run)\n"
-          "  --threads N         CPU threads (default: OMP_NUM_THREADS, else one per core)\n"
+          "  --threads N         " CLI_THREADS_HELP "\n"
           "  --backend B         cpu, cuda or auto (default auto; with --variant, its backend)\n"
           "  --device D          CUDA device ordinal (default 0)\n"
           "  -h, --help          show this help\n"
@@ -57,9 +57,8 @@ static void usage_dot(FILE *f)
           "length), accumulated in float32 by the best rung (accurate: blocked/pairwise sums).\n"
           "\n"
           "options:\n"
-          "  --variant V   the dot variant to run (default: the best the backend can run)\n"
-          "  --threads N   CPU threads;  --backend B  cpu, cuda or auto;  --device D  CUDA device\n"
-          "  -h, --help    show this help\n"
+          "  --variant V         the dot variant to run (default: the best the backend can run)\n"
+          TOOL_USAGE_OPTIONS
           "\n"
           "Prints the value alone (%.9g: every float32 digit). exit status: 0 success; 1 runtime\n"
           "failure; 2 usage error (lengths that differ, unknown variant, bad option).\n",

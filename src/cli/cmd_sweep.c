@@ -2,7 +2,7 @@
  * times one variant over parameter values (block sizes, tiles), every run verified, and
  * names the best setting per size. Several --param flags sweep their cartesian product.
  * The product and the best pick are the library's (pl_sweep_*, pl_results_best); the
- * options, checks, runs and table are session.c's. */
+ * options and the table are session.c's, the checks and runs the library's session. */
 #include "cli/session.h"
 
 #include <stdlib.h>
@@ -27,7 +27,7 @@ enum { SWEEP_MAX_POINTS = 100000 };
 
 static int select_jobs(cli_session *s)
 {
-    const pl_kernel *k = s->kernel;
+    const pl_kernel *k = s->run.kernel;
     if (!s->variant_arg) {
         cli_error("sweep: --variant is required");
         return PL_EXIT_USAGE;
@@ -103,14 +103,15 @@ int pl_cmd_sweep(int argc, char **argv)
         session_run_all(&s);
         status = session_finish(&s);
         /* Name the best verified setting per size, after the table. */
-        for (int z = 0; z < s.n_sizes; z++) {
-            if (s.size_problem[z] < 0) continue;
-            int b = pl_results_best(s.results, s.n_results, s.size_problem[z]);
+        const pl_session *run = &s.run;
+        for (int z = 0; z < run->n_sizes; z++) {
+            if (run->size_problem[z] < 0) continue;
+            int b = pl_results_best(run->results, run->n_results, run->size_problem[z]);
             if (b < 0) {
-                printf("best at %s: none verified\n", s.plans[z].desc);
+                printf("best at %s: none verified\n", run->plans[z].desc);
                 continue;
             }
-            const pl_result *r = &s.results[b];
+            const pl_result *r = &run->results[b];
             char params[256];
             pl_report_params(r, params, sizeof params);
             printf("best at %s: %s  (%.4g ms, %.4g %s)\n", r->size, params, r->median_s * 1e3, r->rate,

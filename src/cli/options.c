@@ -101,7 +101,7 @@ void cli_options_help(FILE *f, const cli_opt *opts, int n_opts, unsigned cmd_bit
 
 int cli_parse_threads(const char *val, long *threads)
 {
-    if (cli_parse_int("--threads", val, 1, 4096, threads)) return PL_EXIT_USAGE;
+    if (cli_parse_int("--threads", val, 1, PL_MAX_THREADS, threads)) return PL_EXIT_USAGE;
     if (*threads > pl_cpu_cores())
         fprintf(stderr, "parlab: note: --threads %ld is more than the %d cores here: the threads share cores, and "
                 "rates drop\n", *threads, pl_cpu_cores());

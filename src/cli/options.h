@@ -29,6 +29,9 @@ typedef struct cli_opt {
 /* The options several commands share; a command numbers its own from CLI_OPT_OWN. */
 enum cli_opt_id { CLI_OPT_OUTPUT = 1, CLI_OPT_VARIANT, CLI_OPT_THREADS, CLI_OPT_DEVICE, CLI_OPT_BACKEND, CLI_OPT_OWN };
 
+/* The help of --threads, one text for every command that takes it. */
+#define CLI_THREADS_HELP "CPU threads (default: OMP_NUM_THREADS, else one per core)"
+
 /* The rows of the file tools' shared options: -o/--output, and what picks and runs a rung. */
 #define CLI_ROWS_OUTPUT {"-o", "OUT", CLI_OPT_OUTPUT, 0, NULL}, {"--output", "OUT", CLI_OPT_OUTPUT, 0, NULL}
 #define CLI_ROWS_RUN                                                                                                   \
@@ -62,8 +65,9 @@ int cli_parse(cli_args *a, int argc, char **argv, cli_take_fn take, void *user, 
  * columns, then the help (its further lines indented as far). */
 void cli_options_help(FILE *f, const cli_opt *opts, int n_opts, unsigned cmd_bit);
 
-/* The one --threads: 1..4096; more than the cores here is allowed, with a note on stderr (the
- * threads share cores). The one --device: a CUDA device ordinal, 0..1023 (the context says
+/* The one --threads: 1..PL_MAX_THREADS (the range pl_ctx_create takes); more than the cores
+ * here is allowed, with a note on stderr (the threads share cores). Its help, in every command
+ * that takes it, is CLI_THREADS_HELP. The one --device: a CUDA device ordinal, 0..1023 (the context says
  * whether this machine has it). Exit status (2 with the message naming the value). */
 int cli_parse_threads(const char *val, long *threads);
 int cli_parse_device(const char *val, long *device);

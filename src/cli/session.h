@@ -1,6 +1,7 @@
-/* session.h: what `bench` and `sweep` share: one option table (read by options.c's loop), the
- * checks made before anything runs (sizes, variants, parameters, output paths, memory,
- * estimated time), the contexts, the runs, and the report (the library's table and footer).
+/* session.h: what `bench` and `sweep` share on the command line: one option table (read by
+ * options.c's loop), the output paths checked before anything runs, the lines the library's
+ * session (harness/session.h: plan, checks, estimates, peaks, runs) has to say printed on
+ * stderr, and the report (the library's table and footer, the files).
  *
  * A command's life:  session_init -> session_parse -> (the command turns its --variant and
  * --param into jobs with session_add_job) -> session_prepare -> session_run_all ->
@@ -10,53 +11,32 @@
 #define PL_CLI_SESSION_H
 
 #include "cli/options.h"
+#include "harness/session.h"
 
 /* Which commands an option belongs to. */
 enum { CLI_BENCH = 1u << 0, CLI_SWEEP = 1u << 1 };
 
-/* One run of a variant with its parameters, at every size. */
-typedef struct cli_job {
-    const pl_variant *v;
-    int64_t params[PL_MAX_PARAMS];
-    int has_params;    /* 0: the variant's defaults (params NULL to the library) */
-    int auto_selected; /* from --variant all or --peer, not named: --max-time may leave it out */
-} cli_job;
-
+/* A command's session: what the command line gives (the options the library does not read)
+ * and the library's session (harness/session.h), which plans, checks, runs and keeps the
+ * results. */
 typedef struct cli_session {
-    const pl_kernel *kernel;
     unsigned cmd;         /* CLI_BENCH or CLI_SWEEP */
     const char *cmd_name; /* "bench", "sweep" */
+    pl_session run;       /* the kernel, sizes, --set, the bench settings, the jobs, the results */
     /* ---- as given on the command line */
-    char **sizes; /* resolved names (small -> 256), owned */
-    int n_sizes, cap_sizes;
+    char **sizes; /* resolved names (small -> 256), owned; run.sizes points here */
+    int cap_sizes;
     const char **param_args; /* each --param value, in order (the command parses them) */
     int n_param_args, cap_param_args;
     const char *variant_arg; /* NULL: not given */
     int with_peer, skip_unavailable;
-    pl_pvalues pv;              /* problem parameters (--set) */
     int pv_given[PL_MAX_PARAMS];
-    char **owned; /* strings pv.str[] and others point into */
+    char **owned; /* strings run.pv.str[] and others point into */
     int n_owned, cap_owned;
     long threads, device;
     int use_peaks;
-    pl_bench_config cfg;
-    pl_check check;  /* --verify */
-    double max_time; /* --max-time: leave out auto-selected jobs estimated to take longer */
     const char *json, *csv;
     int tty; /* stderr is a terminal: progress lines */
-    /* ---- the jobs (filled by the command), and what session_prepare finds */
-    cli_job *jobs;
-    int n_jobs, cap_jobs;
-    pl_plan *plans;      /* one per size */
-    unsigned char *skip; /* [size * n_jobs + job]: left out (estimated over --max-time) */
-    pl_peaks peaks;
-    pl_ctx *cpu, *gpu;
-    /* ---- results */
-    pl_result *results;
-    int n_results, cap;
-    int *size_problem; /* per size: the pl_problem_id its results carry (-1: none ran) */
-    int failures;
-    double started;
     char command[1024];
     /* the progress line */
     char prog_label[160];
@@ -79,8 +59,11 @@ int session_add_job(cli_session *s, const pl_variant *v, const int64_t *params, 
 /* Split a comma-separated list into owned items (NULL-free); an empty item (",," or '') is a
  * usage error naming opt and the list. Returns the count, or -1 (message printed). */
 int session_split(cli_session *s, const char *opt, const char *list, char ***items);
+/* Every size planned (once), and each fits the host's memory (a usage error otherwise): the
+ * check bench makes before it looks at the variants. Exit status (0: go on). */
+int session_check_sizes(cli_session *s);
 /* Every check before the first run, then the contexts, the memory check per size, the time
- * estimates, and the peaks. Exit status (0: go on). */
+ * estimates, and the peaks (the library's pl_session_prepare). Exit status (0: go on). */
 int session_prepare(cli_session *s);
 /* Every size, every job that is not left out. */
 void session_run_all(cli_session *s);

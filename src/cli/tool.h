@@ -11,7 +11,7 @@
 /* The help lines of the options every file tool takes but -o and --variant (whose text
  * names the tool's own file and kernel), for the tools' usage strings. */
 #define TOOL_USAGE_OPTIONS                                                                         \
-    "  --threads N         CPU threads (default: OMP_NUM_THREADS, else one per core)\n"             \
+    "  --threads N         " CLI_THREADS_HELP "\n"                                              \
     "  --backend B         cpu, cuda or auto (default: auto; with --variant, the\n"                 \
     "                      variant's own backend)\n"                                                \
     "  --device D          CUDA device ordinal (default 0)\n"                                       \

@@ -67,6 +67,7 @@ pl_status pl_ctx_create(pl_ctx **out, pl_backend backend, int device, int thread
     if (backend != PL_BACKEND_AUTO && backend != PL_BACKEND_CPU && backend != PL_BACKEND_CUDA)
         return pl_fail(PL_ERR_ARG, "unknown backend %d", (int)backend);
     if (device < 0) return pl_fail(PL_ERR_ARG, "device %d: must be >= 0", device);
+    if (threads > PL_MAX_THREADS) return pl_fail(PL_ERR_ARG, "threads = %d: more than %d", threads, PL_MAX_THREADS);
     int ndev = pl_dev_count();
     if (backend == PL_BACKEND_AUTO) backend = ndev > 0 ? PL_BACKEND_CUDA : PL_BACKEND_CPU;
     if (backend == PL_BACKEND_CUDA) {
@@ -215,7 +216,7 @@ int pl_ctx_cancelled(const pl_ctx *c)
 pl_status pl_ctx_set_threads(pl_ctx *c, int threads)
 {
     if (threads <= 0) return pl_fail(PL_ERR_ARG, "threads = %d: must be >= 1", threads);
-    if (threads > 1024) return pl_fail(PL_ERR_ARG, "threads = %d: more than 1024", threads);
+    if (threads > PL_MAX_THREADS) return pl_fail(PL_ERR_ARG, "threads = %d: more than %d", threads, PL_MAX_THREADS);
     c->threads = threads;
     (void)omp_get_max_threads;
     return PL_OK;

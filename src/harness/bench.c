@@ -47,7 +47,7 @@ static void begin_result(pl_result *r, const pl_ctx *ctx, const pl_problem *p, c
     r->variant = v;
     r->problem_id = p->id;
     snprintf(r->size, sizeof r->size, "%s", p->desc);
-    r->threads = v->backend == PL_BACKEND_CPU ? ctx->threads : 0;
+    r->threads = v->backend == PL_BACKEND_CPU ? pl_ctx_threads(ctx) : 0;
     r->unit = p->kernel->unit;
     r->work = p->work;
     r->ops = p->ops;

@@ -19,7 +19,7 @@ static double compute_peak(const pl_ctx *ctx, const pl_variant *v, const pl_peak
         default: snprintf(name, n, "GPU FP32 FMA peak"); return pk->gpu_gflops_fp32;
         }
     }
-    int thr = ctx->threads;
+    int thr = pl_ctx_threads(ctx);
     unsigned f = pl_cpu_features();
     const double *isa = (f & PL_FEAT_AVX512) ? pk->cpu_gflops_avx512
                         : (f & PL_FEAT_AVX2) ? pk->cpu_gflops_avx2 : pk->cpu_gflops_scalar;

@@ -17,7 +17,8 @@
  * One file per concern: plan.c (the problem struct and what it will take), fits.c (memory
  * checks), problem.c (inputs and reference, once), checksum.c, verify.c, run.c (a variant's
  * buffers and steps), timing.c (repeats and statistics), ceilings.c, bench.c (the phases of
- * pl_bench_variant in order), estimate.c (a bench's time from a probe). */
+ * pl_bench_variant in order), estimate.c (a bench's time from a probe), session.c (a bench over
+ * sizes and variants, session.h). */
 #ifndef PL_HARNESS_H
 #define PL_HARNESS_H
 
@@ -29,6 +30,7 @@ extern const pl_kernel *const pl_kernel_table[];
 struct pl_problem {
     const pl_kernel *kernel;
     void *spec;                       /* the kernel's problem struct */
+    int owns_spec;                    /* 0: borrowed (pl_problem_create_spec), its maker frees it */
     int id;                           /* unique in this process */
     char desc[64];
     uint64_t seed;
@@ -65,6 +67,34 @@ pl_status pl_device_fits(const pl_ctx *gpu, double need, const char *who, const 
  * checks (its check is AUTO, which pl_bench_variant reads as "do not check"). */
 pl_status pl_problem_create_probe(pl_problem **p, const pl_kernel *k, const char *size, const pl_pvalues *pv,
                                   uint64_t seed);
+/* The problem on a problem struct already made (pl_spec_make), which it borrows: the caller
+ * frees spec after the problem (a problem struct that reads a file reads it once). probe: as
+ * pl_problem_create_probe (opts' check unused). */
+pl_status pl_problem_create_spec(pl_problem **p, const pl_kernel *k, const void *spec, const pl_problem_opts *opts,
+                                 int probe);
+
+/* ---- estimate.c: the probes pl_bench_estimate times a variant on, made once and kept */
+typedef struct pl_probes {
+    const pl_kernel *k;
+    const pl_pvalues *pv; /* the caller's; outlives the probes */
+    uint64_t seed;
+    struct pl_probe {     /* one per named size of the kernel */
+        void *spec;       /* the problem struct: made on first use, or lent (pl_probes_lend) */
+        int owns_spec, planned;
+        pl_status plan_status;
+        pl_plan plan;
+        pl_problem *problem; /* made on first use (a probe: no reference, no checks) */
+    } *at;
+} pl_probes;
+pl_status pl_probes_init(pl_probes *pr, const pl_kernel *k, const pl_pvalues *pv, uint64_t seed);
+/* Named size i's problem struct is one the caller made already (and frees after the probes). */
+void pl_probes_lend(pl_probes *pr, int i, void *spec);
+/* The plan of named size i (its problem struct made on first use). */
+pl_status pl_probes_plan(pl_probes *pr, int i, pl_plan *plan);
+void pl_probes_free(pl_probes *pr);
+/* pl_bench_estimate on probes kept by the caller. */
+pl_status pl_bench_estimate_probes(pl_ctx *ctx, pl_probes *pr, const pl_variant *v, const int64_t *params,
+                                   const pl_plan *plan, const pl_bench_config *cfg, double *seconds);
 
 /* ---- checksum.c */
 /* A 64-bit checksum of the bytes a tensor spans (host memory); the same for any thread count. */

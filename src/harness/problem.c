@@ -25,7 +25,7 @@ void pl_problem_destroy(pl_problem *p)
         pl_free(p->ref[i].host);
         pl_free(p->scale[i].host);
     }
-    pl_spec_free(p->kernel, p->spec);
+    if (p->owns_spec) pl_spec_free(p->kernel, p->spec);
     free(p);
 }
 
@@ -80,9 +80,11 @@ static pl_status fill_and_reference(pl_problem *p, const pl_problem_opts *o)
     return s;
 }
 
-/* probe: no reference and no checks (pl_problem_create_probe). */
-static pl_status problem_create(pl_problem **out, const pl_kernel *k, const char *size, const pl_pvalues *pv,
-                                const pl_problem_opts *o, int probe)
+/* The problem on a problem struct made already (spec, borrowed: it outlives the problem) or,
+ * spec NULL, made here from size and pv (then owned). probe: no reference and no checks
+ * (pl_problem_create_probe). */
+static pl_status problem_create(pl_problem **out, const pl_kernel *k, const void *spec, const char *size,
+                                const pl_pvalues *pv, const pl_problem_opts *o, int probe)
 {
     *out = NULL;
     pl_problem *p = calloc(1, sizeof *p);
@@ -93,7 +95,9 @@ static pl_status problem_create(pl_problem **out, const pl_kernel *k, const char
     /* The problem struct is made once; the plan (counts, check, memory) is read from it. */
     pl_plan plan;
     memset(&plan, 0, sizeof plan);
-    pl_status s = pl_spec_make(k, size, pv, &p->spec);
+    pl_status s = PL_OK;
+    if (spec) p->spec = (void *)spec; /* read only from here on, as every kernel call takes it */
+    else if ((s = pl_spec_make(k, size, pv, &p->spec)) == PL_OK) p->owns_spec = 1;
     if (s == PL_OK) s = pl_plan_spec(k, p->spec, probe ? PL_CHECK_FULL : o->check, &plan);
     if (probe) plan.check = PL_CHECK_AUTO; /* neither */
     if (s == PL_OK) s = pl_plan_fits(&plan, NULL);
@@ -121,7 +125,7 @@ pl_status pl_problem_create_opts(pl_problem **out, const pl_kernel *k, const cha
 {
     pl_problem_opts o = {42, PL_CHECK_AUTO, NULL, NULL};
     if (opts) o = *opts;
-    return problem_create(out, k, size, pv, &o, 0);
+    return problem_create(out, k, NULL, size, pv, &o, 0);
 }
 
 pl_status pl_problem_create(pl_problem **p, const pl_kernel *k, const char *size, const double *pvals, uint64_t seed)
@@ -130,12 +134,20 @@ pl_status pl_problem_create(pl_problem **p, const pl_kernel *k, const char *size
     pl_pvalues_default(k, &pv);
     for (int i = 0; pvals && i < k->n_problem_params && i < PL_MAX_PARAMS; i++) pv.num[i] = pvals[i];
     pl_problem_opts o = {seed, PL_CHECK_AUTO, NULL, NULL};
-    return problem_create(p, k, size, &pv, &o, 0);
+    return problem_create(p, k, NULL, size, &pv, &o, 0);
 }
 
 pl_status pl_problem_create_probe(pl_problem **p, const pl_kernel *k, const char *size, const pl_pvalues *pv,
                                   uint64_t seed)
 {
     pl_problem_opts o = {seed, PL_CHECK_AUTO, NULL, NULL};
-    return problem_create(p, k, size, pv, &o, 1);
+    return problem_create(p, k, NULL, size, pv, &o, 1);
+}
+
+pl_status pl_problem_create_spec(pl_problem **p, const pl_kernel *k, const void *spec, const pl_problem_opts *opts,
+                                 int probe)
+{
+    pl_problem_opts o = {42, PL_CHECK_AUTO, NULL, NULL};
+    if (opts) o = *opts;
+    return problem_create(p, k, spec, NULL, NULL, &o, probe);
 }

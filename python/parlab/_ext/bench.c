@@ -1,9 +1,10 @@
-/* bench.c: parlab.bench, the harness over sizes and rungs as `parlab bench` runs it, with the
- * rows of its JSON file as the result. The work runs on a thread of its own while the caller's
+/* bench.c: parlab.bench, the library's bench session (harness/session.h) over sizes and rungs
+ * as `parlab bench` runs it, with the rows of its JSON file as the result. The work runs on a thread of its own while the caller's
  * thread waits with the GIL released and looks for Ctrl-C every 50 ms; on one it sets the
  * contexts' cancel flag (pl_ctx_set_cancel), the harness stops between runs, and the caller
  * gets KeyboardInterrupt. Nothing is written but a temporary JSON file, removed either way. */
 #include "ext.h"
+#include "harness/session.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -16,16 +17,9 @@ enum { MAX_SIZES = 64, MAX_VARIANTS = 64 };
 
 typedef struct job {
     /* in */
-    const pl_kernel *k;
+    pl_session run; /* the kernel, sizes, settings and jobs; then the results */
     char *sizes[MAX_SIZES];
-    int n_sizes;
-    const pl_variant *v[MAX_VARIANTS];
-    int n_v;
-    pl_pvalues pv;
-    char *pv_text[PL_MAX_PARAMS]; /* the strings pv.str points into */
-    pl_bench_config cfg;
-    pl_check check;
-    int threads, device;
+    char *pv_text[PL_MAX_PARAMS]; /* the strings run.pv.str points into */
     char json_path[4096];
     /* out */
     pl_status status;
@@ -44,60 +38,29 @@ static void fail(job *j, pl_status s, const char *prefix)
     snprintf(j->msg, sizeof j->msg, "%s%s", prefix, *pl_last_error() ? pl_last_error() : pl_status_name(s));
 }
 
-static void note(job *j, const char *variant, const char *size)
+/* The session's lines: a rung without a problem is a note; failures end the session with the
+ * library's own message (fail), the rest is for a terminal. */
+static void note(void *user, pl_say kind, const char *text)
 {
+    job *j = user;
+    if (kind != PL_SAY_SKIPPED) return;
     size_t used = strlen(j->notes);
-    snprintf(j->notes + used, sizeof j->notes - used, "%s %s: %s\n", variant, size, pl_last_error());
+    snprintf(j->notes + used, sizeof j->notes - used, "%s\n", text);
 }
 
-/* The worker: every size, every rung, then the JSON file. */
+/* The worker: the library's session (plan, checks, every size, every rung), then the JSON file. */
 static void *work(void *arg)
 {
     job *j = arg;
-    pl_ctx *ctx[3] = {NULL}; /* by backend: [PL_BACKEND_CPU], [PL_BACKEND_CUDA] */
-    pl_result *res = calloc((size_t)j->n_sizes * (size_t)j->n_v + 1, sizeof *res);
-    int n = 0;
-    pl_peaks pk;
-    memset(&pk, 0, sizeof pk);
-    j->status = res ? PL_OK : PL_ERR_NOMEM;
-    for (int i = 0; i < j->n_v && j->status == PL_OK; i++) {
-        const pl_backend b = j->v[i]->backend;
-        if (ctx[b]) continue;
-        pl_status s = pl_ctx_create(&ctx[b], b, b == PL_BACKEND_CUDA ? j->device : 0, j->threads);
-        if (s != PL_OK) fail(j, s, "");
-        else pl_ctx_set_cancel(ctx[b], &j->cancel);
+    pl_session *run = &j->run;
+    pl_status s = pl_session_prepare(run);
+    if (s == PL_OK) s = pl_session_run(run);
+    if (s != PL_OK) fail(j, s, "");
+    else {
+        pl_report_info info = {run->cfg.peaks, "parlab.bench (Python)", &run->pv};
+        if ((s = pl_report_json(j->json_path, run->results, run->n_results, &info)) != PL_OK) fail(j, s, "bench: ");
     }
-    if (j->status == PL_OK && pl_peaks_get(ctx[PL_BACKEND_CUDA] ? ctx[PL_BACKEND_CUDA] : ctx[PL_BACKEND_CPU], &pk, 0) == PL_OK &&
-        pk.valid)
-        j->cfg.peaks = &pk;
-    for (int z = 0; z < j->n_sizes && j->status == PL_OK; z++) {
-        pl_problem_opts po = {.seed = j->cfg.seed, .check = j->check};
-        pl_problem *p = NULL;
-        pl_status s = pl_problem_create_opts(&p, j->k, j->sizes[z], &j->pv, &po);
-        if (s != PL_OK) {
-            fail(j, s, "");
-            break;
-        }
-        for (int i = 0; i < j->n_v && j->status == PL_OK; i++) {
-            if (j->cancel) {
-                j->status = PL_ERR_CANCELLED;
-                break;
-            }
-            s = pl_bench_variant(ctx[j->v[i]->backend], p, j->v[i], NULL, &j->cfg, &res[n]);
-            if (s == PL_ERR_UNSUPPORTED) note(j, j->v[i]->name, j->sizes[z]); /* a rung without this problem */
-            else if (s != PL_OK) fail(j, s, "");
-            else n++;
-        }
-        pl_problem_destroy(p);
-    }
-    if (j->status == PL_OK) {
-        pl_results_peer_ratios(res, n);
-        pl_report_info info = {j->cfg.peaks, "parlab.bench (Python)", &j->pv};
-        pl_status s = pl_report_json(j->json_path, res, n, &info);
-        if (s != PL_OK) fail(j, s, "bench: ");
-    }
-    free(res);
-    for (int b = 0; b < 3; b++) pl_ctx_destroy(ctx[b]);
+    pl_session_free(run);
     pthread_mutex_lock(&j->lock);
     j->done = 1;
     pthread_cond_signal(&j->cond);
@@ -207,40 +170,53 @@ PyObject *plx_bench(PyObject *self, PyObject *args)
     pthread_cond_init(&j->cond, NULL);
     PyObject *result = NULL;
     char *names[MAX_VARIANTS] = {NULL};
-    int n_names = -1, n_set = -1;
-    j->k = pl_kernel_find(kernel);
-    if (!j->k) {
+    int n_names = -1, n_set = -1, n_sizes = -1;
+    pl_session *run = &j->run;
+    const pl_kernel *k = pl_kernel_find(kernel);
+    if (!k) {
         plx_raisef(plx_err.Argument, "bench: no kernel '%s' (parlab.list() names them)", kernel);
         goto done;
     }
-    if ((j->n_sizes = strings(osizes, "sizes", j->sizes, MAX_SIZES)) < 0) goto done;
+    pl_session_init(run, k);
+    if ((n_sizes = strings(osizes, "sizes", j->sizes, MAX_SIZES)) < 0) goto done;
+    run->sizes = (const char *const *)j->sizes;
+    run->n_sizes = n_sizes;
     if ((n_names = strings(ovariants, "variants", names, MAX_VARIANTS)) < 0) goto done;
     for (int i = 0; i < n_names; i++) {
-        if (!(j->v[i] = pl_variant_find(j->k, names[i]))) {
+        const pl_variant *v = pl_variant_find(k, names[i]);
+        if (!v) {
             plx_raisef(plx_err.Argument, "bench: %s has no variant '%s' (parlab.list('%s'))", kernel, names[i], kernel);
             goto done;
         }
-        j->n_v++;
-    }
-    pl_pvalues_default(j->k, &j->pv);
-    if ((n_set = strings(osettings, "settings", j->pv_text, PL_MAX_PARAMS)) < 0) goto done;
-    int given[PL_MAX_PARAMS] = {0};
-    for (int i = 0; i < n_set; i++) {
-        pl_status s = pl_pvalues_set(j->k, &j->pv, given, j->pv_text[i]);
+        /* auto-selected: a rung that does not take a problem is a note, as it always was here */
+        pl_status s = pl_session_add_job(run, v, NULL, 1);
         if (s != PL_OK) {
             plx_raise(s);
             goto done;
         }
     }
-    pl_bench_config_default(&j->cfg);
-    if (warmup >= 0) j->cfg.warmup = warmup;
-    if (repeats > 0) j->cfg.repeats = repeats;
-    if (min_time > 0) j->cfg.min_time_s = min_time;
-    j->cfg.seed = seed;
-    j->cfg.cold = cold;
-    j->check = (pl_check)check;
-    j->threads = threads;
-    j->device = device;
+    if ((n_set = strings(osettings, "settings", j->pv_text, PL_MAX_PARAMS)) < 0) goto done;
+    int given[PL_MAX_PARAMS] = {0};
+    for (int i = 0; i < n_set; i++) {
+        pl_status s = pl_pvalues_set(k, &run->pv, given, j->pv_text[i]);
+        if (s != PL_OK) {
+            plx_raise(s);
+            goto done;
+        }
+    }
+    if (warmup >= 0) run->cfg.warmup = warmup;
+    if (repeats > 0) run->cfg.repeats = repeats;
+    if (min_time > 0) run->cfg.min_time_s = min_time;
+    run->cfg.seed = seed;
+    run->cfg.cold = cold;
+    run->check = (pl_check)check;
+    run->threads = threads;
+    run->device = device;
+    run->max_time = 0; /* every rung named runs */
+    run->peaks_mode = PL_SESSION_PEAKS_CACHED;
+    run->cancel = &j->cancel;
+    run->stop_on_failure = 1;
+    run->hooks = (pl_session_hooks){.user = j, .say = note};
     const char *tmpdir = getenv("TMPDIR");
     snprintf(j->json_path, sizeof j->json_path, "%s/parlab-bench-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
     int fd = mkstemp(j->json_path);
@@ -258,8 +234,9 @@ PyObject *plx_bench(PyObject *self, PyObject *args)
     }
     unlink(j->json_path);
 done:
+    pl_session_free(run); /* again after the worker's: a freed session is empty */
     for (int i = 0; i < n_names; i++) free(names[i]);
-    for (int i = 0; i < j->n_sizes; i++) free(j->sizes[i]);
+    for (int i = 0; i < n_sizes; i++) free(j->sizes[i]);
     for (int i = 0; i < n_set; i++) free(j->pv_text[i]);
     pthread_mutex_destroy(&j->lock);
     pthread_cond_destroy(&j->cond);

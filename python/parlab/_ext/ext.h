@@ -1,6 +1,6 @@
 /* ext.h: what the files of parlab's C extension share. The extension is C over CPython's
  * limited API (Py_LIMITED_API 3.9: one abi3 wheel for every CPython from 3.9 on) and binds
- * include/parlab.h only.
+ * include/parlab.h, and the bench session (src/harness/session.h, over parlab.h alone).
  *
  *   _parlab.c   the module: its method table, the exception classes
  *   errors.c    a pl_status and the library's message as a Python exception
@@ -8,7 +8,7 @@
  *   ctxpool.c   contexts lent to one call at a time (a context is one thread's at a time)
  *   calls.c     one function per kernel over the BLAS-like calls (host arrays)
  *   registry.c  list, operands, a named rung on host or device arrays, Life files, peaks
- *   bench.c     bench: the harness over sizes and rungs, stoppable with Ctrl-C
+ *   bench.c     bench: the library's bench session over sizes and rungs, stoppable with Ctrl-C
  */
 #ifndef PARLAB_PY_EXT_H
 #define PARLAB_PY_EXT_H

@@ -148,7 +148,7 @@ pl_status pl_conv2d_cpu_blocked(const pl_run_args *a)
     const int64_t n_bands = (p->OH + band - 1) / band;
     /* A small problem runs on one thread: a fraction of a millisecond of work, against an
      * OpenMP team that on a busy machine can wait milliseconds for its second core. */
-    const int threads = 2.0 * p->K * p->K * (double)p->OH * (double)p->OW < SMALL_FLOPS ? 1 : a->ctx->threads;
+    const int threads = 2.0 * p->K * p->K * (double)p->OH * (double)p->OW < SMALL_FLOPS ? 1 : pl_ctx_threads(a->ctx);
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
     for (int64_t t = 0; t < n_bands; t++) {
         const int64_t y0 = t * band, y1 = y0 + band < p->OH ? y0 + band : p->OH;

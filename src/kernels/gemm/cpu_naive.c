@@ -9,7 +9,7 @@ pl_status pl_gemm_cpu_naive(const pl_run_args *a)
     const pl_gemm_problem *p = a->problem;
     const float *A = a->data[0], *B = a->data[1];
     float *C = a->data[2];
-#pragma omp parallel for num_threads(a->ctx->threads) schedule(static)
+#pragma omp parallel for num_threads(pl_ctx_threads(a->ctx)) schedule(static)
     for (int64_t i = 0; i < p->M; i++) {
         for (int64_t j = 0; j < p->N; j++) {
             float sum = 0.0f;

@@ -33,7 +33,7 @@
  *       down to NR, at most 8192. 32 MiB L3: 8192 (so N <= 8192 packs B once per pc).
  * Then every block is balanced: K = 257 is two passes of 129, not 256 + 1; M, N likewise.
  *
- * Threads (ctx->threads, one per core). Two ways to split, chosen per problem by the work
+ * Threads (pl_ctx_threads(ctx), one per core). Two ways to split, chosen per problem by the work
  * each thread gets including padding:
  *   ic: the B panel is shared (packed by all, then a barrier); the tiles of a step (an A
  *       block by a chunk of B slivers) are cut into one contiguous range of M per thread,
@@ -571,7 +571,7 @@ pl_status pl_gemm_cpu_packed(const pl_run_args *a)
     int64_t mc = pv ? pv[PL_GEMM_CPU_PACKED_MC] : 0, kc = pv ? pv[PL_GEMM_CPU_PACKED_KC] : 0;
     int64_t nc = pv ? pv[PL_GEMM_CPU_PACKED_NC] : 0;
     int isa = pv ? (int)pv[PL_GEMM_CPU_PACKED_ISA] : ISA_AUTO;
-    int threads = a->ctx ? a->ctx->threads : 1;
+    int threads = a->ctx ? pl_ctx_threads(a->ctx) : 1;
     return run(a->ctx, threads, (const pl_gemm_problem *)a->problem, (const float *)a->data[0],
                (const float *)a->data[1], (float *)a->data[2], mc, kc, nc, isa);
 }

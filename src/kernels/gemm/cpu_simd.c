@@ -40,7 +40,7 @@ pl_status pl_gemm_cpu_simd(const pl_run_args *a)
     const gemm_simd_isa *isa;
     pl_status s = pick_isa(a->params[PL_GEMM_CPU_SIMD_ISA], &isa);
     if (s != PL_OK) return s;
-#pragma omp parallel for num_threads(a->ctx->threads) schedule(static)
+#pragma omp parallel for num_threads(pl_ctx_threads(a->ctx)) schedule(static)
     for (int64_t i = 0; i < p->M; i++) {
         isa->scale_rows(p, C, i, i + 1);
         isa->update_rows(p, A, B, C, i, i + 1, 0, p->K, 0, p->N);
@@ -60,7 +60,7 @@ pl_status pl_gemm_cpu_simd_blocked(const pl_run_args *a)
     pl_status s = pick_isa(a->params[PL_GEMM_CPU_SIMD_BLOCKED_ISA], &isa);
     if (s != PL_OK) return s;
     /* Threads take bands of rows; each band walks its k and j blocks in cache order. */
-#pragma omp parallel for num_threads(a->ctx->threads) schedule(dynamic)
+#pragma omp parallel for num_threads(pl_ctx_threads(a->ctx)) schedule(dynamic)
     for (int64_t i0 = 0; i0 < p->M; i0 += bs) {
         int64_t i1 = min64(i0 + bs, p->M);
         isa->scale_rows(p, C, i0, i1);

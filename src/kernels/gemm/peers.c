@@ -145,7 +145,7 @@ static pl_status copy_sgemm(openblas_copy *c, void (*load)(void), const pl_run_a
     const pl_gemm_problem *p = a->problem;
     if (pthread_once(&c->once, load) != 0) return pl_fail(PL_ERR_INTERNAL, "%s: pthread_once failed", c->who);
     if (c->status != PL_OK) return pl_fail(c->status, "%s", c->error);
-    c->set_threads(a->ctx->threads);
+    c->set_threads(pl_ctx_threads(a->ctx));
     c->sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)p->M, (int)p->N, (int)p->K, p->alpha, a->data[0],
              (int)p->lda, a->data[1], (int)p->ldb, p->beta, a->data[2], (int)p->ldc);
     return PL_OK;
@@ -168,7 +168,7 @@ pl_status pl_gemm_peer_openblas(const pl_run_args *a)
     pl_status st = check_int_sizes(p, "peer-openblas");
     if (st != PL_OK) return st;
     if (linked_core_hidden()) return copy_sgemm(&haswell, haswell_load, a);
-    openblas_set_num_threads(a->ctx->threads);
+    openblas_set_num_threads(pl_ctx_threads(a->ctx));
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)p->M, (int)p->N, (int)p->K,
                 p->alpha, a->data[0], (int)p->lda, a->data[1], (int)p->ldb, p->beta, a->data[2],
                 (int)p->ldc);

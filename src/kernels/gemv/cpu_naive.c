@@ -12,7 +12,7 @@ pl_status pl_gemv_cpu_naive(const pl_run_args *a)
     float *y = a->data[2];
     const int64_t ny = pl_gemv_ylen(p), nk = pl_gemv_xlen(p);
     const int64_t si = pl_gemv_stride_i(p), sk = pl_gemv_stride_k(p);
-#pragma omp parallel for num_threads(a->ctx->threads) schedule(static)
+#pragma omp parallel for num_threads(pl_ctx_threads(a->ctx)) schedule(static)
     for (int64_t i = 0; i < ny; i++) {
         float sum = 0.0f;
         for (int64_t k = 0; k < nk; k++) sum += A[i * si + k * sk] * x[k];

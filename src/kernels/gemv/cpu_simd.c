@@ -39,12 +39,12 @@ pl_status pl_gemv_cpu_simd(const pl_run_args *a)
     pl_status s = pick_isa(a->params[PL_GEMV_CPU_SIMD_ISA], &isa);
     if (s != PL_OK) return s;
     if (!p->trans) {
-#pragma omp parallel for num_threads(a->ctx->threads) schedule(static)
+#pragma omp parallel for num_threads(pl_ctx_threads(a->ctx)) schedule(static)
         for (int64_t i0 = 0; i0 < p->M; i0 += ROW_BAND) isa->dot_rows(p, A, x, y, i0, min64(i0 + ROW_BAND, p->M));
         return PL_OK;
     }
     /* A^T: one partial y per thread (at most one per row), rows 64-byte apart. */
-    const int parts = (int)min64(a->ctx->threads, p->M);
+    const int parts = (int)min64(pl_ctx_threads(a->ctx), p->M);
     const int64_t ld = (p->N + 15) / 16 * 16;
     void *ws;
     if ((s = pl_ctx_host_workspace(a->ctx, GEMV_HOST_WS, sizeof(float) * (size_t)parts * (size_t)ld, &ws)) != PL_OK)

@@ -52,7 +52,7 @@ pl_status pl_life_cpu_bitpacked(const pl_run_args *a)
     life_rule_masks_make(&p->rule, &g.rule);
     g.conway = life_rule_is_conway(&p->rule);
     const int T = (int)a->params[PL_LIFE_CPU_BITPACKED_TBLOCK];
-    const int threads = a->ctx->threads > 0 ? a->ctx->threads : 1;
+    const int threads = pl_ctx_threads(a->ctx) > 0 ? pl_ctx_threads(a->ctx) : 1;
     const size_t grid_words = (size_t)g.wpr * (size_t)p->H, ring_words = (size_t)T * LIFE_RING_ROWS * (size_t)LIFE_RING_STRIDE(g.wpr);
     void *ws = NULL;
     if ((s = pl_ctx_host_workspace(a->ctx, PL_LIFE_HOST_WS,

@@ -628,7 +628,7 @@ pl_status pl_life_cpu_sparse(const pl_run_args *a)
     const int64_t wpr = pl_life_words_per_row(p->W);
     uint64_t *grid = a->data[0];
     if ((st = pl_life_sparse_load(s, grid, p->W, p->H, wpr, 0, 0)) == PL_OK &&
-        (st = pl_life_sparse_run(s, p->gens, a->ctx->threads)) == PL_OK)
+        (st = pl_life_sparse_run(s, p->gens, pl_ctx_threads(a->ctx))) == PL_OK)
         pl_life_sparse_extract(s, 0, 0, p->W, p->H, grid, wpr);
     pl_life_sparse_destroy(s);
     return st;

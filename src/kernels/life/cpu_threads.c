@@ -16,7 +16,7 @@ pl_status pl_life_cpu_threads(const pl_run_args *a)
     if (s != PL_OK) return s;
     uint8_t next[2][9];
     pl_life_rule_table(&p->rule, next);
-#pragma omp parallel num_threads(a->ctx->threads)
+#pragma omp parallel num_threads(pl_ctx_threads(a->ctx))
     {
 #pragma omp for schedule(static)
         for (int64_t y = 0; y < p->H; y++) pl_life_unpack_rows(grid, bufs[0], p->W, y, y + 1);

@@ -34,6 +34,10 @@ extern const pl_kernel pl_life_kernel; /* ladder.c */
 pl_status pl_life_variant_problem(pl_ctx *ctx, const char *variant, const int64_t *params, const pl_life_problem *p,
                                   uint64_t *bits);
 
+/* A rate no life rung reaches in ctx, in cell-updates a second (api.c): a run over a time
+ * limit even at this rate can be refused at once, since no run that could finish in time is. */
+double pl_life_rate_ceiling(const pl_ctx *ctx);
+
 /* The host workspace slot (pl_ctx_host_workspace) every life rung keeps its second buffer in
  * (slot 0 is gemm's packed panels, slot 1 gemv's partial sums). */
 enum { PL_LIFE_HOST_WS = 2 };

@@ -23,7 +23,7 @@ pl_status pl_reduce_cpu_naive(const pl_run_args *a)
     const int op = p->op;
     const int64_t R = pl_reduce_outputs(p), n = pl_reduce_terms(p);
     const int64_t step = p->axis ? 1 : p->lda, next = p->axis ? p->lda : 1;
-#pragma omp parallel for num_threads(a->ctx->threads) schedule(static)
+#pragma omp parallel for num_threads(pl_ctx_threads(a->ctx)) schedule(static)
     for (int64_t o = 0; o < R; o++) {
         const float *x = A + o * next;
         float acc = x[0];

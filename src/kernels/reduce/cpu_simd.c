@@ -55,7 +55,7 @@ pl_status pl_reduce_cpu_simd(const pl_run_args *a)
     const reduce_simd_isa *isa;
     pl_status s = pick_isa(a->params[PL_REDUCE_CPU_SIMD_ISA], &isa);
     if (s != PL_OK) return s;
-    const int op = p->op, T = a->ctx->threads;
+    const int op = p->op, T = pl_ctx_threads(a->ctx);
     const int64_t n = pl_reduce_terms(p);
     if (p->axis == 1) {
         if (p->M >= T || p->N < 4 * RED_BLOCK) {
@@ -86,7 +86,7 @@ pl_status pl_dot_cpu_simd(const pl_run_args *a)
     pl_status s = pick_isa(a->params[PL_REDUCE_CPU_SIMD_ISA], &isa);
     if (s != PL_OK) return s;
     float part[MAX_PIECES];
-    int T = a->ctx->threads;
+    int T = pl_ctx_threads(a->ctx);
     int64_t blocks = (p->N + RED_BLOCK - 1) / RED_BLOCK;
     int pieces = T < MAX_PIECES ? T : MAX_PIECES;
     if (pieces > blocks) pieces = (int)blocks;

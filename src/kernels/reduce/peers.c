@@ -11,7 +11,7 @@ pl_status pl_dot_peer_openblas(const pl_run_args *a)
 {
     const pl_dot_problem *p = a->problem;
     if (p->N > INT_MAX) return pl_fail(PL_ERR_ARG, "peer-openblas: N = %lld does not fit CBLAS's int", (long long)p->N);
-    openblas_set_num_threads(a->ctx->threads);
+    openblas_set_num_threads(pl_ctx_threads(a->ctx));
     *(float *)a->data[2] = cblas_sdot((int)p->N, a->data[0], 1, a->data[1], 1);
     return PL_OK;
 }

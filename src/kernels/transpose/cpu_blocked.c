@@ -62,7 +62,7 @@ pl_status pl_transpose_cpu_blocked(const pl_run_args *a)
      * (and, on a busy machine, waiting at the join for one that was not scheduled) costs more
      * than the copy. */
     const int par = (double)p->M * (double)p->N > 1048576.0;
-#pragma omp parallel for num_threads(a->ctx->threads) schedule(dynamic, 4) if (par)
+#pragma omp parallel for num_threads(pl_ctx_threads(a->ctx)) schedule(dynamic, 4) if (par)
     for (int64_t t = 0; t < ti * tj; t++) {
         int64_t i0 = (t / tj) * ts, j0 = (t % tj) * ts;
         int64_t i1 = i0 + ts < p->M ? i0 + ts : p->M, j1 = j0 + ts < p->N ? j0 + ts : p->N;

@@ -10,7 +10,7 @@ pl_status pl_transpose_cpu_naive(const pl_run_args *a)
     const pl_transpose_problem *p = a->problem;
     const float *A = a->data[0];
     float *B = a->data[1];
-#pragma omp parallel for num_threads(a->ctx->threads) schedule(static)
+#pragma omp parallel for num_threads(pl_ctx_threads(a->ctx)) schedule(static)
     for (int64_t i = 0; i < p->M; i++)
         for (int64_t j = 0; j < p->N; j++) B[j * p->ldb + i] = A[i * p->lda + j];
     return PL_OK;

@@ -1,0 +1,330 @@
+/* session.c: the bench session (session.h): a kernel's jobs at its sizes, each size's problem
+ * struct made once and kept for the plan, the estimate and the run; the checks before the
+ * first run; what max_time leaves out; the peaks; the runs and their results. What it has to
+ * tell goes to the caller's hooks, as lines of text: the library never prints. */
+#include "harness/session.h"
+#include "core/core.h"
+#include "harness/harness.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void say(const pl_session *s, pl_say kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void say(const pl_session *s, pl_say kind, const char *fmt, ...)
+{
+    if (!s->hooks.say) return;
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    s->hooks.say(s->hooks.user, kind, line);
+}
+
+static void step(const pl_session *s, const char *size, const char *variant)
+{
+    if (s->hooks.step) s->hooks.step(s->hooks.user, size, variant);
+}
+
+/* The library's message of the last failure, or the status's name. */
+static const char *why(pl_status st) { return *pl_last_error() ? pl_last_error() : pl_status_name(st); }
+
+static pl_status grow(void **p, int *cap, int need, size_t elem)
+{
+    if (need <= *cap) return PL_OK;
+    int c = *cap ? *cap : 8;
+    while (c < need) c *= 2;
+    void *q = realloc(*p, (size_t)c * elem);
+    if (!q) return pl_fail(PL_ERR_NOMEM, "out of memory");
+    *p = q;
+    *cap = c;
+    return PL_OK;
+}
+
+static pl_ctx *job_ctx(const pl_session *s, const pl_session_job *j)
+{
+    return j->v->backend == PL_BACKEND_CUDA ? s->gpu : s->cpu;
+}
+
+static int skipped(const pl_session *s, int z, int i) { return s->skip[(size_t)z * (size_t)s->n_jobs + (size_t)i]; }
+
+void pl_session_init(pl_session *s, const pl_kernel *k)
+{
+    memset(s, 0, sizeof *s);
+    s->kernel = k;
+    s->check = PL_CHECK_AUTO;
+    pl_bench_config_default(&s->cfg);
+    pl_pvalues_default(k, &s->pv);
+}
+
+pl_status pl_session_add_job(pl_session *s, const pl_variant *v, const int64_t *params, int auto_selected)
+{
+    pl_status st = grow((void **)&s->jobs, &s->cap_jobs, s->n_jobs + 1, sizeof *s->jobs);
+    if (st != PL_OK) return st;
+    pl_session_job *j = &s->jobs[s->n_jobs++];
+    memset(j, 0, sizeof *j);
+    j->v = v;
+    j->auto_selected = auto_selected;
+    if (params) {
+        memcpy(j->params, params, sizeof j->params);
+        j->has_params = 1;
+    }
+    return PL_OK;
+}
+
+pl_status pl_session_plan(pl_session *s)
+{
+    if (s->planned) return PL_OK;
+    if (!s->specs) {
+        s->specs = calloc((size_t)s->n_sizes + 1, sizeof *s->specs);
+        s->plans = calloc((size_t)s->n_sizes + 1, sizeof *s->plans);
+        s->size_problem = malloc(((size_t)s->n_sizes + 1) * sizeof *s->size_problem);
+        if (!s->specs || !s->plans || !s->size_problem) return pl_fail(PL_ERR_NOMEM, "out of memory");
+    }
+    for (int z = 0; z < s->n_sizes; z++) {
+        s->size_problem[z] = -1;
+        if (s->specs[z]) continue;
+        pl_status st = pl_spec_make(s->kernel, s->sizes[z], &s->pv, &s->specs[z]);
+        if (st == PL_OK) st = pl_plan_spec(s->kernel, s->specs[z], s->check, &s->plans[z]);
+        if (st != PL_OK) return st;
+    }
+    s->planned = 1;
+    return PL_OK;
+}
+
+static double gib(double bytes) { return bytes / (1024.0 * 1024 * 1024); }
+
+/* The contexts the jobs need, each job checked against its own. */
+static pl_status make_contexts(pl_session *s)
+{
+    int need_cpu = 0, need_gpu = 0;
+    for (int i = 0; i < s->n_jobs; i++) {
+        if (s->jobs[i].v->backend == PL_BACKEND_CUDA) need_gpu = 1;
+        else need_cpu = 1;
+    }
+    pl_status st;
+    if (need_gpu && !s->gpu && (st = pl_ctx_create(&s->gpu, PL_BACKEND_CUDA, s->device, s->threads)) != PL_OK) return st;
+    if (need_cpu && !s->cpu && (st = pl_ctx_create(&s->cpu, PL_BACKEND_CPU, 0, s->threads)) != PL_OK) return st;
+    if (s->cancel) {
+        if (s->gpu) pl_ctx_set_cancel(s->gpu, s->cancel);
+        if (s->cpu) pl_ctx_set_cancel(s->cpu, s->cancel);
+    }
+    for (int i = 0; i < s->n_jobs; i++) {
+        const pl_variant *v = s->jobs[i].v;
+        char reason[128] = "";
+        if ((st = pl_variant_check(job_ctx(s, &s->jobs[i]), v, reason, sizeof reason)) != PL_OK)
+            return pl_fail(st, "%s %s: cannot run here: %s", s->kernel->name, v->name,
+                           *reason ? reason : pl_status_name(st));
+    }
+    return PL_OK;
+}
+
+/* Each size must fit what this process may take (host; and the device). */
+static pl_status check_memory(const pl_session *s)
+{
+    for (int z = 0; z < s->n_sizes; z++) {
+        pl_status st = pl_plan_fits(&s->plans[z], s->gpu);
+        if (st == PL_OK) continue;
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s", pl_last_error());
+        if (*msg) return pl_fail(st, "%s %s: %s", s->kernel->name, s->plans[z].desc, msg);
+        return pl_fail(st, "%s %s: needs about %.1f GiB of host memory (%.1f GiB on the device); "
+                       "this process may take %.1f GiB", s->kernel->name, s->plans[z].desc,
+                       gib(s->plans[z].host_bytes), gib(s->plans[z].device_bytes), gib(pl_host_memory_available()));
+    }
+    return PL_OK;
+}
+
+/* Jobs the user did not name are left out where they would take longer than max_time. A
+ * size no bigger than the probe's (the kernel's first named size) costs about what the
+ * estimate would: it is not estimated. The probes borrow the sizes' own problem structs. */
+static pl_status leave_out_slow_jobs(pl_session *s)
+{
+    const pl_kernel *k = s->kernel;
+    int any_auto = 0;
+    for (int i = 0; i < s->n_jobs; i++) any_auto |= s->jobs[i].auto_selected;
+    if (!(s->max_time > 0) || !any_auto) return PL_OK;
+    pl_probes pr;
+    pl_status st = pl_probes_init(&pr, k, &s->pv, s->cfg.seed);
+    if (st != PL_OK) return st;
+    for (int i = 0; i < k->n_named_sizes; i++)
+        for (int z = 0; z < s->n_sizes; z++)
+            if (!strcmp(pl_kernel_size(k, k->named_sizes[i].size), pl_kernel_size(k, s->sizes[z])))
+                pl_probes_lend(&pr, i, s->specs[z]);
+    pl_plan probe;
+    double probe_work = k->n_named_sizes > 0 && pl_probes_plan(&pr, 0, &probe) == PL_OK ? probe.work : -1;
+    for (int z = 0; z < s->n_sizes; z++)
+        for (int i = 0; i < s->n_jobs; i++) {
+            const pl_session_job *j = &s->jobs[i];
+            if (!j->auto_selected || s->plans[z].work <= probe_work) continue;
+            double secs = -1;
+            st = pl_bench_estimate_probes(job_ctx(s, j), &pr, j->v, j->has_params ? j->params : NULL, &s->plans[z],
+                                          &s->cfg, &secs);
+            if (st != PL_OK || !(secs > s->max_time)) continue; /* unknown: run it */
+            s->skip[(size_t)z * (size_t)s->n_jobs + (size_t)i] = 1;
+            s->n_left_out++;
+            say(s, PL_SAY_INFO, "leaving out %s at %s: about %.*f s, over --max-time %g; name it with --variant to "
+                "run it", j->v->name, s->plans[z].desc, secs < 10 ? 1 : 0, secs, s->max_time);
+        }
+    pl_probes_free(&pr);
+    if (s->n_left_out && s->n_left_out == s->n_sizes * s->n_jobs)
+        say(s, PL_SAY_INFO, "nothing left to run under --max-time %g", s->max_time);
+    return PL_OK;
+}
+
+/* The peaks the results are placed against (measured once per machine, then cached). */
+static void read_peaks(pl_session *s)
+{
+    pl_ctx *ctx = s->gpu ? s->gpu : s->cpu;
+    pl_peaks_memo *memo = s->memo;
+    int with_gpu = s->gpu != NULL;
+    if (s->peaks_mode == PL_SESSION_PEAKS_CACHED) {
+        if (pl_peaks_get(ctx, &s->peaks, 0) == PL_OK && s->peaks.valid) s->cfg.peaks = &s->peaks;
+        return;
+    }
+    say(s, PL_SAY_STATUS, "reading the machine's peaks (measured once, then cached)...");
+    int memo_fits = memo && memo->have && memo->with_gpu == with_gpu;
+    pl_status st = memo_fits ? pl_peaks_get(ctx, &s->peaks, 0) : PL_ERR_IO;
+    if (st != PL_OK && memo_fits) {
+        s->peaks = memo->peaks;
+        s->peaks.implicit = 2; /* said by the session that measured them */
+        st = PL_OK;
+    } else if (st != PL_OK) {
+        st = pl_peaks_get(ctx, &s->peaks, 1);
+        if (st == PL_OK && s->peaks.implicit && !s->peaks.cached && memo) {
+            memo->peaks = s->peaks;
+            memo->have = 1;
+            memo->with_gpu = with_gpu;
+        }
+    }
+    if (st != PL_OK) {
+        say(s, PL_SAY_NOTE, "no peaks (%s); the %%peak column stays empty", pl_last_error());
+        memset(&s->peaks, 0, sizeof s->peaks);
+    } else if (s->peaks.implicit == 1) {
+        /* measured now, quickly, because none were cached: say so, and whether they were kept */
+        say(s, PL_SAY_NOTE, "%s: measured quick peaks now (%s, load %.2f)%s%s; for the %%peak column to mean much, "
+            "run `parlab peaks` on a quiet machine", s->peaks.implicit_why, s->peaks.measured, s->peaks.load1,
+            s->peaks.cached ? ", cached" : ", used for this run only, not cached: ", s->peaks.cached ? "" : s->peaks.sanity);
+    }
+    s->cfg.peaks = &s->peaks;
+}
+
+pl_status pl_session_prepare(pl_session *s)
+{
+    pl_status st = pl_session_plan(s);
+    if (st != PL_OK) return st;
+    free(s->skip);
+    if (!(s->skip = calloc((size_t)s->n_sizes * (size_t)(s->n_jobs ? s->n_jobs : 1), 1)))
+        return pl_fail(PL_ERR_NOMEM, "out of memory");
+    s->n_left_out = 0;
+    if ((st = make_contexts(s)) != PL_OK || (st = check_memory(s)) != PL_OK || (st = leave_out_slow_jobs(s)) != PL_OK)
+        return st;
+    /* Only now: the peaks, where something is left to run. */
+    s->cfg.peaks = NULL;
+    if (s->peaks_mode != PL_SESSION_PEAKS_NONE && s->n_left_out < s->n_sizes * s->n_jobs) read_peaks(s);
+    s->cfg.progress = s->hooks.progress;
+    s->cfg.progress_user = s->hooks.user;
+    return PL_OK;
+}
+
+/* ---------------------------------------------------------------- the runs */
+
+static void say_verify_failed(const pl_session *s, const pl_result *r)
+{
+    char text[512];
+    size_t u = 0;
+    text[0] = '\0';
+#define WHY(...) u += (size_t)snprintf(text + u, u < sizeof text ? sizeof text - u : 0, __VA_ARGS__)
+    if (r->first.elem_ratio > 1)
+        WHY("; first run: element [%lld,%lld] is %.3g x its bound", (long long)r->first.row,
+            (long long)r->first.col, r->first.elem_ratio);
+    if (r->last.elem_ratio > 1)
+        WHY("; last timed run: element [%lld,%lld] is %.3g x its bound", (long long)r->last.row,
+            (long long)r->last.col, r->last.elem_ratio);
+    if (r->error > r->bound) WHY("; error %.3e > bound %.3e", r->error, r->bound);
+    if (!r->padding_ok) WHY("; wrote into the row padding");
+    if (!r->inputs_ok) WHY("; changed its inputs");
+#undef WHY
+    say(s, PL_SAY_ERROR, "%s %s %s: verification FAILED (%s)%s", s->kernel->name, r->variant->name, r->size,
+        pl_check_name(r->check), text);
+}
+
+/* One job on a size's problem: PL_OK, or the status that ends the session. */
+static pl_status run_job(pl_session *s, pl_problem *p, const pl_plan *plan, const pl_session_job *j)
+{
+    pl_status st = grow((void **)&s->results, &s->cap_results, s->n_results + 1, sizeof *s->results);
+    if (st != PL_OK) {
+        s->failures++;
+        say(s, PL_SAY_ERROR, "%s", why(st));
+        return st;
+    }
+    if (s->cancel && *s->cancel) return pl_fail(PL_ERR_CANCELLED, "%s: cancelled", j->v->name);
+    pl_result *r = &s->results[s->n_results];
+    memset(r, 0, sizeof *r);
+    step(s, plan->desc, j->v->name);
+    st = pl_bench_variant(job_ctx(s, j), p, j->v, j->has_params ? j->params : NULL, &s->cfg, r);
+    step(s, NULL, NULL);
+    if (st == PL_ERR_UNSUPPORTED && (j->v->is_peer || j->auto_selected)) {
+        /* A peer library without this problem (CUB has no column reduction), or a rung that
+         * --variant all chose and that does not take this problem (life's cpu-sparse on a
+         * torus): a note, not a failure; the rungs have no ratio to such a peer here. Named
+         * with --variant, such a rung is an error. */
+        say(s, PL_SAY_SKIPPED, "%s %s: %s", j->v->name, plan->desc, why(st));
+        return PL_OK;
+    }
+    if (st != PL_OK) {
+        s->failures++;
+        say(s, PL_SAY_ERROR, "%s %s %s: %s", s->kernel->name, j->v->name, plan->desc, why(st));
+        return st == PL_ERR_CANCELLED || s->stop_on_failure ? st : PL_OK;
+    }
+    s->n_results++;
+    if (!r->verified) {
+        s->failures++;
+        say_verify_failed(s, r);
+    }
+    return PL_OK;
+}
+
+pl_status pl_session_run(pl_session *s)
+{
+    pl_status stop = PL_OK;
+    for (int z = 0; z < s->n_sizes && stop == PL_OK; z++) {
+        int any = 0;
+        for (int i = 0; i < s->n_jobs; i++) any |= !skipped(s, z, i);
+        if (!any) continue;
+        pl_problem_opts po = {.seed = s->cfg.seed, .check = s->check, .progress = s->hooks.progress,
+                              .progress_user = s->hooks.user};
+        pl_problem *p = NULL;
+        step(s, s->plans[z].desc, NULL);
+        pl_status st = pl_problem_create_spec(&p, s->kernel, s->specs[z], &po, 0);
+        step(s, NULL, NULL);
+        if (st != PL_OK) {
+            s->failures++;
+            say(s, PL_SAY_ERROR, "%s %s: %s", s->kernel->name, s->plans[z].desc, why(st));
+            if (s->stop_on_failure) stop = st;
+            continue;
+        }
+        s->size_problem[z] = pl_problem_id(p);
+        for (int i = 0; i < s->n_jobs && stop == PL_OK; i++)
+            if (!skipped(s, z, i)) stop = run_job(s, p, &s->plans[z], &s->jobs[i]);
+        pl_problem_destroy(p);
+    }
+    pl_results_peer_ratios(s->results, s->n_results);
+    return stop;
+}
+
+void pl_session_free(pl_session *s)
+{
+    for (int z = 0; s->specs && z < s->n_sizes; z++) pl_spec_free(s->kernel, s->specs[z]);
+    free(s->specs);
+    free(s->plans);
+    free(s->skip);
+    free(s->size_problem);
+    free(s->results);
+    free(s->jobs);
+    pl_ctx_destroy(s->cpu);
+    pl_ctx_destroy(s->gpu);
+    memset(s, 0, sizeof *s);
+}
