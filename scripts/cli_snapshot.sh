@@ -4,7 +4,7 @@
 # (`diff -r OLD NEW`). Every help text and `parlab list` are kept byte for byte; in the bench
 # tables and JSON a number with a decimal point or an exponent (times, rates, errors, %peak,
 # ratios), a timestamp, a load average and the sweep's pick are replaced by '#' (runs of blanks
-# before one too, as the width of a column follows its numbers), so the columns,
+# before one too, and before the last column, as the width of a column follows its numbers), so the columns,
 # rows, notes, keys and verdicts are what is compared. Usage errors are kept whole, exit status too.
 set -u
 parlab=$1 out=$2
@@ -22,7 +22,7 @@ mask() {
         -e 's/  \(noisy: max\/min #\)//' -e 's/"noisy": (true|false)/"noisy": #/g' \
         -e 's#^(\#\# )[^ ]*/parlab #\1parlab #' -e 's#(mpirun .*-n [0-9]+ )[^ ]*parlab #\1parlab #' \
         -e '/^ +[0-9]+  [0-9]+x[0-9]+ /{s/ +[0-9]+(\.[0-9]+)?%?/ #/g;s/  +/ /g}' -e 's/beta [0-9]+ GB/beta # GB/' -e 's/Process name: .*/Process name: #/' \
-        -e 's/^(best at [^:]*:) [^ ]*/\1 #/' -e 's/ +#/ #/g'
+        -e 's/^(best at [^:]*:) [^ ]*/\1 #/' -e 's/ +#/ #/g' -e 's/ +(vs peer|-)$/ \1/'
 }
 run() {  # run NAME ARGS...: stdout, stderr and the exit status of one command, masked
     local name=$1; shift
