@@ -16,7 +16,7 @@
 
 static void html_escaped(svg_buf *b, const char *s) { svg_escaped(b, s); }
 
-static void build_page(svg_buf *h, const run *runs, int nr, const page *pg)
+static void build_page(svg_buf *h, const report_run *runs, int nr, const report_page *pg)
 {
     svg_printf(h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><title>parlab report</title>"
                   "<style>\nbody{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;margin:24px;color:#111;max-width:900px}"
@@ -64,15 +64,15 @@ pl_status pl_report_write(const char *const *paths, int n, const char *out_html,
 {
     if (n_plots) *n_plots = 0;
     if (n < 1) return pl_fail(PL_ERR_ARG, "report: no input files");
-    run *runs = calloc((size_t)n, sizeof *runs);
+    report_run *runs = calloc((size_t)n, sizeof *runs);
     if (!runs) return pl_fail(PL_ERR_NOMEM, "report: no memory");
     pl_status s = PL_OK;
     for (int q = 0; q < n && s == PL_OK; q++) s = report_read_run(paths[q], &runs[q]);
-    run *files = runs;
+    report_run *files = runs;
     const int n_files = n;
     runs = NULL;
     if (s == PL_OK) s = report_merge_runs(files, n_files, &runs, &n);
-    page pg = {0};
+    report_page pg = {0};
     svg_buf html = {0};
     int made_dir = 0, written = 0;
     if (s == PL_OK) {

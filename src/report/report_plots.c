@@ -9,18 +9,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-static figure *new_figure(page *pg, const char *stem, const char *heading, const char *caption)
+static report_figure *new_figure(report_page *pg, const char *stem, const char *heading, const char *caption)
 {
     if (pg->n == pg->cap) {
         int cap = pg->cap ? pg->cap * 2 : 16;
-        figure *f = realloc(pg->fig, (size_t)cap * sizeof *f);
+        report_figure *f = realloc(pg->fig, (size_t)cap * sizeof *f);
         if (!f) {
             pg->failed = 1;
             return NULL;
         }
         pg->fig = f, pg->cap = cap;
     }
-    figure *f = &pg->fig[pg->n];
+    report_figure *f = &pg->fig[pg->n];
     memset(f, 0, sizeof *f);
     snprintf(f->name, sizeof f->name, "%02d-%s", pg->n + 1, stem);
     for (char *c = f->name; *c; c++)
@@ -31,10 +31,10 @@ static figure *new_figure(page *pg, const char *stem, const char *heading, const
     return f;
 }
 
-static int is_gpu(const result *r) { return !strcmp(r->backend, "cuda"); }
+static int is_gpu(const report_result *r) { return !strcmp(r->backend, "cuda"); }
 
 /* The results of kernel k at size (into idx); their count. */
-static int results_at(const run *r, const char *k, const char *size, int *idx)
+static int results_at(const report_run *r, const char *k, const char *size, int *idx)
 {
     int n = 0;
     for (int i = 0; i < r->n && size; i++)
@@ -43,7 +43,7 @@ static int results_at(const run *r, const char *k, const char *size, int *idx)
 }
 
 /* The results of kernel k at its largest size (by work), into idx; their count. */
-static int largest_size(const run *r, const char *k, int *idx)
+static int largest_size(const report_run *r, const char *k, int *idx)
 {
     double best = -1;
     const char *size = NULL;
@@ -54,13 +54,13 @@ static int largest_size(const run *r, const char *k, int *idx)
 
 /* The largest size of kernel k that every run in has[] ran (NULL where there is none): runs side
  * by side compare like with like where they can. */
-static const char *common_size(const run *runs, const int *has, int nh, const char *k)
+static const char *common_size(const report_run *runs, const int *has, int nh, const char *k)
 {
-    const run *first = &runs[has[0]];
+    const report_run *first = &runs[has[0]];
     const char *size = NULL;
     double work = -1;
     for (int i = 0; i < first->n; i++) {
-        const result *x = &first->res[i];
+        const report_result *x = &first->res[i];
         if (strcmp(x->kernel, k) || x->work <= work) continue;
         int everywhere = 1;
         for (int h = 1; h < nh && everywhere; h++) {
@@ -74,10 +74,10 @@ static const char *common_size(const run *runs, const int *has, int nh, const ch
     return size;
 }
 
-static void subtitle(char *buf, size_t n, const run *r) { snprintf(buf, n, "%s - %s", r->label, r->date); }
+static void subtitle(char *buf, size_t n, const report_run *r) { snprintf(buf, n, "%s - %s", r->label, r->date); }
 
 /* The value of problem parameter `name` in x ("" where x does not record it). */
-static const char *prob_value(const result *x, const char *name)
+static const char *prob_value(const report_result *x, const char *name)
 {
     for (int j = 0; j < x->n_prob; j++)
         if (!strcmp(x->prob_name[j], name)) return x->prob_val[j];
@@ -87,18 +87,18 @@ static const char *prob_value(const result *x, const char *name)
 /* Name each result's series: its variant and the problem parameters that differ between the
  * rows of its kernel over every run drawn ("cpu-simd axis=0"), so that two problems of one
  * kernel (reduce's axes, gemv's trans) never share a series, and their labels say which. */
-static void name_series(run *runs, int nr)
+static void name_series(report_run *runs, int nr)
 {
     for (int q = 0; q < nr; q++)
         for (int i = 0; i < runs[q].n; i++) {
-            result *a = &runs[q].res[i];
+            report_result *a = &runs[q].res[i];
             size_t len = 0;
             a->tag[0] = 0;
             for (int j = 0; j < a->n_prob; j++) {
                 int differs = 0;
                 for (int q2 = 0; q2 < nr && !differs; q2++)
                     for (int i2 = 0; i2 < runs[q2].n && !differs; i2++) {
-                        const result *b = &runs[q2].res[i2];
+                        const report_result *b = &runs[q2].res[i2];
                         differs = !strcmp(b->kernel, a->kernel) && strcmp(prob_value(b, a->prob_name[j]), a->prob_val[j]);
                     }
                 if (differs && len < sizeof a->tag) {
@@ -112,16 +112,16 @@ static void name_series(run *runs, int nr)
 
 /* The results of kernel k to draw as its ladder (into idx; their count): for each problem of
  * k (its tag), its results at that problem's largest size (by work), problems in run order. */
-static int ladder_results(const run *r, const char *k, int *idx)
+static int ladder_results(const report_run *r, const char *k, int *idx)
 {
     int n = 0;
     for (int i = 0; i < r->n; i++) {
-        const result *a = &r->res[i];
+        const report_result *a = &r->res[i];
         if (strcmp(a->kernel, k)) continue;
         int seen = 0;
         for (int j = 0; j < i && !seen; j++) seen = !strcmp(r->res[j].kernel, k) && !strcmp(r->res[j].tag, a->tag);
         if (seen) continue;
-        const result *big = a;
+        const report_result *big = a;
         for (int j = i; j < r->n; j++)
             if (!strcmp(r->res[j].kernel, k) && !strcmp(r->res[j].tag, a->tag) && r->res[j].work > big->work) big = &r->res[j];
         for (int j = i; j < r->n; j++)
@@ -134,7 +134,7 @@ static int ladder_results(const run *r, const char *k, int *idx)
 /* The flag of a bar over 100% of its ceiling: "!" and the % as the tables write it, over the
  * bar (at the axis top where the bar is cut off there, with its true value), never shown as
  * if the figure were true (docs/output.md). */
-static void over_flag(plot *p, svg_buf *b, const result *x, double cx)
+static void over_flag(plot *p, svg_buf *b, const report_result *x, double cx)
 {
     const int clipped = x->rate > p->y.hi;
     const double top = plot_y(p, x->rate);
@@ -160,7 +160,7 @@ static void over_flag(plot *p, svg_buf *b, const result *x, double cx)
  * plain or hatched by backend, peers hatched apart), named by the problem parameters that set
  * the problems apart; the ceiling over each bar as a dashed line with the % of it on the bar,
  * a bar over 100% flagged; the verification under the name. */
-static void ladder_plot(page *pg, const run *r, const char *k)
+static void ladder_plot(report_page *pg, const report_run *r, const char *k)
 {
     int *idx = malloc(sizeof(int) * (size_t)(r->n > 0 ? r->n : 1));
     if (!idx) {
@@ -172,7 +172,7 @@ static void ladder_plot(page *pg, const run *r, const char *k)
         free(idx);
         return;
     }
-    const result *first = &r->res[idx[0]];
+    const report_result *first = &r->res[idx[0]];
     char heading[160], caption[640], sub[256], ylabel[64], stem[96], sizes[96];
     snprintf(sizes, sizeof sizes, "size %s", first->size);
     for (int j = 1; j < n; j++) /* problems at different sizes: each named */
@@ -196,7 +196,7 @@ static void ladder_plot(page *pg, const run *r, const char *k)
                         "the kernel reaches, or its count is off); one past the axis top is cut off there, its value "
                         "written on it." : "");
     snprintf(stem, sizeof stem, "%s-ladder", k);
-    figure *f = new_figure(pg, stem, heading, caption);
+    report_figure *f = new_figure(pg, stem, heading, caption);
     if (!f) {
         free(idx);
         return;
@@ -205,7 +205,7 @@ static void ladder_plot(page *pg, const run *r, const char *k)
      * stretch it (it is cut off at the top instead) */
     double lo = INFINITY, hi = 0;
     for (int j = 0; j < n; j++) {
-        const result *x = &r->res[idx[j]];
+        const report_result *x = &r->res[idx[j]];
         if (x->rate > 0) lo = fmin(lo, x->rate);
         if (x->rate > 0 && !(x->ceiling_pct > 100)) hi = fmax(hi, x->rate);
         if (x->ceiling_pct > 0 && x->rate > 0) hi = fmax(hi, x->rate * 100 / x->ceiling_pct), lo = fmin(lo, x->rate * 100 / x->ceiling_pct);
@@ -223,7 +223,7 @@ static void ladder_plot(page *pg, const run *r, const char *k)
     const char **labels = calloc((size_t)n, sizeof *labels);
     char (*lab)[256] = calloc((size_t)n, sizeof *lab);
     for (int j = 0; labels && lab && j < n; j++) {
-        const result *x = &r->res[idx[j]];
+        const report_result *x = &r->res[idx[j]];
         const int style = x->peer ? (is_gpu(x) ? 3 : 1) : (is_gpu(x) ? 2 : 0);
         const int over = x->ceiling_pct > 100;
         char tip[512], v[32], e[32];
@@ -265,12 +265,12 @@ static void ladder_plot(page *pg, const run *r, const char *k)
 
 /* Every result with ops and bytes as a point (arithmetic intensity, achieved ops rate) under
  * the roofs of the run's machine. */
-static void roofline_plot(page *pg, const run *r)
+static void roofline_plot(report_page *pg, const report_run *r)
 {
     int points = 0;
     double lo_x = INFINITY, hi_x = 0, lo_y = INFINITY, hi_y = 0;
     for (int i = 0; i < r->n; i++) {
-        const result *x = &r->res[i];
+        const report_result *x = &r->res[i];
         if (!(x->ops > 0 && x->bytes > 0 && x->median_s > 0)) continue;
         const double ai = x->ops / x->bytes, g = x->ops / x->median_s / 1e9;
         lo_x = fmin(lo_x, ai), hi_x = fmax(hi_x, ai), lo_y = fmin(lo_y, g), hi_y = fmax(hi_y, g);
@@ -287,7 +287,7 @@ static void roofline_plot(page *pg, const run *r)
     lo_x = fmin(lo_x, 0.05), hi_x = fmax(hi_x, 100);
     char sub[256];
     subtitle(sub, sizeof sub, r);
-    figure *f = new_figure(pg, "roofline", "Roofline", "Every variant at every size as a point: arithmetic "
+    report_figure *f = new_figure(pg, "roofline", "Roofline", "Every variant at every size as a point: arithmetic "
                            "intensity (the kernel's operations per byte it must move) against the operations per "
                            "second it reached; the lines are the roofs measured by parlab peaks (the compute peak, "
                            "and memory bandwidth times intensity). A point's distance below its roof is what is "
@@ -315,7 +315,7 @@ static void roofline_plot(page *pg, const run *r)
     const char *kernels[PLOT_STYLES];
     int nk = 0;
     for (int i = 0; i < r->n; i++) {
-        const result *x = &r->res[i];
+        const report_result *x = &r->res[i];
         if (!(x->ops > 0 && x->bytes > 0 && x->median_s > 0)) continue;
         int k = 0;
         while (k < nk && strcmp(kernels[k], x->kernel)) k++;
@@ -331,14 +331,14 @@ static void roofline_plot(page *pg, const run *r)
 
 /* Rate against working-set bytes, a line a series (a variant on one problem: reduce's axis 0
  * and axis 1 are two lines, never one zig-zag), for kernel k where a series has two sizes. */
-static void scaling_plot(page *pg, const run *r, const char *k)
+static void scaling_plot(report_page *pg, const report_run *r, const char *k)
 {
     const char *series[64];
     int ns = 0, sizes = 0;
     double lo_x = INFINITY, hi_x = 0, lo_y = INFINITY, hi_y = 0;
     const char *unit = "";
     for (int i = 0; i < r->n; i++) {
-        const result *x = &r->res[i];
+        const report_result *x = &r->res[i];
         if (strcmp(x->kernel, k) || !(x->rate > 0 && x->bytes > 0)) continue;
         int v = 0;
         while (v < ns && strcmp(series[v], x->series)) v++;
@@ -352,7 +352,7 @@ static void scaling_plot(page *pg, const run *r, const char *k)
     char heading[160], sub[256], stem[96], ylabel[64];
     snprintf(heading, sizeof heading, "%s: rate against size", k);
     snprintf(stem, sizeof stem, "%s-scaling", k);
-    figure *f = new_figure(pg, stem, heading, "Each line is a variant's rate on one problem (named by the problem "
+    report_figure *f = new_figure(pg, stem, heading, "Each line is a variant's rate on one problem (named by the problem "
                            "parameters that differ) at each size it ran, against the bytes the problem must move (log "
                            "axes): a drop where the working set leaves a cache level shows where that cache ends.");
     if (!f) return;
@@ -368,7 +368,7 @@ static void scaling_plot(page *pg, const run *r, const char *k)
         double xs[256], ys[256];
         int n = 0;
         for (int i = 0; i < r->n && n < 256; i++) {
-            const result *x = &r->res[i];
+            const report_result *x = &r->res[i];
             if (strcmp(x->kernel, k) || strcmp(x->series, series[v]) || !(x->rate > 0 && x->bytes > 0)) continue;
             xs[n] = x->bytes, ys[n] = x->rate;
             n++;
@@ -398,10 +398,10 @@ static void scaling_plot(page *pg, const run *r, const char *k)
 
 /* A sweep: for each (kernel, variant, size) with two settings or more, a bar a setting, the
  * best one marked. */
-static void sweep_plots(page *pg, const run *r)
+static void sweep_plots(report_page *pg, const report_run *r)
 {
     for (int i = 0; i < r->n; i++) {
-        const result *a = &r->res[i];
+        const report_result *a = &r->res[i];
         int seen = 0;
         for (int j = 0; j < i && !seen; j++)
             seen = !strcmp(r->res[j].kernel, a->kernel) && !strcmp(r->res[j].series, a->series) &&
@@ -409,7 +409,7 @@ static void sweep_plots(page *pg, const run *r)
         if (seen) continue;
         int idx[256], n = 0, best = -1;
         for (int j = i; j < r->n && n < 256; j++) {
-            const result *b = &r->res[j];
+            const report_result *b = &r->res[j];
             if (strcmp(b->kernel, a->kernel) || strcmp(b->series, a->series) || strcmp(b->size, a->size)) continue;
             idx[n] = j;
             if (b->rate > 0 && (best < 0 || b->rate > r->res[idx[best]].rate)) best = n;
@@ -421,7 +421,7 @@ static void sweep_plots(page *pg, const run *r)
         snprintf(stem, sizeof stem, "%s-%s-sweep", a->kernel, a->variant);
         snprintf(cap, sizeof cap, "Each bar is one setting of the variant's parameters; the best (highest rate) is "
                  "drawn apart and named: %s.", r->res[idx[best]].params);
-        figure *f = new_figure(pg, stem, heading, cap);
+        report_figure *f = new_figure(pg, stem, heading, cap);
         if (!f) return;
         subtitle(sub, sizeof sub, r);
         plot p;
@@ -433,7 +433,7 @@ static void sweep_plots(page *pg, const run *r)
         plot_axes(&p);
         const char *labels[256];
         for (int j = 0; j < n; j++) {
-            const result *x = &r->res[idx[j]];
+            const report_result *x = &r->res[idx[j]];
             char tip[256];
             snprintf(tip, sizeof tip, "%s: %.4g %s", x->params, x->rate, x->rate_unit);
             if (x->rate > 0) plot_bar(&p, j, 0, 1, x->rate, j == best ? 1 : 0, tip);
@@ -446,7 +446,7 @@ static void sweep_plots(page *pg, const run *r)
 }
 
 /* Where a GPU run's time goes: a stacked bar a result (alloc, H2D, kernel, D2H). */
-static void phases_plot(page *pg, const run *r)
+static void phases_plot(report_page *pg, const report_run *r)
 {
     int idx[64], n = 0;
     for (int i = 0; i < r->n && n < 64; i++)
@@ -454,7 +454,7 @@ static void phases_plot(page *pg, const run *r)
     if (!n) return;
     char sub[256];
     subtitle(sub, sizeof sub, r);
-    figure *f = new_figure(pg, "gpu-phases", "Where the time of a GPU run goes", "Each bar is one GPU run split "
+    report_figure *f = new_figure(pg, "gpu-phases", "Where the time of a GPU run goes", "Each bar is one GPU run split "
                            "into its phases: device allocation, the copies to the device (H2D), the kernel, the "
                            "copies back (D2H), each measured on its own (milliseconds).");
     if (!f) return;
@@ -471,7 +471,7 @@ static void phases_plot(page *pg, const run *r)
     const char *labels[64];
     char lab[64][96];
     for (int j = 0; j < n; j++) {
-        const result *x = &r->res[idx[j]];
+        const report_result *x = &r->res[idx[j]];
         double base = 0;
         const double slot = (p.right - p.left) / n, bw = slot * 0.6, cx = plot_cat_x(&p, j);
         for (int q = 0; q < PHASES; q++) {
@@ -497,7 +497,7 @@ static void phases_plot(page *pg, const run *r)
 
 /* Kernel k in several runs (sweeps left out): a group a series (a variant on one problem), a bar a run that has it (each
  * run at its largest size for k, the best setting where a variant ran several). */
-static void side_by_side_plot(page *pg, const run *runs, int nr, const char *k)
+static void side_by_side_plot(report_page *pg, const report_run *runs, int nr, const char *k)
 {
     const char *vars[64];
     int nv = 0, has[64], nh = 0;
@@ -517,7 +517,7 @@ static void side_by_side_plot(page *pg, const run *runs, int nr, const char *k)
     char heading[160], stem[96], sub[64], ylabel[64];
     snprintf(heading, sizeof heading, "%s: the runs side by side", k);
     snprintf(stem, sizeof stem, "%s-side-by-side", k);
-    figure *f = new_figure(pg, stem, heading, "Each group is a variant, a bar for each run that has it (at the "
+    report_figure *f = new_figure(pg, stem, heading, "Each group is a variant, a bar for each run that has it (at the "
                            "largest size every run has, else at each run's largest): two machines, or one before "
                            "and after a change.");
     if (!f) return;
@@ -528,7 +528,7 @@ static void side_by_side_plot(page *pg, const run *runs, int nr, const char *k)
     const char *unit = "";
     for (int h = 0; h < nh; h++)
         for (int i = 0; i < runs[has[h]].n; i++) {
-            const result *x = &runs[has[h]].res[i];
+            const report_result *x = &runs[has[h]].res[i];
             if (!strcmp(x->kernel, k) && x->rate > 0) lo = fmin(lo, x->rate), hi = fmax(hi, x->rate), unit = x->rate_unit;
         }
     if (!(hi > 0)) hi = 1, lo = 0.1;
@@ -543,15 +543,15 @@ static void side_by_side_plot(page *pg, const run *runs, int nr, const char *k)
     int *idx = NULL;
     const char *same = common_size(runs, has, nh, k);
     for (int h = 0; h < nh; h++) {
-        const run *r = &runs[has[h]];
+        const report_run *r = &runs[has[h]];
         int *grown = realloc(idx, sizeof(int) * (size_t)(r->n > 0 ? r->n : 1));
         if (!grown) break;
         idx = grown;
         const int n = same ? results_at(r, k, same, idx) : largest_size(r, k, idx);
         for (int v = 0; v < nv; v++) { /* the best result of variant v */
-            const result *best = NULL;
+            const report_result *best = NULL;
             for (int j = 0; j < n; j++) {
-                const result *x = &r->res[idx[j]];
+                const report_result *x = &r->res[idx[j]];
                 if (!strcmp(x->series, vars[v]) && x->rate > 0 && (!best || x->rate > best->rate)) best = x;
             }
             if (!best) continue;
@@ -571,14 +571,14 @@ static void side_by_side_plot(page *pg, const run *runs, int nr, const char *k)
     plot_end(&p);
 }
 
-void report_draw_plots(page *pg, run *runs, int n)
+void report_draw_plots(report_page *pg, report_run *runs, int n)
 {
     name_series(runs, n);
     /* per run: each kernel's ladder and scaling, its roofline and GPU phases; a sweep file its
      * sweeps alone (its runs are one variant's settings: their roofline and phases would repeat
      * the bench run's) */
     for (int q = 0; q < n; q++) {
-        const run *r = &runs[q];
+        const report_run *r = &runs[q];
         for (int i = 0; i < r->n; i++) {
             int seen = 0;
             for (int j = 0; j < i && !seen; j++) seen = !strcmp(r->res[j].kernel, r->res[i].kernel);

@@ -28,7 +28,7 @@ static pl_status bad_field(const field_ctx *f, const pl_json *at, const char *fi
 }
 
 /* Member `field` of obj of type t (nullable: null also taken, *v NULL then). */
-static pl_status need(const field_ctx *f, const pl_json *obj, const char *field, pl_json_type t, int nullable,
+static pl_status field_of(const field_ctx *f, const pl_json *obj, const char *field, pl_json_type t, int nullable,
                       const pl_json **v)
 {
     const pl_json *m = pl_json_get(obj, field);
@@ -50,7 +50,7 @@ static pl_status need(const field_ctx *f, const pl_json *obj, const char *field,
 static pl_status get_str(const field_ctx *f, const pl_json *obj, const char *field, const char **out)
 {
     const pl_json *v;
-    pl_status s = need(f, obj, field, PL_JSON_STRING, 0, &v);
+    pl_status s = field_of(f, obj, field, PL_JSON_STRING, 0, &v);
     *out = s == PL_OK ? v->str : "";
     return s;
 }
@@ -58,13 +58,13 @@ static pl_status get_str(const field_ctx *f, const pl_json *obj, const char *fie
 static pl_status get_num(const field_ctx *f, const pl_json *obj, const char *field, int nullable, double *out)
 {
     const pl_json *v;
-    pl_status s = need(f, obj, field, PL_JSON_NUMBER, nullable, &v);
+    pl_status s = field_of(f, obj, field, PL_JSON_NUMBER, nullable, &v);
     *out = s == PL_OK && v ? v->num : NAN;
     return s;
 }
 
 /* A peak: a number, or [one thread, all threads] (the last counts); 0 where missing. */
-static double peak(const pl_json *peaks, const char *name)
+static double peak_of(const pl_json *peaks, const char *name)
 {
     const pl_json *v = pl_json_get(peaks, name);
     if (v && v->type == PL_JSON_NUMBER) return v->num;
@@ -82,7 +82,7 @@ static void value_text(const pl_json *x, char *buf, size_t n)
     else snprintf(buf, n, "?");
 }
 
-static pl_status read_result(const field_ctx *f, const pl_json *o, result *r)
+static pl_status read_result(const field_ctx *f, const pl_json *o, report_result *r)
 {
     pl_status s;
     const pl_json *v;
@@ -92,13 +92,13 @@ static pl_status read_result(const field_ctx *f, const pl_json *o, result *r)
         (s = get_str(f, o, "backend", &r->backend)) || (s = get_str(f, o, "size", &r->size)) ||
         (s = get_str(f, o, "rate_unit", &r->rate_unit)))
         return s;
-    if ((s = need(f, o, "peer", PL_JSON_BOOL, 0, &v))) return s;
+    if ((s = field_of(f, o, "peer", PL_JSON_BOOL, 0, &v))) return s;
     r->peer = v->boolean;
     if ((s = get_num(f, o, "median_s", 1, &r->median_s)) || (s = get_num(f, o, "rate", 1, &r->rate)) ||
         (s = get_num(f, o, "ops", 0, &r->ops)) || (s = get_num(f, o, "bytes", 0, &r->bytes)) ||
         (s = get_num(f, o, "work", 0, &r->work)))
         return s;
-    if ((s = need(f, o, "params", PL_JSON_OBJECT, 0, &v))) return s;
+    if ((s = field_of(f, o, "params", PL_JSON_OBJECT, 0, &v))) return s;
     size_t len = 0;
     for (int64_t i = 0; i < v->n && len < sizeof r->params; i++) {
         char val[48];
@@ -114,25 +114,25 @@ static pl_status read_result(const field_ctx *f, const pl_json *o, result *r)
         r->prob_name[r->n_prob] = prob->keys[i];
         value_text(x, r->prob_val[r->n_prob++], sizeof r->prob_val[0]);
     }
-    if ((s = need(f, o, "phases_s", PL_JSON_OBJECT, 0, &v))) return s;
+    if ((s = field_of(f, o, "phases_s", PL_JSON_OBJECT, 0, &v))) return s;
     for (int p = 0; p < PHASES; p++) {
         const pl_json *x = pl_json_get(v, report_phase_names[p]);
         r->phase[p] = x && x->type == PL_JSON_NUMBER ? x->num : -1;
     }
-    if ((s = need(f, o, "ceiling", PL_JSON_OBJECT, 0, &v))) return s;
+    if ((s = field_of(f, o, "ceiling", PL_JSON_OBJECT, 0, &v))) return s;
     {
         field_ctx g = *f;
         snprintf(g.where, sizeof g.where, "%.40s.ceiling", f->where);
         if ((s = get_str(&g, v, "name", &r->ceiling_name)) || (s = get_num(&g, v, "pct", 1, &r->ceiling_pct)))
             return s;
     }
-    if ((s = need(f, o, "verification", PL_JSON_OBJECT, 0, &v))) return s;
+    if ((s = field_of(f, o, "verification", PL_JSON_OBJECT, 0, &v))) return s;
     {
         field_ctx g = *f;
         snprintf(g.where, sizeof g.where, "%.40s.verification", f->where);
         const pl_json *pass;
         if ((s = get_str(&g, v, "check", &r->check)) || (s = get_num(&g, v, "error", 1, &r->error)) ||
-            (s = get_num(&g, v, "bound", 1, &r->bound)) || (s = need(&g, v, "passed", PL_JSON_BOOL, 0, &pass)))
+            (s = get_num(&g, v, "bound", 1, &r->bound)) || (s = field_of(&g, v, "passed", PL_JSON_BOOL, 0, &pass)))
             return s;
         r->passed = pass->boolean;
     }
@@ -141,7 +141,7 @@ static pl_status read_result(const field_ctx *f, const pl_json *o, result *r)
 
 /* Rows of older files carry no "problem": the --set items of the file's command (one
  * bench line, one problem) stand in for it, so an old reduce axis=0 file still draws apart. */
-static void problem_from_command(run *r)
+static void problem_from_command(report_run *r)
 {
     for (const char *c = strstr(r->command, " --set "); c; c = strstr(c, " --set ")) {
         c += 7;
@@ -166,7 +166,7 @@ static void problem_from_command(run *r)
             }
 }
 
-pl_status report_read_run(const char *path, run *r)
+pl_status report_read_run(const char *path, report_run *r)
 {
     memset(r, 0, sizeof *r);
     r->path = path;
@@ -183,21 +183,21 @@ pl_status report_read_run(const char *path, run *r)
                        schema->type == PL_JSON_STRING ? "\"" : "a ",
                        schema->type == PL_JSON_STRING ? schema->str : pl_json_type_name(schema->type),
                        schema->type == PL_JSON_STRING ? "\"" : "");
-    if ((s = need(&f, top, "machine", PL_JSON_OBJECT, 0, &machine)) || (s = get_str(&f, top, "command", &r->command)) ||
-        (s = need(&f, top, "results", PL_JSON_ARRAY, 0, &results)))
+    if ((s = field_of(&f, top, "machine", PL_JSON_OBJECT, 0, &machine)) || (s = get_str(&f, top, "command", &r->command)) ||
+        (s = field_of(&f, top, "results", PL_JSON_ARRAY, 0, &results)))
         return s;
     const pl_json *date = pl_json_get(top, "date");
     r->date = date && date->type == PL_JSON_STRING && date->str[0] ? date->str : "date not recorded";
     snprintf(f.where, sizeof f.where, "machine");
     double cores;
     if ((s = get_str(&f, machine, "cpu", &r->cpu)) || (s = get_num(&f, machine, "cores", 0, &cores)) ||
-        (s = get_str(&f, machine, "gpu", &r->gpu)) || (s = need(&f, machine, "peaks", PL_JSON_OBJECT, 1, &v)))
+        (s = get_str(&f, machine, "gpu", &r->gpu)) || (s = field_of(&f, machine, "peaks", PL_JSON_OBJECT, 1, &v)))
         return s;
     r->cores = (int)cores; /* peaks null (--no-peaks): no roofs, and no ceilings on the bars */
-    r->cpu_flops = peak(v, "cpu_gflops_avx512") > 0 ? peak(v, "cpu_gflops_avx512") : peak(v, "cpu_gflops_avx2");
-    r->cpu_iops = peak(v, "cpu_gops_int32"), r->cpu_bw = peak(v, "cpu_triad_gbps");
-    r->gpu_flops = peak(v, "gpu_gflops_fp32"), r->gpu_tf32 = peak(v, "gpu_gflops_tf32");
-    r->gpu_iops = peak(v, "gpu_gops_int32"), r->gpu_bw = peak(v, "gpu_copy_gbps");
+    r->cpu_flops = peak_of(v, "cpu_gflops_avx512") > 0 ? peak_of(v, "cpu_gflops_avx512") : peak_of(v, "cpu_gflops_avx2");
+    r->cpu_iops = peak_of(v, "cpu_gops_int32"), r->cpu_bw = peak_of(v, "cpu_triad_gbps");
+    r->gpu_flops = peak_of(v, "gpu_gflops_fp32"), r->gpu_tf32 = peak_of(v, "gpu_gflops_tf32");
+    r->gpu_iops = peak_of(v, "gpu_gops_int32"), r->gpu_bw = peak_of(v, "gpu_copy_gbps");
     if (r->gpu[0]) snprintf(r->label, sizeof r->label, "%s + %s", r->cpu, r->gpu);
     else snprintf(r->label, sizeof r->label, "%s, %d cores", r->cpu, r->cores);
     r->sweep = !strncmp(r->command, "parlab sweep", 12);
@@ -212,7 +212,7 @@ pl_status report_read_run(const char *path, run *r)
     return PL_OK;
 }
 
-void report_free_run(run *r)
+void report_free_run(report_run *r)
 {
     free(r->res);
     pl_json_free(r->doc);
@@ -228,9 +228,9 @@ static int same_dir(const char *a, const char *b)
     return la == lb && !strncmp(a, b, la);
 }
 
-pl_status report_merge_runs(const run *files, int n, run **out, int *n_out)
+pl_status report_merge_runs(const report_run *files, int n, report_run **out, int *n_out)
 {
-    run *g = calloc((size_t)n, sizeof *g);
+    report_run *g = calloc((size_t)n, sizeof *g);
     int *group = calloc((size_t)n, sizeof *group), ng = 0;
     if (!g || !group) {
         free(g);
