@@ -10,27 +10,34 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The commands, in the order --help lists them: the name (its entry point is pl_cmd_<name> in
+ * cmd_<name>.c), one line of help, and 1 if it runs on the ranks of mpirun -n P (src/dist/), 0
+ * if in one process only. A new command is its cmd_<name>.c and one line here. */
+#define COMMANDS(X) \
+    X(list, "ladders, variants, and what this build and machine can run", 0) \
+    X(peaks, "measure and cache the CPU/GPU FMA peaks and memory bandwidth", 0) \
+    X(bench, "verify and time variants against the reference and a peer", 1) \
+    X(sweep, "time one variant over parameter values and name the best", 0) \
+    X(gemm, "C = A*B on .npy files", 1) \
+    X(gemv, "y = A*x or A^T*x on .npy files", 0) \
+    X(transpose, "B = A^T on .npy files", 0) \
+    X(reduce, "row or column sum|mean|min|max|sumsq of an .npy matrix", 1) \
+    X(dot, "the dot product of two .npy vectors", 0) \
+    X(conv2d, "a K x K filter over an image (.npy, PGM, PNG)", 1) \
+    X(entropy, "local entropy of an image (.npy, PGM, PNG) or a batch of matrices", 1) \
+    X(life, "run a Life pattern (RLE, .cells, Golly-style bounded grids) for N generations", 1) \
+    X(report, "draw bench/sweep JSON files as one HTML page of SVG plots", 0) \
+    X(mem, "the memory-system lab: STREAM, strides, prefetch, false sharing, loop order, layouts, alignment", 1)
+#define DECLARE(name, help, distributed) int pl_cmd_##name(int argc, char **argv);
+COMMANDS(DECLARE)
+
+#define ENTRY(name, help, distributed) {#name, pl_cmd_##name, help, distributed},
 static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *help;
-    int distributed; /* 1: runs on the ranks of mpirun -n P (src/dist/); 0: one process only */
-} commands[] = {
-    {"list", pl_cmd_list, "ladders, variants, and what this build and machine can run", 0},
-    {"peaks", pl_cmd_peaks, "measure and cache the CPU/GPU FMA peaks and memory bandwidth", 0},
-    {"bench", pl_cmd_bench, "verify and time variants against the reference and a peer", 1},
-    {"sweep", pl_cmd_sweep, "time one variant over parameter values and name the best", 0},
-    {"gemm", pl_cmd_gemm, "C = A*B on .npy files", 1},
-    {"gemv", pl_cmd_gemv, "y = A*x or A^T*x on .npy files", 0},
-    {"transpose", pl_cmd_transpose, "B = A^T on .npy files", 0},
-    {"reduce", pl_cmd_reduce, "row or column sum|mean|min|max|sumsq of an .npy matrix", 1},
-    {"dot", pl_cmd_dot, "the dot product of two .npy vectors", 0},
-    {"conv2d", pl_cmd_conv2d, "a K x K filter over an image (.npy, PGM, PNG)", 1},
-    {"entropy", pl_cmd_entropy, "local entropy of an image (.npy, PGM, PNG) or a batch of matrices", 1},
-    {"life", pl_cmd_life, "run a Life pattern (RLE, .cells, Golly-style bounded grids) for N generations", 1},
-    {"report", pl_cmd_report, "draw bench/sweep JSON files as one HTML page of SVG plots", 0},
-    {"mem", pl_cmd_mem, "the memory-system lab: STREAM, strides, prefetch, false sharing, loop order, layouts, alignment", 1},
-};
+    int distributed;
+} commands[] = {COMMANDS(ENTRY)};
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 
 static void usage(FILE *f)

@@ -133,6 +133,8 @@ pl_status pl_isa_pick(int64_t choice, int *avx512);
  * most one a row (at least 1). */
 int64_t pl_dynamic_bands(int64_t rows, int threads, int per_thread, int64_t min_rows);
 
+#include "kernels/best_variant_compat.h"
+
 #ifdef __cplusplus
 }
 #endif
