@@ -8,7 +8,6 @@
 #include "kernels/conv2d/conv2d.h"
 #include "kernels/entropy/entropy.h"
 #include "kernels/life/life.h"
-#include "kernels/scale/scale.h"
 
 const pl_kernel *const pl_kernel_table[] = {
     &pl_gemm_kernel,
@@ -19,6 +18,5 @@ const pl_kernel *const pl_kernel_table[] = {
     &pl_conv2d_kernel,
     &pl_entropy_kernel,
     &pl_life_kernel,
-    &pl_scale_kernel,
     NULL,
 };
