@@ -197,7 +197,7 @@ expect 0 "[|] caches: cold [|]" -- bench gemm 16 --variant cpu-naive --cold --no
 expect 0 "[|] caches: warm [|]" -- bench gemm 16 --variant cpu-naive --verify full --no-peaks
 expect 2 "full, sample, auto" -- bench gemm 16 --verify some --no-peaks
 
-# One option table for every command (issue 20, docs/design.md "One option table"): bench,
+# One option table for every command (docs/architecture.md, "One option table"): bench,
 # sweep, the file tools, mem, peaks and list parse their options by the same rules, with the same
 # messages; one --threads (1..4096, a note beyond the cores) and one --device (0..1023).
 for cmd in "bench gemm 8 --variant cpu-naive --no-peaks" "sweep gemm 8 --variant cpu-naive --no-peaks" \

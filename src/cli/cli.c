@@ -1,36 +1,23 @@
 /* cli.c: what the subcommands share: error messages, exit statuses, list splitting, and the
- * distributed run's fault rule (cli_agree). */
+ * printing side of the distributed run's fault rule (cli_agree: the rule, and the message a
+ * rank other than 0 keeps, are the distributed floor's, transport/fault_rule.c). */
 #include "cli/cli.h"
-#include "dist/dist.h"
+#include "distributed/transport/distributed.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* On a rank other than 0 of a distributed run, the first error message is kept here for
- * cli_agree instead of printed (rank 0 prints the one message of a run). */
-static int errors_kept;
-static char kept[1024];
-
-void cli_keep_errors(void) { errors_kept = 1; }
-
 void cli_error(const char *fmt, ...)
 {
     va_list ap;
-    if (errors_kept) {
-        if (!kept[0]) {
-            va_start(ap, fmt);
-            vsnprintf(kept, sizeof kept, fmt, ap);
-            va_end(ap);
-        }
-        return;
-    }
-    fputs("parlab: error: ", stderr);
+    char msg[4096];
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    if (pl_dist_keep_error(msg)) return; /* a rank other than 0: kept for cli_agree */
+    fprintf(stderr, "parlab: error: %s\n", msg);
 }
 
 int cli_fail(pl_status s)
@@ -42,14 +29,13 @@ int cli_fail(pl_status s)
 
 int cli_agree(int rc)
 {
-    if (!pl_dist_active()) return rc;
     char first[1024];
-    int from = -1;
-    rc = pl_dist_agree(rc, kept, first, sizeof first, &from);
-    if (from > 0) cli_error("%s", first); /* rank 0 printed its own already */
-    kept[0] = '\0';
+    rc = pl_dist_agree_kept(rc, first, sizeof first);
+    if (first[0]) cli_error("%s", first); /* rank 0: another rank's message */
     return rc;
 }
+
+int cli_status(pl_status s) { return s == PL_OK ? PL_EXIT_OK : cli_fail(s); }
 
 int cli_split(const char *list, char *buf, size_t bufsize, char **items, int max)
 {

@@ -16,13 +16,15 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * (PL_ERR_ARG, PL_ERR_OVERFLOW and PL_ERR_TOO_BIG: bad input, or a problem too big for this
  * machine's memory, 2; anything else 1). */
 int cli_fail(pl_status s);
-/* A distributed run (mpirun, src/dist/): cli_keep_errors makes this rank keep its first error
- * message instead of printing it (ranks other than 0); cli_agree is the fault rule's step that
+/* A distributed run (mpirun, src/distributed/): on every rank but 0 cli_error's message is kept
+ * (the floor's pl_dist_keep_errors) instead of printed; cli_agree is the fault rule's step that
  * EVERY rank calls at a point where one may have failed, with its exit status so far: it
  * returns the status of the lowest failing rank on every rank (0: none failed), whose message
  * rank 0 prints (its own was printed already). Outside a distributed run it returns rc. */
-void cli_keep_errors(void);
 int cli_agree(int rc);
+/* The exit status of a status every rank agreed on already (the distributed floor's calls):
+ * 0, or cli_fail(s). */
+int cli_status(pl_status s);
 /* Split "a,b,c" into at most max items (pointers into a copy owned by the caller's buf). */
 int cli_split(const char *list, char *buf, size_t bufsize, char **items, int max);
 /* Parse an integer option value in lo..hi into *out; on error print it and return 2. */

@@ -2,9 +2,10 @@
  * sizes, beside the peer library, and place each against the machine's peaks.
  * `parlab bench --suite FILE` runs one bench per line of FILE (see bench/default.suite).
  * The options, the checks before the first run, the runs and the table are session.c's.
- * Under mpirun the distributed bench runs instead (bench_dist.c). */
+ * Under mpirun the distributed bench runs instead (cmd_bench_ranks.c). */
 #include "cli/session.h"
-#include "cli/bench_dist.h"
+#include "cli/cmd_bench_ranks.h"
+#include "distributed/transport/distributed.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -272,7 +273,7 @@ static int suite_command(int argc, char **argv)
 
 int pl_cmd_bench(int argc, char **argv)
 {
-    if (pl_dist_active()) return bench_dist(argc, argv);
+    if (pl_dist_active()) return bench_ranks(argc, argv);
     if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
         help(stdout);
         return PL_EXIT_OK;

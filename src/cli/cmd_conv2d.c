@@ -3,7 +3,7 @@
  * (float32 or int32 used as they are, uint8/uint16 converted), a PGM or a PNG (8 or 16 bit,
  * converted to float32, or int32 with --dtype i32); OUT by its name: .pgm/.png rounded and
  * clamped to 8 bits (--depth 16: 16 bits), anything else a .npy of the computed dtype.
- * Under mpirun (src/dist/, dist/stencil.h) a .npy image runs on the ranks: each reads its block
+ * Under mpirun (src/distributed/stencil/stencil_ranks.h) a .npy image runs on the ranks: each reads its block
  * of IMAGE and writes its block of OUT with MPI-IO, and filters it with its halo from its
  * neighbours; PGM/PNG files and uint8/uint16 .npy images are refused there.
  * Exit status: 0 ok; 1 a runtime failure (a file cannot be read or written or holds the wrong
@@ -11,9 +11,9 @@
  * not fit the image in valid mode, int32 sums that could overflow, too big for memory). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/tool.h"
-#include "cli/tool_dist.h"
+#include "cli/tool_ranks.h"
 #include "core/core.h"
-#include "dist/stencil.h"
+#include "distributed/stencil/stencil_ranks.h"
 #include "kernels/conv2d/conv2d.h"
 
 #include <math.h>
@@ -355,12 +355,12 @@ static int conv2d_on_ranks(const conv2d_args *c, const pl_variant *variant)
     pl_ctx *ctx = NULL;
     pl_dist_conv2d_plan *plan = NULL;
     pl_dist_times t = {0, 0, 0};
-    int rc = tool_dist_npy_only("conv2d", &c->in_path, 1, c->co.out_path);
-    if (rc == 0) rc = tool_dist_header("conv2d", c->in_path, types, 2, &h);
+    int rc = cli_status(pl_dist_npy_only("conv2d", &c->in_path, 1, c->co.out_path));
+    if (rc == 0) rc = cli_status(pl_dist_npy_header_of("conv2d", c->in_path, types, 2, &h));
     if (rc == 0) rc = cli_agree(ranks_problem(c, &h, &filter, &p));
-    if (rc == 0) rc = tool_dist_status(pl_dist_grid_create(&g, p.H, p.W, 0)), have_grid = rc == 0;
-    if (rc == 0) rc = tool_dist_context(&pl_conv2d_kernel, &c->co, variant, &ctx);
-    if (rc == 0) rc = tool_dist_read("conv2d", &g, c->in_path, &h, &in);
+    if (rc == 0) rc = tool_ranks_status(pl_dist_grid_create(&g, p.H, p.W, 0)), have_grid = rc == 0;
+    if (rc == 0) rc = tool_ranks_context(&pl_conv2d_kernel, &c->co, variant, &ctx);
+    if (rc == 0) rc = cli_status(pl_dist_npy_read_mine("conv2d", &g, c->in_path, &h, &in));
     const pl_dist_block ib = have_grid ? pl_dist_block_of(&g, p.H, p.W) : (pl_dist_block){0, 0, 0, 0};
     const pl_dist_block ob = have_grid ? pl_dist_conv2d_out_block(&g, &p) : ib;
     const int64_t ow = ob.x1 > ob.x0 ? ob.x1 - ob.x0 : 0, oh = ob.y1 > ob.y0 ? ob.y1 - ob.y0 : 0;
@@ -373,23 +373,23 @@ static int conv2d_on_ranks(const conv2d_args *c, const pl_variant *variant)
         rc = cli_agree(mine);
     }
     if (rc == 0)
-        rc = tool_dist_status(pl_dist_conv2d_create(&plan, &g, ctx, variant ? variant->name : NULL, NULL, &p, filter,
+        rc = tool_ranks_status(pl_dist_conv2d_create(&plan, &g, ctx, variant ? variant->name : NULL, NULL, &p, filter,
                                                     PL_DIST_OVERLAP_AUTO));
     double ms = 0;
     if (rc == 0) {
         const double t0 = pl_now();
-        rc = tool_dist_status(pl_dist_conv2d_run(plan, in, ib.x1 - ib.x0, out, ow));
+        rc = tool_ranks_status(pl_dist_conv2d_run(plan, in, ib.x1 - ib.x0, out, ow));
         ms = pl_dist_max(pl_now() - t0) * 1e3;
         t = pl_dist_conv2d_times(plan);
     }
     if (rc == 0)
-        rc = tool_dist_status(pl_dist_npy_write_block(&g, c->co.out_path, p.dtype, p.OH, p.OW, &ob, out, ow));
+        rc = tool_ranks_status(pl_dist_npy_write_block(&g, c->co.out_path, p.dtype, p.OH, p.OW, &ob, out, ow));
     if (rc == 0) {
         char ran[128];
         snprintf(ran, sizeof ran, "%s on %d rank%s (%dx%d)%s", pl_dist_conv2d_rung(plan), g.size, g.size > 1 ? "s" : "",
                  g.dims[0], g.dims[1], pl_dist_conv2d_on_nccl(plan) ? " between GPUs on NCCL" : "");
         print_summary(c, &p, ran, ms, -1);
-        tool_dist_report(&t);
+        tool_ranks_report(&t);
     }
     pl_dist_conv2d_destroy(plan);
     pl_ctx_destroy(ctx);
@@ -405,7 +405,7 @@ int pl_cmd_conv2d(int argc, char **argv)
     const pl_variant *variant = NULL;
     int rc;
     if (pl_dist_active()) { /* the output was checked on rank 0 alone: every rank agrees on it */
-        if ((rc = tool_dist_parsed(parse_args(argc, argv, &c))) != CLI_GO_ON ||
+        if ((rc = tool_ranks_parsed(parse_args(argc, argv, &c))) != CLI_GO_ON ||
             (rc = cli_agree(tool_find_variant("conv2d", &pl_conv2d_kernel, &c.co, &variant))) != 0)
             return rc;
         return conv2d_on_ranks(&c, variant);

@@ -3,15 +3,15 @@
  * FILE -o OUTDIR`, many matrices from one file (parlab's batch file or a .npz), each written to
  * OUTDIR/<name>.npy, timed one by one with and without the transfers, as the classic lab
  * reports them (total and maximum).
- * Under mpirun (dist/stencil.h) a .npy IMAGE runs on the ranks: each reads its block and writes
+ * Under mpirun (distributed/stencil/stencil_ranks.h) a .npy IMAGE runs on the ranks: each reads its block and writes
  * its block of OUT.npy with MPI-IO; --batch and image files are refused there.
  * Exit status: 0 ok; 1 a runtime failure (a file cannot be read or written, is malformed, holds
  * a value that is not an integer in [0, bins); the device fails); 2 a usage error. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/tool.h"
-#include "cli/tool_dist.h"
+#include "cli/tool_ranks.h"
 #include "core/core.h"
-#include "dist/stencil.h"
+#include "distributed/stencil/stencil_ranks.h"
 #include "kernels/entropy/entropy.h"
 
 #include <errno.h>
@@ -435,11 +435,11 @@ static int entropy_on_ranks(const entropy_args *e, const run_opts *o)
     pl_dist_entropy_plan *plan = NULL;
     int rc = e->batch_path ? PL_EXIT_USAGE : PL_EXIT_OK;
     if (rc) cli_error("entropy: --batch runs on one process; run it without mpirun");
-    if ((rc = cli_agree(rc)) == 0) rc = tool_dist_npy_only("entropy", &e->in_path, 1, e->co.out_path);
-    if (rc == 0) rc = tool_dist_header("entropy", e->in_path, types, 5, &h);
-    if (rc == 0) rc = tool_dist_status(pl_dist_grid_create(&g, h.shape[0], h.shape[1], 0)), have_grid = rc == 0;
-    if (rc == 0) rc = tool_dist_context(&pl_entropy_kernel, &e->co, o->variant, &ctx);
-    if (rc == 0) rc = tool_dist_read("entropy", &g, e->in_path, &h, &in);
+    if ((rc = cli_agree(rc)) == 0) rc = cli_status(pl_dist_npy_only("entropy", &e->in_path, 1, e->co.out_path));
+    if (rc == 0) rc = cli_status(pl_dist_npy_header_of("entropy", e->in_path, types, 5, &h));
+    if (rc == 0) rc = tool_ranks_status(pl_dist_grid_create(&g, h.shape[0], h.shape[1], 0)), have_grid = rc == 0;
+    if (rc == 0) rc = tool_ranks_context(&pl_entropy_kernel, &e->co, o->variant, &ctx);
+    if (rc == 0) rc = cli_status(pl_dist_npy_read_mine("entropy", &g, e->in_path, &h, &in));
     const pl_dist_block b = have_grid ? pl_dist_block_of(&g, h.shape[0], h.shape[1]) : (pl_dist_block){0, 0, 0, 0};
     const int64_t bh = b.y1 - b.y0, bw = b.x1 - b.x0;
     if (rc == 0) { /* this rank's values checked and converted; its output block */
@@ -453,22 +453,22 @@ static int entropy_on_ranks(const entropy_args *e, const run_opts *o)
     }
     const pl_entropy_problem p = problem_of(o, h.shape[0], h.shape[1]);
     if (rc == 0)
-        rc = tool_dist_status(pl_dist_entropy_create(&plan, &g, ctx, o->variant ? o->variant->name : NULL, NULL, &p,
+        rc = tool_ranks_status(pl_dist_entropy_create(&plan, &g, ctx, o->variant ? o->variant->name : NULL, NULL, &p,
                                                      PL_DIST_OVERLAP_AUTO));
     double ms = 0;
     if (rc == 0) {
         const double t0 = pl_now();
-        rc = tool_dist_status(pl_dist_entropy_run(plan, values, bw, out, bw));
+        rc = tool_ranks_status(pl_dist_entropy_run(plan, values, bw, out, bw));
         ms = pl_dist_max(pl_now() - t0) * 1e3;
     }
-    if (rc == 0) rc = tool_dist_status(pl_dist_npy_write(&g, e->co.out_path, PL_F32, p.H, p.W, out, bw));
+    if (rc == 0) rc = tool_ranks_status(pl_dist_npy_write(&g, e->co.out_path, PL_F32, p.H, p.W, out, bw));
     if (rc == 0) {
         printf("entropy: %lldx%lld, k=%d, bins=%d, base %s, variant %s on %d rank%s (%dx%d)%s, %.3f ms\n",
                (long long)p.H, (long long)p.W, o->k, o->bins, o->base2 ? "2" : "e", pl_dist_entropy_rung(plan), g.size,
                g.size > 1 ? "s" : "", g.dims[0], g.dims[1], pl_dist_entropy_on_nccl(plan) ? " between GPUs on NCCL" : "",
                ms);
         const pl_dist_times t = pl_dist_entropy_times(plan);
-        tool_dist_report(&t);
+        tool_ranks_report(&t);
     }
     pl_dist_entropy_destroy(plan);
     pl_ctx_destroy(ctx);
@@ -483,7 +483,7 @@ int pl_cmd_entropy(int argc, char **argv)
     run_opts o = {0};
     int rc;
     if (pl_dist_active()) { /* the output was checked on rank 0 alone: every rank agrees on it */
-        if ((rc = tool_dist_parsed(parse_args(argc, argv, &e))) != CLI_GO_ON ||
+        if ((rc = tool_ranks_parsed(parse_args(argc, argv, &e))) != CLI_GO_ON ||
             (rc = cli_agree(tool_find_variant("entropy", &pl_entropy_kernel, &e.co, &o.variant))) != 0)
             return rc;
         o.k = (int)e.k, o.bins = (int)e.bins, o.base2 = e.base2;

@@ -1,15 +1,15 @@
 /* cmd_gemm.c: `parlab gemm A.npy B.npy -o C.npy`, C = alpha*A*B + beta*C0 on .npy files,
  * through pl_sgemm (the best rung) or pl_sgemm_variant (--variant).
- * Under mpirun (dist/gemm.h, SUMMA) every rank reads its blocks of A, B (and C0) and writes its
+ * Under mpirun (distributed/summa/summa.h, SUMMA) every rank reads its blocks of A, B (and C0) and writes its
  * block of C with MPI-IO: no rank holds a whole matrix.
  * Exit status: 0 ok; 1 a runtime failure (a file cannot be read or written, is malformed,
  * is not a float32 matrix; the device fails); 2 a usage error (bad option or value, shapes
  * that do not multiply, unknown variant). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/tool.h"
-#include "cli/tool_dist.h"
+#include "cli/tool_ranks.h"
 #include "core/core.h"
-#include "dist/gemm.h"
+#include "distributed/summa/summa.h"
 #include "kernels/gemm/gemm.h"
 
 #include <math.h>
@@ -196,20 +196,20 @@ static int gemm_on_ranks(const gemm_args *g, const pl_variant *variant)
     pl_dist_times t = {0, 0, 0};
     memset(&hC, 0, sizeof hC);
     const char *files[] = {g->in[0], g->in[1], g->c0_path};
-    int rc = tool_dist_npy_only("gemm", files, 3, g->co.out_path);
-    if (rc == 0) rc = tool_dist_header("gemm", g->in[0], f32, 1, &hA);
-    if (rc == 0) rc = tool_dist_header("gemm", g->in[1], f32, 1, &hB);
-    if (rc == 0 && g->c0_path) rc = tool_dist_header("gemm", g->c0_path, f32, 1, &hC);
+    int rc = cli_status(pl_dist_npy_only("gemm", files, 3, g->co.out_path));
+    if (rc == 0) rc = cli_status(pl_dist_npy_header_of("gemm", g->in[0], f32, 1, &hA));
+    if (rc == 0) rc = cli_status(pl_dist_npy_header_of("gemm", g->in[1], f32, 1, &hB));
+    if (rc == 0 && g->c0_path) rc = cli_status(pl_dist_npy_header_of("gemm", g->c0_path, f32, 1, &hC));
     if (rc == 0) rc = cli_agree(ranks_shapes(g, &hA, &hB, &hC));
     const int64_t M = hA.shape[0], K = hA.shape[1], N = hB.shape[1];
-    if (rc == 0) rc = tool_dist_status(pl_dist_grid_create(&grid, M, N, 0)), have_grid = rc == 0;
-    if (rc == 0) rc = tool_dist_status(pl_dist_gemm_check(&grid, M, N, K));
-    if (rc == 0) rc = tool_dist_context(&pl_gemm_kernel, &g->co, variant, &ctx);
-    if (rc == 0) rc = tool_dist_read("gemm", &grid, g->in[0], &hA, &A);
-    if (rc == 0) rc = tool_dist_read("gemm", &grid, g->in[1], &hB, &B);
+    if (rc == 0) rc = tool_ranks_status(pl_dist_grid_create(&grid, M, N, 0)), have_grid = rc == 0;
+    if (rc == 0) rc = tool_ranks_status(pl_dist_gemm_check(&grid, M, N, K));
+    if (rc == 0) rc = tool_ranks_context(&pl_gemm_kernel, &g->co, variant, &ctx);
+    if (rc == 0) rc = cli_status(pl_dist_npy_read_mine("gemm", &grid, g->in[0], &hA, &A));
+    if (rc == 0) rc = cli_status(pl_dist_npy_read_mine("gemm", &grid, g->in[1], &hB, &B));
     const pl_dist_block bc = have_grid ? pl_dist_block_of(&grid, M, N) : (pl_dist_block){0, 0, 0, 0};
     const int64_t ka = have_grid ? pl_dist_block_of(&grid, M, K).x1 - pl_dist_block_of(&grid, M, K).x0 : 0;
-    if (rc == 0 && g->c0_path) rc = tool_dist_read("gemm", &grid, g->c0_path, &hC, &C);
+    if (rc == 0 && g->c0_path) rc = cli_status(pl_dist_npy_read_mine("gemm", &grid, g->c0_path, &hC, &C));
     else if (rc == 0) {
         const int64_t n = (bc.y1 - bc.y0) * (bc.x1 - bc.x0);
         int mine = tool_fits_host("gemm", "this rank's block of C", 4.0 * (double)n);
@@ -222,18 +222,18 @@ static int gemm_on_ranks(const gemm_args *g, const pl_variant *variant)
     double ms = 0;
     if (rc == 0) {
         const double t0 = pl_now();
-        rc = tool_dist_status(pl_dist_sgemm_variant(&grid, ctx, variant ? variant->name : NULL, NULL, 0, M, N, K,
+        rc = tool_ranks_status(pl_dist_sgemm_variant(&grid, ctx, variant ? variant->name : NULL, NULL, 0, M, N, K,
                                                     g->alpha, A, ka, B, bc.x1 - bc.x0, g->beta, C, bc.x1 - bc.x0, &t));
         ms = pl_dist_max(pl_now() - t0) * 1e3;
     }
-    if (rc == 0) rc = tool_dist_status(pl_dist_npy_write(&grid, g->co.out_path, PL_F32, M, N, C, bc.x1 - bc.x0));
+    if (rc == 0) rc = tool_ranks_status(pl_dist_npy_write(&grid, g->co.out_path, PL_F32, M, N, C, bc.x1 - bc.x0));
     if (rc == 0) {
         if (g->alpha == 1.0f && !g->beta_given) printf("C = A*B");
         else printf("C = %g*A*B + %g*C0", (double)g->alpha, (double)g->beta);
         printf(": %lldx%lld (K=%lld), variant %s on %d rank%s (%dx%d, SUMMA), %.3f ms\n", (long long)M, (long long)N,
                (long long)K, variant ? variant->name : pl_best_variant(ctx, &pl_gemm_kernel, NULL), grid.size,
                grid.size > 1 ? "s" : "", grid.dims[0], grid.dims[1], ms);
-        tool_dist_report(&t);
+        tool_ranks_report(&t);
     }
     pl_ctx_destroy(ctx);
     if (have_grid) pl_dist_grid_destroy(&grid);
@@ -247,7 +247,7 @@ int pl_cmd_gemm(int argc, char **argv)
     const pl_variant *variant = NULL;
     int rc;
     if (pl_dist_active()) { /* the output was checked on rank 0 alone: every rank agrees on it */
-        if ((rc = tool_dist_parsed(parse_args(argc, argv, &g))) != CLI_GO_ON ||
+        if ((rc = tool_ranks_parsed(parse_args(argc, argv, &g))) != CLI_GO_ON ||
             (rc = cli_agree(tool_find_variant("gemm", &pl_gemm_kernel, &g.co, &variant))) != 0)
             return rc;
         return gemm_on_ranks(&g, variant);

@@ -5,17 +5,17 @@
  * is centred (its box's top-left at W/2 - w/2, H/2 - h/2, as Golly places it) and the grid runs
  * packed through pl_life_variant (any grid rung, CPU or CUDA); the unbounded plane runs on
  * cpu-sparse's engine. --soup WxH starts from a random soup instead of a file.
- * Under mpirun (src/dist/, dist/life.h) a bounded grid runs on the ranks: rank 0 reads the
+ * Under mpirun (src/distributed/life/life_ranks.h) a bounded grid runs on the ranks: rank 0 reads the
  * pattern, scatters it, gathers the last generation and writes it; every rank runs its block.
  * Exit status: 0 ok; 1 a runtime failure (a file cannot be read, is malformed, or cannot be
  * written; the device fails); 2 a usage error (bad option or value, a pattern larger than the
  * grid, a variant that cannot run this grid, too big for memory). */
 #include "cli/tool.h"
-#include "cli/tool_dist.h"
+#include "cli/tool_ranks.h"
 #include "core/core.h"
 #include "core/device.h"
 #include "core/sizes.h"
-#include "dist/life.h"
+#include "distributed/life/life_ranks.h"
 #include "io/life_pattern.h"
 #include "kernels/life/life.h"
 #include "kernels/life/sparse.h"
@@ -506,7 +506,7 @@ static int run_grid(const life_args *l, const pl_variant *variant, const pl_life
 
 /* ---------------------------------------------------------------- a grid on the ranks of mpirun */
 
-/* The ranks' blocks (dist/life.h). */
+/* The ranks' blocks (life_ranks.h). */
 static pl_status ranks_advance(void *user, int64_t gens) { return pl_dist_life_run(user, gens); }
 static int64_t ranks_census(void *user, int64_t box[4]) { return pl_dist_life_census(user, box); }
 
@@ -554,7 +554,7 @@ static int run_grid_ranks(const life_args *l, const pl_variant *variant, const p
     const char *ran = NULL;
     double seconds = 0;
     tool_common co = l->co;
-    tool_dist_share_node(&co);
+    pl_dist_share_node(&co.threads, &co.device);
     if ((rc = cli_agree(pl_dist_rank() == 0 ? place_pattern(l, pat, &grid) : PL_EXIT_OK)) == 0) {
         const pl_status s = pl_dist_grid_create(&g, p.H, p.W, p.topology == PL_LIFE_TOPO_TORUS);
         have_grid = s == PL_OK;

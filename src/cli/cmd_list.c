@@ -1,7 +1,7 @@
 /* cmd_list.c: `parlab list [kernel]`: the ladders, each variant's idea and parameters, and
  * whether this build and machine can run it (and why not). */
 #include "cli/options.h"
-#include "dist/dist.h"
+#include "distributed/transport/distributed.h"
 
 #include <string.h>
 
@@ -74,11 +74,11 @@ int pl_cmd_list(int argc, char **argv)
     }
     printf("machine: %s\n", pl_machine_summary());
     if (pl_dist_built())
-        printf("MPI: %s (mpirun -n P parlab life ... runs on P ranks; docs/design.md, Distributed layer)\n",
+        printf("MPI: %s (mpirun -n P parlab life ... runs on P ranks; docs/architecture.md, The distributed layer)\n",
                pl_dist_library());
     else
         printf("MPI: no (this build has no MPI: mpirun runs nothing distributed)\n");
-    if (pl_dist_nccl_built()) /* issue 24 */
+    if (pl_dist_nccl_built())
         printf("NCCL: %s (mpirun -n G parlab life|gemm|reduce ... --variant cuda-tuned: one GPU a rank, "
                "halos, panels and partials on NCCL)\n\n", pl_dist_nccl_library());
     else

@@ -3,7 +3,7 @@
  * and all of it as JSON (schema parlab-mem/1, docs/memory.md). Exit status: 0 every study ran
  * and computed what it should; 1 a study failed or a checksum was wrong; 2 a usage error. */
 #include "cli/tool.h"
-#include "dist/dist.h"
+#include "distributed/transport/distributed.h"
 #include "io/json.h"
 #include "kernels/memory/mem.h"
 
@@ -246,11 +246,11 @@ static int write_json(int argc, char **argv, const char *json, const mem_opts *o
     return PL_EXIT_OK;
 }
 
-int mem_dist(int argc, char **argv); /* mem_dist.c: pingpong and halo, between ranks */
+int mem_ranks(int argc, char **argv); /* cmd_mem_ranks.c: pingpong and halo, between ranks */
 
 int pl_cmd_mem(int argc, char **argv)
 {
-    if (argc >= 2 && (!strcmp(argv[1], "pingpong") || !strcmp(argv[1], "halo"))) return mem_dist(argc, argv);
+    if (argc >= 2 && (!strcmp(argv[1], "pingpong") || !strcmp(argv[1], "halo"))) return mem_ranks(argc, argv);
     if (pl_dist_size() > 1) {
         cli_error("parlab mem %s does not run distributed (launched by mpirun on %d ranks): only pingpong and halo "
                   "do; run the others without mpirun", argc >= 2 ? argv[1] : "", pl_dist_size());

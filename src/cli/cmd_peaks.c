@@ -1,11 +1,12 @@
 /* cmd_peaks.c: `parlab peaks`: measure the machine's ceilings (FMA peak and memory bandwidth
  * of the CPU and the GPU), cache them, and print them as a table with how each was measured.
  * `--show` prints the cached figures without measuring. The measurement itself lives in
- * src/harness/peaks.c. */
+ * src/harness/peaks*.c, the JSON writer in src/io/peaks_json.c. */
 #include "cli/tool.h"
 #include "core/core.h"
 #include "harness/peaks.h"
 #include "io/io.h"
+#include "io/json.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -186,119 +187,12 @@ static void print_table(const pl_peaks *pk, int cpu_quick, int gpu_quick, const 
     }
 }
 
-/* A JSON string: quotes, backslashes and control characters escaped. */
-static void json_string(FILE *f, const char *s)
+/* The figures as JSON (io's peaks writer, the document form) to file, whole or not at all. */
+static int write_json(const char *file, const pl_peaks *pk, const char *cache_file)
 {
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
-/* A figure, or null when it is not available (0). */
-static void json_num(FILE *f, double v)
-{
-    if (v > 0.0)
-        fprintf(f, "%.6g", v);
-    else
-        fputs("null", f);
-}
-
-static int write_json(const char *file, const pl_peaks *pk, const char *path, const char *cpu_mode,
-                      const char *gpu_mode, const char *tc_method)
-{
-    pl_tmp t; /* io.h's output: a temporary file renamed, a device or FIFO, "-" standard output */
-    if (pl_tmp_open(file, &t) != PL_OK) {
-        cli_error("peaks: %s", pl_last_error());
-        return PL_EXIT_FAIL;
-    }
-    FILE *f = fdopen(t.fd, "w");
-    if (!f) {
-        pl_tmp_close(file, &t, pl_fail(PL_ERR_IO, "%s: cannot write", file));
-        cli_error("peaks: %s", pl_last_error());
-        return PL_EXIT_FAIL;
-    }
-    t.fd = -1; /* the stream owns it */
-    fputs("{\n  \"machine\": ", f);
-    json_string(f, pk->machine);
-    fputs(",\n  \"cache_file\": ", f);
-    json_string(f, path);
-    fputs(",\n  \"cpu_mode\": ", f);
-    json_string(f, cpu_mode);
-    fputs(",\n  \"gpu_mode\": ", f);
-    json_string(f, gpu_mode);
-    fprintf(f, ",\n  \"cpu_threads\": %d", pk->cpu_threads);
-    const struct {
-        const char *name;
-        const double *v;
-    } pairs[] = {{"cpu_gflops_scalar", pk->cpu_gflops_scalar},
-                 {"cpu_gflops_avx2", pk->cpu_gflops_avx2},
-                 {"cpu_gflops_avx512", pk->cpu_gflops_avx512}};
-    for (int i = 0; i < 3; i++) {
-        fprintf(f, ",\n  \"%s\": [", pairs[i].name); /* [1 thread, cpu_threads threads] */
-        json_num(f, pairs[i].v[0]);
-        fputs(", ", f);
-        json_num(f, pairs[i].v[1]);
-        fputs("]", f);
-    }
-    fputs(",\n  \"cpu_int32_isa\": ", f);
-    json_string(f, pl_peaks_int_isa());
-    fputs(",\n  \"cpu_gops_int32\": [", f);
-    json_num(f, pk->cpu_gops_int32[0]);
-    fputs(", ", f);
-    json_num(f, pk->cpu_gops_int32[1]);
-    fputs("]", f);
-    fputs(",\n  \"cpu_triad_gbps\": ", f);
-    json_num(f, pk->cpu_triad_gbps);
-    fputs(",\n  \"gpu_gflops_fp32\": ", f);
-    json_num(f, pk->gpu_gflops_fp32);
-    fputs(",\n  \"gpu_gflops_tf32\": ", f);
-    json_num(f, pk->gpu_gflops_tf32);
-    fputs(",\n  \"gpu_tf32_method\": ", f);
-    json_string(f, tc_method);
-    fputs(",\n  \"gpu_gops_int32\": ", f);
-    json_num(f, pk->gpu_gops_int32);
-    fputs(",\n  \"gpu_copy_gbps\": ", f);
-    json_num(f, pk->gpu_copy_gbps);
-    const struct {
-        const char *name;
-        double v;
-    } streams[] = {{"cpu_read_gbps", pk->cpu_read_gbps},       {"cpu_write_gbps", pk->cpu_write_gbps},
-                   {"cpu_copy_gbps", pk->cpu_copy_gbps},       {"cpu_read_1thr_gbps", pk->cpu_read_1thr_gbps},
-                   {"cpu_cache_bytes", pk->cpu_cache_bytes},   {"cpu_cache_read_gbps", pk->cpu_cache_read_gbps},
-                   {"cpu_cache_copy_gbps", pk->cpu_cache_copy_gbps}, {"gpu_read_gbps", pk->gpu_read_gbps},
-                   {"gpu_write_gbps", pk->gpu_write_gbps},     {"gpu_cache_bytes", pk->gpu_cache_bytes},
-                   {"gpu_cache_read_gbps", pk->gpu_cache_read_gbps},
-                   {"gpu_cache_copy_gbps", pk->gpu_cache_copy_gbps}};
-    for (size_t i = 0; i < sizeof streams / sizeof streams[0]; i++) {
-        fprintf(f, ",\n  \"%s\": ", streams[i].name);
-        json_num(f, streams[i].v);
-    }
-    fprintf(f, ",\n  \"cpu_write_nt\": %s", pk->cpu_write_nt ? "true" : "false");
-    /* how the figures were taken */
-    fputs(",\n  \"measured\": ", f);
-    json_string(f, pk->measured);
-    fputs(",\n  \"load1\": ", f);
-    if (pk->load1 >= 0) fprintf(f, "%.4g", pk->load1);
-    else fputs("null", f);
-    fprintf(f, ",\n  \"spread\": %.4g", pk->spread);
-    fputs(",\n  \"spread_what\": ", f);
-    json_string(f, pk->spread_what);
-    fprintf(f, ",\n  \"sane\": %s", pk->sane ? "true" : "false");
-    fputs(",\n  \"sanity\": ", f);
-    json_string(f, pk->sanity);
-    fprintf(f, ",\n  \"cached\": %s", pk->cached ? "true" : "false");
-    fputs("\n}\n", f);
-    int failed = ferror(f) != 0;
-    failed |= fclose(f) != 0;
-    if (pl_tmp_close(file, &t, failed ? pl_fail(PL_ERR_IO, "%s: cannot write", file) : PL_OK) != PL_OK) {
+    FILE *f = pl_tmp_fopen(file); /* io.h's output: a temporary file renamed, a device or FIFO, "-" stdout */
+    if (f) pl_peaks_json_write(f, pk, PL_PEAKS_JSON_DOCUMENT, cache_file, pl_peaks_int_isa());
+    if (!f || pl_tmp_fclose(f, file) != PL_OK) {
         cli_error("peaks: %s", pl_last_error());
         return PL_EXIT_FAIL;
     }
@@ -366,13 +260,14 @@ static int get_peaks(const peaks_args *pa, const char *path, pl_peaks *pk, int *
 }
 
 /* The table, then how and when the figures were taken, and where they are cached. */
-static void print_figures(const pl_peaks *pk, const char *path, const char *cpu_mode, const char *gpu_mode, int tc)
+static void print_figures(const pl_peaks *pk, const char *path)
 {
+    const char *cpu_mode = pk->cpu_mode, *gpu_mode = pk->gpu_mode;
     unsigned f = pl_features();
     const char *gpu_why = !(f & PL_FEAT_CUDA_BUILD) ? "no GPU (this parlab was built without CUDA)"
                           : !(f & PL_FEAT_GPU)      ? "no GPU (no usable CUDA device)"
                                                     : "not measured: run `parlab peaks`";
-    print_table(pk, mode_quick(cpu_mode), mode_quick(gpu_mode), gpu_why, tc);
+    print_table(pk, mode_quick(cpu_mode), mode_quick(gpu_mode), gpu_why, pl_peaks_tc_parse(pk->gpu_tf32_method));
     char load[32] = "unknown";
     if (pk->load1 >= 0) snprintf(load, sizeof load, "%.2f", pk->load1);
     printf("\ntaken: %s (GPU: %s), %s, 1-minute load average %s at the start (limit %.2f), "
@@ -398,14 +293,15 @@ int pl_cmd_peaks(int argc, char **argv)
     int got = get_peaks(&pa, path, &pk, &rc);
     if (got != PL_EXIT_OK) return got;
 
-    /* How the figures were measured: pk says (from the cache file with --show). */
-    const char *cpu_mode = pk.cpu_mode[0] ? pk.cpu_mode : (pa.quick ? "quick" : "full");
-    const char *gpu_mode = pk.gpu_mode[0] ? pk.gpu_mode : "none";
-    const char *tc_name = pk.gpu_tf32_method[0] ? pk.gpu_tf32_method : "none";
+    /* How the figures were measured: pk says (from the cache file with --show); where it does
+     * not, the CPU's mode is this command's, the GPU's mode and the TF32 method "none". */
+    if (!pk.cpu_mode[0]) snprintf(pk.cpu_mode, sizeof pk.cpu_mode, "%s", pa.quick ? "quick" : "full");
+    if (!pk.gpu_mode[0]) snprintf(pk.gpu_mode, sizeof pk.gpu_mode, "none");
+    if (!pk.gpu_tf32_method[0]) snprintf(pk.gpu_tf32_method, sizeof pk.gpu_tf32_method, "none");
 
-    if (!pa.json || strcmp(pa.json, "-")) print_figures(&pk, path, cpu_mode, gpu_mode, pl_peaks_tc_parse(tc_name));
+    if (!pa.json || strcmp(pa.json, "-")) print_figures(&pk, path);
     if (pa.json) {
-        int jrc = write_json(pa.json, &pk, path, cpu_mode, gpu_mode, tc_name);
+        int jrc = write_json(pa.json, &pk, path);
         if (rc == PL_EXIT_OK) rc = jrc;
     }
     return rc;

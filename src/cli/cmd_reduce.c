@@ -3,16 +3,16 @@
  *     r = op over each row (axis 1) or column (axis 0) of a float32 matrix, as NumPy's
  *     A.op(axis=...) (a 1-D float32 result), through pl_sreduce or the named variant.
  *   parlab dot x.npy y.npy [--variant V]: prints sum_i x_i y_i of two float32 vectors.
- * Under mpirun (dist/reduce.h) reduce runs on the ranks: each reads its block of A with MPI-IO
+ * Under mpirun (distributed/reduce/reduce_ranks.h) reduce runs on the ranks: each reads its block of A with MPI-IO
  * and reduces it, the partials are combined across ranks, rank 0 writes r; dot runs on one.
  * Exit status as `parlab gemm`: 0 ok; 1 a runtime failure (a file cannot be read or written,
  * is malformed or not float32 of the right rank; the device fails); 2 a usage error (bad
  * option or value, shapes that do not fit, unknown variant, too big for memory). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/tool.h"
-#include "cli/tool_dist.h"
+#include "cli/tool_ranks.h"
 #include "core/core.h"
-#include "dist/reduce.h"
+#include "distributed/reduce/reduce_ranks.h"
 #include "kernels/reduce/reduce.h"
 
 #include <math.h>
@@ -165,12 +165,12 @@ static int reduce_on_ranks(const reduce_args *ra, const pl_variant *variant)
     pl_array r = {0};
     pl_ctx *ctx = NULL;
     pl_dist_times t = {0, 0, 0};
-    int rc = tool_dist_npy_only("reduce", ra->in, 1, ra->co.out_path);
-    if (rc == 0) rc = tool_dist_header("reduce", ra->in[0], f32, 1, &h);
+    int rc = cli_status(pl_dist_npy_only("reduce", ra->in, 1, ra->co.out_path));
+    if (rc == 0) rc = cli_status(pl_dist_npy_header_of("reduce", ra->in[0], f32, 1, &h));
     const int64_t M = h.shape[0], N = h.shape[1], R = ra->axis ? M : N;
-    if (rc == 0) rc = tool_dist_status(pl_dist_grid_create(&g, M, N, 0)), have_grid = rc == 0;
-    if (rc == 0) rc = tool_dist_context(&pl_reduce_kernel, &ra->co, variant, &ctx);
-    if (rc == 0) rc = tool_dist_read("reduce", &g, ra->in[0], &h, &A);
+    if (rc == 0) rc = tool_ranks_status(pl_dist_grid_create(&g, M, N, 0)), have_grid = rc == 0;
+    if (rc == 0) rc = tool_ranks_context(&pl_reduce_kernel, &ra->co, variant, &ctx);
+    if (rc == 0) rc = cli_status(pl_dist_npy_read_mine("reduce", &g, ra->in[0], &h, &A));
     if (rc == 0) {
         char what[64];
         snprintf(what, sizeof what, "r (%lld float32)", (long long)R);
@@ -180,7 +180,7 @@ static int reduce_on_ranks(const reduce_args *ra, const pl_variant *variant)
     double ms = 0;
     if (rc == 0) {
         const double t0 = pl_now();
-        rc = tool_dist_status(pl_dist_sreduce_variant(&g, ctx, variant ? variant->name : NULL, NULL, ra->op, ra->axis,
+        rc = tool_ranks_status(pl_dist_sreduce_variant(&g, ctx, variant ? variant->name : NULL, NULL, ra->op, ra->axis,
                                                       M, N, A, b.x1 - b.x0, r.data, PL_DIST_TO_ROOT, &t));
         ms = pl_dist_max(pl_now() - t0) * 1e3;
     }
@@ -190,7 +190,7 @@ static int reduce_on_ranks(const reduce_args *ra, const pl_variant *variant)
                pl_reduce_op_names[ra->op], ra->axis, (long long)R, (long long)M, (long long)N,
                variant ? variant->name : pl_best_variant(ctx, &pl_reduce_kernel, NULL), g.size, g.size > 1 ? "s" : "",
                g.dims[0], g.dims[1], ms);
-        tool_dist_report(&t);
+        tool_ranks_report(&t);
     }
     pl_ctx_destroy(ctx);
     if (have_grid) pl_dist_grid_destroy(&g);

@@ -2,7 +2,7 @@
 #include "cli/cli.h"
 
 #include "core/core.h"
-#include "dist/dist.h"
+#include "distributed/transport/distributed.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -11,32 +11,32 @@
 #include <unistd.h>
 
 /* The commands, in the order --help lists them: the name (its entry point is pl_cmd_<name> in
- * cmd_<name>.c), one line of help, and 1 if it runs on the ranks of mpirun -n P (src/dist/), 0
- * if in one process only. A new command is its cmd_<name>.c and one line here. */
+ * cmd_<name>.c) and one line of help. A new command is its cmd_<name>.c and one line here.
+ * Whether a command runs on the ranks of mpirun -n P is the distributed floor's to say
+ * (pl_dist_runs_command); the others refuse under mpirun on more than one rank. */
 #define COMMANDS(X) \
-    X(list, "ladders, variants, and what this build and machine can run", 0) \
-    X(peaks, "measure and cache the CPU/GPU FMA peaks and memory bandwidth", 0) \
-    X(bench, "verify and time variants against the reference and a peer", 1) \
-    X(sweep, "time one variant over parameter values and name the best", 0) \
-    X(gemm, "C = A*B on .npy files", 1) \
-    X(gemv, "y = A*x or A^T*x on .npy files", 0) \
-    X(transpose, "B = A^T on .npy files", 0) \
-    X(reduce, "row or column sum|mean|min|max|sumsq of an .npy matrix", 1) \
-    X(dot, "the dot product of two .npy vectors", 0) \
-    X(conv2d, "a K x K filter over an image (.npy, PGM, PNG)", 1) \
-    X(entropy, "local entropy of an image (.npy, PGM, PNG) or a batch of matrices", 1) \
-    X(life, "run a Life pattern (RLE, .cells, Golly-style bounded grids) for N generations", 1) \
-    X(report, "draw bench/sweep JSON files as one HTML page of SVG plots", 0) \
-    X(mem, "the memory-system lab: STREAM, strides, prefetch, false sharing, loop order, layouts, alignment", 1)
-#define DECLARE(name, help, distributed) int pl_cmd_##name(int argc, char **argv);
+    X(list, "ladders, variants, and what this build and machine can run") \
+    X(peaks, "measure and cache the CPU/GPU FMA peaks and memory bandwidth") \
+    X(bench, "verify and time variants against the reference and a peer") \
+    X(sweep, "time one variant over parameter values and name the best") \
+    X(gemm, "C = A*B on .npy files") \
+    X(gemv, "y = A*x or A^T*x on .npy files") \
+    X(transpose, "B = A^T on .npy files") \
+    X(reduce, "row or column sum|mean|min|max|sumsq of an .npy matrix") \
+    X(dot, "the dot product of two .npy vectors") \
+    X(conv2d, "a K x K filter over an image (.npy, PGM, PNG)") \
+    X(entropy, "local entropy of an image (.npy, PGM, PNG) or a batch of matrices") \
+    X(life, "run a Life pattern (RLE, .cells, Golly-style bounded grids) for N generations") \
+    X(report, "draw bench/sweep JSON files as one HTML page of SVG plots") \
+    X(mem, "the memory-system lab: STREAM, strides, prefetch, false sharing, loop order, layouts, alignment")
+#define DECLARE(name, help) int pl_cmd_##name(int argc, char **argv);
 COMMANDS(DECLARE)
 
-#define ENTRY(name, help, distributed) {#name, pl_cmd_##name, help, distributed},
+#define ENTRY(name, help) {#name, pl_cmd_##name, help},
 static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *help;
-    int distributed;
 } commands[] = {COMMANDS(ENTRY)};
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 
@@ -86,7 +86,7 @@ static int start_ranks(int *argc, char ***argv)
     if (pl_dist_rank() != 0) {
         const int null_fd = open("/dev/null", O_WRONLY);
         if (null_fd >= 0) dup2(null_fd, STDOUT_FILENO), close(null_fd);
-        cli_keep_errors();
+        pl_dist_keep_errors();
     }
     return PL_EXIT_OK;
 }
@@ -94,7 +94,7 @@ static int start_ranks(int *argc, char ***argv)
 /* The command, on the ranks of a distributed run only if it has a distributed path. */
 static int run_command(int i, int argc, char **argv)
 {
-    if (pl_dist_size() > 1 && !commands[i].distributed) {
+    if (pl_dist_size() > 1 && !pl_dist_runs_command(commands[i].name)) {
         cli_error("parlab %s does not run distributed yet (launched by mpirun on %d ranks): run it without "
                   "mpirun, or with -n 1", commands[i].name, pl_dist_size());
         return cli_agree(PL_EXIT_USAGE);

@@ -5,7 +5,7 @@
  * command's take function by id; the options several commands share (-o, --variant, --threads,
  * --device, --backend) have common ids and one parser each (options.c, tool.c).
  *
- * The rules, one for every command (docs/design.md, "One option table"):
+ * The rules, one for every command (docs/architecture.md, "One option table"):
  *   - an unknown option:         "CMD: unknown option 'ARG' (see parlab CMD --help)"       exit 2
  *   - a value missing at the end: "CMD: OPT needs a value (METAVAR)"                         exit 2
  *   - a value given to a flag:    "CMD: OPT takes no value"                                   exit 2

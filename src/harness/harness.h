@@ -93,6 +93,20 @@ pl_status pl_verify_inputs_device(const pl_problem *p, void *const *dev, const s
 /* ---- timing.c (the timed repeats: run.h) */
 /* Sort t[0..n-1] and give its median, min and max. */
 void pl_stats_summary(double *t, int n, double *median, double *min, double *max);
+/* Calls timed by the wall clock, where a pl_run does not fit (a call that spans the ranks of a
+ * distributed run, a one-rank baseline on its own operands): warmup untimed calls, then n timed
+ * ones, seconds[i] each. before (NULL: none) runs ahead of each call outside its time (a
+ * barrier); elapsed (NULL: the call's own) turns the call's seconds into the figure kept (the
+ * slowest rank's). all: every call is made even after one failed (calls that are collective:
+ * no other caller is left waiting), the first failure returned. */
+typedef struct pl_timed_calls {
+    pl_status (*call)(void *user);
+    void (*before)(void *user);
+    double (*elapsed)(void *user, double seconds);
+    void *user;
+    int all;
+} pl_timed_calls;
+pl_status pl_time_calls(const pl_timed_calls *c, int warmup, long n, double *seconds);
 
 /* ---- ceilings.c */
 /* r's % of the ceiling that bounds it (compute, memory or the roofline, as the kernel says) at

@@ -2,13 +2,14 @@
  * and pl_cache_dir in parlab.h).
  *
  * The FMA peak of a unit is measured with many independent FMA chains per thread, x = x*m + a,
- * so that the pipes never wait for a result: per ISA one loop (peaks.c, peaks_avx2.c,
+ * so that the pipes never wait for a result: per ISA one loop (peaks_compute.c, peaks_avx2.c,
  * peaks_avx512.c), per GPU one kernel (peaks_cuda.cu). Each chain step counts 2 flops per lane.
  * The 32-bit integer/bitwise throughput is measured the same way: independent chains per
  * thread that alternate a bitwise op (AVX-512 vpternlogd, AVX2 vpxor, scalar xor; GPU LOP3)
  * and an add (vpaddd / add; GPU IADD3), one op per 32-bit lane per instruction. An empty asm
  * statement after every op of every chain hands the values to the compiler as unknown, so
- * that it can neither fold nor reassociate the chains (peaks.c, peaks_avx2.c, peaks_avx512.c).
+ * that it can neither fold nor reassociate the chains (peaks_compute.c, peaks_avx2.c,
+ * peaks_avx512.c).
  * The GPU TF32 tensor-core peak is back-to-back wgmma.mma_async m64n256k8 (Hopper, sm_90a
  * image) or mma.sync m16n8k8 (sm_80 and later), 2 flops per multiply-add (peaks_cuda.cu).
  * The constants below are the method; `parlab peaks` prints them beside the figures. */
@@ -76,20 +77,20 @@ static inline int pl_peaks_copy_reps(int quick) { return quick ? 5 : 10; }
 
 /* One thread's FMA chains for iters steps; the return value is the sum of the chains, which
  * the caller stores so that the loop cannot be dropped. */
-float pl_peaks_fma_sse(int64_t iters);        /* scalar mul + add, baseline x86-64 (peaks.c) */
+float pl_peaks_fma_sse(int64_t iters);        /* scalar mul + add, baseline x86-64 (peaks_compute.c) */
 float pl_peaks_fma_scalar(int64_t iters);     /* scalar FMA (vfmadd..ss), peaks_avx2.c */
 float pl_peaks_fma_avx2(int64_t iters);       /* 8 lanes, peaks_avx2.c */
 float pl_peaks_fma_avx512(int64_t iters);     /* 16 lanes, peaks_avx512.c */
 /* One thread's integer chains for iters trips (PL_PEAKS_INT_OPS ops a chain each); the return
  * value is a checksum of the chains (as a float), stored by the caller likewise. */
-float pl_peaks_int_scalar(int64_t iters);     /* xor + add on 32-bit registers (peaks.c) */
+float pl_peaks_int_scalar(int64_t iters);     /* xor + add on 32-bit registers (peaks_compute.c) */
 float pl_peaks_int_avx2(int64_t iters);       /* vpxor + vpaddd ymm, 8 lanes, peaks_avx2.c */
 float pl_peaks_int_avx512(int64_t iters);     /* vpternlogd + vpaddd zmm, 16 lanes, peaks_avx512.c */
 
 /* One thread's memory streams over its chunk (a multiple of 64 floats, 64-byte aligned):
  * read: the sum of a[0..n) (returned, so that the loads cannot be dropped); write: a[i] = v;
- * copy: dst[i] = src[i]; nt: non-temporal (streaming) stores. sse: peaks.c (baseline x86-64),
- * avx2: peaks_avx2.c, avx512: peaks_avx512.c. */
+ * copy: dst[i] = src[i]; nt: non-temporal (streaming) stores. sse: peaks_streams.c (baseline
+ * x86-64), avx2: peaks_avx2.c, avx512: peaks_avx512.c. */
 float pl_peaks_read_sse(const float *a, int64_t n);
 void pl_peaks_write_sse(float *a, int64_t n, float v, int nt);
 void pl_peaks_copy_sse(float *dst, const float *src, int64_t n, int nt);
@@ -119,7 +120,7 @@ static inline int pl_peaks_cache_reps(int quick) { return quick ? 10 : 40; }
 double pl_peaks_mem_time(const pl_peaks *pk, int gpu, double bytes, double written, int cold, char *name,
                          size_t n);
 
-/* ---- sanity of freshly measured figures (docs/design.md, "Peaks")
+/* ---- sanity of freshly measured figures (docs/architecture.md, "Peaks: honest ceilings, sane figures")
  * The rules, each a reason to refuse to cache them:
  * - threads: on a machine of more than one thread, all threads slower than 0.9 x one thread
  *   for an FMA ISA, the int32 figure or the read stream;

@@ -1,9 +1,9 @@
 /* peaks_streams_body.h: the memory streams of `parlab peaks` (read-only, write-only, copy),
  * written once in the vector words of core/simd_avx2.h or core/simd_avx512.h and included by
- * peaks_avx2.c and peaks_avx512.c after one of them, with STREAMS_SUFFIX naming the ISA and
- * VSTREAM the non-temporal store of a vector. Each loop trip moves 4 vectors (8 for the read,
- * whose eight accumulators hide the add latency of both pipes behind two loads a cycle), so
- * the loops wait on memory, not on the instructions. */
+ * peaks_avx2.c and peaks_avx512.c after one of them (by peaks_streams.c in SSE's words), with
+ * STREAMS_SUFFIX naming the ISA and VSTREAM the non-temporal store of a vector. Each loop trip
+ * moves 4 vectors (8 for the read, whose eight accumulators hide the add latency of both pipes
+ * behind two loads a cycle), so the loops wait on memory, not on the instructions. */
 #define STREAMS_CAT2(a, b) a##b
 #define STREAMS_CAT(a, b) STREAMS_CAT2(a, b)
 #define STREAMS_FN(name) STREAMS_CAT(name, STREAMS_SUFFIX)

@@ -93,3 +93,18 @@ pl_status pl_time_repeats(pl_run *run, pl_result *r)
     free(times);
     return s;
 }
+
+pl_status pl_time_calls(const pl_timed_calls *c, int warmup, long n, double *seconds)
+{
+    pl_status s = PL_OK;
+    for (long i = -(long)warmup; i < n && (s == PL_OK || c->all); i++) { /* i < 0: the warm-ups */
+        if (c->before) c->before(c->user);
+        const double t0 = pl_now();
+        const pl_status one = c->call(c->user);
+        double dt = pl_now() - t0;
+        if (c->elapsed) dt = c->elapsed(c->user, dt);
+        if (s == PL_OK) s = one;
+        if (i >= 0) seconds[i] = dt;
+    }
+    return s;
+}

@@ -45,7 +45,7 @@ int64_t pl_src_read(pl_src *s, void *buf, size_t n);
 pl_status pl_npy_read_src(const char *name, pl_src *s, pl_array *a);
 
 /* The header alone (a's dtype, rank and shape; data NULL), for a reader that takes the data
- * itself (the distributed layer's MPI-IO, src/dist/npy.c): s is left at the first data byte
+ * itself (the distributed layer's MPI-IO, src/distributed/npy/npy_ranks.c): s is left at the first data byte
  * (s->offset bytes in) and, where its size is known, checked to hold all the data. */
 pl_status pl_npy_read_header(const char *name, pl_src *s, pl_array *a);
 

@@ -1,6 +1,6 @@
-/* json.h: parlab's one JSON module (issue 20): the text read into a tree (json.c), values
- * written (json.c), and parlab's JSON files begun and ended (results_json.c, which also writes
- * the bench's rows, pl_report_json in parlab.h).
+/* json.h: parlab's one JSON module: the text read into a tree (json.c), values written
+ * (json.c), the measured peaks written (peaks_json.c), and parlab's JSON files begun and ended
+ * (results_json.c, which also writes the bench's rows, pl_report_json in parlab.h).
  *
  * The reader is strict (RFC 8259), for `parlab report` reading the files `parlab bench --json`
  * and `parlab sweep --json` write. Strict: one value and nothing after it
@@ -56,6 +56,15 @@ const char *pl_json_type_name(pl_json_type t);
  * finite (JSON has no NaN). */
 void pl_json_write_string(FILE *f, const char *s);
 void pl_json_write_num(FILE *f, double x);
+
+/* ---- the measured peaks as a JSON object, in one of the two forms parlab writes them
+ * (peaks_json.c says how they differ): the "peaks" member of a results file's machine (on one
+ * line, no newline after it), or the document of `parlab peaks --json` (one member a line,
+ * ending with a newline). cache_file and int32_isa: the document's members of those names
+ * (where the figures are cached, the ISA of the int32 figures); the results form has neither. */
+typedef enum pl_peaks_json_form { PL_PEAKS_JSON_RESULTS, PL_PEAKS_JSON_DOCUMENT } pl_peaks_json_form;
+void pl_peaks_json_write(FILE *f, const pl_peaks *pk, pl_peaks_json_form form, const char *cache_file,
+                         const char *int32_isa);
 
 /* ---- parlab's JSON files: an output (io.h: a temporary file renamed into place, a device or
  * FIFO written through, "-" standard output) begun with

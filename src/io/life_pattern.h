@@ -1,8 +1,9 @@
-/* life_pattern.h: Life patterns as files hold them (issue 12; in io since issue 20): Golly's RLE
- * and plaintext .cells, read and written (life_pattern.c), and seeded random soups. The life
- * room (src/kernels/life/) keeps grids in its own layouts and knows no file; io knows no rule:
- * a pattern carries its rule as the text the file gives, which the room reads with its rule.c
- * (pl_life_rule_parse_at in kernels/life/rule.h).
+/* life_pattern.h: Life patterns as files hold them (in io: the command, the Python package and
+ * the distributed layer all read them): Golly's RLE and plaintext .cells, read and written
+ * (life_pattern.c), and seeded random soups. The life room (src/kernels/life/) keeps grids in its
+ * own layouts and knows no file; io knows no rule: a pattern carries its rule as the text the
+ * file gives, which the room reads with its rule.c (pl_life_rule_parse_at in
+ * kernels/life/rule.h).
  *
  * A pattern is a box of w x h cells, bit-packed by rows: cell (x, y) (x to the right, y down,
  * both from the box's top-left) is bit (x % 64) of word y * words_per_row + x / 64; bits past w

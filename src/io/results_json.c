@@ -35,35 +35,8 @@ static void json_machine(FILE *f, const pl_report_info *rc)
     pl_json_write_string(f, pl_gpu_name());
     const pl_peaks *pk = rc ? rc->peaks : NULL;
     fprintf(f, ",\n    \"peaks\": ");
-    if (pk && pk->valid) {
-        fprintf(f, "{\"cpu_gflops_avx512\": [%.6g, %.6g], \"cpu_gflops_avx2\": [%.6g, %.6g], "
-                   "\"cpu_triad_gbps\": %.6g, \"gpu_gflops_fp32\": %.6g, \"gpu_copy_gbps\": %.6g, "
-                   "\"gpu_gflops_tf32\": %.6g, \"cpu_gops_int32\": [%.6g, %.6g], \"gpu_gops_int32\": %.6g",
-                pk->cpu_gflops_avx512[0], pk->cpu_gflops_avx512[1], pk->cpu_gflops_avx2[0],
-                pk->cpu_gflops_avx2[1], pk->cpu_triad_gbps, pk->gpu_gflops_fp32, pk->gpu_copy_gbps,
-                pk->gpu_gflops_tf32, pk->cpu_gops_int32[0], pk->cpu_gops_int32[1], pk->gpu_gops_int32);
-        /* the streams the memory bound uses, and how the figures were taken (docs/output.md) */
-        fprintf(f, ", \"cpu_read_gbps\": %.6g, \"cpu_write_gbps\": %.6g, \"cpu_copy_gbps\": %.6g, "
-                   "\"cpu_cache_bytes\": %.6g, \"cpu_cache_read_gbps\": %.6g, \"cpu_cache_copy_gbps\": %.6g, "
-                   "\"gpu_read_gbps\": %.6g, \"gpu_write_gbps\": %.6g, \"gpu_cache_bytes\": %.6g, "
-                   "\"gpu_cache_read_gbps\": %.6g, \"gpu_cache_copy_gbps\": %.6g, \"cpu_mode\": ",
-                pk->cpu_read_gbps, pk->cpu_write_gbps, pk->cpu_copy_gbps, pk->cpu_cache_bytes,
-                pk->cpu_cache_read_gbps, pk->cpu_cache_copy_gbps, pk->gpu_read_gbps, pk->gpu_write_gbps,
-                pk->gpu_cache_bytes, pk->gpu_cache_read_gbps, pk->gpu_cache_copy_gbps);
-        pl_json_write_string(f, pk->cpu_mode);
-        fprintf(f, ", \"gpu_mode\": ");
-        pl_json_write_string(f, pk->gpu_mode);
-        fprintf(f, ", \"measured\": ");
-        pl_json_write_string(f, pk->measured);
-        fprintf(f, ", \"load1\": ");
-        num_or_null(f, pk->load1, pk->load1 >= 0);
-        fprintf(f, ", \"spread\": %.4g, \"sane\": %s, \"sanity\": ", pk->spread, pk->sane ? "true" : "false");
-        pl_json_write_string(f, pk->sanity);
-        fprintf(f, ", \"cached\": %s, \"implicit\": %s}", pk->cached ? "true" : "false",
-                pk->implicit ? "true" : "false");
-    } else {
-        fputs("null", f);
-    }
+    if (pk && pk->valid) pl_peaks_json_write(f, pk, PL_PEAKS_JSON_RESULTS, NULL, NULL);
+    else fputs("null", f);
     fprintf(f, "},\n  \"build\": {\"version\": \"%s\", \"cuda\": %s, \"openblas\": %s, \"compiler\": ",
             PARLAB_VERSION, (feat & PL_FEAT_CUDA_BUILD) ? "true" : "false",
             (feat & PL_FEAT_OPENBLAS) ? "true" : "false");

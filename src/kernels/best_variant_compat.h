@@ -2,7 +2,7 @@
  *
  * The rung a BLAS-like call runs is pl_best_variant(ctx, kernel, problem) (src/harness/
  * registry.c), read from the best_rank each ladder declares. The per-kernel functions it
- * replaced are still called by src/dist/ and src/cli/bench_dist*.c, which are being moved; these
+ * replaced are still called by src/distributed/ (and tests/mpi/reduce_check.c); these
  * macros keep those calls compiling, each the generic call. Remove this file (and its include
  * in core/core.h) once no caller names them. pl_life_best_variant_for needs
  * kernels/life/life.h where it is used (its problem struct). */

@@ -1,4 +1,4 @@
-/* report.h: `parlab report` (issue 13): the JSON files `parlab bench --json` and `parlab sweep
+/* report.h: `parlab report`: the JSON files `parlab bench --json` and `parlab sweep
  * --json` write, read back (io/json.h) and drawn as one self-contained HTML page of inline SVG
  * plots (svg.h): per kernel its ladder against the ceiling and the peer, a roofline per
  * machine, rate against working-set size, sweeps with the best setting marked, the phases of

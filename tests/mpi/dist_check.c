@@ -1,11 +1,11 @@
-/* dist_check.c: the distributed layer's own checks (src/dist/), run by test_mpi_dist.sh under
+/* dist_check.c: the distributed layer's own checks (src/distributed/), run by test_mpi_dist.sh under
  * mpirun on 1, 2, 3 and 4 ranks: the grid of ranks and its neighbours, the blocks of arrays
  * that do not divide (1x7, 5x3, 67x61, 1000x1001), scatter and gather, the halo exchange of
  * several depths and element sizes on a torus and a plane (every halo cell compared with the
  * global array, corners included; a plane's outside left untouched), the agree step, and the
  * refusal of more ranks than rows. Every rank checks; the exit status is 1 on any rank's
  * failure (each failure printed with its rank). */
-#include "dist/dist.h"
+#include "distributed/transport/distributed.h"
 
 #include "check.h"
 

@@ -1,4 +1,4 @@
-/* gemm_check.c: SUMMA GEMM across ranks (src/dist/gemm.c), run by test_mpi_gemm.sh under
+/* gemm_check.c: SUMMA GEMM across ranks (src/distributed/summa/summa.c), run by test_mpi_gemm.sh under
  * mpirun on 1, 2, 3 and 4 ranks. Each case: rank 0 makes the problem with the GEMM spec's
  * seeded inputs, scatters A, B and C into the ranks' blocks (rows padded, so the leading
  * dimensions are not the widths), every rank runs pl_dist_sgemm_variant, rank 0 gathers C and
@@ -10,7 +10,7 @@
  * one rank's bad argument failing every rank together. */
 #include "mpi_check.h"
 
-#include "dist/gemm.h"
+#include "distributed/summa/summa.h"
 #include "kernels/gemm/gemm.h"
 
 #include <math.h>

@@ -6,7 +6,7 @@
 #define PL_TEST_MPI_CHECK_H
 
 #include "core/core.h"
-#include "dist/dist.h"
+#include "distributed/transport/distributed.h"
 #include "harness/harness.h"
 
 #include "check.h"

@@ -1,4 +1,4 @@
-/* npy_check.c: the ranks' MPI-IO on .npy files (src/dist/npy.c), run by test_mpi_npy.sh under
+/* npy_check.c: the ranks' MPI-IO on .npy files (src/distributed/npy/npy_ranks.c), run by test_mpi_npy.sh under
  * mpirun on 1..4 ranks in a scratch directory (argv[1]): arrays of sizes that do not divide by
  * the grid (5x3, 67x61, 1000x1001) and four dtypes, written by the one-process writer and read
  * back block by block (every element checked, the rows' padding untouched), then written by
@@ -6,7 +6,7 @@
  * file that is not .npy, truncated data, a 3D array, an output in a missing directory, a rank
  * that fails its part of a write (the target keeps its old bytes, no temporary file left), a
  * device as the output; each fails with the same status on every rank. */
-#include "dist/npy.h"
+#include "distributed/npy/npy_ranks.h"
 
 #include "check.h"
 

@@ -1,4 +1,4 @@
-/* reduce_check.c: reductions and dot across ranks (src/dist/reduce.c), run by
+/* reduce_check.c: reductions and dot across ranks (src/distributed/reduce/reduce_ranks.c), run by
  * test_mpi_reduce.sh under mpirun on 1, 2, 3 and 4 ranks. For each matrix (1x7, 7x1, 67x61,
  * 1000x1001; the reduce spec's seeded inputs, whose sums are exact in float32, and general
  * random floats): rank 0 scatters it into the ranks' blocks (rows padded), then every op on
@@ -11,8 +11,8 @@
  * rank: a grid larger than the matrix, a dot on two process rows, one rank's bad lda. */
 #include "mpi_check.h"
 
-#include "dist/dist_mpi.h"
-#include "dist/reduce.h"
+#include "distributed/transport/mpi_comm.h"
+#include "distributed/reduce/reduce_ranks.h"
 #include "kernels/reduce/reduce.h"
 
 #include <math.h>

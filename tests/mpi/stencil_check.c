@@ -1,4 +1,4 @@
-/* stencil_check.c: the distributed conv2d and entropy (src/dist/stencil.h), run by
+/* stencil_check.c: the distributed conv2d and entropy (src/distributed/stencil/stencil_ranks.h), run by
  * test_mpi_stencil.sh under mpirun on 1, 2, 3 and 4 ranks. Rank 0 makes seeded random inputs,
  * scatters them, every rank runs its block, rank 0 gathers the output and compares it with
  * the one-process run of the same rung on the whole image: int32 conv2d and entropy exactly
@@ -9,12 +9,12 @@
  * every rank alike, or run on one rank), a value >= bins and an int32 range overflow on the
  * last rank only (that rank fails, no rank hangs, the agreed message names the pixel). The
  * exit status is 1 on any rank's failure.
- * `stencil_check cuda nccl|host` (issue 24, test_mpi_nccl_stencil.sh) runs the same on a CUDA
+ * `stencil_check cuda nccl|host` (test_mpi_nccl_stencil.sh) runs the same on a CUDA
  * context (each rank the GPU of its local rank), the rung the best CUDA one, against the
  * one-process GPU run, and checks that every plan took the path named: nccl (the window on
  * the GPU, halos on NCCL) or host (more ranks than GPUs: the host path). On the NCCL path the
  * runs with overlap auto go through the resident calls (upload, two run_resident, download). */
-#include "dist/stencil.h"
+#include "distributed/stencil/stencil_ranks.h"
 
 #include "check.h"
 #include "core/device.h"

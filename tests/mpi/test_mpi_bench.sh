@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_mpi_bench.sh: `parlab bench life` (and conv2d, entropy, gemm, reduce) under mpirun on 1, 2, 3 and 4 ranks: strong scaling of a
 # size that does not divide (67x61: every rank's block checked exact against the reference), weak
-# scaling (the problem grows with the grid), the JSON's fields; and the faults: a kernel that
+# scaling (the problem grows with the grid), the JSON's fields, SIZE given as --size S as the
+# one-process bench takes it; and the faults: a kernel that
 # does not run distributed, a bad --scale, more ranks than rows, a halo deeper than a block: each
 # one message from rank 0, exit 2, never a hang (60 s). Then `parlab mem pingpong|halo` (the
 # network model's measurements), and their refusals.
@@ -77,6 +78,29 @@ for p in 2 3 4; do
         grep -Eq "^ +$p  [0-9]x[0-9] +67x61 " out.txt && grep -q 'host path (MPI)' out.txt; then ok; else
         bad "reduce strong on $p ranks: status $st $(cat out.txt err.txt | head)"; fi
 done
+
+# the one-process bench's size syntax: --size S is SIZE, and the run says the same as the
+# positional form's (the table's text, the problem of each row, the JSON's shape), figures aside
+table_text() { # the title, path and check lines, each row's ranks, grid and problem
+    sed -n '1,2p;4p' out.txt
+    grep -E '^ +[0-9]+  [0-9]+x[0-9]+ ' out.txt | awk '{print $1, $2, $3}'
+}
+run_n 2 60 "$PARLAB" bench life 256 --gens 10 --repeats 2 --json pos.json
+st=$?
+table_text >pos.txt
+run_n 2 60 "$PARLAB" bench life --size 256 --gens 10 --repeats 2 --json opt.json
+st2=$?
+table_text >opt.txt
+if [ $st -eq 0 ] && [ $st2 -eq 0 ] && [ "$(wc -l <opt.txt)" -eq 5 ] && cmp -s pos.txt opt.txt &&
+    grep -Eq '^2 2x1 256x512$' opt.txt &&
+    [ "$(grep -o '"problem_rows_cols": [^]]*]' opt.json)" = "$(grep -o '"problem_rows_cols": [^]]*]' pos.json)" ]; then
+    ok; else bad "bench life --size 256 on 2 ranks: status $st2 (positional $st): $(diff pos.txt opt.txt | head) $(head -3 err.txt)"; fi
+run_n 2 60 "$PARLAB" bench life --size=64x32 --scale strong --gens 4 --repeats 1
+st=$?
+if [ $st -eq 0 ] && grep -Eq '^ +2  [12]x[12] +64x32 ' out.txt; then ok; else
+    bad "bench life --size=64x32 on 2 ranks: status $st $(cat out.txt err.txt | head)"; fi
+run_n 2 60 "$PARLAB" bench life 256 --size 128; expect_one_error $? 2 "one SIZE a run"
+run_n 2 60 "$PARLAB" bench life --size 128,256; expect_one_error $? 2 "one SIZE a run"
 
 # the faults
 run_n 2 60 "$PARLAB" bench transpose 64; expect_one_error $? 2 "does not run distributed yet"

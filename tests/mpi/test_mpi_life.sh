@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_mpi_life.sh: `mpirun -n P parlab life` (src/dist/life.c) against the one-process run, bit
+# test_mpi_life.sh: `mpirun -n P parlab life` (src/distributed/life/life_ranks.c) against the one-process run, bit
 # for bit: the RLE it writes and the generation lines it prints, on 1, 2, 3 and 4 ranks (3: a
 # grid of ranks that is not square), sizes that do not divide (67x61, 1000x1001), torus and
 # plane, several rules, a pattern read from a file, hundreds of generations, halo depths 1 and

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# test_mpi_nccl_gemm.sh: SUMMA GEMM and the reductions on the GPU path (issue 24, src/dist/
-# nccl_gemm.c, nccl_reduce.c): with a CUDA rung under mpirun the blocks stay on the GPUs and the
+# test_mpi_nccl_gemm.sh: SUMMA GEMM and the reductions on the GPU path (src/distributed/
+# nccl/nccl_summa.c, nccl_reduce.c): with a CUDA rung under mpirun the blocks stay on the GPUs and the
 # panels and partials travel on NCCL. `parlab gemm|reduce` on 1 rank (NCCL to itself) against
 # the one-process GPU call: shapes that do not divide (67x61x45, 1000x1001x999), alpha/beta,
 # beta 0 with a NaN-poisoned C0 (C0 must not be read), within the GEMM bound; reduce sum within

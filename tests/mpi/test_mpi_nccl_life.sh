@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_mpi_nccl_life.sh: distributed Life on the GPU path (issue 24, src/dist/nccl_life.c):
+# test_mpi_nccl_life.sh: distributed Life on the GPU path (src/distributed/nccl/nccl_life.c):
 # `mpirun -n 1 parlab life ... --variant cuda-tuned|cuda-bitpacked` keeps the block on the GPU,
 # packs and unpacks the halo strips there and trades them on NCCL (on a torus one rank is its
 # own neighbour in all 8 directions: every strip goes through ncclSend/ncclRecv to itself).

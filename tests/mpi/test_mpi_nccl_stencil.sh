@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# test_mpi_nccl_stencil.sh: distributed conv2d and entropy on the GPU path (issue 24,
-# src/dist/nccl_window.c): the window on each rank's GPU, halos packed there and traded on
+# test_mpi_nccl_stencil.sh: distributed conv2d and entropy on the GPU path
+# (src/distributed/nccl/nccl_window.c): the window on each rank's GPU, halos packed there and traded on
 # NCCL, the CUDA rung through pl_run_device on device pointers. tests/mpi/stencil_check.c in
 # its cuda mode: every border and mode, int32 and float32, K = 3, 5, 7, entropy k = 3, 5, 7
 # with 16 and 256 bins, sizes that do not divide (7x5, 67x61, 1000x1001), overlap on, off

@@ -83,7 +83,7 @@ static inline void pl_conv2d_set_shape(pl_conv2d_problem *p)
  * output can reach) could leave int32; PL_OK for float32 problems. */
 pl_status pl_conv2d_check_i32_range(const pl_conv2d_problem *p, const void *image, const void *filter);
 
-/* (issue 24, cuda_pad.cu; CUDA builds only) The distributed layer's window on the device: the
+/* (cuda_pad.cu; CUDA builds only) The distributed layer's window on the device: the
  * cells of the bands (n <= 4 rectangles r0, r1, c0, c1 of window coordinates) that lie outside
  * the H x W image are filled by the border rule from the cells inside it. Window cell (y, x)
  * is image pixel (y + oy, x + ox); rows ld elements apart; stream-ordered on stream. */

@@ -1,5 +1,5 @@
-// cuda_pad.cu: the border rule on the device, for the distributed layer's GPU path (issue 24,
-// src/dist/nccl_window.c): the cells of a rank's window that lie outside the image, filled as
+// cuda_pad.cu: the border rule on the device, for the distributed layer's GPU path
+// (src/distributed/nccl/nccl_window.c): the cells of a rank's window that lie outside the image, filled as
 // 'same' mode reads them (zero, clamp, reflect) from cells inside it, so that 'valid' on the
 // padded window is 'same' on the image. A thread a cell of up to four bands of the window;
 // each reads a cell inside the image (never one the launch writes), so no ordering is needed.

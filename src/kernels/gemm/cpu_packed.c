@@ -21,8 +21,8 @@
  * /sys/devices/system/cpu/cpu0/cache (sysconf as a fallback, then 32K/512K/8M):
  *   KC: the B sliver KC x NR x 4 bytes fills L1d:           KC = L1d / (4*NR), rounded
  *       down to 16, clamped to 64..1024. AVX2 (NR=16) on 32 KiB: KC = 512; AVX-512 (NR=32)
- *       on 32 KiB (Zen 4): 256, on 48 KiB: 384. Half of L1d (the textbook rule, kept until
- *       issue 23) measured 3-5% slower for AVX2 on the Zen 4 at 1024-4096 and 5-9% for AVX-512
+ *       on 32 KiB (Zen 4): 256, on 48 KiB: 384. Half of L1d (the textbook rule, kept at first)
+ *       measured 3-5% slower for AVX2 on the Zen 4 at 1024-4096 and 5-9% for AVX-512
  *       (KC 128): each K block is one more pass over C (a load and a store of every element),
  *       two more barriers and one more call per tile, while the A sliver and C lines that
  *       push B out of L1 come back from L2, which feeds 32 bytes a cycle against the ~15 the

@@ -1,5 +1,5 @@
 // cuda_packed.cu: the packed layout's helpers on the device, for the distributed layer's GPU path
-// (issue 24, src/dist/nccl_life.c).
+// (distributed Life on NCCL, one GPU a rank: src/distributed/nccl/nccl_life.c).
 //   pl_life_copy_cells_device: halo strips packed out of a rank's window and unpacked into it,
 //     parts of the window cut out and put back. A thread a destination word: it gathers the 64
 //     source cells that land in its word (two source words, shifted: any bit offset on either

@@ -1,4 +1,4 @@
-/* life.h: the life room's face (issue 12). Conway's Game of Life and any Life-like rule
+/* life.h: the life room's face. Conway's Game of Life and any Life-like rule
  * (B/S notation) on a W x H grid, a torus (edges wrap) or a bounded plane (dead beyond the
  * edge), for gens generations. One operand, PL_INOUT: data[0] = the grid BIT-PACKED (packed.c):
  * H rows of wpr = (W + 63) / 64 little-endian 64-bit words, cell x of row y at bit x % 64 of
@@ -66,7 +66,7 @@ void pl_life_unpack_rows(const uint64_t *bits, uint8_t *cells, int64_t W, int64_
 void pl_life_pack_rows(const uint8_t *cells, uint64_t *bits, int64_t W, int64_t y0, int64_t y1);
 /* A w x h rectangle of cells from (sx, sy) of a packed array (rows src_wpr words apart) to
  * (dx, dy) of another (rows dst_wpr words apart), at any bit offsets; the cells around the
- * rectangle in dst are kept (the distributed layer's halos and blocks, src/dist/life.c). */
+ * rectangle in dst are kept (the distributed layer's halos and blocks, src/distributed/life/life_ranks.c). */
 void pl_life_copy_cells(uint64_t *dst, int64_t dst_wpr, int64_t dx, int64_t dy, const uint64_t *src, int64_t src_wpr,
                         int64_t sx, int64_t sy, int64_t w, int64_t h);
 /* The same on the device (cuda_packed.cu, CUDA builds only): dst and src device arrays that do

@@ -1,4 +1,4 @@
-/* mem.h: the memory-system lab (issue 14), `parlab mem STUDY`. Each study is one file of this
+/* mem.h: the memory-system lab, `parlab mem STUDY`. Each study is one file of this
  * room: it sizes its arrays from the machine's caches (sysfs), times its cases with the
  * harness's clock (repeats; median, best and spread by pl_stats_summary), checks a checksum of
  * what it computed (a wrong one fails the study), and fills a table of rows with a one-line

@@ -98,7 +98,7 @@ static __global__ void cols_tuned_kernel(pl_reduce_problem p, const float *__res
 // of 256 threads per multiprocessor, each thread still folding 32 rows or more; a second pass,
 // launched while the first runs (programmatic dependent launch), adds the cuts' partials in
 // order. 2 blocks a multiprocessor, not 4: fewer, longer cuts read closer to the rows' speed on
-// the H100 and leave fewer partials (docs/reduce.md, issue 23, third pass).
+// the H100 and leave fewer partials (docs/reduce.md, the H100 columns).
 static pl_status columns_tuned(const pl_run_args *a, int bs, int sms)
 {
     const pl_reduce_problem *p = (const pl_reduce_problem *)a->problem;

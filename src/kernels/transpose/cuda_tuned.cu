@@ -8,7 +8,7 @@
 // column reads stay conflict-free (the float4 fills into it are 2-way). Ragged edges fall back
 // to element-wise moves for the quads that cross M or N.
 //
-// Odd pitches (issue 23): where a row of B does not start on a 128-byte line, a 64-wide tile
+// Odd pitches: where a row of B does not start on a 128-byte line, a 64-wide tile
 // row of B covers parts of three lines, and the lines at its ends are written in two pieces by
 // two blocks. align=b shears the tile instead: in row j of B the block writes
 // i in [i0 - e(j), i0 - e(j) + 64), e(j) the offset (in floats) of B[j][0] in its 128-byte

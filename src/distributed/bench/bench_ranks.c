@@ -1,0 +1,264 @@
+/* bench_ranks.c: the phases of `parlab bench KERNEL ...` under mpirun (see bench_ranks.h): lay
+ * the problem over the grid of ranks; measure the network model (ping-pong between ranks 0 and
+ * 1); create each rank's share; run once and have every rank check its block; time the repeats
+ * (each the slowest rank's time, after a barrier); time one rank alone on the baseline problem
+ * (the others wait idle). Every point where a rank may fail ends in pl_dist_agree_status, so
+ * all ranks stop together with one message. */
+#include "distributed/bench/bench_ranks.h"
+
+#include "core/device.h"
+#include "core/sizes.h"
+#include "harness/harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const pl_dist_bench_kernel pl_dist_bench_life;    /* life/life_bench.c */
+extern const pl_dist_bench_kernel pl_dist_bench_conv2d;  /* stencil/conv2d_bench.c */
+extern const pl_dist_bench_kernel pl_dist_bench_entropy; /* stencil/entropy_bench.c */
+extern const pl_dist_bench_kernel pl_dist_bench_gemm;    /* summa/summa_bench.c */
+extern const pl_dist_bench_kernel pl_dist_bench_reduce;  /* reduce/reduce_bench.c */
+
+/* The kernels that run distributed: one row each. */
+static const pl_dist_bench_kernel *const bench_kernels[] = {
+    &pl_dist_bench_life, &pl_dist_bench_conv2d, &pl_dist_bench_entropy, &pl_dist_bench_gemm, &pl_dist_bench_reduce,
+};
+enum { N_BENCH_KERNELS = sizeof bench_kernels / sizeof bench_kernels[0] };
+
+const pl_dist_bench_kernel *pl_dist_bench_find(const char *name)
+{
+    for (int i = 0; i < N_BENCH_KERNELS && name; i++)
+        if (!strcmp(name, bench_kernels[i]->name)) return bench_kernels[i];
+    return NULL;
+}
+
+void pl_dist_bench_names(char *names, size_t n)
+{
+    if (n) names[0] = '\0';
+    for (int i = 0; i < N_BENCH_KERNELS; i++)
+        snprintf(names + strlen(names), n - strlen(names), "%s%s", i ? ", " : "", bench_kernels[i]->name);
+}
+
+/* A 2D SIZE as the kernel's size_form reads it: its rows and columns. */
+static pl_status size_2d(const pl_dist_bench_kernel *k, const char *text, int64_t *H, int64_t *W)
+{
+    int64_t d[2];
+    const int width_first = k->size_form[0] == 'W';
+    const pl_status s = pl_parse_dims(k->name, text, 2, k->size_form, d);
+    *H = d[width_first], *W = d[!width_first];
+    return s;
+}
+
+/* The grid of ranks and the whole problem: strong, the size given; weak, the grid's process
+ * rows and columns times the block given (the grid is chosen for the shape, then the problem
+ * made to fit it). */
+static pl_status lay_out(const pl_dist_bench_kernel *k, const pl_dist_bench_args *a, pl_dist_grid *g,
+                         pl_dist_bench_result *r)
+{
+    pl_status s = k->parse_size ? k->parse_size(a->size_text, &r->bh, &r->bw)
+                                : size_2d(k, a->size_text, &r->bh, &r->bw);
+    if (s != PL_OK) return s;
+    r->H = r->bh, r->W = r->bw;
+    if (a->weak) {
+        const int P = pl_dist_size();
+        if ((s = pl_dist_grid_create(g, r->bh * P, r->bw * P, k->periodic)) != PL_OK) return s;
+        r->H = r->bh * g->dims[0], r->W = r->bw * g->dims[1];
+        pl_dist_grid_destroy(g);
+    }
+    return pl_dist_grid_create(g, r->H, r->W, k->periodic);
+}
+
+pl_status pl_dist_bench_time(const pl_dist_bench_args *a, pl_status (*call)(void *user), void *user,
+                             double *seconds)
+{
+    const pl_timed_calls c = {.call = call, .user = user};
+    return pl_time_calls(&c, (int)a->warmup, a->repeats, seconds);
+}
+
+/* One launch of a CUDA rung on device operands, to its end. */
+typedef struct device_call {
+    pl_ctx *ctx;
+    const pl_kernel *k;
+    const pl_variant *v;
+    const void *problem;
+    void *const *dev;
+    void *stream;
+} device_call;
+
+static pl_status run_on_device(void *user)
+{
+    const device_call *d = user;
+    const pl_status s = pl_run_device(d->ctx, d->k, d->v, NULL, d->problem, d->dev, d->stream);
+    return s == PL_OK ? pl_dev_sync(d->stream) : s;
+}
+
+pl_status pl_dist_bench_time_device(const pl_dist_bench_args *a, pl_ctx *ctx, const pl_kernel *k, const char *rung,
+                                    const void *problem, void *const *dev, double *seconds)
+{
+    device_call d = {ctx, k, pl_variant_find(k, rung), problem, dev, NULL};
+    pl_status s = pl_dev_select(pl_ctx_device(ctx));
+    if (s == PL_OK) s = pl_dev_stream_create(&d.stream);
+    if (s == PL_OK) s = pl_dist_bench_time(a, run_on_device, &d, seconds);
+    if (d.stream) pl_dev_stream_destroy(d.stream);
+    return s;
+}
+
+pl_status pl_dist_bench_one_gpu(const pl_dist_bench_args *a, pl_ctx *ctx, const pl_kernel *k, const char *rung,
+                                const void *problem, void *const *host, double *seconds)
+{
+    pl_tensor t[PL_MAX_OPERANDS];
+    int n = 0;
+    void *dev[PL_MAX_OPERANDS] = {NULL};
+    const pl_variant *v = pl_variant_find(k, rung);
+    pl_status s = v ? k->operands(problem, t, &n) : pl_fail(PL_ERR_ARG, "bench: no %s variant '%s'", k->name, rung);
+    if (s == PL_OK) s = pl_dev_select(pl_ctx_device(ctx));
+    for (int i = 0; i < n && s == PL_OK; i++) {
+        const size_t bytes = (size_t)pl_tensor_span(&t[i]) * pl_dtype_size(t[i].dtype);
+        if ((s = pl_dev_malloc(&dev[i], bytes)) == PL_OK) s = pl_dev_h2d(dev[i], host[i], bytes, NULL);
+    }
+    if (s == PL_OK) s = pl_dev_sync(NULL);
+    if (s == PL_OK) s = pl_dist_bench_time_device(a, ctx, k, rung, problem, dev, seconds);
+    for (int i = 0; i < n; i++) pl_dev_free(dev[i]);
+    return s;
+}
+
+pl_status pl_dist_bench_reference(const pl_kernel *k, const void *problem, void *const *host, int out, double *ref,
+                                  double *scale)
+{
+    pl_tensor t[PL_MAX_OPERANDS], r[PL_MAX_OPERANDS], m[PL_MAX_OPERANDS];
+    int n = 0;
+    pl_status s = k->operands(problem, t, &n);
+    if (s != PL_OK) return s;
+    for (int i = 0; i < n; i++) t[i].host = host[i], r[i] = m[i] = t[i];
+    r[out].dtype = m[out].dtype = PL_F64, r[out].host = ref, m[out].host = scale;
+    r[out].ld = m[out].ld = t[out].cols;
+    return k->reference(problem, t, n, r, m);
+}
+
+/* The median of n times (sorted in place). */
+static double median(double *t, long n)
+{
+    double m, lo, hi;
+    pl_stats_summary(t, (int)n, &m, &lo, &hi);
+    return m;
+}
+
+/* One distributed run: after a barrier, the slowest rank's time; its parts, each the largest
+ * over the ranks, kept by run number for the split of the median run. */
+typedef struct ranks_call {
+    const pl_dist_bench_kernel *k;
+    pl_dist_bench_case *c;
+    pl_dist_times *parts; /* NULL: the warm-ups */
+    long at;
+} ranks_call;
+
+static void barrier(void *user)
+{
+    (void)user;
+    pl_dist_barrier();
+}
+
+static pl_status run_on_ranks(void *user)
+{
+    ranks_call *rc = user;
+    pl_dist_times one = {0, 0, 0};
+    const pl_status s = rc->k->run(rc->c, &one); /* a failed rank still exchanges: no rank waits */
+    rc->parts[rc->at] = one;
+    return s;
+}
+
+static double slowest_rank(void *user, double seconds)
+{
+    ranks_call *rc = user;
+    const double dt = pl_dist_max(seconds);
+    rc->parts[rc->at] = pl_dist_times_max(&rc->parts[rc->at]); /* after the clock: collective, every rank */
+    rc->at++;
+    return dt;
+}
+
+/* The repeats (after a->warmup - 1 more untimed runs: the checked first run is the first
+ * warm-up): each after a barrier, the slowest rank's time; every rank's parts summed. */
+static pl_status time_runs(const pl_dist_bench_kernel *k, const pl_dist_bench_args *a, pl_dist_bench_case *c,
+                           pl_dist_bench_result *r)
+{
+    const long warm = a->warmup > 1 ? a->warmup - 1 : 0, n = a->repeats;
+    double *t = malloc(sizeof *t * (size_t)(n + warm));
+    pl_dist_times *parts = malloc(sizeof *parts * (size_t)(n + warm));
+    ranks_call rc = {k, c, parts, 0};
+    const pl_timed_calls calls = {run_on_ranks, barrier, slowest_rank, &rc, 1};
+    pl_status s = t && parts ? pl_time_calls(&calls, (int)warm, n, t)
+                             : pl_fail(PL_ERR_NOMEM, "bench: out of memory");
+    s = pl_dist_agree_status(s);
+    if (s == PL_OK) {
+        pl_dist_times *timed = parts + warm; /* the warm-ups' parts came first */
+        /* the split of the median run (the lower middle one of an even count), not an average
+         * that one slow repeat would drag away from the median time beside it */
+        long at = 0;
+        for (long i = 0; i < n; i++) {
+            long below = 0, same_before = 0;
+            for (long j = 0; j < n; j++) below += t[j] < t[i], same_before += j < i && t[j] == t[i];
+            if (below + same_before == (n - 1) / 2) at = i;
+        }
+        r->slowest = timed[at];
+        r->seconds = median(t, n);
+    }
+    free(t), free(parts);
+    return s;
+}
+
+/* Rank 0 alone on the baseline problem, the others idle. */
+static pl_status time_baseline(const pl_dist_bench_kernel *k, const pl_dist_bench_args *a, pl_ctx *ctx,
+                               pl_dist_bench_result *r)
+{
+    pl_status s = PL_OK;
+    if (pl_dist_rank() == 0) {
+        double *t = malloc(sizeof *t * (size_t)a->repeats);
+        s = t ? k->one_rank(a, ctx, r->rung, r->bh, r->bw, t) : pl_fail(PL_ERR_NOMEM, "bench: out of memory");
+        if (s == PL_OK) r->baseline = median(t, a->repeats);
+        free(t);
+    }
+    pl_dist_idle_until_root();
+    return pl_dist_agree_status(s);
+}
+
+pl_status pl_dist_bench_run(const pl_dist_bench_kernel *k, const pl_dist_bench_args *a, pl_ctx *ctx,
+                            pl_dist_bench_result *r)
+{
+    memset(r, 0, sizeof *r);
+    pl_dist_grid g;
+    pl_dist_bench_case *c = NULL;
+    pl_status s = pl_dist_agree_status(lay_out(k, a, &g, r));
+    const int have_grid = s == PL_OK;
+    if (s == PL_OK) {
+        r->ranks = g.size, r->dims[0] = g.dims[0], r->dims[1] = g.dims[1], r->threads = pl_ctx_threads(ctx);
+        if (!a->weak) r->bh = r->H, r->bw = r->W;
+        r->model = pl_dist_model_measure();
+        s = pl_dist_agree_status(k->create(&c, a, &g, ctx, r->H, r->W));
+        r->nccl = s == PL_OK && k->on_nccl && k->on_nccl(c); /* the same on every rank */
+        if (r->nccl && k->gpu_model) r->model = k->gpu_model(c), r->nccl_model = 1;
+    }
+    if (s == PL_OK) { /* the first run, checked where it lives */
+        pl_dist_times first = {0, 0, 0};
+        s = k->run(c, &first);
+        if (s == PL_OK) s = k->check(c, &r->check);
+        s = pl_dist_agree_status(s);
+    }
+    if (s == PL_OK) s = time_runs(k, a, c, r);
+    if (s == PL_OK) {
+        snprintf(r->rung, sizeof r->rung, "%s", k->rung(c));
+        snprintf(r->note, sizeof r->note, "%s", k->note && k->note(c) ? k->note(c) : "");
+        r->overlapped = k->overlaps ? pl_dist_max(k->overlaps(c)) > 0 : 0;
+        k->messages(c, &r->msgs, &r->bytes);
+        r->msgs = pl_dist_max(r->msgs), r->bytes = pl_dist_max(r->bytes);
+        r->model_exchange = g.size > 1 ? pl_dist_model_time(&r->model, r->msgs, r->bytes) : 0;
+        s = time_baseline(k, a, ctx, r);
+    }
+    if (s == PL_OK && pl_dist_rank() == 0) {
+        r->rate = k->work(a, r->H, r->W) / r->seconds;
+        r->efficiency = a->weak ? r->baseline / r->seconds : r->baseline / (r->seconds * r->ranks);
+    }
+    if (c) k->destroy(c);
+    if (have_grid) pl_dist_grid_destroy(&g);
+    return s;
+}
