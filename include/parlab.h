@@ -109,7 +109,7 @@ typedef enum pl_dtype { PL_F32 = 0, PL_F64, PL_I32, PL_U8, PL_U16 } pl_dtype;
 /* C = alpha*A*B + beta*C, row-major. A is M x K (lda >= K), B is K x N (ldb >= N),
  * C is M x N (ldc >= N). Host pointers; with a CUDA context the data travels to the device
  * and back. beta == 0 means C is not read (NaN in C does not propagate). Runs the best
- * GEMM rung the context can run (see pl_gemm_best_variant).
+ * GEMM rung the context can run (see pl_best_variant).
  * Refuses (PL_ERR_ARG): M, N or K <= 0; lda < K, ldb < N, ldc < N (naming the pitch); alpha or
  * beta not finite; A, B or C NULL (naming the operand; checked after the sizes). */
 pl_status pl_sgemm(pl_ctx *ctx, int64_t M, int64_t N, int64_t K, float alpha, const float *A,
@@ -119,7 +119,6 @@ pl_status pl_sgemm(pl_ctx *ctx, int64_t M, int64_t N, int64_t K, float alpha, co
 pl_status pl_sgemm_variant(pl_ctx *ctx, const char *variant, const int64_t *params, int64_t M,
                            int64_t N, int64_t K, float alpha, const float *A, int64_t lda,
                            const float *B, int64_t ldb, float beta, float *C, int64_t ldc);
-const char *pl_gemm_best_variant(const pl_ctx *ctx);
 
 /* ---- reduce and dot */
 
@@ -145,14 +144,13 @@ pl_status pl_sdot(pl_ctx *ctx, int64_t N, const float *x, const float *y, float 
 /* y = alpha*op(A)*x + beta*y, row-major A (M x N, lda >= N); trans 'n': op(A) = A (x has N
  * elements, y has M), 't': op(A) = A^T (x has M, y has N); 'N' and 'T' as well (a char, as
  * BLAS has it, not an enum). beta == 0: y is not read. Like pl_sgemm: the best rung
- * (pl_gemv_best_variant), or the one named by pl_sgemv_variant.
+ * (pl_best_variant), or the one named by pl_sgemv_variant.
  * Refuses (PL_ERR_ARG): trans other than n, N, t, T (naming it); M or N <= 0; lda < N (naming
  * it); alpha or beta not finite; A, x or y NULL (naming the operand; checked after the sizes). */
 pl_status pl_sgemv(pl_ctx *ctx, char trans, int64_t M, int64_t N, float alpha, const float *A, int64_t lda,
                    const float *x, float beta, float *y);
 pl_status pl_sgemv_variant(pl_ctx *ctx, const char *variant, const int64_t *params, char trans, int64_t M,
                            int64_t N, float alpha, const float *A, int64_t lda, const float *x, float beta, float *y);
-const char *pl_gemv_best_variant(const pl_ctx *ctx);
 
 /* ---- transpose */
 
@@ -164,7 +162,6 @@ const char *pl_gemv_best_variant(const pl_ctx *ctx);
 pl_status pl_stranspose(pl_ctx *ctx, int64_t M, int64_t N, const float *A, int64_t lda, float *B, int64_t ldb);
 pl_status pl_stranspose_variant(pl_ctx *ctx, const char *variant, const int64_t *params, int64_t M, int64_t N,
                                 const float *A, int64_t lda, float *B, int64_t ldb);
-const char *pl_transpose_best_variant(const pl_ctx *ctx);
 
 /* ---- conv2d */
 
@@ -195,7 +192,6 @@ pl_status pl_conv2d(pl_ctx *ctx, pl_dtype dtype, int64_t H, int64_t W, const voi
 pl_status pl_conv2d_variant(pl_ctx *ctx, const char *variant, const int64_t *params, pl_dtype dtype, int64_t H,
                             int64_t W, const void *image, int64_t ld_img, int K, const void *filter,
                             const pl_conv2d_opts *opts, void *out, int64_t ld_out);
-const char *pl_conv2d_best_variant(const pl_ctx *ctx);
 
 /* ---- life */
 
@@ -231,11 +227,6 @@ typedef struct pl_life_file {
 pl_status pl_life_file_read(const char *path, pl_life_file *f);
 pl_status pl_life_file_write(const char *path, const pl_life_file *f);
 void pl_life_file_free(pl_life_file *f);
-/* The rung pl_life runs for a W x H grid in this context (NULL: none can run): cpu-bitpacked
- * on the CPU; on the GPU cuda-bitpacked below 1e8 cells and cuda-tuned from there on (where
- * each is the faster on an H100). pl_life_best_variant: the choice for a large grid. */
-const char *pl_life_best_variant_for(const pl_ctx *ctx, int64_t W, int64_t H);
-const char *pl_life_best_variant(const pl_ctx *ctx);
 
 /* ---- entropy */
 
@@ -251,7 +242,6 @@ pl_status pl_entropy(pl_ctx *ctx, int64_t H, int64_t W, const uint8_t *values, i
 pl_status pl_entropy_variant(pl_ctx *ctx, const char *variant, const int64_t *params, int64_t H, int64_t W,
                              const uint8_t *values, int64_t ld, int k, int bins, int base2, float *out,
                              int64_t ld_out);
-const char *pl_entropy_best_variant(const pl_ctx *ctx);
 
 /* ---------------------------------------------------------------- 3. registry */
 
@@ -354,6 +344,9 @@ typedef struct pl_variant {
     /* Device memory the rung takes beyond the operands (workspaces) for a problem (the
      * kernel's problem struct); NULL: none. Checked against free memory before it runs. */
     double (*workspace_bytes)(const void *problem);
+    /* Its place in the best-first pick of its backend's rungs (pl_best_variant): 1 is tried
+     * first, then 2, ...; 0 (the lessons on the way up, the peers): never picked. */
+    int best_rank;
 } pl_variant;
 
 /* An operand of a kernel, as the harness holds it: a 2-D view (rows x cols, leading
@@ -444,6 +437,10 @@ typedef struct pl_kernel {
     /* Of bytes(), those written (each output once); the rest are read. NULL: the split is
      * unknown, and the memory bound takes the fastest stream rate measured for all bytes. */
     double (*bytes_written)(const void *problem);
+    /* Where the best rung depends on the problem's shape (Life on the GPU): the rung to try
+     * before the best_rank order for this problem and backend, or NULL for that order. NULL
+     * hook: the order alone. */
+    const char *(*best_first_for)(const void *problem, pl_backend backend);
 } pl_kernel;
 
 int pl_kernel_count(void);
@@ -459,6 +456,15 @@ pl_status pl_pvalues_set(const pl_kernel *k, pl_pvalues *pv, int *given, const c
 /* PL_OK if this build and machine can run v under ctx (ctx may be NULL: any backend);
  * else a status and, in why, the reason ("no GPU", "no CUDA build", "no AVX-512"). */
 pl_status pl_variant_check(const pl_ctx *ctx, const pl_variant *v, char *why, size_t n);
+/* The rung the BLAS-like calls (pl_sgemm, pl_life, ...) run in this context: of the rungs of
+ * the context's backend with a best_rank, the first in that order that this build and machine
+ * can run (NULL: none, or ctx NULL). problem: the kernel's problem struct, read only by a
+ * kernel whose pick depends on the shape (pl_kernel.best_first_for: Life on the GPU takes
+ * cuda-bitpacked below 1e8 cells, cuda-register from there on); NULL: the pick for a large
+ * problem. pl_best_variant_size: the same for a problem given as `parlab bench --size` takes it
+ * ("8192x8192", "small"); NULL also for a size the kernel refuses (pl_last_error says why). */
+const char *pl_best_variant(const pl_ctx *ctx, const pl_kernel *k, const void *problem);
+const char *pl_best_variant_size(const pl_ctx *ctx, const pl_kernel *k, const char *size);
 
 /* ---------------------------------------------------------------- 4. harness */
 

@@ -248,7 +248,7 @@ static void test_api(void)
     CHECK(pl_conv2d_variant(ctx, "cpu-naive", NULL, PL_F32, H, W, img, LDI, K, w, &o, ref, LDO) == PL_OK,
           "cpu-naive: %s", pl_last_error());
     pl_status st = pl_conv2d(ctx, PL_F32, H, W, img, LDI, K, w, &o, out, LDO);
-    CHECK(st == PL_OK, "pl_conv2d (%s): %s", pl_conv2d_best_variant(ctx), pl_last_error());
+    CHECK(st == PL_OK, "pl_conv2d (%s): %s", pl_best_variant(ctx, pl_kernel_find("conv2d"), NULL), pl_last_error());
     int wrong = 0, pad = 0;
     for (int y = 0; y < H; y++) {
         for (int x = 0; x < W; x++) wrong += fabsf(out[y * LDO + x] - ref[y * LDO + x]) > 1e-5f;
@@ -256,7 +256,7 @@ static void test_api(void)
     }
     CHECK(wrong == 0, "pl_conv2d: %d outputs differ from cpu-naive", wrong);
     CHECK(pad == 0, "pl_conv2d wrote %d elements of the output's row padding", pad);
-    CHECK(pl_conv2d_best_variant(ctx) != NULL, "a best CPU variant");
+    CHECK(pl_best_variant(ctx, pl_kernel_find("conv2d"), NULL) != NULL, "a best CPU variant");
     /* Bad arguments. */
     struct { int64_t h, w, ldi; int k; int mode, border, flip; int64_t ldo; pl_status want; const char *what; } bad[] = {
         {0, 4, 4, 3, 1, 0, 0, 4, PL_ERR_ARG, "H = 0"},

@@ -123,7 +123,7 @@ int main(int argc, char **argv)
     }
 
     /* pl_entropy on host arrays through a CUDA context picks cuda-swar; padded rows both sides. */
-    const char *best = pl_entropy_best_variant(ctx);
+    const char *best = pl_best_variant(ctx, pl_kernel_find("entropy"), NULL);
     CHECK(best && !strcmp(best, "cuda-swar"), "best CUDA variant: %s", best ? best : "(none)");
     enum { H = 61, W = 83, LD = 90, LDO = 87 };
     static uint8_t img[H * LD];

@@ -55,7 +55,7 @@ static void test_api(void)
             double e = fabs(1.5 * ref - C[i * LDC + j]);
             if (!(e <= worst)) worst = e;
         }
-    CHECK(worst < 1e-4, "pl_sgemm (%s): max error %g", pl_gemm_best_variant(ctx), worst);
+    CHECK(worst < 1e-4, "pl_sgemm (%s): max error %g", pl_best_variant(ctx, pl_kernel_find("gemm"), NULL), worst);
     CHECK(isnan(C[LDC - 1]), "pl_sgemm wrote into C's row padding");
 
     /* Bad arguments: a clear status and message, never a crash. */
@@ -295,7 +295,7 @@ static void test_inside_parallel(void)
             const int t = omp_get_thread_num();
             pl_ctx *ctx = NULL;
             if (pl_ctx_create(&ctx, PL_BACKEND_CPU, 0, 2) == PL_OK) {
-                used[t] = pl_gemm_best_variant(ctx);
+                used[t] = pl_best_variant(ctx, pl_kernel_find("gemm"), NULL);
                 st[t] = pl_sgemm(ctx, M, N, K, 1.0f, A, K, B, N, 0.0f, C[t], N);
                 pl_ctx_destroy(ctx);
             }

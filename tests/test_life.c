@@ -275,7 +275,8 @@ static void test_best_variant(void)
     pl_ctx *ctx = NULL;
     CHECK(pl_ctx_create(&ctx, PL_BACKEND_CPU, 0, 2) == PL_OK, "cpu context: %s", pl_last_error());
     if (!ctx) return;
-    const char *small = pl_life_best_variant_for(ctx, 64, 64), *large = pl_life_best_variant_for(ctx, 65536, 65536);
+    const pl_kernel *life = pl_kernel_find("life");
+    const char *small = pl_best_variant_size(ctx, life, "64x64"), *large = pl_best_variant_size(ctx, life, "65536x65536");
     CHECK(small && large && !strcmp(small, "cpu-bitpacked") && !strcmp(large, "cpu-bitpacked"),
           "the CPU picks %s and %s, want cpu-bitpacked", small ? small : "none", large ? large : "none");
     CHECK(life_call_glider_returns(ctx), "pl_life: the glider is not back after 4*37 generations on the 37x37 "

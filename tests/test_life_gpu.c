@@ -155,14 +155,15 @@ static void test_patterns(pl_ctx *ctx)
 }
 
 /* pl_life, the library call, picks its rung by the grid's size (cuda-bitpacked below 1e8 cells,
- * cuda-tuned from there on) and runs it: a glider on a small torus comes back. */
+ * cuda-register from there on) and runs it: a glider on a small torus comes back. */
 static void test_best_variant(pl_ctx *ctx)
 {
-    const char *small = pl_life_best_variant_for(ctx, 8192, 8192), *large = pl_life_best_variant_for(ctx, 12000, 12000);
+    const pl_kernel *life = pl_kernel_find("life");
+    const char *small = pl_best_variant_size(ctx, life, "8192x8192"), *large = pl_best_variant_size(ctx, life, "12000x12000");
     CHECK(small && !strcmp(small, "cuda-bitpacked"), "8192^2 picks %s, want cuda-bitpacked", small ? small : "none");
     CHECK(large && !strcmp(large, "cuda-register"), "12000^2 picks %s, want cuda-register", large ? large : "none");
-    const char *any = pl_life_best_variant(ctx);
-    CHECK(any && !strcmp(any, "cuda-register"), "pl_life_best_variant picks %s, want cuda-register", any ? any : "none");
+    const char *any = pl_best_variant(ctx, pl_kernel_find("life"), NULL);
+    CHECK(any && !strcmp(any, "cuda-register"), "pl_best_variant picks %s without a grid, want cuda-register", any ? any : "none");
     CHECK(life_call_glider_returns(ctx), "pl_life: the glider is not back after 4*37 generations on the 37x37 "
           "torus (%s)", pl_last_error());
 }

@@ -82,7 +82,7 @@ static void test_api(void)
         for (int i = 0; i < N * LDB; i++) B[i] = NAN;
         pl_status st = names[n] ? pl_stranspose_variant(ctx, names[n], NULL, M, N, A, LDA, B, LDB)
                                 : pl_stranspose(ctx, M, N, A, LDA, B, LDB);
-        const char *name = names[n] ? names[n] : pl_transpose_best_variant(ctx);
+        const char *name = names[n] ? names[n] : pl_best_variant(ctx, pl_kernel_find("transpose"), NULL);
         if (st == PL_ERR_UNSUPPORTED) {
             printf("skipped: pl_stranspose with %s: %s\n", name, pl_last_error());
             continue;

@@ -94,7 +94,7 @@ int main(void)
         for (int i = 0; i < N * LDB; i++) B[i] = NAN;
         pl_status st = names[n] ? pl_stranspose_variant(ctx, names[n], NULL, M, N, A, LDA, B, LDB)
                                 : pl_stranspose(ctx, M, N, A, LDA, B, LDB);
-        const char *name = names[n] ? names[n] : pl_transpose_best_variant(ctx);
+        const char *name = names[n] ? names[n] : pl_best_variant(ctx, pl_kernel_find("transpose"), NULL);
         CHECK(st == PL_OK, "pl_stranspose on the GPU (%s): %s", name, pl_last_error());
         int wrong = 0, pad = 0;
         for (int j = 0; j < N; j++) {

@@ -127,13 +127,8 @@ class DeviceArrays:
                     [self.ptr(o) for o in operands], self.stream)
 
 
-_BEST = {"reduce": "cuda-tuned", "dot": "cuda-tuned"}
-
-
 def best_cuda(kernel, ordinal):
-    """The rung the BLAS-like call would run on this GPU."""
-    if kernel in _BEST:
-        return _BEST[kernel]
+    """The rung the BLAS-like call would run on this GPU (the registry's best-first pick)."""
     best = _parlab.best_variant(kernel, 2, ordinal, 0)
     if best is None:
         raise _parlab.UnsupportedError(f"{kernel}: no CUDA rung can run here")

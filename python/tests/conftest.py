@@ -3,6 +3,8 @@ take (C order, a strided slice, Fortran order)."""
 import numpy as np
 import pytest
 
+import parlab
+
 SHAPES = [(1, 1), (33, 65), (1000, 1023)]
 
 
@@ -27,6 +29,12 @@ def layouts(a):
 
 
 LAYOUTS = ["C", "rows-strided", "column-step", "fortran"]
+
+
+def cpu_rungs(kernel):
+    """The kernel's parlab CPU rungs (peers left out), as the registry lists them: a rung added
+    to a ladder is tested with the others."""
+    return [v["name"] for v in parlab.list(kernel)["variants"] if v["backend"] == "cpu" and not v["peer"]]
 
 
 def f32(rng, *shape):

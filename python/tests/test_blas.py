@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import parlab
-from conftest import LAYOUTS, SHAPES, f32, layouts
+from conftest import LAYOUTS, SHAPES, cpu_rungs, f32, layouts
 
 
 def close(got, want, k):
@@ -23,7 +23,7 @@ def test_gemm_shapes_layouts(rng, M, N, layout):
     close(got, A.astype(np.float64) @ B, K)
 
 
-@pytest.mark.parametrize("variant", ["cpu-naive", "cpu-simd", "cpu-simd-blocked", "cpu-packed"])
+@pytest.mark.parametrize("variant", cpu_rungs("gemm"))
 def test_gemm_every_cpu_rung_alpha_beta(rng, variant):
     A, B, C = f32(rng, 33, 65), f32(rng, 65, 31), f32(rng, 33, 31)
     C0 = C.copy()
@@ -76,7 +76,7 @@ def test_transpose(rng, M, N, layout):
     assert got.flags.c_contiguous
 
 
-@pytest.mark.parametrize("variant", ["cpu-naive", "cpu-blocked"])
+@pytest.mark.parametrize("variant", cpu_rungs("transpose"))
 def test_transpose_rungs(rng, variant):
     A = f32(rng, 67, 129)
     np.testing.assert_array_equal(parlab.transpose(A, variant=variant), A.T)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import parlab
-from conftest import LAYOUTS, SHAPES, layouts
+from conftest import LAYOUTS, SHAPES, cpu_rungs, layouts
 
 ndimage = pytest.importorskip("scipy.ndimage", reason="SciPy is not installed")
 
@@ -46,7 +46,7 @@ def test_conv2d_int32_exact(rng, mode, border, layout):
     np.testing.assert_array_equal(got, reference(image, filt, mode, border, False).astype(np.int64))
 
 
-@pytest.mark.parametrize("variant", ["cpu-naive", "cpu-blocked"])
+@pytest.mark.parametrize("variant", cpu_rungs("conv2d"))
 def test_conv2d_rungs_and_list_filter(rng, variant):
     image = rng.uniform(-1, 1, (40, 50)).astype(np.float32)
     filt = [1, 2, 1, 2, 4, 2, 1, 2, 1]
@@ -70,7 +70,7 @@ def test_entropy_vs_skimage(rng, H, W, k, layout):
     np.testing.assert_allclose(got, want, atol=2e-5)
 
 
-@pytest.mark.parametrize("variant", ["cpu-naive", "cpu-histogram", "cpu-histogram-log-table", "cpu-sliding"])
+@pytest.mark.parametrize("variant", cpu_rungs("entropy"))
 def test_entropy_rungs_natural_log(rng, variant):
     image = rng.integers(0, 256, (37, 41)).astype(np.uint8)
     want = skimage_rank.entropy(image, np.ones((7, 7), bool)) * np.log(2)

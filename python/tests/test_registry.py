@@ -1,14 +1,16 @@
 """list, peaks, machine and bench: the registry and the harness from Python."""
 import numpy as np
+import pytest
 
 import parlab
 
 
 def test_list():
     ks = parlab.list()
-    names = [k["name"] for k in ks]
-    for k in ("gemm", "gemv", "transpose", "reduce", "dot", "conv2d", "entropy", "life"):
-        assert k in names
+    assert [k["name"] for k in ks] == list(parlab.KERNELS)
+    for k in ks:  # a ladder, and a Python call where the package has one
+        assert k["variants"] and all(v["name"] for v in k["variants"])
+    assert "gemm" in parlab.__all__ and parlab.gemm is parlab._kernels.gemm and parlab.life is parlab._life.life
     g = parlab.list("gemm")
     v = {x["name"]: x for x in g["variants"]}
     assert v["cpu-naive"]["runnable"] and v["cpu-naive"]["backend"] == "cpu" and not v["cpu-naive"]["peer"]
@@ -57,3 +59,20 @@ def test_named_rung_through_operands_host_and_pointer_paths():
     import pytest
     with pytest.raises(ValueError, match="bytes where"):
         _parlab.run("gemm", "cpu-simd", "33x9x17", [], 1, 0, 0, [A[:10], B, C], None)
+
+
+@pytest.mark.parametrize("kernel", parlab.KERNELS)
+def test_best_rung_of_every_kernel(kernel):
+    """Every kernel of the registry: the best-first pick on the CPU is a runnable parlab rung of
+    the ladder, and it passes a bench at a small size."""
+    v = {x["name"]: x for x in parlab.list(kernel)["variants"]}
+    best = parlab._parlab.best_variant(kernel, 1, 0, 0)
+    assert best in v and v[best]["backend"] == "cpu" and v[best]["runnable"] and not v[best]["peer"]
+    assert parlab._parlab.best_variant(kernel, 1, 0, 0, "64") == best
+    rows = parlab.bench(kernel, 64, best, repeats=1)
+    assert rows[0]["variant"] == best and rows[0]["verification"]["passed"]
+
+
+def test_best_rung_unknown_kernel():
+    with pytest.raises(parlab.ArgumentError, match="unknown kernel 'nope'"):
+        parlab._parlab.best_variant("nope", 1, 0, 0)

@@ -30,19 +30,7 @@ int cli_split(const char *list, char *buf, size_t bufsize, char **items, int max
 /* Parse an integer option value in lo..hi into *out; on error print it and return 2. */
 int cli_parse_int(const char *opt, const char *text, long lo, long hi, long *out);
 
-int pl_cmd_list(int argc, char **argv);
-int pl_cmd_peaks(int argc, char **argv);
-int pl_cmd_bench(int argc, char **argv);
-int pl_cmd_sweep(int argc, char **argv);
-int pl_cmd_gemm(int argc, char **argv);
-int pl_cmd_gemv(int argc, char **argv);
-int pl_cmd_transpose(int argc, char **argv);
-int pl_cmd_reduce(int argc, char **argv);
-int pl_cmd_dot(int argc, char **argv);
-int pl_cmd_conv2d(int argc, char **argv);
-int pl_cmd_entropy(int argc, char **argv);
-int pl_cmd_life(int argc, char **argv);
-int pl_cmd_report(int argc, char **argv);
-int pl_cmd_mem(int argc, char **argv);
+/* Each command's entry point, int pl_cmd_<name>(int argc, char **argv), is declared by the
+ * command table in main.c, its one list. */
 
 #endif

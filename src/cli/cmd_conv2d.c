@@ -425,8 +425,7 @@ int pl_cmd_conv2d(int argc, char **argv)
     int64_t clamped = -1;
     if ((rc = read_inputs(&c, &img, &filter, &p)) == 0 && (rc = alloc_output(&c, &p, &out)) == 0) {
         conv2d_call call = {&p, &img, filter, &out};
-        if ((rc = tool_run(&pl_conv2d_kernel, &p, &c.co, variant, pl_conv2d_best_variant, filter_image, &call, &ran,
-                           &ms)) == 0 &&
+        if ((rc = tool_run(&pl_conv2d_kernel, &p, &c.co, variant, filter_image, &call, &ran, &ms)) == 0 &&
             (rc = write_output(&c, &out, &clamped)) == 0)
             print_summary(&c, &p, ran, ms, clamped);
     }

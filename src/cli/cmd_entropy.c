@@ -150,7 +150,7 @@ static pl_entropy_problem problem_of(const run_opts *o, int64_t H, int64_t W)
 static pl_status run_one(pl_ctx *ctx, const run_opts *o, const pl_entropy_problem *p, const uint8_t *values,
                          float *out, double phase_s[PL_N_PHASES], double *wall_s)
 {
-    const char *name = o->variant ? o->variant->name : pl_entropy_best_variant(ctx);
+    const char *name = o->variant ? o->variant->name : pl_best_variant(ctx, &pl_entropy_kernel, NULL);
     double t0 = pl_now();
     pl_status s = name ? pl_entropy_variant_phases(ctx, name, NULL, p, values, out, phase_s)
                        : pl_fail(PL_ERR_UNSUPPORTED, "entropy: no variant can run in this context");
@@ -193,7 +193,7 @@ static int single(const char *in_path, const char *out_path, const run_opts *o, 
     if ((rc = tool_alloc_f32("entropy", what, 2, (int64_t[]){H, W}, &E)) != 0) goto done;
     const pl_entropy_problem p = problem_of(o, H, W);
     entropy_call call = {&p, values, E.data};
-    if ((rc = tool_run(&pl_entropy_kernel, H * W > 0 ? &p : NULL, co, o->variant, pl_entropy_best_variant, entropy,
+    if ((rc = tool_run(&pl_entropy_kernel, H * W > 0 ? &p : NULL, co, o->variant, entropy,
                        &call, &ran, &ms)) == 0 &&
         (rc = tool_write_npy(out_path, &E)) == 0)
         printf("entropy: %lldx%lld, k=%d, bins=%d, base %s, variant %s, %.3f ms\n", (long long)H, (long long)W, o->k,
@@ -279,7 +279,7 @@ static int batch(const char *in_path, const char *out_dir, const run_opts *o, co
         cli_error("entropy: %s exists and is not a directory", out_dir);
         goto done;
     }
-    const char *ran = o->variant ? o->variant->name : pl_entropy_best_variant(ctx);
+    const char *ran = o->variant ? o->variant->name : pl_best_variant(ctx, &pl_entropy_kernel, NULL);
     printf("entropy batch: %d matrices from %s, k=%d, bins=%d, base %s, variant %s, %s\n", count, in_path, o->k,
            o->bins, o->base2 ? "2" : "e", ran ? ran : "?", pl_backend_name(pl_ctx_backend(ctx)));
     /* One untimed call first (at most 64 x 64 of the first matrix), so that the first matrix's

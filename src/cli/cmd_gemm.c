@@ -231,8 +231,8 @@ static int gemm_on_ranks(const gemm_args *g, const pl_variant *variant)
         if (g->alpha == 1.0f && !g->beta_given) printf("C = A*B");
         else printf("C = %g*A*B + %g*C0", (double)g->alpha, (double)g->beta);
         printf(": %lldx%lld (K=%lld), variant %s on %d rank%s (%dx%d, SUMMA), %.3f ms\n", (long long)M, (long long)N,
-               (long long)K, variant ? variant->name : pl_gemm_best_variant(ctx), grid.size, grid.size > 1 ? "s" : "",
-               grid.dims[0], grid.dims[1], ms);
+               (long long)K, variant ? variant->name : pl_best_variant(ctx, &pl_gemm_kernel, NULL), grid.size,
+               grid.size > 1 ? "s" : "", grid.dims[0], grid.dims[1], ms);
         tool_ranks_report(&t);
     }
     pl_ctx_destroy(ctx);
@@ -263,8 +263,8 @@ int pl_cmd_gemm(int argc, char **argv)
         const pl_gemm_problem p = {.M = M, .N = N, .K = K, .lda = K, .ldb = N, .ldc = N,
                                    .alpha = g.alpha, .beta = g.beta};
         gemm_call call = {&p, &A, &B, &C};
-        if ((rc = tool_run(&pl_gemm_kernel, M && N && K ? &p : NULL, &g.co, variant, pl_gemm_best_variant, multiply,
-                           &call, &ran, &ms)) == 0 &&
+        if ((rc = tool_run(&pl_gemm_kernel, M && N && K ? &p : NULL, &g.co, variant, multiply, &call, &ran,
+                           &ms)) == 0 &&
             (rc = tool_write_npy(g.co.out_path, &C)) == 0) {
             if (g.alpha == 1.0f && !g.beta_given) printf("C = A*B");
             else printf("C = %g*A*B + %g*C0", (double)g.alpha, (double)g.beta);

@@ -130,7 +130,7 @@ int pl_cmd_gemv(int argc, char **argv)
         const pl_gemv_problem p = {.M = A.shape[0], .N = A.shape[1], .lda = A.shape[1], .trans = g.trans,
                                    .alpha = g.alpha, .beta = 0.0f};
         gemv_call call = {&p, &A, &x, &y};
-        if ((rc = tool_run(&pl_gemv_kernel, p.M && p.N ? &p : NULL, &g.co, variant, pl_gemv_best_variant, multiply,
+        if ((rc = tool_run(&pl_gemv_kernel, p.M && p.N ? &p : NULL, &g.co, variant, multiply,
                            &call, &ran, &ms)) == 0 &&
             (rc = tool_write_npy(g.co.out_path, &y)) == 0) {
             if (g.alpha == 1.0f) printf("y = A%s*x", g.trans ? "^T" : "");

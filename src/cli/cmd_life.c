@@ -366,7 +366,7 @@ static int place_pattern(const life_args *l, const pl_life_pattern *pat, uint64_
 /* The named grid rung, or the best for the grid's size in this context. */
 static int pick_rung(const pl_variant *variant, const pl_ctx *ctx, const pl_life_problem *p, const char **ran)
 {
-    if ((*ran = variant ? variant->name : pl_life_best_variant_for(ctx, p->W, p->H))) return PL_EXIT_OK;
+    if ((*ran = variant ? variant->name : pl_best_variant(ctx, &pl_life_kernel, p))) return PL_EXIT_OK;
     cli_error("life: no life variant can run here");
     return PL_EXIT_FAIL;
 }

@@ -149,7 +149,7 @@ static int reduce_all(const reduce_args *ra, const pl_variant *variant, const pl
         for (int64_t o = 0; o < R; o++) ((float *)r->data)[o] = p->op == PL_REDUCE_MEAN ? NAN : 0.0f;
     if (R == 0 || n == 0) return PL_EXIT_OK;
     reduce_call call = {p, A, r};
-    return tool_run(&pl_reduce_kernel, p, &ra->co, variant, pl_reduce_best_variant, reduce, &call, ran, ms);
+    return tool_run(&pl_reduce_kernel, p, &ra->co, variant, reduce, &call, ran, ms);
 }
 
 /* A on the ranks of mpirun: each rank's block read with MPI-IO and reduced, the partials
@@ -187,8 +187,8 @@ static int reduce_on_ranks(const reduce_args *ra, const pl_variant *variant)
     if (rc == 0) {
         printf("r = %s(A, axis=%d): %lld values from %lldx%lld, variant %s on %d rank%s (%dx%d), %.3f ms\n",
                pl_reduce_op_names[ra->op], ra->axis, (long long)R, (long long)M, (long long)N,
-               variant ? variant->name : pl_reduce_best_variant(ctx), g.size, g.size > 1 ? "s" : "", g.dims[0],
-               g.dims[1], ms);
+               variant ? variant->name : pl_best_variant(ctx, &pl_reduce_kernel, NULL), g.size, g.size > 1 ? "s" : "",
+               g.dims[0], g.dims[1], ms);
         tool_ranks_report(&t);
     }
     pl_ctx_destroy(ctx);
@@ -289,8 +289,7 @@ int pl_cmd_dot(int argc, char **argv)
     if ((rc = read_vectors(&ra, &x, &y)) == 0) {
         const pl_dot_problem p = {.N = x.shape[0]};
         dot_call call = {&p, &x, &y, &result};
-        if (p.N == 0 || (rc = tool_run(&pl_dot_kernel, &p, &ra.co, variant, pl_dot_best_variant, dot, &call, &ran,
-                                       &ms)) == 0)
+        if (p.N == 0 || (rc = tool_run(&pl_dot_kernel, &p, &ra.co, variant, dot, &call, &ran, &ms)) == 0)
             printf("%.9g\n", (double)result);
     }
     pl_array_free(&x);

@@ -108,7 +108,7 @@ int pl_cmd_transpose(int argc, char **argv)
         const int64_t M = A.shape[0], N = A.shape[1];
         const pl_transpose_problem p = {.M = M, .N = N, .lda = N, .ldb = M};
         transpose_call call = {&p, &A, &B};
-        if ((rc = tool_run(&pl_transpose_kernel, M && N ? &p : NULL, &co, variant, pl_transpose_best_variant,
+        if ((rc = tool_run(&pl_transpose_kernel, M && N ? &p : NULL, &co, variant,
                            transpose, &call, &ran, &ms)) == 0 &&
             (rc = tool_write_npy(co.out_path, &B)) == 0)
             printf("B = A^T: %lldx%lld (A %lldx%lld), variant %s, %.3f ms\n", (long long)N, (long long)M,

@@ -10,28 +10,34 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Whether a command runs on the ranks of mpirun -n P is the distributed floor's to say
+/* The commands, in the order --help lists them: the name (its entry point is pl_cmd_<name> in
+ * cmd_<name>.c) and one line of help. A new command is its cmd_<name>.c and one line here.
+ * Whether a command runs on the ranks of mpirun -n P is the distributed floor's to say
  * (pl_dist_runs_command); the others refuse under mpirun on more than one rank. */
+#define COMMANDS(X) \
+    X(list, "ladders, variants, and what this build and machine can run") \
+    X(peaks, "measure and cache the CPU/GPU FMA peaks and memory bandwidth") \
+    X(bench, "verify and time variants against the reference and a peer") \
+    X(sweep, "time one variant over parameter values and name the best") \
+    X(gemm, "C = A*B on .npy files") \
+    X(gemv, "y = A*x or A^T*x on .npy files") \
+    X(transpose, "B = A^T on .npy files") \
+    X(reduce, "row or column sum|mean|min|max|sumsq of an .npy matrix") \
+    X(dot, "the dot product of two .npy vectors") \
+    X(conv2d, "a K x K filter over an image (.npy, PGM, PNG)") \
+    X(entropy, "local entropy of an image (.npy, PGM, PNG) or a batch of matrices") \
+    X(life, "run a Life pattern (RLE, .cells, Golly-style bounded grids) for N generations") \
+    X(report, "draw bench/sweep JSON files as one HTML page of SVG plots") \
+    X(mem, "the memory-system lab: STREAM, strides, prefetch, false sharing, loop order, layouts, alignment")
+#define DECLARE(name, help) int pl_cmd_##name(int argc, char **argv);
+COMMANDS(DECLARE)
+
+#define ENTRY(name, help) {#name, pl_cmd_##name, help},
 static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *help;
-} commands[] = {
-    {"list", pl_cmd_list, "ladders, variants, and what this build and machine can run"},
-    {"peaks", pl_cmd_peaks, "measure and cache the CPU/GPU FMA peaks and memory bandwidth"},
-    {"bench", pl_cmd_bench, "verify and time variants against the reference and a peer"},
-    {"sweep", pl_cmd_sweep, "time one variant over parameter values and name the best"},
-    {"gemm", pl_cmd_gemm, "C = A*B on .npy files"},
-    {"gemv", pl_cmd_gemv, "y = A*x or A^T*x on .npy files"},
-    {"transpose", pl_cmd_transpose, "B = A^T on .npy files"},
-    {"reduce", pl_cmd_reduce, "row or column sum|mean|min|max|sumsq of an .npy matrix"},
-    {"dot", pl_cmd_dot, "the dot product of two .npy vectors"},
-    {"conv2d", pl_cmd_conv2d, "a K x K filter over an image (.npy, PGM, PNG)"},
-    {"entropy", pl_cmd_entropy, "local entropy of an image (.npy, PGM, PNG) or a batch of matrices"},
-    {"life", pl_cmd_life, "run a Life pattern (RLE, .cells, Golly-style bounded grids) for N generations"},
-    {"report", pl_cmd_report, "draw bench/sweep JSON files as one HTML page of SVG plots"},
-    {"mem", pl_cmd_mem, "the memory-system lab: STREAM, strides, prefetch, false sharing, loop order, layouts, alignment"},
-};
+} commands[] = {COMMANDS(ENTRY)};
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 
 static void usage(FILE *f)

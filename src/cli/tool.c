@@ -205,14 +205,14 @@ int tool_context(const pl_kernel *k, const void *problem, const tool_common *c, 
     return PL_EXIT_OK;
 }
 
-int tool_run(const pl_kernel *k, const void *problem, const tool_common *c, const pl_variant *v,
-             const char *(*best)(const pl_ctx *), tool_run_fn run, void *user, const char **ran, double *ms)
+int tool_run(const pl_kernel *k, const void *problem, const tool_common *c, const pl_variant *v, tool_run_fn run,
+             void *user, const char **ran, double *ms)
 {
     pl_ctx *ctx = NULL;
     pl_status s = PL_OK;
     int rc = tool_context(k, problem, c, v, &ctx);
     if (rc == PL_EXIT_OK) {
-        *ran = !problem ? "none (empty)" : v ? v->name : best(ctx);
+        *ran = !problem ? "none (empty)" : v ? v->name : pl_best_variant(ctx, k, problem);
         if (!*ran) {
             cli_error("%s: no %s variant can run here", k->name, k->name);
             rc = PL_EXIT_FAIL;

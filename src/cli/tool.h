@@ -87,9 +87,10 @@ int tool_context(const pl_kernel *k, const void *problem, const tool_common *c, 
  * with rung NULL for an empty problem (the tool writes the empty answer itself). */
 typedef pl_status (*tool_run_fn)(pl_ctx *ctx, const char *rung, void *user);
 /* The context (tool_context: problem NULL is an empty problem), the rung (the named variant v,
- * else best(ctx); none is "CMD: no CMD variant can run here", exit 1), and the call, timed:
- * *ran names the rung ("none (empty)"), *ms the call's milliseconds. Exit status. */
-int tool_run(const pl_kernel *k, const void *problem, const tool_common *c, const pl_variant *v,
-             const char *(*best)(const pl_ctx *), tool_run_fn run, void *user, const char **ran, double *ms);
+ * else pl_best_variant for the problem; none is "CMD: no CMD variant can run here", exit 1), and
+ * the call, timed: *ran names the rung ("none (empty)"), *ms the call's milliseconds. Exit
+ * status. */
+int tool_run(const pl_kernel *k, const void *problem, const tool_common *c, const pl_variant *v, tool_run_fn run,
+             void *user, const char **ran, double *ms);
 
 #endif

@@ -1,6 +1,7 @@
-/* registry.c: lookups in the list of kernels (src/kernels/kernels.c), what can run here,
- * parameters, named sizes and what a unit of rate is worth (the names of units, precisions
- * and checks: core/names.c). */
+/* registry.c: lookups in the list of kernels (src/kernels/kernels.c), what can run here, the
+ * best rung a context can run (by the best-first order each ladder declares), parameters,
+ * named sizes and what a unit of rate is worth (the names of units, precisions and checks:
+ * core/names.c). */
 #include "core/core.h"
 #include "harness/harness.h"
 
@@ -97,6 +98,39 @@ pl_status pl_variant_check(const pl_ctx *ctx, const pl_variant *v, char *why, si
     if (why && n) snprintf(why, n, "%s", reason ? reason : "");
     if (s != PL_OK) return pl_fail(s, "variant %s: %s", v->name, reason);
     return PL_OK;
+}
+
+/* The rung named first for this problem by the kernel's shape hook, if it is of the backend
+ * and runs here; else the rungs by best_rank, 1 up, each tried as pl_variant_check says. */
+const char *pl_best_variant(const pl_ctx *ctx, const pl_kernel *k, const void *problem)
+{
+    if (!ctx || !k) return NULL;
+    const pl_backend backend = pl_ctx_backend(ctx);
+    if (problem && k->best_first_for) {
+        const pl_variant *v = pl_variant_find(k, k->best_first_for(problem, backend));
+        if (v && v->backend == backend && pl_variant_check(ctx, v, NULL, 0) == PL_OK) return v->name;
+    }
+    int last = 0;
+    for (int i = 0; i < k->n_variants; i++)
+        if (k->ladder[i]->best_rank > last) last = k->ladder[i]->best_rank;
+    for (int rank = 1; rank <= last; rank++)
+        for (int i = 0; i < k->n_variants; i++) {
+            const pl_variant *v = k->ladder[i];
+            if (v->best_rank == rank && v->backend == backend && pl_variant_check(ctx, v, NULL, 0) == PL_OK)
+                return v->name;
+        }
+    return NULL;
+}
+
+const char *pl_best_variant_size(const pl_ctx *ctx, const pl_kernel *k, const char *size)
+{
+    if (!ctx || !k) return NULL;
+    if (!size) return pl_best_variant(ctx, k, NULL);
+    void *problem = NULL; /* made (and so checked) even where the pick does not read it */
+    if (pl_spec_make(k, size, NULL, &problem) != PL_OK) return NULL;
+    const char *best = pl_best_variant(ctx, k, problem);
+    pl_spec_free(k, problem);
+    return best;
 }
 
 int64_t pl_tensor_span(const pl_tensor *t)

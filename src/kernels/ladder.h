@@ -7,6 +7,11 @@
  * count against sizeof with PL_CHECK_COUNT. A rung reads its values as
  * a->params[PL_<TABLE>_<NAME>], never by a bare position.
  *
+ * The best-first order: a rung's .best_rank is its place in the pick of the BLAS-like call among
+ * its backend's rungs (1 first; 0, the lessons and the peers: never picked); pl_best_variant
+ * takes the first that runs here. A pick that depends on the shape adds the kernel's
+ * .best_first_for hook (life/ladder.c).
+ *
  * Rungs a build may lack: a CUDA rung or an OpenBLAS or cuDNN peer is listed in every build (so
  * `parlab list` can say why it cannot run here); without CUDA, OpenBLAS or cuDNN its run
  * function is NULL, and a CUDA rung's parameter table (defined in a .cu file) is left out. */

@@ -27,7 +27,7 @@ static void check_on_root(const pl_reduce_problem *p, const float *A, const floa
 {
     const int64_t n = pl_reduce_outputs(p);
     float *one = malloc(sizeof(float) * (size_t)n);
-    pl_reduce_variant_problem(ctx_, pl_reduce_best_variant(ctx_), NULL, p, A, one);
+    pl_reduce_variant_problem(ctx_, pl_best_variant(ctx_, &pl_reduce_kernel, NULL), NULL, p, A, one);
     int64_t differ = 0;
     for (int64_t i = 0; i < n; i++) differ += !same(one[i], r[i]);
     if (p->op == PL_REDUCE_MIN || p->op == PL_REDUCE_MAX || pl_dist_size() == 1 || has_nan)

@@ -6,7 +6,6 @@
  * the kernel runs, and a failure raised with the library's message. */
 #include "ext.h"
 
-#include <string.h>
 #include <time.h>
 
 /* The call's context: backend, device, threads as the Python layer passed them. */
@@ -285,24 +284,20 @@ PyObject *plx_life(PyObject *self, PyObject *args)
     return call_end(&c, s, m, 1, Py_None);
 }
 
-/* best_variant(kernel, backend, device, threads, W, H): the rung the BLAS-like call runs in such
- * a context (life: for a W x H grid), or None. */
+/* best_variant(kernel, backend, device, threads[, size]): the rung the BLAS-like call runs in
+ * such a context (pl_best_variant; with a size, for a problem of that size: life's pick depends
+ * on the grid), or None. */
 PyObject *plx_best_variant(PyObject *self, PyObject *args)
 {
     (void)self;
-    const char *kernel;
+    const char *kernel, *size = NULL;
     int backend, device, threads;
-    long long W = 0, H = 0;
-    if (!PyArg_ParseTuple(args, "siii|LL", &kernel, &backend, &device, &threads, &W, &H)) return NULL;
+    if (!PyArg_ParseTuple(args, "siii|z", &kernel, &backend, &device, &threads, &size)) return NULL;
+    const pl_kernel *k = pl_kernel_find(kernel);
+    if (!k) return plx_raisef(plx_err.Argument, "unknown kernel '%s' (see parlab.list())", kernel);
     call c;
     if (call_begin(&c, backend, device, threads) < 0) return NULL;
-    const char *best = NULL;
-    if (!strcmp(kernel, "gemm")) best = pl_gemm_best_variant(c.ctx);
-    else if (!strcmp(kernel, "gemv")) best = pl_gemv_best_variant(c.ctx);
-    else if (!strcmp(kernel, "transpose")) best = pl_transpose_best_variant(c.ctx);
-    else if (!strcmp(kernel, "conv2d")) best = pl_conv2d_best_variant(c.ctx);
-    else if (!strcmp(kernel, "entropy")) best = pl_entropy_best_variant(c.ctx);
-    else if (!strcmp(kernel, "life")) best = W > 0 ? pl_life_best_variant_for(c.ctx, W, H) : pl_life_best_variant(c.ctx);
+    const char *best = pl_best_variant_size(c.ctx, k, size);
     plx_ctx_give(c.lent);
     if (best) return PyUnicode_FromString(best);
     Py_RETURN_NONE;

@@ -107,6 +107,7 @@ PyObject *plx_life(PyObject *self, PyObject *args);
 PyObject *plx_best_variant(PyObject *self, PyObject *args);
 
 PyObject *plx_kernels(PyObject *self, PyObject *args);
+PyObject *plx_kernel_names(PyObject *self, PyObject *args);
 PyObject *plx_operands(PyObject *self, PyObject *args);
 PyObject *plx_run(PyObject *self, PyObject *args);
 PyObject *plx_life_read(PyObject *self, PyObject *args);

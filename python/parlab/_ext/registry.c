@@ -231,6 +231,20 @@ PyObject *plx_kernels(PyObject *self, PyObject *args)
     return list;
 }
 
+/* kernel_names() -> the registry's kernels by name (src/kernels/kernels.c's order): what
+ * parlab/__init__.py exports a call for, and what the tests iterate. */
+PyObject *plx_kernel_names(PyObject *self, PyObject *args)
+{
+    (void)self;
+    (void)args;
+    PyObject *names = PyList_New(pl_kernel_count());
+    for (int i = 0; names && i < pl_kernel_count(); i++) {
+        PyObject *name = PyUnicode_FromString(pl_kernel_at(i)->name);
+        if (!name || PyList_SetItem(names, i, name) < 0) Py_CLEAR(names); /* SetItem takes name, even failing */
+    }
+    return names;
+}
+
 /* machine() -> (summary line, cpu name, gpu name, features bit mask) */
 PyObject *plx_machine(PyObject *self, PyObject *args)
 {

@@ -62,7 +62,7 @@ static pl_status life_create(pl_dist_bench_case **out, const pl_dist_bench_args 
     const int64_t h = c->b.y1 - c->b.y0, w = c->b.x1 - c->b.x0, wpr = pl_life_words_per_row(w);
     const int cuda = a->variant ? a->variant->backend == PL_BACKEND_CUDA : pl_ctx_backend(ctx) == PL_BACKEND_CUDA;
     c->depth = (int)(a->halo ? a->halo : pl_dist_life_default_depth(cuda, most));
-    c->rung = a->variant ? a->variant->name : pl_life_best_variant_for(ctx, w + 2 * c->depth, h + 2 * c->depth);
+    c->rung = a->variant ? a->variant->name : pl_best_variant(ctx, &pl_life_kernel, &(pl_life_problem){.W = w + 2 * c->depth, .H = h + 2 * c->depth});
     if (!c->rung) return pl_fail(PL_ERR_UNSUPPORTED, "life: no life variant can run here");
     pl_status s = pl_dist_life_create(&c->l, g, ctx, c->rung, NULL, &c->p, c->depth, a->overlap);
     if (s != PL_OK) return s;

@@ -68,7 +68,7 @@ pl_status pl_dist_reduce_gpu_create(pl_dist_reduce_gpu **plan, const pl_dist_gri
                                     pl_dist_to to)
 {
     *plan = NULL;
-    const pl_variant *v = pl_dist_cuda_rung(ctx, &pl_reduce_kernel, ctx ? pl_reduce_best_variant(ctx) : NULL, rung);
+    const pl_variant *v = pl_dist_cuda_rung(ctx, &pl_reduce_kernel, ctx ? pl_best_variant(ctx, &pl_reduce_kernel, NULL) : NULL, rung);
     if (!pl_dist_nccl_usable(g, v != NULL)) return PL_OK; /* the host path */
     pl_dist_reduce_gpu *R = calloc(1, sizeof *R);
     pl_status s = R ? PL_OK : pl_fail(PL_ERR_NOMEM, "reduce: cannot allocate the GPU path's state");

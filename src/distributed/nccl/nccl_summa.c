@@ -88,7 +88,7 @@ pl_status pl_dist_gemm_gpu_create(pl_dist_gemm_gpu **plan, const pl_dist_grid *g
                                   const int64_t *params, int64_t kb, int64_t M, int64_t N, int64_t K)
 {
     *plan = NULL;
-    const pl_variant *v = pl_dist_cuda_rung(ctx, &pl_gemm_kernel, ctx ? pl_gemm_best_variant(ctx) : NULL, rung);
+    const pl_variant *v = pl_dist_cuda_rung(ctx, &pl_gemm_kernel, ctx ? pl_best_variant(ctx, &pl_gemm_kernel, NULL) : NULL, rung);
     if (!pl_dist_nccl_usable(g, v != NULL)) return PL_OK; /* the host path */
     pl_dist_gemm_gpu *G = calloc(1, sizeof *G);
     pl_status s = G ? PL_OK : pl_fail(PL_ERR_NOMEM, "gemm: cannot allocate the GPU path's state");

@@ -44,7 +44,7 @@ static pl_status reduce_create(pl_dist_bench_case **out, const pl_dist_bench_arg
     if (!(*out = c)) return pl_fail(PL_ERR_NOMEM, "reduce: out of memory");
     c->g = g, c->ctx = ctx, c->seed = (uint64_t)a->seed, c->H = H, c->W = W, c->b = pl_dist_block_of(g, H, W);
     c->h = c->b.y1 - c->b.y0, c->w = c->b.x1 - c->b.x0;
-    c->rung = a->variant ? a->variant->name : pl_reduce_best_variant(ctx);
+    c->rung = a->variant ? a->variant->name : pl_best_variant(ctx, &pl_reduce_kernel, NULL);
     if (!(c->A = pl_alloc(sizeof(float) * (size_t)(c->h * c->w))) || !(c->r = pl_alloc(sizeof(float) * (size_t)H)))
         return pl_fail(PL_ERR_NOMEM, "reduce: cannot allocate this rank's %lldx%lld block", (long long)c->h,
                        (long long)c->w);

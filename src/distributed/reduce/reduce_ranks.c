@@ -77,7 +77,7 @@ void pl_dist_reduce_bands(const pl_dist_grid *g, int axis, int64_t H, int64_t W,
 /* A rank's part of the checks: the rung, its block, its result array. */
 static pl_status check_local(dreduce *d, const float *A, const float *r, pl_dist_to to)
 {
-    pl_status st = pl_dist_rung_check(d->ctx, &pl_reduce_kernel, d->ctx ? pl_reduce_best_variant(d->ctx) : NULL,
+    pl_status st = pl_dist_rung_check(d->ctx, &pl_reduce_kernel, d->ctx ? pl_best_variant(d->ctx, &pl_reduce_kernel, NULL) : NULL,
                                       &d->rung);
     if (st != PL_OK) return st;
     if (!A) return pl_fail(PL_ERR_ARG, "reduce: NULL block");
@@ -214,7 +214,7 @@ pl_status pl_dist_sdot_variant(const pl_dist_grid *g, pl_ctx *ctx, const char *r
     const pl_dist_block b = pl_dist_block_of(g, 1, N);
     const pl_dot_problem mine = {b.x1 - b.x0};
     pl_dist_times tt = {0, 0, 0};
-    st = pl_dist_rung_check(ctx, &pl_dot_kernel, ctx ? pl_dot_best_variant(ctx) : NULL, &rung);
+    st = pl_dist_rung_check(ctx, &pl_dot_kernel, ctx ? pl_best_variant(ctx, &pl_dot_kernel, NULL) : NULL, &rung);
     if (st == PL_OK && (!x || !y || !result)) st = pl_fail(PL_ERR_ARG, "dot: NULL vector or result");
     if (g->size > 1) st = pl_dist_verdict(st);
     if (st != PL_OK) return st;

@@ -85,7 +85,7 @@ pl_status pl_dist_conv2d_create(pl_dist_conv2d_plan **out, const pl_dist_grid *g
     pl_status s = pl_conv2d_check(&whole);
     if (s != PL_OK) return s;
     if (!filter) return pl_fail(PL_ERR_ARG, "conv2d: NULL filter");
-    if (!rung && !(rung = pl_conv2d_best_variant(ctx)))
+    if (!rung && !(rung = pl_best_variant(ctx, &pl_conv2d_kernel, NULL)))
         return pl_fail(PL_ERR_UNSUPPORTED, "conv2d: no conv2d variant can run in this context");
     pl_dist_conv2d_plan *c = calloc(1, sizeof *c);
     if (!c) return pl_fail(PL_ERR_NOMEM, "conv2d: cannot allocate the distributed plan");

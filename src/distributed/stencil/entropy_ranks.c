@@ -52,7 +52,7 @@ pl_status pl_dist_entropy_create(pl_dist_entropy_plan **out, const pl_dist_grid 
     whole.ld_in = whole.ld_out = whole.W;
     pl_status s = pl_entropy_check(&whole);
     if (s != PL_OK) return s;
-    if (!rung && !(rung = pl_entropy_best_variant(ctx)))
+    if (!rung && !(rung = pl_best_variant(ctx, &pl_entropy_kernel, NULL)))
         return pl_fail(PL_ERR_UNSUPPORTED, "entropy: no entropy variant can run in this context");
     pl_dist_entropy_plan *e = calloc(1, sizeof *e);
     if (!e) return pl_fail(PL_ERR_NOMEM, "entropy: cannot allocate the distributed plan");

@@ -121,7 +121,7 @@ static void run_panels(summa *s, float alpha, const float *A, int64_t lda, const
 static pl_status check_local(summa *s, const float *A, int64_t lda, const float *B, int64_t ldb, const float *C,
                              int64_t ldc)
 {
-    pl_status st = pl_dist_rung_check(s->ctx, &pl_gemm_kernel, s->ctx ? pl_gemm_best_variant(s->ctx) : NULL, &s->rung);
+    pl_status st = pl_dist_rung_check(s->ctx, &pl_gemm_kernel, s->ctx ? pl_best_variant(s->ctx, &pl_gemm_kernel, NULL) : NULL, &s->rung);
     if (st != PL_OK) return st;
     if (!A || !B || !C) return pl_fail(PL_ERR_ARG, "gemm: NULL block of %s", !A ? "A" : !B ? "B" : "C");
     const int64_t ka = s->a.x1 - s->a.x0;

@@ -85,7 +85,7 @@ static pl_status gemm_create(pl_dist_bench_case **out, const pl_dist_bench_args 
     if ((s = pl_dist_gemm_check(g, c->M, c->N, c->K)) != PL_OK) return s;
     c->a = pl_dist_block_of(g, c->M, c->K), c->b = pl_dist_block_of(g, c->K, c->N);
     c->m = c->a.y1 - c->a.y0, c->n = c->b.x1 - c->b.x0;
-    c->rung = a->variant ? a->variant->name : pl_gemm_best_variant(ctx);
+    c->rung = a->variant ? a->variant->name : pl_best_variant(ctx, &pl_gemm_kernel, NULL);
     const int64_t ka = c->a.x1 - c->a.x0, kb = c->b.y1 - c->b.y0;
     if (!(c->A = pl_alloc(sizeof(float) * (size_t)(c->m * ka + 1))) ||
         !(c->B = pl_alloc(sizeof(float) * (size_t)(kb * c->n + 1))) ||

@@ -5,20 +5,6 @@
 #include "core/core.h"
 #include "kernels/conv2d/conv2d.h"
 
-/* Best first: the first of these that this build and context can run. */
-static const char *const cpu_order[] = {"cpu-blocked", "cpu-naive"};
-static const char *const cuda_order[] = {"cuda-tuned", "cuda-tiled"};
-
-const char *pl_conv2d_best_variant(const pl_ctx *ctx)
-{
-    const char *const *order = pl_ctx_backend(ctx) == PL_BACKEND_CUDA ? cuda_order : cpu_order;
-    for (int i = 0; i < 2; i++) {
-        const pl_variant *v = pl_variant_find(&pl_conv2d_kernel, order[i]);
-        if (v && pl_variant_check(ctx, v, NULL, 0) == PL_OK) return v->name;
-    }
-    return NULL;
-}
-
 pl_status pl_conv2d_variant(pl_ctx *ctx, const char *variant, const int64_t *params, pl_dtype dtype, int64_t H,
                             int64_t W, const void *image, int64_t ld_img, int K, const void *filter,
                             const pl_conv2d_opts *opts, void *out, int64_t ld_out)
@@ -49,7 +35,7 @@ pl_status pl_conv2d(pl_ctx *ctx, pl_dtype dtype, int64_t H, int64_t W, const voi
                     const void *filter, const pl_conv2d_opts *opts, void *out, int64_t ld_out)
 {
     if (!ctx) return pl_fail(PL_ERR_ARG, "pl_conv2d: NULL context");
-    const char *best = pl_conv2d_best_variant(ctx);
+    const char *best = pl_best_variant(ctx, &pl_conv2d_kernel, NULL);
     if (!best) return pl_fail(PL_ERR_UNSUPPORTED, "pl_conv2d: no conv2d variant can run in this context");
     return pl_conv2d_variant(ctx, best, NULL, dtype, H, W, image, ld_img, K, filter, opts, out, ld_out);
 }

@@ -7,12 +7,14 @@
 
 static const pl_variant cpu_naive = {
     .name = "cpu-naive", .idea = "four loops, one output at a time, one thread: the border rule looked up per tap",
-    .backend = PL_BACKEND_CPU, .precision = PL_PREC_FP32, .run = pl_conv2d_cpu_naive};
+    .backend = PL_BACKEND_CPU, .precision = PL_PREC_FP32, .run = pl_conv2d_cpu_naive,
+    .best_rank = 2};
 static const pl_variant cpu_blocked = {
     .name = "cpu-blocked", .idea = "output blocks, the filter loops outside and unrolled, SIMD across columns "
     "(AVX2/AVX-512), threads over row bands; borders built once per band into a padded buffer",
     .backend = PL_BACKEND_CPU, .requires = PL_REQ_AVX2, .precision = PL_PREC_FP32,
-    .params = pl_conv2d_cpu_blocked_params, .n_params = PL_CONV2D_CPU_BLOCKED_N_PARAMS, .run = pl_conv2d_cpu_blocked};
+    .params = pl_conv2d_cpu_blocked_params, .n_params = PL_CONV2D_CPU_BLOCKED_N_PARAMS, .run = pl_conv2d_cpu_blocked,
+    .best_rank = 1};
 static const pl_variant cuda_naive = {
     .name = "cuda-naive", .idea = "one thread per output, image and filter from global memory; block x block threads",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
@@ -33,13 +35,15 @@ static const pl_variant cuda_tiled = {
     "memory",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
     PL_CUDA_PARAMS(pl_conv2d_cuda_tiled_params, PL_CONV2D_CUDA_TILED_N_PARAMS),
-    .run = PL_CUDA_FN(pl_conv2d_cuda_tiled)};
+    .run = PL_CUDA_FN(pl_conv2d_cuda_tiled),
+    .best_rank = 2};
 static const pl_variant cuda_tuned = {
     .name = "cuda-tuned", .idea = "several outputs per thread in registers, 128-bit loads, a separable path for a "
     "rank-1 filter",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
     PL_CUDA_PARAMS(pl_conv2d_cuda_tuned_params, PL_CONV2D_CUDA_TUNED_N_PARAMS),
-    .run = PL_CUDA_FN(pl_conv2d_cuda_tuned)};
+    .run = PL_CUDA_FN(pl_conv2d_cuda_tuned),
+    .best_rank = 1};
 static const pl_variant peer_cudnn = {
     .name = "peer-cudnn", .idea = "cuDNN cudnnConvolutionForward, one channel, the same data type (the GPU peer)",
     .backend = PL_BACKEND_CUDA, .is_peer = 1, .requires = PL_REQ_CUDNN, .precision = PL_PREC_FP32,

@@ -5,22 +5,6 @@
 #include "core/core.h"
 #include "kernels/entropy/entropy.h"
 
-/* Best first: the first of these that this build and context can run. */
-static const char *const cpu_order[] = {"cpu-sliding", "cpu-histogram-log-table"};
-static const char *const cuda_order[] = {"cuda-swar", "cuda-tuned", "cuda-shared"};
-
-const char *pl_entropy_best_variant(const pl_ctx *ctx)
-{
-    const int cuda = pl_ctx_backend(ctx) == PL_BACKEND_CUDA;
-    const char *const *order = cuda ? cuda_order : cpu_order;
-    const int n = cuda ? (int)(sizeof cuda_order / sizeof *cuda_order) : (int)(sizeof cpu_order / sizeof *cpu_order);
-    for (int i = 0; i < n; i++) {
-        const pl_variant *v = pl_variant_find(&pl_entropy_kernel, order[i]);
-        if (v && v->run && pl_variant_check(ctx, v, NULL, 0) == PL_OK) return v->name;
-    }
-    return NULL;
-}
-
 pl_status pl_entropy_check_values(const uint8_t *values, int64_t H, int64_t W, int64_t ld, int bins)
 {
     for (int64_t i = 0; i < H; i++) {
@@ -65,7 +49,7 @@ pl_status pl_entropy(pl_ctx *ctx, int64_t H, int64_t W, const uint8_t *values, i
                      int base2, float *out, int64_t ld_out)
 {
     if (!ctx) return pl_fail(PL_ERR_ARG, "pl_entropy: NULL context");
-    const char *best = pl_entropy_best_variant(ctx);
+    const char *best = pl_best_variant(ctx, &pl_entropy_kernel, NULL);
     if (!best) return pl_fail(PL_ERR_UNSUPPORTED, "pl_entropy: no entropy variant can run in this context");
     return pl_entropy_variant(ctx, best, NULL, H, W, values, ld, k, bins, base2, out, ld_out);
 }

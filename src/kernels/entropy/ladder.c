@@ -15,14 +15,16 @@ static const pl_variant cpu_histogram = {
 static const pl_variant cpu_histogram_log_table = {
     .name = "cpu-histogram-log-table", .idea = "the same with c log c and log n read from tables of k^2+1 entries: "
     "no log a pixel",
-    .backend = PL_BACKEND_CPU, .precision = PL_PREC_FP32, .run = pl_entropy_cpu_histogram_log_table};
+    .backend = PL_BACKEND_CPU, .precision = PL_PREC_FP32, .run = pl_entropy_cpu_histogram_log_table,
+    .best_rank = 2};
 static const pl_variant cpu_sliding = {
     .name = "cpu-sliding", .idea = "the histogram slides along the row, O(k) a pixel, exact fixed-point running sum; "
     "k <= 7, bins <= 64: byte column counts moved down a row at a time, c log c by vpermt2ps over 64 pixels "
     "(AVX-512) or by bytes with vpshufb, summed by vpsadbw (AVX2); threads",
     .backend = PL_BACKEND_CPU, .precision = PL_PREC_FP32,
     .params = pl_entropy_cpu_sliding_params, .n_params = PL_ENTROPY_CPU_SLIDING_N_PARAMS,
-    .run = pl_entropy_cpu_sliding};
+    .run = pl_entropy_cpu_sliding,
+    .best_rank = 1};
 static const pl_variant cuda_naive = {
     .name = "cuda-naive", .idea = "one thread per pixel, the histogram in registers/local memory, logf per bin",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
@@ -37,19 +39,22 @@ static const pl_variant cuda_shared = {
     .name = "cuda-shared", .idea = "the tile plus its halo staged in shared memory",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
     PL_CUDA_PARAMS(pl_entropy_cuda_shared_params, PL_ENTROPY_CUDA_SHARED_N_PARAMS),
-    .run = PL_CUDA_FN(pl_entropy_cuda_shared)};
+    .run = PL_CUDA_FN(pl_entropy_cuda_shared),
+    .best_rank = 3};
 static const pl_variant cuda_tuned = {
     .name = "cuda-tuned", .idea = "the best of these with a sliding window per thread",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
     PL_CUDA_PARAMS(pl_entropy_cuda_tuned_params, PL_ENTROPY_CUDA_TUNED_N_PARAMS),
-    .run = PL_CUDA_FN(pl_entropy_cuda_tuned)};
+    .run = PL_CUDA_FN(pl_entropy_cuda_tuned),
+    .best_rank = 2};
 
 static const pl_variant cuda_swar = {
     .name = "cuda-swar", .idea = "k = 5, bins <= 16: the counts in registers (4-bit fields of a column, shuffled "
     "sums of 5 columns), S from a shared table of F(a) + F(b); other windows run cuda-tuned",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
     PL_CUDA_PARAMS(pl_entropy_cuda_swar_params, PL_ENTROPY_CUDA_SWAR_N_PARAMS),
-    .run = PL_CUDA_FN(pl_entropy_cuda_swar)};
+    .run = PL_CUDA_FN(pl_entropy_cuda_swar),
+    .best_rank = 1};
 
 static const pl_variant *const ladder[] = {
     &cpu_naive, &cpu_histogram, &cpu_histogram_log_table, &cpu_sliding,

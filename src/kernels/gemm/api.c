@@ -4,25 +4,11 @@
 #include "core/core.h"
 #include "kernels/gemm/gemm.h"
 
-/* Best first: the first of these that this build and context can run. */
-static const char *const cpu_order[] = {"cpu-packed", "cpu-simd-blocked", "cpu-naive"};
-static const char *const cuda_order[] = {"cuda-tuned", "cuda-shared", "cuda-naive"};
-
-const char *pl_gemm_best_variant(const pl_ctx *ctx)
-{
-    const char *const *order = pl_ctx_backend(ctx) == PL_BACKEND_CUDA ? cuda_order : cpu_order;
-    for (int i = 0; i < 3; i++) {
-        const pl_variant *v = pl_variant_find(&pl_gemm_kernel, order[i]);
-        if (v && pl_variant_check(ctx, v, NULL, 0) == PL_OK) return v->name;
-    }
-    return NULL;
-}
-
 pl_status pl_sgemm(pl_ctx *ctx, int64_t M, int64_t N, int64_t K, float alpha, const float *A,
                    int64_t lda, const float *B, int64_t ldb, float beta, float *C, int64_t ldc)
 {
     if (!ctx) return pl_fail(PL_ERR_ARG, "pl_sgemm: NULL context");
-    const char *best = pl_gemm_best_variant(ctx);
+    const char *best = pl_best_variant(ctx, &pl_gemm_kernel, NULL);
     if (!best) return pl_fail(PL_ERR_UNSUPPORTED, "pl_sgemm: no GEMM variant can run in this context");
     return pl_sgemm_variant(ctx, best, NULL, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }

@@ -29,7 +29,8 @@ static double wgmma_tma_workspace(const void *problem)
 
 static const pl_variant cpu_naive = {
     .name = "cpu-naive", .idea = "triple loop, one dot product per output (B read down its columns)",
-    .backend = PL_BACKEND_CPU, .precision = PL_PREC_FP32, .run = pl_gemm_cpu_naive};
+    .backend = PL_BACKEND_CPU, .precision = PL_PREC_FP32, .run = pl_gemm_cpu_naive,
+    .best_rank = 3};
 static const pl_variant cpu_simd = {
     .name = "cpu-simd", .idea = "broadcast one A element, FMA against 8/16 contiguous B elements (AVX2/AVX-512)",
     .backend = PL_BACKEND_CPU, .requires = PL_REQ_AVX2, .precision = PL_PREC_FP32,
@@ -38,26 +39,31 @@ static const pl_variant cpu_simd_blocked = {
     .name = "cpu-simd-blocked", .idea = "the same inside i/j/k cache blocks, so B tiles are reused from cache",
     .backend = PL_BACKEND_CPU, .requires = PL_REQ_AVX2, .precision = PL_PREC_FP32,
     .params = pl_gemm_cpu_simd_blocked_params, .n_params = PL_GEMM_CPU_SIMD_BLOCKED_N_PARAMS,
-    .run = pl_gemm_cpu_simd_blocked};
+    .run = pl_gemm_cpu_simd_blocked,
+    .best_rank = 2};
 static const pl_variant cpu_packed = {
     .name = "cpu-packed", .idea = "BLIS-style: A and B packed into cache-sized panels feed a register-tile "
     "micro-kernel (AVX-512 12x32 / AVX2 6x16), threads over the macro-loops",
     .backend = PL_BACKEND_CPU, .requires = PL_REQ_AVX2, .precision = PL_PREC_FP32,
-    .params = pl_gemm_cpu_packed_params, .n_params = PL_GEMM_CPU_PACKED_N_PARAMS, .run = pl_gemm_cpu_packed};
+    .params = pl_gemm_cpu_packed_params, .n_params = PL_GEMM_CPU_PACKED_N_PARAMS, .run = pl_gemm_cpu_packed,
+    .best_rank = 1};
 static const pl_variant cuda_naive = {
     .name = "cuda-naive", .idea = "one thread per output, everything from global memory",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
-    PL_CUDA_PARAMS(pl_gemm_cuda_naive_params, PL_GEMM_CUDA_NAIVE_N_PARAMS), .run = PL_CUDA_FN(pl_gemm_cuda_naive)};
+    PL_CUDA_PARAMS(pl_gemm_cuda_naive_params, PL_GEMM_CUDA_NAIVE_N_PARAMS), .run = PL_CUDA_FN(pl_gemm_cuda_naive),
+    .best_rank = 3};
 static const pl_variant cuda_shared = {
     .name = "cuda-shared", .idea = "A and B tiles staged in shared memory, one output per thread",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
-    PL_CUDA_PARAMS(pl_gemm_cuda_shared_params, PL_GEMM_CUDA_SHARED_N_PARAMS), .run = PL_CUDA_FN(pl_gemm_cuda_shared)};
+    PL_CUDA_PARAMS(pl_gemm_cuda_shared_params, PL_GEMM_CUDA_SHARED_N_PARAMS), .run = PL_CUDA_FN(pl_gemm_cuda_shared),
+    .best_rank = 2};
 static const pl_variant cuda_tuned = {
     .name = "cuda-tuned", .idea = "register tiles per thread, 128-bit loads, cp.async multi-stage pipeline, "
     "warp tiling; tile config chosen per shape, split-K for deep K",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
     PL_CUDA_PARAMS(pl_gemm_cuda_tuned_params, PL_GEMM_CUDA_N_PARAMS),
-    .run = PL_CUDA_FN(pl_gemm_cuda_tuned), .workspace_bytes = tuned_workspace};
+    .run = PL_CUDA_FN(pl_gemm_cuda_tuned), .workspace_bytes = tuned_workspace,
+    .best_rank = 1};
 static const pl_variant cuda_mma_tf32 = {
     .name = "cuda-mma-tf32", .idea = "tensor cores in TF32, FP32 accumulate: each warp's mma.sync m16n8k8 on "
     "fragments it loads from shared memory (ldmatrix), rounded to TF32",

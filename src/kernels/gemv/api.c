@@ -4,26 +4,11 @@
 #include "core/core.h"
 #include "kernels/gemv/gemv.h"
 
-/* Best first: the first of these that this build and context can run. */
-static const char *const cpu_order[] = {"cpu-simd", "cpu-naive"};
-static const char *const cuda_order[] = {"cuda-tuned", "cuda-warp", "cuda-naive"};
-
-const char *pl_gemv_best_variant(const pl_ctx *ctx)
-{
-    int cuda = pl_ctx_backend(ctx) == PL_BACKEND_CUDA;
-    const char *const *order = cuda ? cuda_order : cpu_order;
-    for (int i = 0; i < (cuda ? 3 : 2); i++) {
-        const pl_variant *v = pl_variant_find(&pl_gemv_kernel, order[i]);
-        if (v && pl_variant_check(ctx, v, NULL, 0) == PL_OK) return v->name;
-    }
-    return NULL;
-}
-
 pl_status pl_sgemv(pl_ctx *ctx, char trans, int64_t M, int64_t N, float alpha, const float *A, int64_t lda,
                    const float *x, float beta, float *y)
 {
     if (!ctx) return pl_fail(PL_ERR_ARG, "pl_sgemv: NULL context");
-    const char *best = pl_gemv_best_variant(ctx);
+    const char *best = pl_best_variant(ctx, &pl_gemv_kernel, NULL);
     if (!best) return pl_fail(PL_ERR_UNSUPPORTED, "pl_sgemv: no GEMV variant can run in this context");
     return pl_sgemv_variant(ctx, best, NULL, trans, M, N, alpha, A, lda, x, beta, y);
 }

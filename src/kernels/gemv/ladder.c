@@ -32,17 +32,20 @@ static const pl_param_def tuned_params[] = {
 
 static const pl_variant cpu_naive = {
     .name = "cpu-naive", .idea = "one dot product per output in a float (for A^T: down a column), rows over threads",
-    .backend = PL_BACKEND_CPU, .precision = PL_PREC_FP32, .run = pl_gemv_cpu_naive};
+    .backend = PL_BACKEND_CPU, .precision = PL_PREC_FP32, .run = pl_gemv_cpu_naive,
+    .best_rank = 2};
 static const pl_variant cpu_simd = {
     .name = "cpu-simd", .idea = "AVX2/AVX-512 dot products of 4 rows at once, rows over threads; A^T: SIMD axpy "
     "of 4 rows at once into a per-thread partial y, partials added at the end",
     .backend = PL_BACKEND_CPU, .requires = PL_REQ_AVX2, .precision = PL_PREC_FP32,
-    .params = pl_gemv_cpu_simd_params, .n_params = PL_GEMV_CPU_SIMD_N_PARAMS, .run = pl_gemv_cpu_simd};
+    .params = pl_gemv_cpu_simd_params, .n_params = PL_GEMV_CPU_SIMD_N_PARAMS, .run = pl_gemv_cpu_simd,
+    .best_rank = 1};
 static const pl_variant cuda_naive = {
     .name = "cuda-naive", .idea = "one thread per output, all from global memory (uncoalesced rows of A; "
     "A^T: neighbours read neighbouring columns)",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
-    .params = block_params, .n_params = PL_COUNT(block_params), .run = PL_CUDA_FN(pl_gemv_cuda_naive)};
+    .params = block_params, .n_params = PL_COUNT(block_params), .run = PL_CUDA_FN(pl_gemv_cuda_naive),
+    .best_rank = 3};
 static const pl_variant cuda_shared = {
     .name = "cuda-shared", .idea = "x staged in shared memory a tile at a time, loaded by every thread of "
     "the block (also those past the last output)",
@@ -52,13 +55,15 @@ static const pl_variant cuda_warp = {
     .name = "cuda-warp", .idea = "one warp per output: lanes read the row together (128-bit loads where "
     "aligned), shuffle reduction",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
-    .params = block_params, .n_params = PL_COUNT(block_params), .run = PL_CUDA_FN(pl_gemv_cuda_warp)};
+    .params = block_params, .n_params = PL_COUNT(block_params), .run = PL_CUDA_FN(pl_gemv_cuda_warp),
+    .best_rank = 2};
 static const pl_variant cuda_tuned = {
     .name = "cuda-tuned", .idea = "mapping by shape: 1-32 lanes per row (several rows per warp for short rows), "
     "rows split among blocks when few and long; A^T: coalesced column-parallel, rows cut among the blocks of a "
     "thread-block cluster that add their sums in distributed shared memory (one kernel)",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
-    .params = tuned_params, .n_params = PL_COUNT(tuned_params), .run = PL_CUDA_FN(pl_gemv_cuda_tuned)};
+    .params = tuned_params, .n_params = PL_COUNT(tuned_params), .run = PL_CUDA_FN(pl_gemv_cuda_tuned),
+    .best_rank = 1};
 static const pl_variant peer_openblas = {
     .name = "peer-openblas", .idea = "OpenBLAS cblas_sgemv (the CPU peer)",
     .backend = PL_BACKEND_CPU, .is_peer = 1, .requires = PL_REQ_OPENBLAS, .precision = PL_PREC_FP32,

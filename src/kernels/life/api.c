@@ -7,35 +7,6 @@
 
 #include <string.h>
 
-/* Best first: the first of these that this build and context can run. On the GPU the order
- * depends on the grid: cuda-tuned's blocks run their generations one barrier after another and
- * only fill the 132 SMs of an H100 on large grids, where its temporal blocking then wins; below
- * LIFE_CUDA_TUNED_CELLS cells cuda-bitpacked is faster (H100, `parlab bench life --variant
- * cuda-tuned,cuda-bitpacked`, gens 100: bitpacked 3255 against 2566 Gcell/s at 8192^2, tuned
- * 3785 against 3241 at 11584^2, 10786 against 3738 at 65536^2). cuda-register, the top rung,
- * took cuda-tuned's place (H100, 2026-11-27: 26765 against 12587 Gcell/s at 65536^2, gens 100,
- * scripts/gpu_records.sh); where it overtakes cuda-bitpacked on small grids was not measured, so
- * the threshold stays cuda-tuned's. */
-#define LIFE_CUDA_TUNED_CELLS 1e8
-static const char *const cpu_order[] = {"cpu-bitpacked", "cpu-threads"};
-static const char *const cuda_large_order[] = {"cuda-register", "cuda-bitpacked"};
-static const char *const cuda_small_order[] = {"cuda-bitpacked", "cuda-register"};
-
-const char *pl_life_best_variant_for(const pl_ctx *ctx, int64_t W, int64_t H)
-{
-    const int cuda = pl_ctx_backend(ctx) == PL_BACKEND_CUDA;
-    const char *const *order = !cuda                                        ? cpu_order
-                               : (double)W * (double)H < LIFE_CUDA_TUNED_CELLS ? cuda_small_order
-                                                                             : cuda_large_order;
-    for (int i = 0; i < 2; i++) {
-        const pl_variant *v = pl_variant_find(&pl_life_kernel, order[i]);
-        if (v && pl_variant_check(ctx, v, NULL, 0) == PL_OK) return v->name;
-    }
-    return NULL;
-}
-
-const char *pl_life_best_variant(const pl_ctx *ctx) { return pl_life_best_variant_for(ctx, INT64_MAX, 1); }
-
 /* 2.5e11 a CPU thread (the best measured: 9.6e10 a core on 2 cores, 2.2e10 on 16), 1e14 on a
  * GPU (the best measured: 1.08e13 on an H100). */
 double pl_life_rate_ceiling(const pl_ctx *ctx)
@@ -76,7 +47,8 @@ pl_status pl_life_variant_problem(pl_ctx *ctx, const char *variant, const int64_
 pl_status pl_life(pl_ctx *ctx, int64_t W, int64_t H, uint64_t *bits, int64_t gens, const char *rule, int torus)
 {
     if (!ctx) return pl_fail(PL_ERR_ARG, "pl_life: NULL context");
-    const char *best = pl_life_best_variant_for(ctx, W, H);
+    const pl_life_problem shape = {.W = W, .H = H}; /* what the best rung's pick reads */
+    const char *best = pl_best_variant(ctx, &pl_life_kernel, &shape);
     if (!best) return pl_fail(PL_ERR_UNSUPPORTED, "pl_life: no life variant can run in this context");
     return pl_life_variant(ctx, best, NULL, W, H, bits, gens, rule, torus);
 }

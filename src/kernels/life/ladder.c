@@ -9,13 +9,15 @@ static const pl_variant cpu_naive = {
 static const pl_variant cpu_threads = {
     .name = "cpu-threads", .idea = "cpu-naive's generation with the rows split among threads, a barrier between "
     "generations",
-    .backend = PL_BACKEND_CPU, .precision = PL_PREC_EXACT, .run = pl_life_cpu_threads};
+    .backend = PL_BACKEND_CPU, .precision = PL_PREC_EXACT, .run = pl_life_cpu_threads,
+    .best_rank = 2};
 static const pl_variant cpu_bitpacked = {
     .name = "cpu-bitpacked", .idea = "64 cells per word, neighbour counts by bit-sliced full/half adders, the rule "
     "as boolean logic; AVX2/AVX-512 word loops, bands of rows over threads, tblock generations per pass over memory",
     .backend = PL_BACKEND_CPU, .requires = PL_REQ_AVX2, .precision = PL_PREC_EXACT,
     .params = pl_life_cpu_bitpacked_params, .n_params = PL_LIFE_CPU_BITPACKED_N_PARAMS,
-    .run = pl_life_cpu_bitpacked};
+    .run = pl_life_cpu_bitpacked,
+    .best_rank = 1};
 
 static const pl_variant cpu_sparse = {
     .name = "cpu-sparse", .idea = "the plane as 64x64 tiles in a hash map: only tiles that changed and their "
@@ -37,7 +39,8 @@ static const pl_variant cuda_bitpacked = {
     .name = "cuda-bitpacked", .idea = "32 cells a thread-word on the packed grid, bit-sliced adders, a generation a "
     "launch: 2 bits a cell on the device",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_EXACT,
-    .run = PL_CUDA_FN(pl_life_cuda_bitpacked), .workspace_bytes = PL_CUDA_FN(pl_life_cuda_words_workspace)};
+    .run = PL_CUDA_FN(pl_life_cuda_bitpacked), .workspace_bytes = PL_CUDA_FN(pl_life_cuda_words_workspace),
+    .best_rank = 2};
 static const pl_variant cuda_tuned = {
     .name = "cuda-tuned", .idea = "tblock generations a launch: a tile and its halo in shared memory (temporal "
     "blocking)",
@@ -50,11 +53,30 @@ static const pl_variant cuda_register = {
     "word, the west/east words by warp shuffles, the rows above/below from the next warps through shared memory",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_EXACT,
     PL_CUDA_PARAMS(pl_life_cuda_register_params, PL_LIFE_CUDA_REGISTER_N_PARAMS),
-    .run = PL_CUDA_FN(pl_life_cuda_register), .workspace_bytes = PL_CUDA_FN(pl_life_cuda_words_workspace)};
+    .run = PL_CUDA_FN(pl_life_cuda_register), .workspace_bytes = PL_CUDA_FN(pl_life_cuda_words_workspace),
+    .best_rank = 1};
 
 static const pl_variant *const ladder[] = {&cpu_naive,      &cpu_threads, &cpu_bitpacked,  &cpu_sparse,
                                            &cuda_naive,     &cuda_shared, &cuda_bitpacked, &cuda_tuned,
                                            &cuda_register};
+
+/* The best rung on the GPU depends on the grid: by best_rank cuda-register, then cuda-bitpacked
+ * (the order for a large grid); below LIFE_CUDA_TUNED_CELLS cells cuda-bitpacked goes first.
+ * cuda-tuned's blocks run their generations one barrier after another and only fill the 132
+ * SMs of an H100 on large grids, where its temporal blocking then wins; below the threshold
+ * cuda-bitpacked is faster (H100, `parlab bench life --variant cuda-tuned,cuda-bitpacked`, gens
+ * 100: bitpacked 3255 against 2566 Gcell/s at 8192^2, tuned 3785 against 3241 at 11584^2, 10786
+ * against 3738 at 65536^2). cuda-register, the top rung, took cuda-tuned's place (H100,
+ * 2026-11-27: 26765 against 12587 Gcell/s at 65536^2, gens 100, scripts/gpu_records.sh); where
+ * it overtakes cuda-bitpacked on small grids was not measured, so the threshold stays
+ * cuda-tuned's. */
+#define LIFE_CUDA_TUNED_CELLS 1e8
+static const char *best_first_for(const void *problem, pl_backend backend)
+{
+    const pl_life_problem *p = problem;
+    return backend == PL_BACKEND_CUDA && (double)p->W * (double)p->H < LIFE_CUDA_TUNED_CELLS ? cuda_bitpacked.name
+                                                                                             : NULL;
+}
 
 static const pl_named_size named_sizes[] = {{"small", "1024"}, {"medium", "4096"}, {"large", "16384"}};
 
@@ -84,4 +106,5 @@ const pl_kernel pl_life_kernel = {
     .ops = pl_life_spec_ops,
     .bytes = pl_life_spec_bytes,
     .bytes_written = pl_life_spec_bytes_written,
+    .best_first_for = best_first_for,
 };

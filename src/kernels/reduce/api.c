@@ -4,19 +4,6 @@
 #include "core/core.h"
 #include "kernels/reduce/reduce.h"
 
-static const char *best(const pl_ctx *ctx, const pl_kernel *k, const char *cpu, const char *cuda)
-{
-    const char *order[] = {pl_ctx_backend(ctx) == PL_BACKEND_CUDA ? cuda : cpu, "cpu-naive"};
-    for (int i = 0; i < 2; i++) {
-        const pl_variant *v = pl_variant_find(k, order[i]);
-        if (v && v->run && pl_variant_check(ctx, v, NULL, 0) == PL_OK) return v->name;
-    }
-    return NULL;
-}
-
-const char *pl_reduce_best_variant(const pl_ctx *ctx) { return best(ctx, &pl_reduce_kernel, "cpu-simd", "cuda-tuned"); }
-const char *pl_dot_best_variant(const pl_ctx *ctx) { return best(ctx, &pl_dot_kernel, "cpu-simd", "cuda-tuned"); }
-
 pl_status pl_sreduce(pl_ctx *ctx, pl_reduce_op op, int axis, int64_t M, int64_t N, const float *A, int64_t lda,
                      float *r)
 {
@@ -29,7 +16,7 @@ pl_status pl_sreduce(pl_ctx *ctx, pl_reduce_op op, int axis, int64_t M, int64_t 
     pl_reduce_problem p = {M, N, lda, op, axis, lda - N};
     pl_status s = pl_reduce_check(&p);
     if (s != PL_OK) return s;
-    const char *name = pl_reduce_best_variant(ctx);
+    const char *name = pl_best_variant(ctx, &pl_reduce_kernel, NULL);
     if (!name) return pl_fail(PL_ERR_UNSUPPORTED, "pl_sreduce: no reduce variant can run in this context");
     return pl_reduce_variant_problem(ctx, name, NULL, &p, A, r);
 }
@@ -53,7 +40,7 @@ pl_status pl_sdot(pl_ctx *ctx, int64_t N, const float *x, const float *y, float 
     pl_dot_problem p = {N};
     pl_status s = pl_dot_check(&p);
     if (s != PL_OK) return s;
-    const char *name = pl_dot_best_variant(ctx);
+    const char *name = pl_best_variant(ctx, &pl_dot_kernel, NULL);
     if (!name) return pl_fail(PL_ERR_UNSUPPORTED, "pl_sdot: no dot variant can run in this context");
     return pl_dot_variant_problem(ctx, name, NULL, &p, x, y, result);
 }

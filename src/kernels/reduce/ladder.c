@@ -20,12 +20,14 @@ static double dot_workspace(const void *problem) { (void)problem; return 4.0 * 4
 
 static const pl_variant cpu_naive = {
     .name = "cpu-naive", .idea = "one float accumulator per output, terms in order (not accurate: long sums stagnate)",
-    .backend = PL_BACKEND_CPU, .precision = PL_PREC_FP32, .run = pl_reduce_cpu_naive};
+    .backend = PL_BACKEND_CPU, .precision = PL_PREC_FP32, .run = pl_reduce_cpu_naive,
+    .best_rank = 2};
 static const pl_variant cpu_simd = {
     .name = "cpu-simd", .idea = "accurate: 4 AVX2/AVX-512 vector accumulators, pairwise blocks of 1024, threads over "
     "rows (long rows split) or column bands",
     .backend = PL_BACKEND_CPU, .requires = PL_REQ_AVX2, .precision = PL_PREC_FP32,
-    .params = pl_reduce_cpu_simd_params, .n_params = PL_REDUCE_CPU_SIMD_N_PARAMS, .run = pl_reduce_cpu_simd};
+    .params = pl_reduce_cpu_simd_params, .n_params = PL_REDUCE_CPU_SIMD_N_PARAMS, .run = pl_reduce_cpu_simd,
+    .best_rank = 1};
 static const pl_variant cuda_naive = {
     .name = "cuda-naive", .idea = "one thread per output, terms in order from global memory (rows: uncoalesced)",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
@@ -53,7 +55,8 @@ static const pl_variant cuda_tuned = {
     "and a second pass (few long rows); columns: threads across columns, coalesced, rows split over blocks",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
     PL_CUDA_PARAMS(pl_reduce_cuda_block_params, PL_REDUCE_CUDA_BLOCK_N_PARAMS), .run = PL_CUDA_FN(pl_reduce_cuda_tuned),
-    .workspace_bytes = tuned_workspace};
+    .workspace_bytes = tuned_workspace,
+    .best_rank = 1};
 static const pl_variant peer_cub = {
     .name = "peer-cub", .idea = "CUB cub::DeviceSegmentedReduce (row sum, mean, min, max; not columns or sumsq)",
     .backend = PL_BACKEND_CUDA, .is_peer = 1, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
@@ -98,18 +101,21 @@ const pl_kernel pl_reduce_kernel = {
 
 static const pl_variant dot_cpu_naive = {
     .name = "cpu-naive", .idea = "one float accumulator, products added in order",
-    .backend = PL_BACKEND_CPU, .precision = PL_PREC_FP32, .run = pl_dot_cpu_naive};
+    .backend = PL_BACKEND_CPU, .precision = PL_PREC_FP32, .run = pl_dot_cpu_naive,
+    .best_rank = 2};
 static const pl_variant dot_cpu_simd = {
     .name = "cpu-simd", .idea = "accurate: FMA into 4 AVX2/AVX-512 vector accumulators, pairwise blocks, a piece "
     "per thread",
     .backend = PL_BACKEND_CPU, .requires = PL_REQ_AVX2, .precision = PL_PREC_FP32,
-    .params = pl_reduce_cpu_simd_params, .n_params = PL_REDUCE_CPU_SIMD_N_PARAMS, .run = pl_dot_cpu_simd};
+    .params = pl_reduce_cpu_simd_params, .n_params = PL_REDUCE_CPU_SIMD_N_PARAMS, .run = pl_dot_cpu_simd,
+    .best_rank = 1};
 static const pl_variant dot_cuda_tuned = {
     .name = "cuda-tuned", .idea = "accurate: grid-stride 128-bit loads, warp shuffles, one partial per block, a "
     "second pass",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_FP32,
     PL_CUDA_PARAMS(pl_reduce_cuda_block_params, PL_REDUCE_CUDA_BLOCK_N_PARAMS), .run = PL_CUDA_FN(pl_dot_cuda_tuned),
-    .workspace_bytes = dot_workspace};
+    .workspace_bytes = dot_workspace,
+    .best_rank = 1};
 static const pl_variant dot_peer_openblas = {
     .name = "peer-openblas", .idea = "OpenBLAS cblas_sdot (the CPU peer)",
     .backend = PL_BACKEND_CPU, .is_peer = 1, .requires = PL_REQ_OPENBLAS, .precision = PL_PREC_FP32,

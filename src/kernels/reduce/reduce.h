@@ -40,11 +40,8 @@ extern const char *const pl_reduce_op_names[];          /* "sum", "mean", ... NU
 pl_status pl_reduce_check(const pl_reduce_problem *p);
 pl_status pl_dot_check(const pl_dot_problem *p);
 
-/* The rung pl_sreduce / pl_sdot runs in this context (cpu-simd or cuda-tuned, else cpu-naive;
- * NULL: none can run), and a named rung on a problem struct a caller built once (api.c): the
- * checks of pl_sreduce / pl_sdot on the struct, then the run. */
-const char *pl_reduce_best_variant(const pl_ctx *ctx);
-const char *pl_dot_best_variant(const pl_ctx *ctx);
+/* A named rung on a problem struct a caller built once (api.c): the checks of pl_sreduce /
+ * pl_sdot on the struct, then the run. */
 pl_status pl_reduce_variant_problem(pl_ctx *ctx, const char *variant, const int64_t *params,
                                     const pl_reduce_problem *p, const float *A, float *r);
 pl_status pl_dot_variant_problem(pl_ctx *ctx, const char *variant, const int64_t *params, const pl_dot_problem *p,

@@ -4,20 +4,6 @@
 #include "core/core.h"
 #include "kernels/transpose/transpose.h"
 
-/* Best first: the first of these that this build and context can run. */
-static const char *const cpu_order[] = {"cpu-blocked", "cpu-naive"};
-static const char *const cuda_order[] = {"cuda-tuned", "cuda-shared-padded"};
-
-const char *pl_transpose_best_variant(const pl_ctx *ctx)
-{
-    const char *const *order = pl_ctx_backend(ctx) == PL_BACKEND_CUDA ? cuda_order : cpu_order;
-    for (int i = 0; i < 2; i++) {
-        const pl_variant *v = pl_variant_find(&pl_transpose_kernel, order[i]);
-        if (v && pl_variant_check(ctx, v, NULL, 0) == PL_OK) return v->name;
-    }
-    return NULL;
-}
-
 pl_status pl_stranspose_variant(pl_ctx *ctx, const char *variant, const int64_t *params, int64_t M, int64_t N,
                                 const float *A, int64_t lda, float *B, int64_t ldb)
 {
@@ -41,7 +27,7 @@ pl_status pl_transpose_variant_problem(pl_ctx *ctx, const char *variant, const i
 pl_status pl_stranspose(pl_ctx *ctx, int64_t M, int64_t N, const float *A, int64_t lda, float *B, int64_t ldb)
 {
     if (!ctx) return pl_fail(PL_ERR_ARG, "pl_stranspose: NULL context");
-    const char *best = pl_transpose_best_variant(ctx);
+    const char *best = pl_best_variant(ctx, &pl_transpose_kernel, NULL);
     if (!best) return pl_fail(PL_ERR_UNSUPPORTED, "pl_stranspose: no transpose variant can run in this context");
     return pl_stranspose_variant(ctx, best, NULL, M, N, A, lda, B, ldb);
 }

@@ -5,13 +5,15 @@
 
 static const pl_variant cpu_naive = {
     .name = "cpu-naive", .idea = "two loops: A read along its rows, B written down its columns (strided stores)",
-    .backend = PL_BACKEND_CPU, .precision = PL_PREC_EXACT, .run = pl_transpose_cpu_naive};
+    .backend = PL_BACKEND_CPU, .precision = PL_PREC_EXACT, .run = pl_transpose_cpu_naive,
+    .best_rank = 2};
 static const pl_variant cpu_blocked = {
     .name = "cpu-blocked", .idea = "cache tiles over threads; 8x8 (AVX2) / 16x16 (AVX-512) blocks transposed in "
     "registers, whole vectors read and written; streaming stores for large B",
     .backend = PL_BACKEND_CPU, .requires = PL_REQ_AVX2, .precision = PL_PREC_EXACT,
     .params = pl_transpose_cpu_blocked_params, .n_params = PL_TRANSPOSE_CPU_BLOCKED_N_PARAMS,
-    .run = pl_transpose_cpu_blocked};
+    .run = pl_transpose_cpu_blocked,
+    .best_rank = 1};
 static const pl_variant cuda_naive_read = {
     .name = "cuda-naive-read", .idea = "one element per thread, warps read rows of A (coalesced) and write "
     "columns of B (one 32-byte sector per element)",
@@ -35,13 +37,15 @@ static const pl_variant cuda_shared_padded = {
     "all 32 banks, no conflicts",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_EXACT,
     PL_CUDA_PARAMS(pl_transpose_cuda_shared_params, PL_TRANSPOSE_CUDA_SHARED_N_PARAMS),
-    .run = PL_CUDA_FN(pl_transpose_cuda_shared_padded)};
+    .run = PL_CUDA_FN(pl_transpose_cuda_shared_padded),
+    .best_rank = 2};
 static const pl_variant cuda_tuned = {
     .name = "cuda-tuned", .idea = "64x64 padded tiles, 32xR threads with several elements each; 128-bit loads "
     "and stores where rows are 16-byte aligned",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_EXACT,
     PL_CUDA_PARAMS(pl_transpose_cuda_tuned_params, PL_TRANSPOSE_CUDA_TUNED_N_PARAMS),
-    .run = PL_CUDA_FN(pl_transpose_cuda_tuned)};
+    .run = PL_CUDA_FN(pl_transpose_cuda_tuned),
+    .best_rank = 1};
 static const pl_variant peer_openblas = {
     .name = "peer-openblas", .idea = "OpenBLAS cblas_somatcopy, row-major, transposed (the CPU peer)",
     .backend = PL_BACKEND_CPU, .is_peer = 1, .requires = PL_REQ_OPENBLAS, .precision = PL_PREC_EXACT,
