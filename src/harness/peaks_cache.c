@@ -34,6 +34,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* How the TF32 peak was measured, as the cache and the JSON write it. */
+const char *pl_peaks_tc_name(int method)
+{
+    return method == PL_PEAKS_TC_WGMMA ? "wgmma" : method == PL_PEAKS_TC_MMA ? "mma.sync" : "none";
+}
+
+int pl_peaks_tc_parse(const char *name)
+{
+    for (int m = PL_PEAKS_TC_NONE; m <= PL_PEAKS_TC_WGMMA; m++)
+        if (name && strcmp(name, pl_peaks_tc_name(m)) == 0) return m;
+    return -1;
+}
+
 #define PEAKS_FORMAT "3" /* the cache file's format (pl_peaks_load_cache says what each added) */
 
 static pl_status bad_cache(const char *path, const char *why)

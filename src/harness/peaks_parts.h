@@ -1,13 +1,16 @@
 /* peaks_parts.h: what the files of `parlab peaks` share among themselves, not for their callers
  * (those use peaks.h and parlab.h):
- *   peaks.c          the public calls: measure (CPU, then GPU), judge, cache; or load the cache
+ *   peaks_measure.c  the public calls: measure (CPU, then GPU), judge, cache; or load the cache
  *   peaks_compute.c  the CPU's FP32 FMA peak per ISA and its 32-bit integer throughput
  *   peaks_streams.c  the CPU's memory streams (triad, read, write, copy; cache-resident)
  *   peaks_sanity.c   the spread of repeated readings, the load average, the sanity verdict
  *   peaks_mem_time.c the memory bound of a run (pl_peaks_mem_time)
  *   peaks_machine.c  the machine key, the GPU a context measures, the cache directory and file
  *   peaks_kvfile.c   the "key = value" lines the cache file is made of
- *   peaks_cache.c    the cache file: its keys, written whole, read back and checked */
+ *   peaks_cache.c    the cache file: its keys, written whole, read back and checked; the names
+ *                    of the TF32 measuring methods it writes
+ * peaks.h, the callers' header, holds no code of these files but the measuring policy's
+ * constants (tries, repeats, the spread and load limits), so that no file here calls one above it. */
 #ifndef PL_HARNESS_PEAKS_PARTS_H
 #define PL_HARNESS_PEAKS_PARTS_H
 

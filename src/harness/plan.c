@@ -87,3 +87,16 @@ pl_status pl_plan_spec(const pl_kernel *k, const void *spec, pl_check check, pl_
     }
     return s;
 }
+
+/* The best rung for a size as `parlab bench --size` takes it: the problem made from the size
+ * (and so checked) even where the pick does not read it. */
+const char *pl_best_variant_size(const pl_ctx *ctx, const pl_kernel *k, const char *size)
+{
+    if (!ctx || !k) return NULL;
+    if (!size) return pl_best_variant(ctx, k, NULL);
+    void *problem = NULL;
+    if (pl_spec_make(k, size, NULL, &problem) != PL_OK) return NULL;
+    const char *best = pl_best_variant(ctx, k, problem);
+    pl_spec_free(k, problem);
+    return best;
+}

@@ -122,17 +122,6 @@ const char *pl_best_variant(const pl_ctx *ctx, const pl_kernel *k, const void *p
     return NULL;
 }
 
-const char *pl_best_variant_size(const pl_ctx *ctx, const pl_kernel *k, const char *size)
-{
-    if (!ctx || !k) return NULL;
-    if (!size) return pl_best_variant(ctx, k, NULL);
-    void *problem = NULL; /* made (and so checked) even where the pick does not read it */
-    if (pl_spec_make(k, size, NULL, &problem) != PL_OK) return NULL;
-    const char *best = pl_best_variant(ctx, k, problem);
-    pl_spec_free(k, problem);
-    return best;
-}
-
 int64_t pl_tensor_span(const pl_tensor *t)
 {
     if (t->rows <= 0 || t->cols <= 0) return 0;

@@ -1,4 +1,4 @@
-/* peaks.c: the machine's measured ceilings, the roofs every result is placed under: the
+/* peaks_measure.c: the machine's measured ceilings, the roofs every result is placed under: the
  * public calls. pl_peaks_measure takes every figure now (the CPU's: peaks_compute.c,
  * peaks_streams.c; the GPU's, when a GPU is usable and the context, which may be NULL, is not
  * a CPU context: peaks_cuda.cu), with how they were taken (quick or full, when (UTC), the
@@ -12,18 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-
-const char *pl_peaks_tc_name(int method)
-{
-    return method == PL_PEAKS_TC_WGMMA ? "wgmma" : method == PL_PEAKS_TC_MMA ? "mma.sync" : "none";
-}
-
-int pl_peaks_tc_parse(const char *name)
-{
-    for (int m = PL_PEAKS_TC_NONE; m <= PL_PEAKS_TC_WGMMA; m++)
-        if (name && strcmp(name, pl_peaks_tc_name(m)) == 0) return m;
-    return -1;
-}
 
 /* Every CPU figure: FMA peaks for each ISA this CPU has, the integer ops, then the streams. */
 static pl_status measure_cpu(pl_peaks *pk, int quick)
