@@ -16,7 +16,6 @@
 #include "distributed/stencil/stencil_ranks.h"
 #include "kernels/conv2d/conv2d.h"
 
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,63 +92,6 @@ static int has_ext(const char *path, const char *ext)
 {
     size_t n = strlen(path), e = strlen(ext);
     return n > e && strcasecmp(path + n - e, ext) == 0;
-}
-
-/* The image as the problem's dtype (float32 or int32), H x W, pitch W: a float32 or int32
- * .npy as it is (taken over), uint8/uint16 converted. Returns the exit status. */
-static int image_as(const char *path, pl_array *img, int dtype_given, pl_dtype *dtype)
-{
-    if (img->rank != 2) {
-        cli_error("conv2d: %s has rank %d; parlab conv2d takes a single-channel image (rank 2)", path, img->rank);
-        return PL_EXIT_FAIL;
-    }
-    if (img->dtype == PL_F32 || img->dtype == PL_I32) {
-        if (dtype_given && *dtype != img->dtype) {
-            cli_error("conv2d: %s holds %s, but --dtype %s was given (a .npy image keeps its type)", path,
-                      pl_dtype_name(img->dtype), *dtype == PL_I32 ? "i32" : "f32");
-            return PL_EXIT_USAGE;
-        }
-        *dtype = img->dtype;
-        return PL_EXIT_OK;
-    }
-    if (img->dtype != PL_U8 && img->dtype != PL_U16) {
-        cli_error("conv2d: %s holds %s; parlab conv2d takes float32, int32, uint8 or uint16 (convert with "
-                  "a.astype(np.float32))", path, pl_dtype_name(img->dtype));
-        return PL_EXIT_FAIL;
-    }
-    int64_t n = pl_array_count(img);
-    void *conv = pl_alloc((size_t)(n > 0 ? n : 1) * 4);
-    if (!conv) {
-        cli_error("conv2d: cannot allocate the converted image (%lld pixels)", (long long)n);
-        return PL_EXIT_FAIL;
-    }
-    for (int64_t i = 0; i < n; i++) {
-        uint32_t v = img->dtype == PL_U8 ? ((const uint8_t *)img->data)[i] : ((const uint16_t *)img->data)[i];
-        if (*dtype == PL_I32) ((int32_t *)conv)[i] = (int32_t)v;
-        else ((float *)conv)[i] = (float)v;
-    }
-    pl_array converted = *img; /* the shape stays; pl_array_free clears it */
-    converted.data = conv;
-    converted.dtype = *dtype;
-    pl_array_free(img);
-    *img = converted;
-    return PL_EXIT_OK;
-}
-
-/* out (float32 or int32) as uint8 / uint16 into img8: rounded, clamped; *clamped counts the
- * pixels outside 0..top (NaN among them, written as 0). */
-static void to_depth(const pl_array *out, pl_array *img8, int64_t top, int64_t *clamped)
-{
-    int64_t n = pl_array_count(out), c = 0;
-    for (int64_t i = 0; i < n; i++) {
-        double v = out->dtype == PL_I32 ? ((const int32_t *)out->data)[i] : ((const float *)out->data)[i];
-        double r = isnan(v) ? -1 : round(v);
-        if (r < 0 || r > (double)top) c++;
-        int64_t q = isnan(v) || r < 0 ? 0 : r > (double)top ? top : (int64_t)r;
-        if (img8->dtype == PL_U8) ((uint8_t *)img8->data)[i] = (uint8_t)q;
-        else ((uint16_t *)img8->data)[i] = (uint16_t)q;
-    }
-    *clamped = c;
 }
 
 enum { O_FILTER = CLI_OPT_OWN, O_MODE, O_BORDER, O_DTYPE, O_DEPTH, O_FLIP };
@@ -251,7 +193,7 @@ static int read_inputs(const conv2d_args *c, pl_array *img, void **filter, pl_co
     if ((s = pl_conv2d_filter_parse(c->filter_text, dtype, filter, &K)) != PL_OK) return cli_fail(s);
     if ((rc = tool_fits_host("conv2d", "reading the image", tool_file_bytes(c->in_path))) != 0) return rc;
     if ((s = pl_image_read(c->in_path, img)) != PL_OK) return cli_fail(s);
-    if ((rc = image_as(c->in_path, img, c->dtype_given, &dtype)) != 0) return rc;
+    if ((rc = cli_status(pl_conv2d_image_as(c->in_path, img, c->dtype_given, &dtype))) != 0) return rc;
     if (dtype != asked) {
         free(*filter);
         *filter = NULL;
@@ -295,22 +237,8 @@ static pl_status filter_image(pl_ctx *ctx, const char *rung, void *user)
  * outside its range; -1 for a .npy). */
 static int write_output(const conv2d_args *c, const pl_array *out, int64_t *clamped)
 {
-    pl_array img = {0};
-    pl_status s;
-    *clamped = -1;
-    if (!c->image_out) {
-        s = pl_image_write(c->co.out_path, out);
-    } else {
-        img = (pl_array){.dtype = c->depth16 ? PL_U16 : PL_U8, .rank = 2, .shape = {out->shape[0], out->shape[1]}};
-        if (!(img.data = pl_alloc((size_t)(out->shape[0] * out->shape[1]) * (c->depth16 ? 2 : 1)))) {
-            cli_error("conv2d: cannot allocate the %d-bit image", c->depth16 ? 16 : 8);
-            return PL_EXIT_FAIL;
-        }
-        to_depth(out, &img, c->depth16 ? 65535 : 255, clamped);
-        s = pl_image_write(c->co.out_path, &img);
-        pl_array_free(&img);
-    }
-    return s == PL_OK ? PL_EXIT_OK : cli_fail(s);
+    const int depth = c->image_out ? (c->depth16 ? 16 : 8) : 0;
+    return cli_status(pl_conv2d_image_write(c->co.out_path, out, depth, clamped));
 }
 
 static void print_summary(const conv2d_args *c, const pl_conv2d_problem *p, const char *ran, double ms,
@@ -336,12 +264,8 @@ static int ranks_problem(const conv2d_args *c, const pl_dist_npy *h, void **filt
 {
     const pl_dtype dtype = h->dtype;
     int K = 0;
-    if (c->dtype_given && (c->dtype_i32 ? PL_I32 : PL_F32) != dtype) {
-        cli_error("conv2d: %s holds %s, but --dtype %s was given (a .npy image keeps its type)", c->in_path,
-                  pl_dtype_name(dtype), c->dtype_i32 ? "i32" : "f32");
-        return PL_EXIT_USAGE;
-    }
-    pl_status s = pl_conv2d_filter_parse(c->filter_text, dtype, filter, &K);
+    pl_status s = pl_conv2d_image_dtype(c->in_path, dtype, c->dtype_given, c->dtype_i32 ? PL_I32 : PL_F32);
+    if (s == PL_OK) s = pl_conv2d_filter_parse(c->filter_text, dtype, filter, &K);
     if (s != PL_OK) return cli_fail(s);
     return build_problem(c, h->shape[0], h->shape[1], K, dtype, p);
 }
