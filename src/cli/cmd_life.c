@@ -354,7 +354,8 @@ static int run_grid(const life_args *l, const pl_variant *variant, const pl_life
     pl_life_one_grid one = {NULL, NULL, &p, NULL};
     const pl_life_runner runner = pl_life_one_grid_runner(&one);
     if ((rc = place_pattern(l, pat, &grid)) == 0 && (rc = tool_context(&pl_life_kernel, &p, &l->co, variant, &ctx)) == 0 &&
-        (rc = pick_rung(variant, ctx, &p, &ran)) == 0 && (rc = cli_status(pl_life_within_time(ctx, 1, p.W, p.H, l->grid_kind, l->gens, l->max_time))) == 0 &&
+        (rc = pick_rung(variant, ctx, &p, &ran)) == 0 &&
+        (rc = cli_status(pl_life_within_time(ctx, 1, p.W, p.H, l->grid_kind, l->gens, l->max_time))) == 0 &&
         (one.ctx = ctx, one.rung = ran, one.grid = grid, rc = run_grid_gens(l, &runner, &seconds)) == 0) {
         const double updates = (double)p.W * (double)p.H * (double)l->gens;
         printf("%s on a %lldx%lld %s, %lld generations by %s in %.3f ms: %.3g cell-updates/s\n", rule_name,
@@ -414,7 +415,8 @@ static int run_grid_ranks(const life_args *l, const pl_variant *variant, const p
         rc = cli_agree(tool_context(&pl_life_kernel, &window, &co, variant, &ctx));
     }
     if (rc == 0) rc = cli_agree(pick_rung(variant, ctx, &window, &ran));
-    if (rc == 0) rc = cli_agree(cli_status(pl_life_within_time(ctx, g.size, p.W, p.H, l->grid_kind, l->gens, l->max_time)));
+    if (rc == 0)
+        rc = tool_ranks_status(pl_life_within_time(ctx, g.size, p.W, p.H, l->grid_kind, l->gens, l->max_time));
     if (rc == 0) {
         const pl_status s = pl_dist_life_create(&dl, &g, ctx, ran, NULL, &p, d, l->overlap);
         rc = cli_agree(s == PL_OK ? PL_EXIT_OK : cli_fail(s));

@@ -155,6 +155,11 @@ pl_status pl_conv2d_image_as(const char *path, pl_array *img, int dtype_given, p
  * (halves away from zero) and clamped, *clamped the pixels outside its range (NaN among them,
  * written as 0); -1 for depth 0. */
 pl_status pl_conv2d_image_write(const char *path, const pl_array *out, int depth, int64_t *clamped);
+/* The tool's one problem: an H x W image of dtype (dense rows) and the K x K filter parsed from
+ * filter_text in dtype (*filter malloc'd, the one it held freed; given to the rung apart), with
+ * the mode, border and flip of opts; the output's shape set (dense rows) and the whole checked. */
+pl_status pl_conv2d_problem_for(const pl_conv2d_problem *opts, const char *filter_text, int64_t H, int64_t W,
+                                pl_dtype dtype, void **filter, pl_conv2d_problem *p);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 pl_status pl_conv2d_image_dtype(const char *path, pl_dtype has, int dtype_given, pl_dtype asked)
 {
@@ -66,4 +67,19 @@ pl_status pl_conv2d_image_write(const char *path, const pl_array *out, int depth
     pl_status s = pl_image_write(path, &img);
     pl_array_free(&img);
     return s;
+}
+
+pl_status pl_conv2d_problem_for(const pl_conv2d_problem *opts, const char *filter_text, int64_t H, int64_t W,
+                                pl_dtype dtype, void **filter, pl_conv2d_problem *p)
+{
+    int K = 0;
+    free(*filter);
+    *filter = NULL;
+    pl_status s = pl_conv2d_filter_parse(filter_text, dtype, filter, &K);
+    if (s != PL_OK) return s;
+    *p = (pl_conv2d_problem){.H = H, .W = W, .K = K, .dtype = dtype, .mode = opts->mode, .border = opts->border,
+                             .flip = opts->flip, .ld_img = W};
+    pl_conv2d_set_shape(p);
+    p->ld_out = p->OW;
+    return pl_conv2d_check(p);
 }
