@@ -14,14 +14,14 @@
 #include "cli/tool_ranks.h"
 #include "core/core.h"
 #include "distributed/stencil/stencil_ranks.h"
+#include "harness/harness.h"
+#include "io/io.h"
 #include "kernels/conv2d/conv2d.h"
 
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 static void usage(FILE *f)
 {
@@ -67,89 +67,17 @@ static void usage(FILE *f)
           f);
 }
 
-/* The kernel's problem parameter of that name ("mode"). */
-static const pl_param_def *problem_param(const char *name)
-{
-    const pl_kernel *k = &pl_conv2d_kernel;
-    for (int i = 0; i < k->n_problem_params; i++)
-        if (!strcmp(k->problem_params[i].name, name)) return &k->problem_params[i];
-    return NULL;
-}
-
 /* --mode, --border, --dtype: the kernel's own CHOICE problem parameter of that name parses the
  * value (one list of names, one message for the tool and for `bench --set`). */
 static int problem_choice(const char *opt, const char *val, int *out)
 {
     double v;
-    if (pl_param_parse(problem_param(opt + 2), val, &v) != PL_OK) {
+    if (pl_param_parse(pl_problem_param_find(&pl_conv2d_kernel, opt + 2), val, &v) != PL_OK) {
         cli_error("conv2d: %s '%s': %s", opt, val, pl_last_error());
         return PL_EXIT_USAGE;
     }
     *out = (int)v;
     return PL_EXIT_OK;
-}
-
-static int has_ext(const char *path, const char *ext)
-{
-    size_t n = strlen(path), e = strlen(ext);
-    return n > e && strcasecmp(path + n - e, ext) == 0;
-}
-
-/* The image as the problem's dtype (float32 or int32), H x W, pitch W: a float32 or int32
- * .npy as it is (taken over), uint8/uint16 converted. Returns the exit status. */
-static int image_as(const char *path, pl_array *img, int dtype_given, pl_dtype *dtype)
-{
-    if (img->rank != 2) {
-        cli_error("conv2d: %s has rank %d; parlab conv2d takes a single-channel image (rank 2)", path, img->rank);
-        return PL_EXIT_FAIL;
-    }
-    if (img->dtype == PL_F32 || img->dtype == PL_I32) {
-        if (dtype_given && *dtype != img->dtype) {
-            cli_error("conv2d: %s holds %s, but --dtype %s was given (a .npy image keeps its type)", path,
-                      pl_dtype_name(img->dtype), *dtype == PL_I32 ? "i32" : "f32");
-            return PL_EXIT_USAGE;
-        }
-        *dtype = img->dtype;
-        return PL_EXIT_OK;
-    }
-    if (img->dtype != PL_U8 && img->dtype != PL_U16) {
-        cli_error("conv2d: %s holds %s; parlab conv2d takes float32, int32, uint8 or uint16 (convert with "
-                  "a.astype(np.float32))", path, pl_dtype_name(img->dtype));
-        return PL_EXIT_FAIL;
-    }
-    int64_t n = pl_array_count(img);
-    void *conv = pl_alloc((size_t)(n > 0 ? n : 1) * 4);
-    if (!conv) {
-        cli_error("conv2d: cannot allocate the converted image (%lld pixels)", (long long)n);
-        return PL_EXIT_FAIL;
-    }
-    for (int64_t i = 0; i < n; i++) {
-        uint32_t v = img->dtype == PL_U8 ? ((const uint8_t *)img->data)[i] : ((const uint16_t *)img->data)[i];
-        if (*dtype == PL_I32) ((int32_t *)conv)[i] = (int32_t)v;
-        else ((float *)conv)[i] = (float)v;
-    }
-    pl_array converted = *img; /* the shape stays; pl_array_free clears it */
-    converted.data = conv;
-    converted.dtype = *dtype;
-    pl_array_free(img);
-    *img = converted;
-    return PL_EXIT_OK;
-}
-
-/* out (float32 or int32) as uint8 / uint16 into img8: rounded, clamped; *clamped counts the
- * pixels outside 0..top (NaN among them, written as 0). */
-static void to_depth(const pl_array *out, pl_array *img8, int64_t top, int64_t *clamped)
-{
-    int64_t n = pl_array_count(out), c = 0;
-    for (int64_t i = 0; i < n; i++) {
-        double v = out->dtype == PL_I32 ? ((const int32_t *)out->data)[i] : ((const float *)out->data)[i];
-        double r = isnan(v) ? -1 : round(v);
-        if (r < 0 || r > (double)top) c++;
-        int64_t q = isnan(v) || r < 0 ? 0 : r > (double)top ? top : (int64_t)r;
-        if (img8->dtype == PL_U8) ((uint8_t *)img8->data)[i] = (uint8_t)q;
-        else ((uint16_t *)img8->data)[i] = (uint16_t)q;
-    }
-    *clamped = c;
 }
 
 enum { O_FILTER = CLI_OPT_OWN, O_MODE, O_BORDER, O_DTYPE, O_DEPTH, O_FLIP };
@@ -208,15 +136,16 @@ static int parse_args(int argc, char **argv, conv2d_args *c)
          (rc = tool_check_output("conv2d", "-o", c->co.out_path, &c->in_path, 1, TOOL_OUT_FILE_ONLY)) != 0))
         return rc;
     if (c->border_given && c->mode != PL_CONV2D_SAME) {
-        cli_error("conv2d: --border %s applies to --mode same only", problem_param("border")->choices[c->border]);
+        cli_error("conv2d: --border %s applies to --mode same only",
+                  pl_problem_param_find(&pl_conv2d_kernel, "border")->choices[c->border]);
         return PL_EXIT_USAGE;
     }
     const char *out = c->co.out_path;
-    c->image_out = has_ext(out, ".pgm") || has_ext(out, ".png");
+    c->image_out = pl_has_extension(out, ".pgm") || pl_has_extension(out, ".png");
     /* the format follows the name: .pgm, .png or .npy; another extension is refused, not written
      * as NumPy data under that name */
     const char *base = strrchr(out, '/'), *dot = strrchr(base ? base + 1 : out, '.');
-    if (dot && dot[1] && !c->image_out && !has_ext(out, ".npy")) {
+    if (dot && dot[1] && !c->image_out && !pl_has_extension(out, ".npy")) {
         cli_error("conv2d: -o %s: '%s' is not an output format: name it .npy, .pgm or .png", out, dot);
         return PL_EXIT_USAGE;
     }
@@ -227,37 +156,21 @@ static int parse_args(int argc, char **argv, conv2d_args *c)
     return CLI_GO_ON;
 }
 
-/* The one problem struct of the tool: an H x W image (dense rows), a K x K filter of dtype (given
- * to the rung apart, not in the struct), the options' mode, border and flip; the output's shape
- * set (dense rows) and the whole checked. */
-static int build_problem(const conv2d_args *c, int64_t H, int64_t W, int K, pl_dtype dtype, pl_conv2d_problem *p)
-{
-    *p = (pl_conv2d_problem){.H = H, .W = W, .K = K, .dtype = dtype, .mode = c->mode, .border = c->border,
-                             .flip = c->flip, .ld_img = W};
-    pl_conv2d_set_shape(p);
-    p->ld_out = p->OW;
-    pl_status s = pl_conv2d_check(p);
-    return s == PL_OK ? PL_EXIT_OK : cli_fail(s);
-}
-
 /* The filter (parsed first: its usage errors come before a large image is read), the image
  * in the problem's dtype (an 8/16-bit image takes --dtype, a .npy its own: the filter is
- * parsed again where the image changed the dtype), and the problem p (build_problem). */
+ * parsed again in it), and the problem p. */
 static int read_inputs(const conv2d_args *c, pl_array *img, void **filter, pl_conv2d_problem *p)
 {
-    pl_dtype dtype = c->dtype_i32 ? PL_I32 : PL_F32, asked = dtype;
+    pl_dtype dtype = c->dtype_i32 ? PL_I32 : PL_F32;
+    const pl_conv2d_problem opts = {.mode = c->mode, .border = c->border, .flip = c->flip};
     int K = 0, rc;
     pl_status s;
     if ((s = pl_conv2d_filter_parse(c->filter_text, dtype, filter, &K)) != PL_OK) return cli_fail(s);
     if ((rc = tool_fits_host("conv2d", "reading the image", tool_file_bytes(c->in_path))) != 0) return rc;
-    if ((s = pl_image_read(c->in_path, img)) != PL_OK) return cli_fail(s);
-    if ((rc = image_as(c->in_path, img, c->dtype_given, &dtype)) != 0) return rc;
-    if (dtype != asked) {
-        free(*filter);
-        *filter = NULL;
-        if ((s = pl_conv2d_filter_parse(c->filter_text, dtype, filter, &K)) != PL_OK) return cli_fail(s);
-    }
-    return build_problem(c, img->shape[0], img->shape[1], K, dtype, p);
+    if ((s = pl_image_read(c->in_path, img)) != PL_OK ||
+        (s = pl_conv2d_image_as(c->in_path, img, c->dtype_given, &dtype)) != PL_OK)
+        return cli_fail(s);
+    return cli_status(pl_conv2d_problem_for(&opts, c->filter_text, img->shape[0], img->shape[1], dtype, filter, p));
 }
 
 /* The output, OH x OW of the problem's dtype (with room for the 8/16-bit image beside it). */
@@ -295,28 +208,15 @@ static pl_status filter_image(pl_ctx *ctx, const char *rung, void *user)
  * outside its range; -1 for a .npy). */
 static int write_output(const conv2d_args *c, const pl_array *out, int64_t *clamped)
 {
-    pl_array img = {0};
-    pl_status s;
-    *clamped = -1;
-    if (!c->image_out) {
-        s = pl_image_write(c->co.out_path, out);
-    } else {
-        img = (pl_array){.dtype = c->depth16 ? PL_U16 : PL_U8, .rank = 2, .shape = {out->shape[0], out->shape[1]}};
-        if (!(img.data = pl_alloc((size_t)(out->shape[0] * out->shape[1]) * (c->depth16 ? 2 : 1)))) {
-            cli_error("conv2d: cannot allocate the %d-bit image", c->depth16 ? 16 : 8);
-            return PL_EXIT_FAIL;
-        }
-        to_depth(out, &img, c->depth16 ? 65535 : 255, clamped);
-        s = pl_image_write(c->co.out_path, &img);
-        pl_array_free(&img);
-    }
-    return s == PL_OK ? PL_EXIT_OK : cli_fail(s);
+    const int depth = c->image_out ? (c->depth16 ? 16 : 8) : 0;
+    return cli_status(pl_conv2d_image_write(c->co.out_path, out, depth, clamped));
 }
 
 static void print_summary(const conv2d_args *c, const pl_conv2d_problem *p, const char *ran, double ms,
                           int64_t clamped)
 {
-    const char *mode = problem_param("mode")->choices[p->mode], *border = problem_param("border")->choices[p->border];
+    const char *mode = pl_problem_param_find(&pl_conv2d_kernel, "mode")->choices[p->mode],
+               *border = pl_problem_param_find(&pl_conv2d_kernel, "border")->choices[p->border];
     char mode_text[32];
     snprintf(mode_text, sizeof mode_text, "%s%s%s%s", mode, p->mode ? " " : "", p->mode ? border : "",
              p->flip ? ", flipped" : "");
@@ -334,16 +234,10 @@ static void print_summary(const conv2d_args *c, const pl_conv2d_problem *p, cons
  * the filter, parsed on every rank. */
 static int ranks_problem(const conv2d_args *c, const pl_dist_npy *h, void **filter, pl_conv2d_problem *p)
 {
-    const pl_dtype dtype = h->dtype;
-    int K = 0;
-    if (c->dtype_given && (c->dtype_i32 ? PL_I32 : PL_F32) != dtype) {
-        cli_error("conv2d: %s holds %s, but --dtype %s was given (a .npy image keeps its type)", c->in_path,
-                  pl_dtype_name(dtype), c->dtype_i32 ? "i32" : "f32");
-        return PL_EXIT_USAGE;
-    }
-    pl_status s = pl_conv2d_filter_parse(c->filter_text, dtype, filter, &K);
-    if (s != PL_OK) return cli_fail(s);
-    return build_problem(c, h->shape[0], h->shape[1], K, dtype, p);
+    const pl_conv2d_problem opts = {.mode = c->mode, .border = c->border, .flip = c->flip};
+    pl_status s = pl_conv2d_image_dtype(c->in_path, h->dtype, c->dtype_given, c->dtype_i32 ? PL_I32 : PL_F32);
+    if (s == PL_OK) s = pl_conv2d_problem_for(&opts, c->filter_text, h->shape[0], h->shape[1], h->dtype, filter, p);
+    return cli_status(s);
 }
 
 /* The image on the ranks: each rank's block read, filtered with its halo, and its output block

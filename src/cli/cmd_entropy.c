@@ -7,21 +7,16 @@
  * its block of OUT.npy with MPI-IO; --batch and image files are refused there.
  * Exit status: 0 ok; 1 a runtime failure (a file cannot be read or written, is malformed, holds
  * a value that is not an integer in [0, bins); the device fails); 2 a usage error. */
-#define _POSIX_C_SOURCE 200809L
 #include "cli/tool.h"
 #include "cli/tool_ranks.h"
 #include "core/core.h"
 #include "distributed/stencil/stencil_ranks.h"
 #include "kernels/entropy/entropy.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 static void usage(FILE *f)
 {
@@ -64,69 +59,6 @@ static void usage(FILE *f)
           f);
 }
 
-/* What to do about a value past the bins: an 8-bit image (values below 256) needs --bins 256
- * (the default 16 is for images of 16 levels); a larger value no --bins can take. */
-static const char *bins_hint(double value, int bins)
-{
-    if (value < 0) return "";
-    if (value < PL_ENTROPY_MAX_BINS && bins < PL_ENTROPY_MAX_BINS)
-        return "; an 8-bit image (values 0..255) needs --bins 256";
-    return "; values must be integers below 256 (--bins 256 at most): rescale the image";
-}
-
-/* The values of a rank-2 array as uint8 in [0, bins): a uint8 array is used in place (*owned
- * = NULL), others are converted. A value that is not an integer in [0, bins) is a runtime
- * failure naming the file and the first such pixel. */
-static int to_values(const char *path, const pl_array *a, int bins, const uint8_t **values, uint8_t **owned)
-{
-    *owned = NULL;
-    if (a->rank != 2) {
-        cli_error("entropy: %s: a rank-%d array; an image is a rank-2 matrix", path, a->rank);
-        return PL_EXIT_FAIL;
-    }
-    int64_t H = a->shape[0], W = a->shape[1], n = H * W;
-    if (a->dtype == PL_U8) {
-        const uint8_t *v = a->data;
-        for (int64_t i = 0; i < n; i++)
-            if (v[i] >= bins) {
-                cli_error("entropy: %s: value %d at pixel (row %lld, col %lld) is outside [0, %d) (--bins %d)%s", path,
-                          v[i], (long long)(i / W), (long long)(i % W), bins, bins, bins_hint(v[i], bins));
-                return PL_EXIT_FAIL;
-            }
-        *values = v;
-        return PL_EXIT_OK;
-    }
-    uint8_t *out = pl_alloc((size_t)(n > 0 ? n : 1));
-    if (!out) {
-        cli_error("entropy: %s: no memory to convert %lldx%lld values", path, (long long)H, (long long)W);
-        return PL_EXIT_FAIL;
-    }
-    for (int64_t i = 0; i < n; i++) {
-        double x;
-        switch (a->dtype) {
-        case PL_U16: x = ((const uint16_t *)a->data)[i]; break;
-        case PL_I32: x = ((const int32_t *)a->data)[i]; break;
-        case PL_F32: x = ((const float *)a->data)[i]; break;
-        case PL_F64: x = ((const double *)a->data)[i]; break;
-        default: x = NAN; break;
-        }
-        if (x != floor(x) || !(x >= 0 && x < bins)) { /* NaN fails both */
-            if (x == floor(x))
-                cli_error("entropy: %s: value %.17g at pixel (row %lld, col %lld) is outside [0, %d) (--bins %d)%s", path,
-                          x, (long long)(i / W), (long long)(i % W), bins, bins, bins_hint(x, bins));
-            else
-                cli_error("entropy: %s: value %.9g at pixel (row %lld, col %lld) is not an integer", path, x,
-                          (long long)(i / W), (long long)(i % W));
-            pl_free(out);
-            return PL_EXIT_FAIL;
-        }
-        out[i] = (uint8_t)x;
-    }
-    *values = out;
-    *owned = out;
-    return PL_EXIT_OK;
-}
-
 /* A file that cannot be read: the message, and exit 1 (a malformed file is not a usage error),
  * but 2 for one too big for this machine's memory. */
 static int file_fail(pl_status s)
@@ -144,18 +76,6 @@ typedef struct run_opts {
 static pl_entropy_problem problem_of(const run_opts *o, int64_t H, int64_t W)
 {
     return (pl_entropy_problem){.H = H, .W = W, .k = o->k, .bins = o->bins, .base2 = o->base2, .ld_in = W, .ld_out = W};
-}
-
-/* Entropy of values into out on the problem p; phase_s as pl_run_host_phases; *wall_s the call. */
-static pl_status run_one(pl_ctx *ctx, const run_opts *o, const pl_entropy_problem *p, const uint8_t *values,
-                         float *out, double phase_s[PL_N_PHASES], double *wall_s)
-{
-    const char *name = o->variant ? o->variant->name : pl_best_variant(ctx, &pl_entropy_kernel, NULL);
-    double t0 = pl_now();
-    pl_status s = name ? pl_entropy_variant_phases(ctx, name, NULL, p, values, out, phase_s)
-                       : pl_fail(PL_ERR_UNSUPPORTED, "entropy: no variant can run in this context");
-    *wall_s = pl_now() - t0;
-    return s;
 }
 
 /* One image's entropy, for tool_run (no rung: an empty image, nothing to compute). */
@@ -186,7 +106,7 @@ static int single(const char *in_path, const char *out_path, const run_opts *o, 
         rc = file_fail(s);
         goto done;
     }
-    if ((rc = to_values(in_path, &A, o->bins, &values, &owned)) != 0) goto done;
+    if ((rc = cli_status(pl_entropy_values(in_path, &A, o->bins, &values, &owned))) != 0) goto done;
     const int64_t H = A.shape[0], W = A.shape[1];
     char what[96];
     snprintf(what, sizeof what, "the output (%lldx%lld float32)", (long long)H, (long long)W);
@@ -205,10 +125,23 @@ done:
     return rc;
 }
 
-/* A member name usable as a file name in OUTDIR: no '/', not empty, not "." or "..". */
-static int safe_name(const char *name)
+/* A batch's line per matrix, and the sums of its total and maximum lines. */
+typedef struct batch_rows {
+    const pl_named_array *arr;
+    double total, worst, k_total, k_worst;
+} batch_rows;
+
+static void batch_row(void *user, int i, double wall, const double phase[PL_N_PHASES])
 {
-    return name[0] && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
+    batch_rows *r = user;
+    const double kernel_s = phase[PL_PHASE_KERNEL] >= 0 ? phase[PL_PHASE_KERNEL] : 0;
+    char sz[48], h2d[32] = "-", d2h[32] = "-";
+    snprintf(sz, sizeof sz, "%lldx%lld", (long long)r->arr[i].a.shape[0], (long long)r->arr[i].a.shape[1]);
+    if (phase[PL_PHASE_H2D] >= 0) snprintf(h2d, sizeof h2d, "%.3f", phase[PL_PHASE_H2D] * 1e3);
+    if (phase[PL_PHASE_D2H] >= 0) snprintf(d2h, sizeof d2h, "%.3f", phase[PL_PHASE_D2H] * 1e3);
+    printf("%-20s %12s %14.3f %10s %10.3f %10s\n", r->arr[i].name, sz, wall * 1e3, h2d, kernel_s * 1e3, d2h);
+    r->total += wall, r->k_total += kernel_s;
+    r->worst = wall > r->worst ? wall : r->worst, r->k_worst = kernel_s > r->k_worst ? kernel_s : r->k_worst;
 }
 
 static int batch(const char *in_path, const char *out_dir, const run_opts *o, const tool_common *co)
@@ -216,46 +149,14 @@ static int batch(const char *in_path, const char *out_dir, const run_opts *o, co
     pl_named_array *arr = NULL;
     int count = 0, rc, made_dir = 0, written = 0;
     pl_ctx *ctx = NULL;
-    uint8_t **owned = NULL;
-    const uint8_t **values = NULL;
-    char **paths = NULL;
+    pl_entropy_batch b = {0};
     float *out = NULL;
     pl_status s;
     if ((rc = tool_fits_host("entropy", "reading the batch", tool_file_bytes(in_path))) != 0) return rc;
     if ((s = pl_arrays_read(in_path, &arr, &count)) != PL_OK) return file_fail(s);
-    rc = PL_EXIT_FAIL;
-    owned = calloc((size_t)count + 1, sizeof *owned);
-    values = calloc((size_t)count + 1, sizeof *values);
-    paths = calloc((size_t)count + 1, sizeof *paths);
-    if (!owned || !values || !paths) {
-        cli_error("entropy: no memory for a batch of %d matrices", count);
-        goto done;
-    }
     /* Everything checked before anything is computed or written. */
-    int64_t most = 0, big_H = 0, big_W = 0;
-    for (int i = 0; i < count; i++) {
-        char where[512];
-        snprintf(where, sizeof where, "%s, matrix '%s'", in_path, arr[i].name);
-        if (!safe_name(arr[i].name)) {
-            cli_error("entropy: %s: '%s' cannot name a file in %s", in_path, arr[i].name, out_dir);
-            goto done;
-        }
-        for (int j = 0; j < i; j++)
-            if (!strcmp(arr[i].name, arr[j].name)) {
-                cli_error("entropy: %s: two matrices are named '%s'", in_path, arr[i].name);
-                goto done;
-            }
-        if ((rc = to_values(where, &arr[i].a, o->bins, &values[i], &owned[i])) != 0) goto done;
-        rc = PL_EXIT_FAIL;
-        int64_t n = arr[i].a.shape[0] * arr[i].a.shape[1];
-        if (n > most) most = n, big_H = arr[i].a.shape[0], big_W = arr[i].a.shape[1];
-        size_t len = strlen(out_dir) + strlen(arr[i].name) + 8;
-        if (!(paths[i] = malloc(len))) {
-            cli_error("entropy: no memory");
-            goto done;
-        }
-        snprintf(paths[i], len, "%s/%s.npy", out_dir, arr[i].name);
-    }
+    if ((rc = cli_status(pl_entropy_batch_prepare(in_path, out_dir, arr, count, o->bins, &b))) != 0) goto done;
+    const int64_t most = b.most;
     if ((rc = tool_fits_host("entropy", "the largest output", (double)most * sizeof(float))) != 0) goto done;
     rc = PL_EXIT_FAIL;
     if (!(out = pl_alloc((size_t)(most > 0 ? most : 1) * sizeof(float)))) {
@@ -265,74 +166,27 @@ static int batch(const char *in_path, const char *out_dir, const run_opts *o, co
     /* Touched once here, untimed: the first copy back from a GPU into untouched pageable pages
      * paid the page faults (1.4 GB/s instead of the copy rate). */
     memset(out, 0, (size_t)(most > 0 ? most : 1) * sizeof(float));
-    const pl_entropy_problem largest = problem_of(o, big_H, big_W);
+    const pl_entropy_problem largest = problem_of(o, b.big_H, b.big_W);
     if ((rc = tool_context(&pl_entropy_kernel, most > 0 ? &largest : NULL, co, o->variant, &ctx)) != 0) goto done;
+    if ((rc = cli_status(pl_entropy_batch_dir(out_dir, &made_dir))) != 0) goto done;
     rc = PL_EXIT_FAIL;
-    struct stat st;
-    if (stat(out_dir, &st) != 0) {
-        if (mkdir(out_dir, 0777) != 0) {
-            cli_error("entropy: cannot create the directory %s: %s", out_dir, strerror(errno));
-            goto done;
-        }
-        made_dir = 1;
-    } else if (!S_ISDIR(st.st_mode)) {
-        cli_error("entropy: %s exists and is not a directory", out_dir);
-        goto done;
-    }
     const char *ran = o->variant ? o->variant->name : pl_best_variant(ctx, &pl_entropy_kernel, NULL);
     printf("entropy batch: %d matrices from %s, k=%d, bins=%d, base %s, variant %s, %s\n", count, in_path, o->k,
            o->bins, o->base2 ? "2" : "e", ran ? ran : "?", pl_backend_name(pl_ctx_backend(ctx)));
-    /* One untimed call first (at most 64 x 64 of the first matrix), so that the first matrix's
-     * time does not carry the one-time costs (threads started, GPU modules loaded). */
-    for (int i = 0; i < count; i++) {
-        int64_t H = arr[i].a.shape[0], W = arr[i].a.shape[1];
-        if (H * W == 0) continue;
-        pl_entropy_problem p = problem_of(o, H < 64 ? H : 64, W < 64 ? W : 64);
-        p.ld_in = W;
-        s = pl_entropy_variant_phases(ctx, ran, NULL, &p, values[i], out, NULL);
-        if (s != PL_OK) {
-            rc = cli_fail(s);
-            goto done;
-        }
-        break;
-    }
+    const pl_entropy_problem opts = problem_of(o, 0, 0);
+    if ((rc = cli_status(pl_entropy_batch_warm(ctx, ran, &b, arr, &opts, out))) != 0) goto done;
     /* The columns: the whole call (allocation, copies, run, checks), then its phases; a phase
      * that does not apply (the copies on the CPU) is "-". */
     printf("%-20s %12s %14s %10s %10s %10s\n", "matrix", "size", "with xfer ms", "h2d ms", "kernel ms", "d2h ms");
-    double total = 0, worst = 0, k_total = 0, k_worst = 0;
-    for (int i = 0; i < count; i++) {
-        int64_t H = arr[i].a.shape[0], W = arr[i].a.shape[1];
-        double phase[PL_N_PHASES] = {-1, -1, -1, -1}, wall = 0;
-        const pl_entropy_problem p = problem_of(o, H, W);
-        s = H * W > 0 ? run_one(ctx, o, &p, values[i], out, phase, &wall) : PL_OK;
-        pl_array E = {.dtype = PL_F32, .rank = 2, .shape = {H, W}, .data = out};
-        if (s == PL_OK) s = pl_npy_write(paths[i], &E);
-        if (s != PL_OK) {
-            rc = cli_fail(s);
-            goto done;
-        }
-        written = i + 1;
-        double kernel_s = phase[PL_PHASE_KERNEL] >= 0 ? phase[PL_PHASE_KERNEL] : 0;
-        char sz[48], h2d[32] = "-", d2h[32] = "-";
-        snprintf(sz, sizeof sz, "%lldx%lld", (long long)H, (long long)W);
-        if (phase[PL_PHASE_H2D] >= 0) snprintf(h2d, sizeof h2d, "%.3f", phase[PL_PHASE_H2D] * 1e3);
-        if (phase[PL_PHASE_D2H] >= 0) snprintf(d2h, sizeof d2h, "%.3f", phase[PL_PHASE_D2H] * 1e3);
-        printf("%-20s %12s %14.3f %10s %10.3f %10s\n", arr[i].name, sz, wall * 1e3, h2d, kernel_s * 1e3, d2h);
-        total += wall, k_total += kernel_s;
-        worst = wall > worst ? wall : worst, k_worst = kernel_s > k_worst ? kernel_s : k_worst;
-    }
-    printf("%-20s %12s %14.3f %10s %10.3f\n", "total", "", total * 1e3, "", k_total * 1e3);
-    printf("%-20s %12s %14.3f %10s %10.3f\n", "maximum", "", worst * 1e3, "", k_worst * 1e3);
-    rc = PL_EXIT_OK;
+    batch_rows rows = {arr, 0, 0, 0, 0};
+    if ((rc = cli_status(pl_entropy_batch_run(ctx, ran, &b, arr, &opts, out, batch_row, &rows, &written))) != 0)
+        goto done;
+    printf("%-20s %12s %14.3f %10s %10.3f\n", "total", "", rows.total * 1e3, "", rows.k_total * 1e3);
+    printf("%-20s %12s %14.3f %10s %10.3f\n", "maximum", "", rows.worst * 1e3, "", rows.k_worst * 1e3);
 done:
-    if (rc != PL_EXIT_OK) { /* nothing half-written: this run's outputs go */
-        for (int i = 0; i < written; i++) remove(paths[i]);
-        if (made_dir) rmdir(out_dir);
-    }
+    if (rc != PL_EXIT_OK) pl_entropy_batch_undo(&b, written, out_dir, made_dir); /* nothing half-written */
     pl_ctx_destroy(ctx);
-    for (int i = 0; owned && i < count; i++) pl_free(owned[i]);
-    for (int i = 0; paths && i < count; i++) free(paths[i]);
-    free(owned), free(values), free(paths);
+    pl_entropy_batch_free(&b);
     pl_free(out);
     if (arr) pl_arrays_free(arr, count);
     return rc;
@@ -444,7 +298,7 @@ static int entropy_on_ranks(const entropy_args *e, const run_opts *o)
     const int64_t bh = b.y1 - b.y0, bw = b.x1 - b.x0;
     if (rc == 0) { /* this rank's values checked and converted; its output block */
         const pl_array block = {.dtype = h.dtype, .rank = 2, .shape = {bh, bw}, .data = in};
-        int mine = to_values(e->in_path, &block, o->bins, &values, &owned);
+        int mine = cli_status(pl_entropy_values(e->in_path, &block, o->bins, &values, &owned));
         if (mine == 0 && !(out = pl_alloc((size_t)(bh * bw) * sizeof *out))) {
             cli_error("entropy: cannot allocate this rank's output block");
             mine = PL_EXIT_FAIL;

@@ -17,8 +17,7 @@
 #include "core/sizes.h"
 #include "distributed/life/life_ranks.h"
 #include "io/life_pattern.h"
-#include "kernels/life/life.h"
-#include "kernels/life/sparse.h"
+#include "kernels/life/run.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,14 +93,9 @@ static void usage(FILE *f)
           f);
 }
 
-/* Population and the box of the live cells of a packed W x H grid (w = h = 0 when empty). */
-static int64_t grid_census(const uint64_t *bits, int64_t W, int64_t H, int64_t box[4])
+static void report(void *user, int64_t gen, int64_t pop, const int64_t box[4])
 {
-    return pl_life_census(bits, pl_life_words_per_row(W), 0, 0, W, H, box);
-}
-
-static void report(int64_t gen, int64_t pop, const int64_t box[4])
-{
+    (void)user;
     printf("generation %lld: population %lld, box %lldx%lld at (%lld, %lld)\n", (long long)gen, (long long)pop,
            (long long)box[2], (long long)box[3], (long long)box[0], (long long)box[1]);
 }
@@ -234,64 +228,7 @@ static int load_pattern(life_args *l, pl_life_pattern *pat, pl_life_rule *rule)
     return PL_EXIT_OK;
 }
 
-/* The generations of the next step of a run at done of gens: to the next --every point or the
- * end, at most `most` (0: no limit). */
-static int64_t next_step(const life_args *l, int64_t done, int64_t most)
-{
-    int64_t step = l->every > 0 ? l->every - done % l->every : l->gens - done;
-    if (step > l->gens - done) step = l->gens - done;
-    return most > 0 && step > most ? most : step;
-}
-
 /* ---------------------------------------------------------------- the unbounded plane: cpu-sparse */
-
-/* The plane's live box as a pattern (with the start's rule and comments), to -o. */
-static int write_plane(const life_args *l, const pl_life_sparse *plane, pl_life_pattern *pat, const char *rule_name)
-{
-    pl_life_pattern out;
-    memset(&out, 0, sizeof out);
-    int64_t box[4];
-    pl_life_sparse_bbox(plane, &box[0], &box[1], &box[2], &box[3]);
-    pl_status s = pl_life_pattern_alloc(&out, box[2], box[3]);
-    if (s == PL_OK) {
-        if (out.bits) pl_life_sparse_extract(plane, box[0], box[1], box[2], box[3], out.bits, out.words_per_row);
-        snprintf(out.rule, sizeof out.rule, "%s", rule_name);
-        out.x0 = box[0], out.y0 = box[1];
-        out.comments = pat->comments, pat->comments = NULL;
-        s = pl_life_write(l->co.out_path, &out);
-    }
-    pl_life_pattern_free(&out);
-    return s == PL_OK ? PL_EXIT_OK : cli_fail(s);
-}
-
-/* gens generations of the plane on the context's threads, reporting at --every points; stopped
- * (exit 1) once over --max-time, checked every 1024 generations. */
-static int run_plane_gens(const life_args *l, pl_life_sparse *plane, int threads, double *seconds)
-{
-    int64_t box[4];
-    *seconds = 0;
-    for (int64_t done = 0; done < l->gens || (l->gens == 0 && done == 0);) {
-        const int64_t step = next_step(l, done, l->max_time > 0 ? 1024 : 0);
-        const double t0 = pl_now();
-        pl_status s = pl_life_sparse_run(plane, step, threads);
-        if (s != PL_OK) return cli_fail(s);
-        *seconds += pl_now() - t0;
-        done += step;
-        if ((l->every > 0 && done % l->every == 0) || done >= l->gens) {
-            pl_life_sparse_bbox(plane, &box[0], &box[1], &box[2], &box[3]);
-            report(done, pl_life_sparse_population(plane), box);
-        }
-        if (l->gens == 0) break;
-        if (l->max_time > 0 && *seconds > (double)l->max_time && done < l->gens) {
-            cli_error("life: stopped at generation %lld of %lld after %.0f s (--max-time %ld; the pattern has "
-                      "%lld cells in %lld tiles): nothing written; give --max-time 0 for no limit",
-                      (long long)done, (long long)l->gens, *seconds, l->max_time,
-                      (long long)pl_life_sparse_population(plane), (long long)pl_life_sparse_tiles(plane));
-            return PL_EXIT_FAIL;
-        }
-    }
-    return PL_EXIT_OK;
-}
 
 /* The pattern on the unbounded plane: cpu-sparse's engine (the only rung that runs it), its
  * threads from a CPU context as every rung's. */
@@ -313,12 +250,13 @@ static int run_plane(const life_args *l, const pl_variant *variant, pl_life_patt
                                                pat->y0)) != PL_OK) ||
         (s = pl_ctx_create(&ctx, PL_BACKEND_CPU, 0, (int)l->co.threads)) != PL_OK) {
         rc = cli_fail(s);
-    } else if ((rc = run_plane_gens(l, plane, pl_ctx_threads(ctx), &seconds)) == 0) {
+    } else if ((rc = cli_status(pl_life_plane_run(plane, l->gens, l->every, l->max_time, pl_ctx_threads(ctx), report,
+                                                  NULL, &seconds))) == 0) {
         printf("%s on the unbounded plane, %lld generations by cpu-sparse in %.3f ms: %lld tile-generations "
                "(64x64 cells each), %lld rows of 64 cells written, %lld tiles now\n", rule_name, (long long)l->gens,
                seconds * 1e3, (long long)pl_life_sparse_tile_steps(plane),
                (long long)pl_life_sparse_rows_written(plane), (long long)pl_life_sparse_tiles(plane));
-        if (l->co.out_path) rc = write_plane(l, plane, pat, rule_name);
+        if (l->co.out_path) rc = cli_status(pl_life_plane_write(l->co.out_path, plane, pat, rule_name));
     }
     pl_ctx_destroy(ctx);
     pl_life_sparse_destroy(plane);
@@ -351,16 +289,7 @@ static int place_pattern(const life_args *l, const pl_life_pattern *pat, uint64_
     snprintf(what, sizeof what, "the %lldx%lld grid (two packed copies)", (long long)W, (long long)H);
     int rc = tool_fits_host("life", what, 2.0 * (double)H * (double)wpr * 8);
     if (rc != 0) return rc;
-    if (!(*grid = pl_alloc((size_t)(H * wpr) * 8))) {
-        cli_error("life: cannot allocate %s", what);
-        return PL_EXIT_FAIL;
-    }
-    memset(*grid, 0, (size_t)(H * wpr) * 8);
-    const int64_t ox = l->soup ? 0 : W / 2 - pat->w / 2, oy = l->soup ? 0 : H / 2 - pat->h / 2; /* Golly's centring */
-    for (int64_t y = 0; y < pat->h; y++)
-        for (int64_t x = 0; x < pat->w; x++)
-            if (pl_life_cell(pat, x, y)) (*grid)[(oy + y) * wpr + (ox + x) / 64] |= UINT64_C(1) << ((ox + x) % 64);
-    return PL_EXIT_OK;
+    return cli_status(pl_life_place(pat, W, H, !l->soup, what, grid));
 }
 
 /* The named grid rung, or the best for the grid's size in this context. */
@@ -371,86 +300,29 @@ static int pick_rung(const pl_variant *variant, const pl_ctx *ctx, const pl_life
     return PL_EXIT_FAIL;
 }
 
-/* A run that even the fastest rate this machine (ranks of it) could reach would not finish
- * within --max-time is refused (exit 2) before it starts. */
-static int within_max_time(const life_args *l, const pl_ctx *ctx, int ranks)
+/* Under mpirun every rank agrees after each advance (a rank's failure stops them all,
+ * cli_agree); *rc the exit status of a stop. */
+static pl_status agree_step(void *user, pl_status s, int64_t done, double seconds)
 {
-    const int cuda = pl_ctx_backend(ctx) == PL_BACKEND_CUDA;
-    const double updates = (double)l->grid_dims[0] * (double)l->grid_dims[1] * (double)l->gens;
-    const double ceiling = pl_life_rate_ceiling(ctx) * ranks;
-    if (l->max_time <= 0 || updates / ceiling <= (double)l->max_time) return PL_EXIT_OK;
-    char where[48];
-    if (cuda) snprintf(where, sizeof where, ranks > 1 ? "%d GPUs" : "a GPU", ranks);
-    else if (ranks > 1) snprintf(where, sizeof where, "%d ranks of %d CPU threads", ranks, pl_ctx_threads(ctx));
-    else snprintf(where, sizeof where, "%d CPU threads", pl_ctx_threads(ctx));
-    cli_error("life: %ld generations of the %lldx%lld %s are %.3g cell-updates: over %.3g s even at "
-              "%.3g a second, more than any rung reaches on %s, and --max-time is %ld s: give fewer "
-              "--gens, or --max-time 0 for no limit",
-              l->gens, (long long)l->grid_dims[0], (long long)l->grid_dims[1],
-              l->grid_kind == PL_LIFE_TORUS ? "torus" : "plane", updates, updates / ceiling, ceiling, where,
-              l->max_time);
-    return PL_EXIT_USAGE;
+    int *rc = user;
+    (void)done, (void)seconds;
+    *rc = s == PL_OK ? PL_EXIT_OK : s == PL_ERR_UNSUPPORTED ? (cli_fail(s), PL_EXIT_USAGE) : cli_fail(s);
+    return (*rc = cli_agree(*rc)) == PL_EXIT_OK ? PL_OK : PL_ERR_CANCELLED;
 }
 
-/* How a grid advances and is counted: one process's rung on the whole grid, or the ranks'
- * blocks (the user's state behind both). */
-typedef struct grid_runner {
-    pl_status (*advance)(void *user, int64_t gens);
-    int64_t (*census)(void *user, int64_t box[4]);
-    void *user;
-} grid_runner;
-
-/* The generations, reporting at --every points; *seconds the runs. Under mpirun every rank
- * agrees after each advance (a rank's failure stops them all, cli_agree). */
-static int run_grid_gens(const life_args *l, const grid_runner *run, double *seconds)
+/* The generations by a grid's runner, reported at --every points. */
+static int run_grid_gens(const life_args *l, const pl_life_runner *run, double *seconds)
 {
-    int64_t box[4];
-    *seconds = 0;
-    for (int64_t done = 0; done < l->gens || (l->gens == 0 && done == 0);) {
-        const int64_t step = next_step(l, done, 0);
-        const double t0 = pl_now();
-        pl_status s = run->advance(run->user, step);
-        *seconds += pl_now() - t0;
-        int rc = s == PL_OK ? PL_EXIT_OK : s == PL_ERR_UNSUPPORTED ? (cli_fail(s), PL_EXIT_USAGE) : cli_fail(s);
-        if ((rc = cli_agree(rc)) != PL_EXIT_OK) return rc;
-        done += step;
-        if (l->every > 0 || done >= l->gens) report(done, run->census(run->user, box), box);
-        if (l->gens == 0) break;
-    }
-    return PL_EXIT_OK;
-}
-
-/* One process: the rung on the whole grid. */
-typedef struct one_grid {
-    pl_ctx *ctx;
-    const char *ran;
-    pl_life_problem *p;
-    uint64_t *grid;
-} one_grid;
-static pl_status one_grid_advance(void *user, int64_t gens)
-{
-    one_grid *o = user;
-    o->p->gens = gens;
-    return pl_life_variant_problem(o->ctx, o->ran, NULL, o->p, o->grid);
-}
-static int64_t one_grid_census(void *user, int64_t box[4])
-{
-    const one_grid *o = user;
-    return grid_census(o->grid, o->p->W, o->p->H, box);
+    int rc = PL_EXIT_OK;
+    pl_life_steps(run, l->gens, l->every, 0, agree_step, &rc, report, NULL, seconds);
+    return rc;
 }
 
 /* The whole grid, with its suffix (:T or :P) and the start's rule and comments, to -o. */
 static int write_grid(const life_args *l, const pl_life_problem *p, uint64_t *grid, const pl_life_pattern *pat,
                       const char *rule_name)
 {
-    pl_life_pattern out;
-    memset(&out, 0, sizeof out);
-    out.w = p->W, out.h = p->H, out.words_per_row = pl_life_words_per_row(p->W), out.bits = grid;
-    snprintf(out.rule, sizeof out.rule, "%s", rule_name);
-    out.grid = l->grid_kind, out.grid_w = p->W, out.grid_h = p->H;
-    out.comments = pat->comments;
-    pl_status s = pl_life_write(l->co.out_path, &out);
-    return s == PL_OK ? PL_EXIT_OK : cli_fail(s);
+    return cli_status(pl_life_grid_write(l->co.out_path, grid, p->W, p->H, l->grid_kind, pat, rule_name));
 }
 
 /* The problem of a torus or bounded plane; a rung that runs no grid (cpu-sparse) is refused. */
@@ -479,11 +351,12 @@ static int run_grid(const life_args *l, const pl_variant *variant, const pl_life
     pl_ctx *ctx = NULL;
     const char *ran = NULL;
     double seconds = 0;
-    one_grid one = {NULL, NULL, &p, NULL};
-    const grid_runner runner = {one_grid_advance, one_grid_census, &one};
+    pl_life_one_grid one = {NULL, NULL, &p, NULL};
+    const pl_life_runner runner = pl_life_one_grid_runner(&one);
     if ((rc = place_pattern(l, pat, &grid)) == 0 && (rc = tool_context(&pl_life_kernel, &p, &l->co, variant, &ctx)) == 0 &&
-        (rc = pick_rung(variant, ctx, &p, &ran)) == 0 && (rc = within_max_time(l, ctx, 1)) == 0 &&
-        (one.ctx = ctx, one.ran = ran, one.grid = grid, rc = run_grid_gens(l, &runner, &seconds)) == 0) {
+        (rc = pick_rung(variant, ctx, &p, &ran)) == 0 &&
+        (rc = cli_status(pl_life_within_time(ctx, 1, p.W, p.H, l->grid_kind, l->gens, l->max_time))) == 0 &&
+        (one.ctx = ctx, one.rung = ran, one.grid = grid, rc = run_grid_gens(l, &runner, &seconds)) == 0) {
         const double updates = (double)p.W * (double)p.H * (double)l->gens;
         printf("%s on a %lldx%lld %s, %lld generations by %s in %.3f ms: %.3g cell-updates/s\n", rule_name,
                (long long)p.W, (long long)p.H, p.topology == PL_LIFE_TOPO_TORUS ? "torus" : "plane",
@@ -500,23 +373,6 @@ static int run_grid(const life_args *l, const pl_variant *variant, const pl_life
 /* The ranks' blocks (life_ranks.h). */
 static pl_status ranks_advance(void *user, int64_t gens) { return pl_dist_life_run(user, gens); }
 static int64_t ranks_census(void *user, int64_t box[4]) { return pl_dist_life_census(user, box); }
-
-/* The halo depth: --halo, else pl_dist_life_default_depth (48 for a CPU rung, 32 for a CUDA
- * rung), at most what the smallest block allows. */
-static int halo_depth(const life_args *l, const pl_variant *variant, const pl_dist_grid *g, const pl_life_problem *p,
-                      int *d)
-{
-    const int cuda = (variant && variant->backend == PL_BACKEND_CUDA) || l->co.backend == PL_BACKEND_CUDA;
-    const int64_t most = pl_dist_life_max_depth(g, p);
-    if (l->halo > most) {
-        cli_error("life: --halo %ld: the smallest block of the %lldx%lld grid on %d ranks (a %dx%d grid of ranks) "
-                  "allows a halo of at most %lld", l->halo, (long long)p->W, (long long)p->H, g->size, g->dims[0],
-                  g->dims[1], (long long)most);
-        return PL_EXIT_USAGE;
-    }
-    *d = (int)(l->halo ? l->halo : pl_dist_life_default_depth(cuda, most));
-    return PL_EXIT_OK;
-}
 
 /* The slowest rank's compute, exchange and wait, after the summary line. */
 static void report_ranks(const pl_dist_grid *g, const pl_dist_life *dl)
@@ -549,7 +405,8 @@ static int run_grid_ranks(const life_args *l, const pl_variant *variant, const p
     if ((rc = cli_agree(pl_dist_rank() == 0 ? place_pattern(l, pat, &grid) : PL_EXIT_OK)) == 0) {
         const pl_status s = pl_dist_grid_create(&g, p.H, p.W, p.topology == PL_LIFE_TOPO_TORUS);
         have_grid = s == PL_OK;
-        rc = cli_agree(s == PL_OK ? halo_depth(l, variant, &g, &p, &d) : cli_fail(s));
+        const int cuda = (variant && variant->backend == PL_BACKEND_CUDA) || l->co.backend == PL_BACKEND_CUDA;
+        rc = cli_agree(cli_status(s == PL_OK ? pl_dist_life_depth_of(&g, &p, l->halo, cuda, &d) : s));
     }
     pl_life_problem window = p; /* about a rank's window: its block and halo */
     if (rc == 0) {
@@ -558,12 +415,13 @@ static int run_grid_ranks(const life_args *l, const pl_variant *variant, const p
         rc = cli_agree(tool_context(&pl_life_kernel, &window, &co, variant, &ctx));
     }
     if (rc == 0) rc = cli_agree(pick_rung(variant, ctx, &window, &ran));
-    if (rc == 0) rc = cli_agree(within_max_time(l, ctx, g.size));
+    if (rc == 0)
+        rc = tool_ranks_status(pl_life_within_time(ctx, g.size, p.W, p.H, l->grid_kind, l->gens, l->max_time));
     if (rc == 0) {
         const pl_status s = pl_dist_life_create(&dl, &g, ctx, ran, NULL, &p, d, l->overlap);
         rc = cli_agree(s == PL_OK ? PL_EXIT_OK : cli_fail(s));
     }
-    const grid_runner runner = {ranks_advance, ranks_census, dl};
+    const pl_life_runner runner = {ranks_advance, ranks_census, dl};
     if (rc == 0 && (pl_dist_life_scatter(dl, grid), rc = run_grid_gens(l, &runner, &seconds)) == 0) {
         const double updates = (double)p.W * (double)p.H * (double)l->gens;
         printf("%s on a %lldx%lld %s, %lld generations by %s on %d rank%s (%dx%d, halo %d) in %.3f ms: %.3g "
@@ -588,23 +446,17 @@ static int life_on_ranks(life_args *l, const pl_variant *variant)
 {
     pl_life_pattern pat;
     memset(&pat, 0, sizeof pat);
-    struct {
-        int grid_kind;
-        int64_t grid_dims[2];
-        pl_life_rule rule;
-    } said;
-    memset(&said, 0, sizeof said);
-    int rc = cli_agree(pl_dist_rank() == 0 ? load_pattern(l, &pat, &said.rule) : PL_EXIT_OK);
+    pl_life_rule rule;
+    memset(&rule, 0, sizeof rule);
+    int rc = cli_agree(pl_dist_rank() == 0 ? load_pattern(l, &pat, &rule) : PL_EXIT_OK);
     if (rc == 0) {
-        said.grid_kind = l->grid_kind, said.grid_dims[0] = l->grid_dims[0], said.grid_dims[1] = l->grid_dims[1];
-        pl_dist_bcast(&said, sizeof said);
-        l->grid_kind = said.grid_kind, l->grid_dims[0] = said.grid_dims[0], l->grid_dims[1] = said.grid_dims[1];
+        pl_dist_life_share(&l->grid_kind, l->grid_dims, &rule);
         char rule_name[64];
-        pl_life_rule_format(&said.rule, rule_name, sizeof rule_name);
+        pl_life_rule_format(&rule, rule_name, sizeof rule_name);
         if (l->grid_kind != PL_LIFE_UNBOUNDED) {
-            rc = run_grid_ranks(l, variant, &pat, &said.rule, rule_name);
+            rc = run_grid_ranks(l, variant, &pat, &rule, rule_name);
         } else if (pl_dist_size() == 1) {
-            rc = run_plane(l, variant, &pat, &said.rule, rule_name);
+            rc = run_plane(l, variant, &pat, &rule, rule_name);
         } else {
             cli_error("life: the unbounded plane runs on one process (cpu-sparse), not on %d ranks: give --torus "
                       "WxH or --plane WxH, or run without mpirun", pl_dist_size());

@@ -145,6 +145,8 @@ pl_status pl_time_calls(const pl_timed_calls *c, int warmup, long n, double *sec
 void pl_place_on_ceiling(const pl_ctx *ctx, const pl_variant *v, const pl_peaks *pk, double written, pl_result *r);
 
 /* ---- registry.c */
+/* The kernel's problem parameter of that name ("mode"), NULL when it has none. */
+const pl_param_def *pl_problem_param_find(const pl_kernel *k, const char *name);
 /* The values of a variant's parameters: given ones checked against their legal values,
  * missing ones (params == NULL) set to the defaults. */
 pl_status pl_params_resolve(const pl_variant *v, const int64_t *given, int64_t *out);

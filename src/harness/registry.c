@@ -60,6 +60,13 @@ pl_status pl_pvalues_set(const pl_kernel *k, pl_pvalues *pv, int *given, const c
 
 double pl_unit_rate_scale(pl_unit u) { return u == PL_UNIT_PIXEL ? 1e6 : 1e9; }
 
+const pl_param_def *pl_problem_param_find(const pl_kernel *k, const char *name)
+{
+    for (int i = 0; k && name && i < k->n_problem_params; i++)
+        if (strcmp(k->problem_params[i].name, name) == 0) return &k->problem_params[i];
+    return NULL;
+}
+
 const pl_variant *pl_variant_find(const pl_kernel *k, const char *name)
 {
     for (int i = 0; k && name && i < k->n_variants; i++)

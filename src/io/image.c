@@ -28,8 +28,7 @@ pl_status pl_image_read(const char *path, pl_array *a)
                    "signatures)", path);
 }
 
-/* 1 if path ends in ext (".pgm"), in any case. */
-static int has_extension(const char *path, const char *ext)
+int pl_has_extension(const char *path, const char *ext)
 {
     size_t n = strlen(path), e = strlen(ext);
     return n > e && strcasecmp(path + n - e, ext) == 0;
@@ -38,7 +37,7 @@ static int has_extension(const char *path, const char *ext)
 pl_status pl_image_write(const char *path, const pl_array *a)
 {
     if (!path || !a) return pl_fail(PL_ERR_ARG, "pl_image_write: NULL %s", path ? "array" : "path");
-    if (has_extension(path, ".pgm")) return pl_pgm_write(path, a);
-    if (has_extension(path, ".png")) return pl_png_write(path, a);
+    if (pl_has_extension(path, ".pgm")) return pl_pgm_write(path, a);
+    if (pl_has_extension(path, ".png")) return pl_png_write(path, a);
     return pl_npy_write(path, a);
 }

@@ -92,4 +92,7 @@ void pl_io_set_stdout_fd(int fd);
  * fit. */
 pl_status pl_io_fits_memory(const char *path, int64_t bytes);
 
+/* 1 if path ends in ext (".pgm"), in any case: how pl_image_write picks the format. */
+int pl_has_extension(const char *path, const char *ext);
+
 #endif

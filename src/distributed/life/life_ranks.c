@@ -39,6 +39,30 @@ int64_t pl_dist_life_default_depth(int cuda, int64_t most)
     return most < want ? most : want;
 }
 
+void pl_dist_life_share(int *grid_kind, int64_t grid_dims[2], pl_life_rule *rule)
+{
+    struct {
+        int grid_kind;
+        int64_t grid_dims[2];
+        pl_life_rule rule;
+    } said;
+    memset(&said, 0, sizeof said);
+    said.grid_kind = *grid_kind, said.grid_dims[0] = grid_dims[0], said.grid_dims[1] = grid_dims[1], said.rule = *rule;
+    pl_dist_bcast(&said, sizeof said);
+    *grid_kind = said.grid_kind, grid_dims[0] = said.grid_dims[0], grid_dims[1] = said.grid_dims[1], *rule = said.rule;
+}
+
+pl_status pl_dist_life_depth_of(const pl_dist_grid *g, const pl_life_problem *p, long halo, int cuda, int *depth)
+{
+    const int64_t most = pl_dist_life_max_depth(g, p);
+    if (halo > most)
+        return pl_fail(PL_ERR_ARG, "life: --halo %ld: the smallest block of the %lldx%lld grid on %d ranks (a %dx%d "
+                       "grid of ranks) allows a halo of at most %lld", halo, (long long)p->W, (long long)p->H, g->size,
+                       g->dims[0], g->dims[1], (long long)most);
+    *depth = (int)(halo ? halo : pl_dist_life_default_depth(cuda, most));
+    return PL_OK;
+}
+
 static pl_status plan_halo(pl_dist_life *l)
 {
     void *send[PL_DIST_DIRS] = {NULL}, *recv[PL_DIST_DIRS] = {NULL};

@@ -36,6 +36,11 @@ int64_t pl_dist_life_max_depth(const pl_dist_grid *g, const pl_life_problem *p);
  * 50% / 86% / 98%, 64: 94%), 32 for a CUDA rung (two passes of cuda-tuned's 16: an even count
  * leaves the result in place), at most `most` (pl_dist_life_max_depth). */
 int64_t pl_dist_life_default_depth(int cuda, int64_t most);
+/* The halo depth of a run: halo (0: pl_dist_life_default_depth), at most what the smallest
+ * block allows (PL_ERR_ARG naming the grid and the most it allows). */
+/* Rank 0's grid (kind and W x H) and rule told to every rank (collective). */
+void pl_dist_life_share(int *grid_kind, int64_t grid_dims[2], pl_life_rule *rule);
+pl_status pl_dist_life_depth_of(const pl_dist_grid *g, const pl_life_problem *p, long halo, int cuda, int *depth);
 
 /* This rank's share of problem p (W, H, rule, topology; its gens unused) on g: the window and
  * its buffers, the halo plan. rung: the life variant each rank runs (its params may be NULL).

@@ -119,6 +119,16 @@ int64_t pl_dist_life_default_depth(int cuda, int64_t most)
     (void)cuda;
     return most;
 }
+pl_status pl_dist_life_depth_of(const pl_dist_grid *g, const pl_life_problem *p, long halo, int cuda, int *depth)
+{
+    (void)g, (void)p, (void)halo, (void)cuda;
+    *depth = 0;
+    return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
+}
+void pl_dist_life_share(int *grid_kind, int64_t grid_dims[2], pl_life_rule *rule)
+{
+    (void)grid_kind, (void)grid_dims, (void)rule; /* one process: nothing to tell */
+}
 pl_status pl_dist_life_create(pl_dist_life **out, const pl_dist_grid *g, pl_ctx *ctx, const char *rung,
                               const int64_t *params, const pl_life_problem *p, int depth, int overlap)
 {

@@ -145,6 +145,22 @@ pl_status pl_conv2d_cuda_tiled(const pl_run_args *a);
 pl_status pl_conv2d_cuda_tuned(const pl_run_args *a);
 pl_status pl_conv2d_peer_cudnn(const pl_run_args *a);
 
+/* Images for the rungs (image.c). A .npy image of float32 or int32 keeps its type: dtype_given
+ * with asked another is PL_ERR_ARG naming both. */
+pl_status pl_conv2d_image_dtype(const char *path, pl_dtype has, int dtype_given, pl_dtype asked);
+/* img (rank 2) as the problem's dtype: float32 or int32 taken as it is (*dtype set to it),
+ * uint8/uint16 converted to *dtype in place; another rank or type is PL_ERR_FORMAT. */
+pl_status pl_conv2d_image_as(const char *path, pl_array *img, int dtype_given, pl_dtype *dtype);
+/* out (float32 or int32) to path: depth 0 as it is, 8 or 16 an image of that depth, rounded
+ * (halves away from zero) and clamped, *clamped the pixels outside its range (NaN among them,
+ * written as 0); -1 for depth 0. */
+pl_status pl_conv2d_image_write(const char *path, const pl_array *out, int depth, int64_t *clamped);
+/* The tool's one problem: an H x W image of dtype (dense rows) and the K x K filter parsed from
+ * filter_text in dtype (*filter malloc'd, the one it held freed; given to the rung apart), with
+ * the mode, border and flip of opts; the output's shape set (dense rows) and the whole checked. */
+pl_status pl_conv2d_problem_for(const pl_conv2d_problem *opts, const char *filter_text, int64_t H, int64_t W,
+                                pl_dtype dtype, void **filter, pl_conv2d_problem *p);
+
 #ifdef __cplusplus
 }
 #endif

@@ -59,6 +59,41 @@ double pl_entropy_spec_bytes_written(const void *problem);
 double pl_entropy_reference_at(const pl_entropy_problem *p, const uint8_t *v, int64_t i, int64_t j,
                                int64_t *n_out);
 
+/* An image's values as the rungs take them (values.c): a rank-2 uint8 array in place (*owned
+ * NULL), another type converted into *owned (pl_free it). A rank other than 2, or a value that
+ * is not an integer in [0, bins), is PL_ERR_FORMAT naming `where` and the first such pixel. */
+pl_status pl_entropy_values(const char *where, const pl_array *a, int bins, const uint8_t **values, uint8_t **owned);
+
+/* A batch of named matrices checked whole before any is computed (batch.c): each name usable
+ * as a file in out_dir and unique, each matrix's values (pl_entropy_values), its output path
+ * out_dir/<name>.npy, and the largest matrix. Refusals are PL_ERR_FORMAT naming the file. */
+typedef struct pl_entropy_batch {
+    int count;
+    const uint8_t **values; /* count, each in arr's array or in owned */
+    uint8_t **owned;
+    char **paths;
+    int64_t most, big_H, big_W; /* the largest matrix's pixels and shape */
+} pl_entropy_batch;
+pl_status pl_entropy_batch_prepare(const char *in_path, const char *out_dir, const pl_named_array *arr, int count,
+                                   int bins, pl_entropy_batch *b);
+/* out_dir made if missing (*made: it was), else it must be a directory: PL_ERR_IO naming it. */
+pl_status pl_entropy_batch_dir(const char *out_dir, int *made);
+/* Nothing half-written: the first `written` outputs removed, and out_dir where it was made. */
+void pl_entropy_batch_undo(const pl_entropy_batch *b, int written, const char *out_dir, int made);
+void pl_entropy_batch_free(pl_entropy_batch *b);
+/* One untimed call of rung (opts: k, bins, base2) on at most 64 x 64 of the first non-empty
+ * matrix, so that the first matrix's time does not carry the one-time costs (threads started,
+ * GPU modules loaded). */
+pl_status pl_entropy_batch_warm(pl_ctx *ctx, const char *rung, const pl_entropy_batch *b, const pl_named_array *arr,
+                                const pl_entropy_problem *opts, float *out);
+/* The batch through rung (opts: k, bins, base2): each matrix computed into out (room for the largest), timed
+ * (its phases as pl_run_host_phases, -1 where one does not apply), written to its path, and
+ * row(user, i, wall_s, phase_s) told; *written: the outputs written so far. */
+typedef void pl_entropy_batch_row_fn(void *user, int i, double wall_s, const double phase_s[PL_N_PHASES]);
+pl_status pl_entropy_batch_run(pl_ctx *ctx, const char *rung, const pl_entropy_batch *b, const pl_named_array *arr,
+                               const pl_entropy_problem *opts, float *out, pl_entropy_batch_row_fn *row, void *user,
+                               int *written);
+
 /* The first value >= bins in row-major order: PL_OK, or PL_ERR_ARG naming its row and column. */
 pl_status pl_entropy_check_values(const uint8_t *values, int64_t H, int64_t W, int64_t ld, int bins);
 
