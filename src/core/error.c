@@ -4,7 +4,8 @@
 
 #include <stdio.h>
 
-static _Thread_local char last_error[512];
+/* Room for messages that name two file paths (PATH_MAX each on Linux is 4096: most are short). */
+static _Thread_local char last_error[4096];
 
 pl_status pl_fail(pl_status s, const char *fmt, ...)
 {
