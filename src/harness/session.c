@@ -355,7 +355,7 @@ static int next_item(const char **p, const char *opt, char *item, size_t n)
 }
 
 typedef struct named_param {
-    char name[64], value[192];
+    char name[256], value[256]; /* an item holds at most 255 bytes */
 } named_param;
 
 /* --param NAME=V,... (any number of them): each name once. */
@@ -376,7 +376,7 @@ static pl_status collect_params(const char *const *args, int n_args, named_param
             }
             char *eq = strchr(item, '=');
             pl_status st = PL_OK;
-            if (!eq || eq == item || (size_t)(eq - item) >= sizeof ps->name)
+            if (!eq || eq == item)
                 st = pl_fail(PL_ERR_ARG, "--param %s: expected NAME=VALUE", item);
             else *eq = '\0';
             for (int j = 0; st == PL_OK && j < n; j++)
