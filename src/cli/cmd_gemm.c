@@ -107,6 +107,14 @@ static int parse_args(int argc, char **argv, gemm_args *g)
     return CLI_GO_ON;
 }
 
+/* The operands' shapes (pl_gemm_check_shapes; c0 NULL: none): exit 2 where they do not fit. */
+static int check_shapes(const gemm_args *g, const int64_t *a, const int64_t *b, const int64_t *c0)
+{
+    if (pl_gemm_check_shapes(g->in[0], a, g->in[1], b, g->c0_path, c0) == PL_OK) return PL_EXIT_OK;
+    cli_error("gemm: %s", pl_last_error());
+    return PL_EXIT_USAGE;
+}
+
 /* A and B (their files' sizes checked against the memory first), shapes that multiply. */
 static int read_inputs(const gemm_args *g, pl_array *A, pl_array *B)
 {
@@ -115,27 +123,17 @@ static int read_inputs(const gemm_args *g, pl_array *A, pl_array *B)
     if ((rc = tool_fits_host("gemm", "reading the inputs", in_bytes)) != 0 ||
         (rc = tool_read_f32("gemm", g->in[0], 2, 2, A)) != 0 || (rc = tool_read_f32("gemm", g->in[1], 2, 2, B)) != 0)
         return rc;
-    if (B->shape[0] != A->shape[1]) {
-        cli_error("gemm: shapes do not multiply: %s is %lldx%lld, %s is %lldx%lld (A's columns "
-                  "must equal B's rows)", g->in[0], (long long)A->shape[0], (long long)A->shape[1], g->in[1],
-                  (long long)B->shape[0], (long long)B->shape[1]);
-        return PL_EXIT_USAGE;
-    }
-    return PL_EXIT_OK;
+    return check_shapes(g, A->shape, B->shape, NULL);
 }
 
 /* C, M x N: C0 read (C is computed in place), or allocated. */
-static int make_c(const gemm_args *g, int64_t M, int64_t N, pl_array *C)
+static int make_c(const gemm_args *g, const pl_array *A, const pl_array *B, pl_array *C)
 {
     int rc;
+    const int64_t M = A->shape[0], N = B->shape[1];
     if (g->c0_path) {
-        if ((rc = tool_read_f32("gemm", g->c0_path, 2, 2, C)) != 0) return rc;
-        if (C->shape[0] != M || C->shape[1] != N) {
-            cli_error("gemm: %s is %lldx%lld; C0 must be M x N = %lldx%lld", g->c0_path, (long long)C->shape[0],
-                      (long long)C->shape[1], (long long)M, (long long)N);
-            return PL_EXIT_USAGE;
-        }
-        return PL_EXIT_OK;
+        rc = tool_read_f32("gemm", g->c0_path, 2, 2, C);
+        return rc != 0 ? rc : check_shapes(g, A->shape, B->shape, C->shape);
     }
     int64_t count;
     if (pl_mul_overflow(M, N, &count) || (uint64_t)count > SIZE_MAX / sizeof(float)) {
@@ -166,23 +164,6 @@ static pl_status multiply(pl_ctx *ctx, const char *rung, void *user)
 
 /* ---------------------------------------------------------------- on the ranks of mpirun */
 
-/* The shapes (from the headers alone) multiply, and C0 is M x N. */
-static int ranks_shapes(const gemm_args *g, const pl_dist_npy *A, const pl_dist_npy *B, const pl_dist_npy *C0)
-{
-    if (B->shape[0] != A->shape[1]) {
-        cli_error("gemm: shapes do not multiply: %s is %lldx%lld, %s is %lldx%lld (A's columns must equal B's rows)",
-                  g->in[0], (long long)A->shape[0], (long long)A->shape[1], g->in[1], (long long)B->shape[0],
-                  (long long)B->shape[1]);
-        return PL_EXIT_USAGE;
-    }
-    if (g->c0_path && (C0->shape[0] != A->shape[0] || C0->shape[1] != B->shape[1])) {
-        cli_error("gemm: %s is %lldx%lld; C0 must be M x N = %lldx%lld", g->c0_path, (long long)C0->shape[0],
-                  (long long)C0->shape[1], (long long)A->shape[0], (long long)B->shape[1]);
-        return PL_EXIT_USAGE;
-    }
-    return PL_EXIT_OK;
-}
-
 /* C = alpha*A*B + beta*C0 by SUMMA on the ranks: each rank's blocks of A, B (and C0) read,
  * its block of C written, by MPI-IO; every failure point agreed. */
 static int gemm_on_ranks(const gemm_args *g, const pl_variant *variant)
@@ -200,7 +181,7 @@ static int gemm_on_ranks(const gemm_args *g, const pl_variant *variant)
     if (rc == 0) rc = cli_status(pl_dist_npy_header_of("gemm", g->in[0], f32, 1, &hA));
     if (rc == 0) rc = cli_status(pl_dist_npy_header_of("gemm", g->in[1], f32, 1, &hB));
     if (rc == 0 && g->c0_path) rc = cli_status(pl_dist_npy_header_of("gemm", g->c0_path, f32, 1, &hC));
-    if (rc == 0) rc = cli_agree(ranks_shapes(g, &hA, &hB, &hC));
+    if (rc == 0) rc = cli_agree(check_shapes(g, hA.shape, hB.shape, g->c0_path ? hC.shape : NULL)); /* from the headers */
     const int64_t M = hA.shape[0], K = hA.shape[1], N = hB.shape[1];
     if (rc == 0) rc = tool_ranks_status(pl_dist_grid_create(&grid, M, N, 0)), have_grid = rc == 0;
     if (rc == 0) rc = tool_ranks_status(pl_dist_gemm_check(&grid, M, N, K));
@@ -258,7 +239,7 @@ int pl_cmd_gemm(int argc, char **argv)
     pl_array A = {0}, B = {0}, C = {0};
     const char *ran = NULL;
     double ms = 0;
-    if ((rc = read_inputs(&g, &A, &B)) == 0 && (rc = make_c(&g, A.shape[0], B.shape[1], &C)) == 0) {
+    if ((rc = read_inputs(&g, &A, &B)) == 0 && (rc = make_c(&g, &A, &B, &C)) == 0) {
         const int64_t M = A.shape[0], N = B.shape[1], K = A.shape[1];
         const pl_gemm_problem p = {.M = M, .N = N, .K = K, .lda = K, .ldb = N, .ldc = N,
                                    .alpha = g.alpha, .beta = g.beta};

@@ -4,10 +4,8 @@
  * and computed what it should; 1 a study failed or a checksum was wrong; 2 a usage error. */
 #include "cli/tool.h"
 #include "distributed/transport/distributed.h"
-#include "io/json.h"
 #include "kernels/memory/mem.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,67 +65,6 @@ static void print_table(const mem_study *s, const mem_table *t)
     }
     printf("reading: %s%s\nchecksums: %s\n", noisy ? "(unreliable: noisy repeats) " : "", t->reading,
            t->checksums_ok ? "ok" : "WRONG");
-}
-
-/* The stream table's triad on all threads with normal stores against parlab peaks' triad (its
- * cached figure, when there is one): the reading says whether they agree, and why not. */
-static void compare_peaks(mem_table *t, int threads, int quick)
-{
-    const size_t len = strlen(t->reading);
-    if (quick) {
-        snprintf(t->reading + len, sizeof t->reading - len, ". (--quick: arrays this small stay in the caches; "
-                 "not comparable with parlab peaks' triad)");
-        return;
-    }
-    pl_ctx *ctx = NULL;
-    pl_peaks pk;
-    if (pl_ctx_create(&ctx, PL_BACKEND_CPU, 0, threads) != PL_OK) return;
-    if (pl_peaks_get(ctx, &pk, 0) == PL_OK && pk.valid && pk.cpu_triad_gbps > 0) {
-        double triad = 0;
-        char want[80];
-        snprintf(want, sizeof want, "triad, %d thread%s, normal stores", threads, threads > 1 ? "s" : "");
-        for (int i = 0; i < t->n; i++)
-            if (!strcmp(t->rows[i].name, want)) triad = t->rows[i].best;
-        const double diff = triad / pk.cpu_triad_gbps - 1;
-        if (triad > 0)
-            snprintf(t->reading + len, sizeof t->reading - len, ". parlab peaks' triad: %.1f GB/s, %+.0f%%: %s",
-                     pk.cpu_triad_gbps, 100 * diff,
-                     fabs(diff) < 0.15 ? "they agree (both stream arrays far larger than the caches, best of many)"
-                     : "they differ: both stream arrays of 4x the last-level cache, but peaks' figure was measured "
-                       "at another time on its own thread count (parlab peaks shows it); a busy machine or "
-                       "another thread count moves either");
-    } else {
-        snprintf(t->reading + len, sizeof t->reading - len, ". (no parlab peaks figure cached: run parlab peaks to "
-                 "compare)");
-    }
-    pl_ctx_destroy(ctx);
-}
-
-static void json_table(FILE *f, const mem_study *s, const mem_table *t, int first)
-{
-    fprintf(f, "%s    {\"study\": ", first ? "" : ",\n");
-    pl_json_write_string(f, s->name);
-    fprintf(f, ", \"summary\": ");
-    pl_json_write_string(f, s->summary);
-    fprintf(f, ", \"setup\": ");
-    pl_json_write_string(f, t->setup);
-    fprintf(f, ",\n     \"reading\": ");
-    pl_json_write_string(f, t->reading);
-    fprintf(f, ", \"checksums_ok\": %s,\n     \"rows\": [", t->checksums_ok ? "true" : "false");
-    for (int i = 0; i < t->n; i++) {
-        fprintf(f, "%s\n       {\"case\": ", i ? "," : "");
-        pl_json_write_string(f, t->rows[i].name);
-        fprintf(f, ", \"best\": ");
-        pl_json_write_num(f, t->rows[i].best);
-        fprintf(f, ", \"median\": ");
-        pl_json_write_num(f, t->rows[i].median);
-        fprintf(f, ", \"spread\": ");
-        pl_json_write_num(f, t->rows[i].spread);
-        fprintf(f, ", \"unit\": ");
-        pl_json_write_string(f, t->rows[i].unit);
-        fputc('}', f);
-    }
-    fprintf(f, "]}");
 }
 
 enum { O_QUICK = CLI_OPT_OWN, O_REPS, O_JSON };
@@ -209,7 +146,7 @@ static int run_studies(const mem_opts *o, const mem_study *only, mem_table *tabl
             status = PL_EXIT_FAIL;
             continue;
         }
-        if (!strcmp(s->name, "stream")) compare_peaks(t, o->threads, o->quick);
+        if (!strcmp(s->name, "stream")) pl_mem_stream_vs_peaks(t, o->threads, o->quick);
         print_table(s, t);
         if (!t->checksums_ok) {
             cli_error("mem %s: a checksum is wrong: a case did not compute what it should", s->name);
@@ -229,21 +166,9 @@ static int write_json(int argc, char **argv, const char *json, const mem_opts *o
         size_t len = strlen(command);
         snprintf(command + len, sizeof command - len, " %s", argv[i]);
     }
-    pl_report_info info = {NULL, command, NULL};
-    FILE *f = pl_json_file_open(json, "parlab-mem/1", &info);
-    if (!f) {
-        cli_error("mem: %s", pl_last_error());
-        return PL_EXIT_FAIL;
-    }
-    fprintf(f, "  \"quick\": %s, \"threads\": %d, \"reps\": %d,\n  \"studies\": [\n", o->quick ? "true" : "false",
-            o->threads, o->reps);
-    for (int i = 0; i < n; i++) json_table(f, ran[i], &tables[i], i == 0);
-    fprintf(f, "\n  ]\n}\n");
-    if (pl_json_file_close(f, json) != PL_OK) {
-        cli_error("mem: %s", pl_last_error());
-        return PL_EXIT_FAIL;
-    }
-    return PL_EXIT_OK;
+    if (pl_mem_json_write(json, command, o, tables, ran, n) == PL_OK) return PL_EXIT_OK;
+    cli_error("mem: %s", pl_last_error());
+    return PL_EXIT_FAIL;
 }
 
 int mem_ranks(int argc, char **argv); /* cmd_mem_ranks.c: pingpong and halo, between ranks */

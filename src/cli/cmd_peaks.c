@@ -1,7 +1,7 @@
 /* cmd_peaks.c: `parlab peaks`: measure the machine's ceilings (FMA peak and memory bandwidth
  * of the CPU and the GPU), cache them, and print them as a table with how each was measured.
  * `--show` prints the cached figures without measuring. The measurement itself lives in
- * src/harness/peaks*.c, the JSON writer in src/io/peaks_json.c. */
+ * src/harness/peaks*.c (the table's rows: peaks_table.c), the JSON writer in src/io/peaks_json.c. */
 #include "cli/tool.h"
 #include "core/core.h"
 #include "harness/peaks.h"
@@ -57,134 +57,12 @@ static void usage(FILE *f)
             "failing after the run), 2 usage error (an unwritable --json included).\n");
 }
 
-/* How a figure was measured, for the table: "quick"/"full" change the tries and sizes. */
-static void how_fma(char *buf, size_t n, int chains, int lanes, const char *insn, int quick)
+static void print_row(const pl_peaks_row *r)
 {
-    int len = snprintf(buf, n, "%d chains x %d lane%s, %s", chains, lanes, lanes > 1 ? "s" : "",
-                       insn);
-    if (quick >= 0 && len > 0 && (size_t)len < n)
-        snprintf(buf + len, n - (size_t)len, ", best of %d x %.2g s", pl_peaks_tries(quick),
-                 pl_peaks_try_s(quick));
-}
-
-/* "quick" -> 1, "full" -> 0, anything else (unknown) -> -1. */
-static int mode_quick(const char *mode)
-{
-    return strcmp(mode, "quick") == 0 ? 1 : strcmp(mode, "full") == 0 ? 0 : -1;
-}
-
-static void print_row(const char *ceiling, const char *where, double value, const char *unit,
-                      const char *how)
-{
-    if (value > 0.0)
-        printf("%-27s %-6s %10.1f  %-8s %s\n", ceiling, where, value, unit, how);
+    if (r->value > 0.0)
+        printf("%-27s %-6s %10.1f  %-8s %s\n", r->ceiling, r->where, r->value, r->unit, r->how);
     else
-        printf("%-27s %-6s %10s  %-8s %s\n", ceiling, where, "-", "", how);
-}
-
-static void print_table(const pl_peaks *pk, int cpu_quick, int gpu_quick, const char *gpu_why,
-                        int tc)
-{
-    unsigned f = pl_features();
-    char all[16], how[160];
-    snprintf(all, sizeof all, "%d thr", pk->cpu_threads);
-
-    printf("machine: %s\n\n", pk->machine);
-    printf("%-27s %-6s %10s  %-8s %s\n", "ceiling", "on", "value", "unit", "how measured");
-
-    int fma = (f & PL_FEAT_AVX2) != 0; /* the scalar loop uses vfmadd..ss where FMA exists */
-    how_fma(how, sizeof how, PL_PEAKS_CHAINS_SCALAR, 1, fma ? "FMA (vfmadd ss)" : "mulss + addss",
-            cpu_quick);
-    print_row("CPU FP32 FMA, scalar", "1 thr", pk->cpu_gflops_scalar[0], "GFLOP/s", how);
-    print_row("CPU FP32 FMA, scalar", all, pk->cpu_gflops_scalar[1], "GFLOP/s", "");
-
-    if (pk->cpu_gflops_avx2[0] > 0.0) {
-        how_fma(how, sizeof how, PL_PEAKS_CHAINS_AVX2, 8, "vfmadd ps ymm", cpu_quick);
-        print_row("CPU FP32 FMA, AVX2", "1 thr", pk->cpu_gflops_avx2[0], "GFLOP/s", how);
-        print_row("CPU FP32 FMA, AVX2", all, pk->cpu_gflops_avx2[1], "GFLOP/s", "");
-    } else {
-        print_row("CPU FP32 FMA, AVX2", "-", 0.0, "", "n/a: this CPU has no AVX2 + FMA");
-    }
-    if (pk->cpu_gflops_avx512[0] > 0.0) {
-        how_fma(how, sizeof how, PL_PEAKS_CHAINS_AVX512, 16, "vfmadd ps zmm", cpu_quick);
-        print_row("CPU FP32 FMA, AVX-512", "1 thr", pk->cpu_gflops_avx512[0], "GFLOP/s", how);
-        print_row("CPU FP32 FMA, AVX-512", all, pk->cpu_gflops_avx512[1], "GFLOP/s", "");
-    } else {
-        print_row("CPU FP32 FMA, AVX-512", "-", 0.0, "", "n/a: this CPU has no AVX-512");
-    }
-
-    /* integer/bitwise ops: the best ISA (the cache is rejected when it names another) */
-    const char *isa = pl_peaks_int_isa();
-    if (strcmp(isa, "avx512") == 0)
-        how_fma(how, sizeof how, PL_PEAKS_INT_CHAINS_AVX512, 16, "vpternlogd + vpaddd zmm", cpu_quick);
-    else if (strcmp(isa, "avx2") == 0)
-        how_fma(how, sizeof how, PL_PEAKS_INT_CHAINS_AVX2, 8, "vpxor + vpaddd ymm", cpu_quick);
-    else
-        how_fma(how, sizeof how, PL_PEAKS_INT_CHAINS_SCALAR, 1, "xor + add r32", cpu_quick);
-    const char *int_name = strcmp(isa, "avx512") == 0 ? "CPU int32 ops, AVX-512"
-                           : strcmp(isa, "avx2") == 0 ? "CPU int32 ops, AVX2"
-                                                      : "CPU int32 ops, scalar";
-    print_row(int_name, "1 thr", pk->cpu_gops_int32[0], "Gop/s", how);
-    print_row(int_name, all, pk->cpu_gops_int32[1], "Gop/s", "");
-
-    if (cpu_quick >= 0)
-        snprintf(how, sizeof how, "a = b + s*c, 3 x %d MiB floats, 12 B/elem, best of %d",
-                 pl_peaks_triad_mib(cpu_quick), pl_peaks_triad_reps(cpu_quick));
-    else
-        snprintf(how, sizeof how, "a = b + s*c, 12 B/elem (read b, c; write a)");
-    print_row("CPU memory (STREAM triad)", all, pk->cpu_triad_gbps, "GB/s", how);
-    print_row("CPU memory, read only", all, pk->cpu_read_gbps, "GB/s", "sum, 8 SIMD accumulators, same arrays");
-    print_row("CPU memory, read only", "1 thr", pk->cpu_read_1thr_gbps, "GB/s", "a sanity check: all threads must not be slower");
-    print_row("CPU memory, write only", all, pk->cpu_write_gbps, "GB/s",
-              pk->cpu_write_nt ? "a[i] = v, non-temporal stores (faster than plain)"
-                               : "a[i] = v, plain stores (faster than non-temporal)");
-    print_row("CPU memory, copy", all, pk->cpu_copy_gbps, "GB/s", "a = b, read + written, best of plain/non-temporal");
-    snprintf(how, sizeof how, "in %.3g MiB (half the last-level cache), warm", pk->cpu_cache_bytes / 2.0 / 1048576.0);
-    print_row("CPU cache-resident read", all, pk->cpu_cache_read_gbps, "GB/s", pk->cpu_cache_bytes > 0 ? how : "no cache size known");
-    print_row("CPU cache-resident copy", all, pk->cpu_cache_copy_gbps, "GB/s", pk->cpu_cache_bytes > 0 ? how : "no cache size known");
-
-    if (pk->gpu_gflops_fp32 > 0.0) {
-        int len = snprintf(how, sizeof how, "%d chains/thread, %d x %d threads/SM",
-                           PL_PEAKS_GPU_CHAINS, PL_PEAKS_GPU_BLOCKS_PER_SM, PL_PEAKS_GPU_THREADS);
-        if (gpu_quick >= 0 && len > 0 && (size_t)len < sizeof how)
-            snprintf(how + len, sizeof how - (size_t)len, ", best of %d", pl_peaks_tries(gpu_quick));
-        print_row("GPU FP32 FMA (CUDA cores)", "GPU", pk->gpu_gflops_fp32, "GFLOP/s", how);
-        int len2;
-        if (tc == PL_PEAKS_TC_WGMMA)
-            len2 = snprintf(how, sizeof how, "wgmma m64n256k8 smem x smem, %d per group, 1-%d warpgroups/SM",
-                            PL_PEAKS_TC_UNROLL, PL_PEAKS_TC_MAX_WG);
-        else if (tc == PL_PEAKS_TC_MMA)
-            len2 = snprintf(how, sizeof how, "mma.sync m16n8k8, %d chains/warp, %d warps/SM",
-                            PL_PEAKS_MMA_CHAINS, PL_PEAKS_MMA_WARPS);
-        else
-            len2 = snprintf(how, sizeof how, "%s", pk->gpu_gflops_tf32 > 0.0 ? "method unknown"
-                                                   : "n/a: no TF32 tensor cores (before sm_80)");
-        if (pk->gpu_gflops_tf32 > 0.0 && gpu_quick >= 0 && len2 > 0 && (size_t)len2 < sizeof how)
-            snprintf(how + len2, sizeof how - (size_t)len2, ", best of %d", pl_peaks_tries(gpu_quick));
-        print_row("GPU TF32 (tensor cores)", "GPU", pk->gpu_gflops_tf32, "GFLOP/s", how);
-        len2 = snprintf(how, sizeof how, "%d chains/thread, LOP3 + IADD3, %d x %d threads/SM",
-                        PL_PEAKS_GPU_INT_CHAINS, PL_PEAKS_GPU_BLOCKS_PER_SM, PL_PEAKS_GPU_THREADS);
-        if (gpu_quick >= 0 && len2 > 0 && (size_t)len2 < sizeof how)
-            snprintf(how + len2, sizeof how - (size_t)len2, ", best of %d", pl_peaks_tries(gpu_quick));
-        print_row("GPU int32 ops", "GPU", pk->gpu_gops_int32, "Gop/s", how);
-        if (gpu_quick >= 0)
-            snprintf(how, sizeof how, "cudaMemcpy D2D %d MiB, read + write, best of %d",
-                     pl_peaks_copy_mib(gpu_quick), pl_peaks_copy_reps(gpu_quick));
-        else
-            snprintf(how, sizeof how, "cudaMemcpy D2D, read + write");
-        print_row("GPU memory (D2D copy)", "GPU", pk->gpu_copy_gbps, "GB/s", how);
-        print_row("GPU memory, read only", "GPU", pk->gpu_read_gbps, "GB/s", "float4 loads, sum per thread, full GPU");
-        print_row("GPU memory, write only", "GPU", pk->gpu_write_gbps, "GB/s", "float4 stores, full GPU");
-        snprintf(how, sizeof how, "in %.3g MiB (half the L2), warm", pk->gpu_cache_bytes / 2.0 / 1048576.0);
-        print_row("GPU L2-resident read", "GPU", pk->gpu_cache_read_gbps, "GB/s", how);
-        print_row("GPU L2-resident copy", "GPU", pk->gpu_cache_copy_gbps, "GB/s", how);
-    } else {
-        print_row("GPU FP32 FMA (CUDA cores)", "-", 0.0, "", gpu_why);
-        print_row("GPU TF32 (tensor cores)", "-", 0.0, "", gpu_why);
-        print_row("GPU int32 ops", "-", 0.0, "", gpu_why);
-        print_row("GPU memory (D2D copy)", "-", 0.0, "", gpu_why);
-        print_row("GPU memory, read/write only", "-", 0.0, "", gpu_why);
-    }
+        printf("%-27s %-6s %10s  %-8s %s\n", r->ceiling, r->where, "-", "", r->how);
 }
 
 /* The figures as JSON (io's peaks writer, the document form) to file, whole or not at all. */
@@ -262,17 +140,16 @@ static int get_peaks(const peaks_args *pa, const char *path, pl_peaks *pk, int *
 /* The table, then how and when the figures were taken, and where they are cached. */
 static void print_figures(const pl_peaks *pk, const char *path)
 {
-    const char *cpu_mode = pk->cpu_mode, *gpu_mode = pk->gpu_mode;
-    unsigned f = pl_features();
-    const char *gpu_why = !(f & PL_FEAT_CUDA_BUILD) ? "no GPU (this parlab was built without CUDA)"
-                          : !(f & PL_FEAT_GPU)      ? "no GPU (no usable CUDA device)"
-                                                    : "not measured: run `parlab peaks`";
-    print_table(pk, mode_quick(cpu_mode), mode_quick(gpu_mode), gpu_why, pl_peaks_tc_parse(pk->gpu_tf32_method));
+    pl_peaks_row rows[PL_PEAKS_MAX_ROWS];
+    int n = pl_peaks_rows(pk, rows, PL_PEAKS_MAX_ROWS);
+    printf("machine: %s\n\n", pk->machine);
+    printf("%-27s %-6s %10s  %-8s %s\n", "ceiling", "on", "value", "unit", "how measured");
+    for (int i = 0; i < n; i++) print_row(&rows[i]);
     char load[32] = "unknown";
     if (pk->load1 >= 0) snprintf(load, sizeof load, "%.2f", pk->load1);
     printf("\ntaken: %s (GPU: %s), %s, 1-minute load average %s at the start (limit %.2f), "
            "repeated readings within %.0f%% (widest: %s)\nsanity: %s\n",
-           cpu_mode, gpu_mode, pk->measured[0] ? pk->measured : "unknown", load,
+           pk->cpu_mode, pk->gpu_mode, pk->measured[0] ? pk->measured : "unknown", load,
            pl_peaks_max_load(pl_cpu_cores()), 100.0 * pk->spread, pk->spread_what[0] ? pk->spread_what : "-",
            pk->sanity[0] ? pk->sanity : "-");
     if (pk->cached)

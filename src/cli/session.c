@@ -103,7 +103,9 @@ static char *own(cli_session *s, const char *text, size_t len)
     return c;
 }
 
-int session_split(cli_session *s, const char *opt, const char *list, char ***items)
+/* A comma list into owned items; an empty item (",," or '') is a usage error naming opt and
+ * the list. Returns the count, or -1 (message printed). */
+static int session_split(cli_session *s, const char *opt, const char *list, char ***items)
 {
     int n = 0, cap = 0;
     char **it = NULL;
@@ -129,6 +131,51 @@ int session_split(cli_session *s, const char *opt, const char *list, char ***ite
     return n;
 }
 
+/* ---------------------------------------------------------------- what the session says, on stderr */
+
+/* A step of the session begins (size, and the variant or NULL: the problem) or ends (size NULL). */
+static void progress_step(void *user, const char *size, const char *variant)
+{
+    cli_session *s = user;
+    if (!size) {
+        if (s->prog_shown) {
+            fprintf(stderr, "\r\033[K");
+            fflush(stderr);
+        }
+        s->prog_shown = 0;
+        return;
+    }
+    snprintf(s->prog_label, sizeof s->prog_label, "[%s %s%s%s]", s->run.kernel->name, size, variant ? " " : "",
+             variant ? variant : "");
+    s->prog_start = pl_now();
+    s->prog_shown = 0;
+}
+
+static void progress_cb(void *user, const char *stage, double fraction)
+{
+    cli_session *s = user;
+    if (!s->tty || pl_now() - s->prog_start < 2.0) return;
+    if (fraction < 0) fraction = 0;
+    if (fraction > 1) fraction = 1;
+    fprintf(stderr, "\r\033[K%s %s %.0f%%", s->prog_label, stage ? stage : "", 100 * fraction);
+    fflush(stderr);
+    s->prog_shown = 1;
+}
+
+static void say_line(void *user, pl_say kind, const char *text)
+{
+    const cli_session *s = user;
+    switch (kind) {
+    case PL_SAY_ERROR: cli_error("%s", text); break;
+    case PL_SAY_NOTE:
+    case PL_SAY_SKIPPED: fprintf(stderr, "parlab: note: %s\n", text); break;
+    case PL_SAY_STATUS:
+        if (s->tty) fprintf(stderr, "parlab: %s\n", text);
+        break;
+    case PL_SAY_INFO: fprintf(stderr, "parlab: %s\n", text); break;
+    }
+}
+
 /* ---------------------------------------------------------------- init and parse */
 
 void session_init(cli_session *s, const pl_kernel *k, unsigned cmd, int argc, char **argv)
@@ -140,6 +187,7 @@ void session_init(cli_session *s, const pl_kernel *k, unsigned cmd, int argc, ch
     s->use_peaks = 1;
     s->run.max_time = 120;
     s->tty = isatty(2) && !getenv("PARLAB_QUIET");
+    s->run.hooks = (pl_session_hooks){.user = s, .say = say_line, .step = progress_step, .progress = progress_cb};
     size_t used = (size_t)snprintf(s->command, sizeof s->command, "parlab");
     for (int i = 0; i < argc && used < sizeof s->command; i++)
         used += (size_t)snprintf(s->command + used, sizeof s->command - used, " %s", argv[i]);
@@ -289,51 +337,6 @@ int session_add_job(cli_session *s, const pl_variant *v, const int64_t *params, 
     return st == PL_OK ? PL_EXIT_OK : cli_fail(st);
 }
 
-/* ---------------------------------------------------------------- what the session says, on stderr */
-
-/* A step of the session begins (size, and the variant or NULL: the problem) or ends (size NULL). */
-static void progress_step(void *user, const char *size, const char *variant)
-{
-    cli_session *s = user;
-    if (!size) {
-        if (s->prog_shown) {
-            fprintf(stderr, "\r\033[K");
-            fflush(stderr);
-        }
-        s->prog_shown = 0;
-        return;
-    }
-    snprintf(s->prog_label, sizeof s->prog_label, "[%s %s%s%s]", s->run.kernel->name, size, variant ? " " : "",
-             variant ? variant : "");
-    s->prog_start = pl_now();
-    s->prog_shown = 0;
-}
-
-static void progress_cb(void *user, const char *stage, double fraction)
-{
-    cli_session *s = user;
-    if (!s->tty || pl_now() - s->prog_start < 2.0) return;
-    if (fraction < 0) fraction = 0;
-    if (fraction > 1) fraction = 1;
-    fprintf(stderr, "\r\033[K%s %s %.0f%%", s->prog_label, stage ? stage : "", 100 * fraction);
-    fflush(stderr);
-    s->prog_shown = 1;
-}
-
-static void say_line(void *user, pl_say kind, const char *text)
-{
-    const cli_session *s = user;
-    switch (kind) {
-    case PL_SAY_ERROR: cli_error("%s", text); break;
-    case PL_SAY_NOTE:
-    case PL_SAY_SKIPPED: fprintf(stderr, "parlab: note: %s\n", text); break;
-    case PL_SAY_STATUS:
-        if (s->tty) fprintf(stderr, "parlab: %s\n", text);
-        break;
-    case PL_SAY_INFO: fprintf(stderr, "parlab: %s\n", text); break;
-    }
-}
-
 /* ---------------------------------------------------------------- before the first run */
 
 /* The library's plan, once; a bad size is a usage error. */
@@ -372,7 +375,6 @@ int session_prepare(cli_session *s)
     s->run.threads = (int)s->threads;
     s->run.device = (int)s->device;
     s->run.peaks_mode = s->use_peaks ? PL_SESSION_PEAKS_MEASURE : PL_SESSION_PEAKS_NONE;
-    s->run.hooks = (pl_session_hooks){.user = s, .say = say_line, .step = progress_step, .progress = progress_cb};
     pl_status st = pl_session_prepare(&s->run);
     return st == PL_OK ? PL_EXIT_OK : cli_fail(st);
 }

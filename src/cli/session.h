@@ -4,7 +4,8 @@
  * stderr, and the report (the library's table and footer, the files).
  *
  * A command's life:  session_init -> session_parse -> (the command turns its --variant and
- * --param into jobs with session_add_job) -> session_prepare -> session_run_all ->
+ * --param into jobs: bench with the library's pl_session_select, sweep with session_add_job)
+ * -> session_prepare -> session_run_all ->
  * session_finish -> session_free.  Nothing runs, and no peak is measured, before
  * session_prepare has checked every size, job, output path and the memory each size takes. */
 #ifndef PL_CLI_SESSION_H
@@ -56,9 +57,6 @@ int session_parse(cli_session *s, int argc, char **argv, void (*help)(FILE *));
 void session_options_help(FILE *f, unsigned cmd);
 /* Append a job; exit status (0 ok). */
 int session_add_job(cli_session *s, const pl_variant *v, const int64_t *params, int auto_selected);
-/* Split a comma-separated list into owned items (NULL-free); an empty item (",," or '') is a
- * usage error naming opt and the list. Returns the count, or -1 (message printed). */
-int session_split(cli_session *s, const char *opt, const char *list, char ***items);
 /* Every size planned (once), and each fits the host's memory (a usage error otherwise): the
  * check bench makes before it looks at the variants. Exit status (0: go on). */
 int session_check_sizes(cli_session *s);

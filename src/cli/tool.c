@@ -189,41 +189,11 @@ int tool_read_f32(const char *cmd, const char *path, int min_rank, int max_rank,
 
 int tool_context(const pl_kernel *k, const void *problem, const tool_common *c, const pl_variant *v, pl_ctx **ctx)
 {
-    pl_status s = pl_ctx_create(ctx, c->backend, (int)c->device, (int)c->threads);
-    if (s != PL_OK) return cli_fail(s);
-    if (v && (s = pl_variant_check(*ctx, v, NULL, 0)) != PL_OK) /* a CPU variant with --backend cuda: 2 */
-        return cli_fail(s);
-    /* With CUDA the operands go to the device: they must fit its free memory. */
-    if (pl_ctx_backend(*ctx) == PL_BACKEND_CUDA && problem) {
-        pl_plan plan;
-        if ((s = pl_plan_spec(k, problem, PL_CHECK_AUTO, &plan)) == PL_OK) {
-            plan.host_bytes = 0; /* the tool holds no reference and no working copies */
-            s = pl_plan_fits(&plan, *ctx);
-        }
-        if (s != PL_OK) return cli_fail(s);
-    }
-    return PL_EXIT_OK;
+    return cli_status(pl_tool_context(k, problem, c->backend, (int)c->device, (int)c->threads, v, ctx));
 }
 
 int tool_run(const pl_kernel *k, const void *problem, const tool_common *c, const pl_variant *v, tool_run_fn run,
              void *user, const char **ran, double *ms)
 {
-    pl_ctx *ctx = NULL;
-    pl_status s = PL_OK;
-    int rc = tool_context(k, problem, c, v, &ctx);
-    if (rc == PL_EXIT_OK) {
-        *ran = !problem ? "none (empty)" : v ? v->name : pl_best_variant(ctx, k, problem);
-        if (!*ran) {
-            cli_error("%s: no %s variant can run here", k->name, k->name);
-            rc = PL_EXIT_FAIL;
-        }
-    }
-    if (rc == PL_EXIT_OK) {
-        const double t0 = pl_now();
-        s = run(ctx, problem ? *ran : NULL, user);
-        *ms = (pl_now() - t0) * 1e3;
-        if (s != PL_OK) rc = cli_fail(s);
-    }
-    pl_ctx_destroy(ctx);
-    return rc;
+    return cli_status(pl_tool_run(k, problem, c->backend, (int)c->device, (int)c->threads, v, run, user, ran, ms));
 }

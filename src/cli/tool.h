@@ -7,6 +7,7 @@
 #define PL_CLI_TOOL_H
 
 #include "cli/options.h"
+#include "harness/harness.h"
 
 /* The help lines of the options every file tool takes but -o and --variant (whose text
  * names the tool's own file and kernel), for the tools' usage strings. */
@@ -78,18 +79,10 @@ double tool_file_bytes(const char *path);
  * another type is a runtime failure (exit 1) naming the file and what it holds. */
 int tool_read_f32(const char *cmd, const char *path, int min_rank, int max_rank, pl_array *a);
 
-/* The context (the tool's backend, device and threads); a named variant must match its backend.
- * For CUDA, the device fit of problem: the kernel's problem struct, the one the run takes (NULL:
- * nothing to check, an empty problem); exit 2 when it does not fit. */
+/* The library's pl_tool_context and pl_tool_run (harness.h) with the tool's backend, device
+ * and threads; the exit status (a problem too big for the device: 2; no rung: 1). */
 int tool_context(const pl_kernel *k, const void *problem, const tool_common *c, const pl_variant *v, pl_ctx **ctx);
-
-/* One call of the kernel on the tool's problem: run(ctx, rung, user) with the rung's name, or
- * with rung NULL for an empty problem (the tool writes the empty answer itself). */
-typedef pl_status (*tool_run_fn)(pl_ctx *ctx, const char *rung, void *user);
-/* The context (tool_context: problem NULL is an empty problem), the rung (the named variant v,
- * else pl_best_variant for the problem; none is "CMD: no CMD variant can run here", exit 1), and
- * the call, timed: *ran names the rung ("none (empty)"), *ms the call's milliseconds. Exit
- * status. */
+typedef pl_rung_call tool_run_fn;
 int tool_run(const pl_kernel *k, const void *problem, const tool_common *c, const pl_variant *v, tool_run_fn run,
              void *user, const char **ran, double *ms);
 

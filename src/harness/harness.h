@@ -153,4 +153,19 @@ pl_status pl_params_resolve(const pl_variant *v, const int64_t *given, int64_t *
 /* Bytes of storage a tensor spans, with overflow checks. */
 pl_status pl_tensor_bytes(const pl_tensor *t, size_t *bytes);
 
+/* ---- tool_run.c: the file tools' call */
+/* The context (backend, device, threads); a named variant v checked against it; with CUDA, the
+ * operands of problem (the kernel's problem struct; NULL: an empty one) must fit the device's
+ * free memory (PL_ERR_TOO_BIG). */
+pl_status pl_tool_context(const pl_kernel *k, const void *problem, pl_backend backend, int device, int threads,
+                          const pl_variant *v, pl_ctx **ctx);
+/* One call of the kernel: run(ctx, rung, user) with the rung's name, or with rung NULL for an
+ * empty problem (problem NULL: the caller writes the empty answer itself). */
+typedef pl_status (*pl_rung_call)(pl_ctx *ctx, const char *rung, void *user);
+/* The context (pl_tool_context), the rung (v, else pl_best_variant for the problem; none:
+ * PL_ERR_UNSUPPORTED "K: no K variant can run here") and the call, timed: *ran names the
+ * rung ("none (empty)"), *ms the call's milliseconds. */
+pl_status pl_tool_run(const pl_kernel *k, const void *problem, pl_backend backend, int device, int threads,
+                      const pl_variant *v, pl_rung_call run, void *user, const char **ran, double *ms);
+
 #endif

@@ -155,6 +155,17 @@ pl_status pl_peaks_gpu_int32(int device, int quick, double *gops);
  * ctx's device (device 0 when ctx is NULL or a CPU context). Creates the directory. */
 pl_status pl_peaks_cache_path(const pl_ctx *ctx, char *buf, size_t n);
 
+/* One row of `parlab peaks`'s table (peaks_table.c): the ceiling, where it was measured ("1 thr",
+ * "N thr", "GPU"; "-": not here), its figure (<= 0: none) and how it was measured. */
+typedef struct pl_peaks_row {
+    char ceiling[32], where[16], unit[8], how[160];
+    double value;
+} pl_peaks_row;
+enum { PL_PEAKS_MAX_ROWS = 32 };
+/* The rows for pk (its cpu_mode and gpu_mode "quick" or "full" give the tries and sizes; any
+ * other: not said), at most max of them; their count. */
+int pl_peaks_rows(const pl_peaks *pk, pl_peaks_row *row, int max);
+
 #ifdef __cplusplus
 }
 #endif

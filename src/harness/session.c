@@ -328,3 +328,186 @@ void pl_session_free(pl_session *s)
     pl_ctx_destroy(s->gpu);
     memset(s, 0, sizeof *s);
 }
+
+/* ---------------------------------------------------------------- choosing the jobs */
+
+/* A comma list with no empty item; else PL_ERR_ARG naming opt and the list. */
+static pl_status check_items(const char *opt, const char *list)
+{
+    size_t n = strlen(list);
+    if (n == 0 || list[0] == ',' || list[n - 1] == ',' || strstr(list, ",,"))
+        return pl_fail(PL_ERR_ARG, "%s: '%s' has an empty item", opt, list);
+    return PL_OK;
+}
+
+/* The next item of the comma list at *p (check_items passed) into item (NUL-terminated, at
+ * most n - 1 bytes): 1, or 0 at the list's end; a too long item: -1 (pl_fail naming opt). */
+static int next_item(const char **p, const char *opt, char *item, size_t n)
+{
+    if (!*p) return 0;
+    const char *comma = strchr(*p, ',');
+    size_t len = comma ? (size_t)(comma - *p) : strlen(*p);
+    if (len >= n) return pl_fail(PL_ERR_ARG, "%s: '%.*s' is too long", opt, (int)len, *p), -1;
+    memcpy(item, *p, len);
+    item[len] = '\0';
+    *p = comma ? comma + 1 : NULL;
+    return 1;
+}
+
+typedef struct named_param {
+    char name[256], value[256]; /* an item holds at most 255 bytes */
+} named_param;
+
+/* --param NAME=V,... (any number of them): each name once. */
+static pl_status collect_params(const char *const *args, int n_args, named_param **out, int *n_out)
+{
+    named_param *ps = NULL;
+    int n = 0;
+    char item[256];
+    for (int a = 0; a < n_args; a++)
+        if (check_items("--param", args[a]) != PL_OK) return PL_ERR_ARG;
+    for (int a = 0; a < n_args; a++)
+        for (const char *p = args[a];;) {
+            int got = next_item(&p, "--param", item, sizeof item);
+            if (got <= 0) {
+                if (got == 0) break;
+                free(ps);
+                return PL_ERR_ARG;
+            }
+            char *eq = strchr(item, '=');
+            pl_status st = PL_OK;
+            if (!eq || eq == item)
+                st = pl_fail(PL_ERR_ARG, "--param %s: expected NAME=VALUE", item);
+            else *eq = '\0';
+            for (int j = 0; st == PL_OK && j < n; j++)
+                if (!strcmp(ps[j].name, item))
+                    st = pl_fail(PL_ERR_ARG, "--param %s given twice (%s=%s and %s=%s): give each parameter once", item,
+                                 item, ps[j].value, item, eq + 1);
+            named_param *q = st == PL_OK ? realloc(ps, (size_t)(n + 1) * sizeof *ps) : NULL;
+            if (st == PL_OK && !q) st = pl_fail(PL_ERR_NOMEM, "out of memory");
+            if (st != PL_OK) {
+                free(ps);
+                return st;
+            }
+            ps = q;
+            snprintf(ps[n].name, sizeof ps[n].name, "%s", item);
+            snprintf(ps[n].value, sizeof ps[n].value, "%s", eq + 1);
+            n++;
+        }
+    *out = ps;
+    *n_out = n;
+    return PL_OK;
+}
+
+/* The variant's values: its defaults, then what --param names for it. *given: any was named. */
+static pl_status variant_params(const pl_variant *v, const named_param *ps, int n, int64_t *out, int *given)
+{
+    for (int i = 0; i < PL_MAX_PARAMS; i++) out[i] = i < v->n_params ? (int64_t)v->params[i].def : 0;
+    *given = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < v->n_params; j++) {
+            if (strcmp(v->params[j].name, ps[i].name)) continue;
+            double x;
+            pl_status st = pl_param_parse(&v->params[j], ps[i].value, &x);
+            if (st != PL_OK) return st;
+            out[j] = (int64_t)x;
+            *given = 1;
+        }
+    return PL_OK;
+}
+
+/* The named variants, in order, into vars (named[i] set); with skip_unavailable one that
+ * cannot run here is said and left out. */
+static pl_status named_variants(pl_session *s, const char *list, int skip_unavailable, const pl_variant **vars,
+                                int *named, int *n)
+{
+    const pl_kernel *k = s->kernel;
+    char item[128];
+    if (check_items("--variant", list) != PL_OK) return PL_ERR_ARG;
+    for (const char *p = list;;) {
+        int got = next_item(&p, "--variant", item, sizeof item);
+        if (got <= 0) return got == 0 ? PL_OK : PL_ERR_ARG;
+        const pl_variant *v = pl_variant_find(k, item);
+        if (!v) return pl_fail(PL_ERR_ARG, "bench: %s has no variant '%s' (parlab list %s)", k->name, item, k->name);
+        for (int j = 0; j < *n; j++)
+            if (vars[j] == v) return pl_fail(PL_ERR_ARG, "--variant: %s named twice", v->name);
+        char why[128] = "";
+        pl_status st = pl_variant_check(NULL, v, why, sizeof why);
+        if (st != PL_OK && skip_unavailable) {
+            say(s, PL_SAY_INFO, "skipping %s: %s", v->name, why);
+            continue;
+        }
+        if (st != PL_OK)
+            return pl_fail(PL_ERR_UNSUPPORTED, "bench: %s cannot run here: %s", v->name, *why ? why : pl_status_name(st));
+        named[*n] = 1;
+        vars[(*n)++] = v;
+    }
+}
+
+/* Every rung that can run here, or the named ones; with_peer: the peers of their backends. */
+static pl_status choose_variants(pl_session *s, const char *variants, int with_peer, int skip_unavailable,
+                                 const pl_variant **vars, int *named, int *n)
+{
+    const pl_kernel *k = s->kernel;
+    char why[128];
+    if (variants && strcmp(variants, "all")) {
+        pl_status st = named_variants(s, variants, skip_unavailable, vars, named, n);
+        if (st != PL_OK) return st;
+    } else {
+        for (int i = 0; i < k->n_variants; i++) {
+            const pl_variant *v = k->ladder[i];
+            if (v->is_peer) continue;
+            if (pl_variant_check(NULL, v, why, sizeof why) == PL_OK) vars[(*n)++] = v;
+            else say(s, PL_SAY_INFO, "skipping %s: %s", v->name, why);
+        }
+    }
+    if (!with_peer) return PL_OK;
+    int backends = 0;
+    for (int i = 0; i < *n; i++) backends |= 1 << vars[i]->backend;
+    for (int i = 0; i < k->n_variants; i++) {
+        const pl_variant *v = k->ladder[i];
+        int already = 0;
+        for (int j = 0; j < *n; j++) already |= vars[j] == v;
+        if (!v->is_peer || already || !(backends & (1 << v->backend))) continue;
+        if (pl_variant_check(NULL, v, why, sizeof why) == PL_OK) vars[(*n)++] = v;
+        else say(s, PL_SAY_INFO, "no peer %s: %s", v->name, why);
+    }
+    return PL_OK;
+}
+
+pl_status pl_session_select(pl_session *s, const char *variants, const char *const *params, int n_params,
+                            int with_peer, int skip_unavailable)
+{
+    const pl_kernel *k = s->kernel;
+    const pl_variant **vars = calloc((size_t)k->n_variants + 1, sizeof *vars);
+    int *named = calloc((size_t)k->n_variants + 1, sizeof *named);
+    named_param *ps = NULL;
+    int n = 0, n_ps = 0;
+    pl_status st = !vars || !named ? pl_fail(PL_ERR_NOMEM, "out of memory")
+                                   : choose_variants(s, variants, with_peer, skip_unavailable, vars, named, &n);
+    if (st == PL_OK && n == 0) {
+        if (skip_unavailable) say(s, PL_SAY_INFO, "nothing on this line can run on this machine");
+        else st = pl_fail(PL_ERR_UNSUPPORTED, "bench: no variant of %s can run here (parlab list %s says why)",
+                          k->name, k->name);
+        goto done;
+    }
+    /* --param: each name known to a selected variant, each value legal. */
+    if (st == PL_OK) st = collect_params(params, n_params, &ps, &n_ps);
+    for (int i = 0; st == PL_OK && i < n_ps; i++) {
+        int found = 0;
+        for (int a = 0; a < n; a++)
+            for (int j = 0; j < vars[a]->n_params; j++) found |= !strcmp(vars[a]->params[j].name, ps[i].name);
+        if (!found) st = pl_fail(PL_ERR_ARG, "--param: no selected variant has a parameter '%s'", ps[i].name);
+    }
+    for (int i = 0; st == PL_OK && i < n; i++) {
+        int64_t values[PL_MAX_PARAMS];
+        int given;
+        if ((st = variant_params(vars[i], ps, n_ps, values, &given)) == PL_OK)
+            st = pl_session_add_job(s, vars[i], given ? values : NULL, !named[i]);
+    }
+done:
+    free(vars);
+    free(named);
+    free(ps);
+    return st;
+}

@@ -107,6 +107,14 @@ pl_status pl_session_prepare(pl_session *s);
 /* Every size, every job not left out; results and failures counted. PL_OK, or the status that
  * stopped it (cancelled; any failed run with stop_on_failure). Then each rung's peer ratios. */
 pl_status pl_session_run(pl_session *s);
+/* The jobs of a command line, added in order: the named variants (variants "V1,V2"; NULL or
+ * "all": every rung that can run here, each one that cannot said as left out), then with
+ * with_peer the peers of their backends that can run here; params: "NAME=V,..." items, each
+ * name once and known to a selected variant, the named variants' values. A named variant that
+ * cannot run here: PL_ERR_UNSUPPORTED, or with skip_unavailable said and left out (nothing
+ * left: said, PL_OK with no job); a bad name, item or value: PL_ERR_ARG. */
+pl_status pl_session_select(pl_session *s, const char *variants, const char *const *params, int n_params,
+                            int with_peer, int skip_unavailable);
 void pl_session_free(pl_session *s);
 
 #endif

@@ -95,4 +95,11 @@ pl_status pl_io_fits_memory(const char *path, int64_t bytes);
 /* 1 if path ends in ext (".pgm"), in any case: how pl_image_write picks the format. */
 int pl_has_extension(const char *path, const char *ext);
 
+/* A suite file (suite.c): each line with words left after '#' comments goes to run_line as
+ * words[0..n-1], with room for `spare` more after them; *worst: the largest value run_line
+ * returned (0 if none). A file that cannot be opened: PL_ERR_IO; one that includes itself, or
+ * suites nested too deep: PL_ERR_ARG (run_line may read another suite through this function). */
+typedef int (*pl_suite_line_fn)(void *user, const char *path, int lineno, int n, char **words);
+pl_status pl_suite_read(const char *path, int spare, pl_suite_line_fn run_line, void *user, int *worst);
+
 #endif

@@ -32,3 +32,15 @@ pl_status pl_gemm_variant_problem(pl_ctx *ctx, const char *variant, const int64_
     void *host[3] = {(void *)A, (void *)B, C};
     return pl_run_host(ctx, &pl_gemm_kernel, v, params, p, host);
 }
+
+pl_status pl_gemm_check_shapes(const char *a_name, const int64_t *a, const char *b_name, const int64_t *b,
+                               const char *c0_name, const int64_t *c0)
+{
+    if (b[0] != a[1])
+        return pl_fail(PL_ERR_ARG, "shapes do not multiply: %s is %lldx%lld, %s is %lldx%lld (A's columns must equal "
+                       "B's rows)", a_name, (long long)a[0], (long long)a[1], b_name, (long long)b[0], (long long)b[1]);
+    if (c0 && (c0[0] != a[0] || c0[1] != b[1]))
+        return pl_fail(PL_ERR_ARG, "%s is %lldx%lld; C0 must be M x N = %lldx%lld", c0_name, (long long)c0[0],
+                       (long long)c0[1], (long long)a[0], (long long)b[1]);
+    return PL_OK;
+}

@@ -83,6 +83,11 @@ pl_status pl_gemm_peer_openblas_skx(const pl_run_args *a);
 pl_status pl_gemm_peer_cublas(const pl_run_args *a);
 pl_status pl_gemm_peer_cublas_tf32(const pl_run_args *a);
 
+/* The operands of `parlab gemm` as read from their files: A (a_name, M x K) and B (K x N)
+ * multiply, and C0 (c0 NULL: none) is M x N; else PL_ERR_ARG naming the files and shapes. */
+pl_status pl_gemm_check_shapes(const char *a_name, const int64_t *a, const char *b_name, const int64_t *b,
+                               const char *c0_name, const int64_t *c0);
+
 #ifdef __cplusplus
 }
 #endif

@@ -2,7 +2,7 @@
  * room: it sizes its arrays from the machine's caches (sysfs), times its cases with the
  * harness's clock (repeats; median, best and spread by pl_stats_summary), checks a checksum of
  * what it computed (a wrong one fails the study), and fills a table of rows with a one-line
- * reading of the effect it shows. cmd_mem.c prints the tables and writes them as JSON. */
+ * reading of the effect it shows. cmd_mem.c prints the tables; tables.c writes them as JSON. */
 #ifndef PL_MEM_H
 #define PL_MEM_H
 
@@ -56,6 +56,13 @@ void pl_mem_time(void (*fn)(void *), void *arg, int reps, double work, double sc
 
 /* Append a row (name printf-style); the row to fill. */
 mem_row *pl_mem_row(mem_table *t, const char *unit, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* tables.c: the stream table's reading completed with how its triad on `threads` threads with
+ * normal stores compares with parlab peaks' cached triad (quick: not comparable, said so). */
+void pl_mem_stream_vs_peaks(mem_table *t, int threads, int quick);
+/* The tables of the studies ran[0..n) as JSON (schema parlab-mem/1) to path, whole or not at all. */
+pl_status pl_mem_json_write(const char *path, const char *command, const mem_opts *o, const mem_table *tables,
+                            const mem_study *const *ran, int n);
 
 /* The studies. */
 pl_status pl_mem_stream(const mem_opts *o, mem_table *t);
