@@ -59,12 +59,14 @@ static void usage(FILE *f)
           "  --variant V          the rung each rank runs (default: the best for its block)\n"
           "  --threads N          CPU threads a rank (default: the node's cores shared by its ranks)\n"
           "  --backend B, --device D   as for the one-process bench\n"
+          "The one-process bench's --min-time, --max-time, --set, --param, --verify, --csv, --peer,\n"
+          "--cold, --no-peaks and --skip-unavailable are not taken under mpirun (exit 2, naming it).\n"
           "\n"
           "exit status: 0 verified, 1 a run failed or did not verify, 2 usage error.\n",
           f);
 }
 
-enum { O_SIZE = CLI_OPT_OWN, O_SCALE, O_GENS, O_HALO, O_OVERLAP, O_REPEATS, O_WARMUP, O_SEED, O_JSON };
+enum { O_SIZE = CLI_OPT_OWN, O_SCALE, O_GENS, O_HALO, O_OVERLAP, O_REPEATS, O_WARMUP, O_SEED, O_JSON, O_ONE_PROCESS };
 static const cli_opt options[] = {
     CLI_ROWS_RUN,
     {"--size", "S", O_SIZE, 0, NULL},
@@ -76,6 +78,17 @@ static const cli_opt options[] = {
     {"--warmup", "N", O_WARMUP, 0, NULL},
     {"--seed", "S", O_SEED, 0, NULL},
     {"--json", "FILE", O_JSON, 0, NULL},
+    /* the one-process bench's options that mean nothing here yet: named, so the error says so */
+    {"--min-time", "S", O_ONE_PROCESS, 0, NULL},
+    {"--max-time", "S", O_ONE_PROCESS, 0, NULL},
+    {"--set", "NAME=V", O_ONE_PROCESS, 0, NULL},
+    {"--param", "NAME=V", O_ONE_PROCESS, 0, NULL},
+    {"--verify", "MODE", O_ONE_PROCESS, 0, NULL},
+    {"--csv", "FILE", O_ONE_PROCESS, 0, NULL},
+    {"--peer", NULL, O_ONE_PROCESS, 0, NULL},
+    {"--cold", NULL, O_ONE_PROCESS, 0, NULL},
+    {"--no-peaks", NULL, O_ONE_PROCESS, 0, NULL},
+    {"--skip-unavailable", NULL, O_ONE_PROCESS, 0, NULL},
 };
 
 /* SIZE as a plain argument or --size S (the one-process bench's syntax): one size a run. */
@@ -126,6 +139,12 @@ static int take_option(void *user, const cli_opt *o, const char *val)
     case O_WARMUP: return cli_parse_int(o->name, val, 0, 1000L, &a->warmup);
     case O_SEED: return cli_parse_int(o->name, val, 0, 2147483647L, &a->seed);
     case O_JSON: ba->json_path = val; return PL_EXIT_OK;
+    case O_ONE_PROCESS:
+        cli_error("bench: %s is the one-process bench's; under mpirun bench takes SIZE or --size, --variant, "
+                  "--threads, --device, --backend, --scale, --gens, --halo, --overlap, --repeats, --warmup, "
+                  "--seed, --json (see parlab bench --help)",
+                  o->name);
+        return PL_EXIT_USAGE;
     }
     return tool_common_option("bench", &ba->co, o, val);
 }

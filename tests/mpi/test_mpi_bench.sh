@@ -101,6 +101,9 @@ if [ $st -eq 0 ] && grep -Eq '^ +2  [12]x[12] +64x32 ' out.txt; then ok; else
     bad "bench life --size=64x32 on 2 ranks: status $st $(cat out.txt err.txt | head)"; fi
 run_n 2 60 "$PARLAB" bench life 256 --size 128; expect_one_error $? 2 "one SIZE a run"
 run_n 2 60 "$PARLAB" bench life --size 128,256; expect_one_error $? 2 "one SIZE a run"
+# the one-process bench's options that mean nothing under mpirun yet: named as such, exit 2
+run_n 2 60 "$PARLAB" bench life 64 --min-time 0.1; expect_one_error $? 2 "--min-time is the one-process bench's"
+run_n 2 60 "$PARLAB" bench gemm 64 --peer; expect_one_error $? 2 "--peer is the one-process bench's"
 
 # the faults
 run_n 2 60 "$PARLAB" bench transpose 64; expect_one_error $? 2 "does not run distributed yet"
