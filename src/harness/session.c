@@ -245,7 +245,8 @@ static void say_verify_failed(const pl_session *s, const pl_result *r)
             (long long)r->last.col, r->last.elem_ratio);
     if (r->error > r->bound) WHY("; error %.3e > bound %.3e", r->error, r->bound);
     if (!r->padding_ok) WHY("; wrote into the row padding");
-    if (!r->inputs_ok) WHY("; changed its inputs");
+    if (!r->inputs_ok && !r->failed_why[0]) WHY("; changed its inputs");
+    if (r->failed_why[0]) WHY("; %s", r->failed_why);
 #undef WHY
     say(s, PL_SAY_ERROR, "%s %s %s: verification FAILED (%s)%s", s->kernel->name, r->variant->name, r->size,
         pl_check_name(r->check), text);
