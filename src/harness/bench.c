@@ -109,13 +109,13 @@ static void finish_result(pl_result *r, const pl_run *run, int checks_ok)
     pl_user_judge_floor(r);
 }
 
-/* A user's rung: one more run on fresh inputs, and on a GPU the off-stream check
- * (user_checks.c). */
-static pl_status check_user_rung(pl_run *run, pl_result *r)
+/* A user's rung: one more run on fresh inputs (where the checks so far passed: a rung wrong on
+ * every input is no replay), and on a GPU the off-stream check (user_checks.c). */
+static pl_status check_user_rung(pl_run *run, pl_result *r, int checks_ok)
 {
     if (!run->v->is_user || is_probe(run->p)) return PL_OK;
     progress(run->cfg, "check", 0.75);
-    pl_status s = pl_user_fresh_inputs(run, r);
+    pl_status s = checks_ok && r->inputs_ok && r->padding_ok ? pl_user_fresh_inputs(run, r) : PL_OK;
     if (s == PL_OK) s = pl_user_off_stream(run, r);
     return s;
 }
@@ -136,7 +136,7 @@ pl_status pl_bench_variant(pl_ctx *ctx, pl_problem *p, const pl_variant *v, cons
     if (s == PL_OK) s = warm_up(&run, r, &first_ok);
     if (s == PL_OK) s = pl_time_repeats(&run, r);
     if (s == PL_OK) s = check_last_run(&run, r, &last_ok);
-    if (s == PL_OK) s = check_user_rung(&run, r);
+    if (s == PL_OK) s = check_user_rung(&run, r, first_ok && last_ok);
     if (s == PL_OK) finish_result(r, &run, first_ok && last_ok);
     pl_run_close(&run);
     return s;

@@ -76,7 +76,6 @@ pl_status pl_user_fresh_inputs(pl_run *run, pl_result *r)
         s = run->gpu ? pl_verify_inputs_device(q, run->data, run->bytes, run->ctx->stream, &inputs_ok)
                      : pl_verify_inputs_host(q, &inputs_ok);
     if (s == PL_OK && !ok) {
-        r->last = fresh;
         set_failed(r, "the last run, on fresh inputs (seed %llu), is wrong: element [%lld,%lld] is %.3g x its bound "
                       "(a rung that returns an earlier answer?)",
                    (unsigned long long)q->seed, (long long)fresh.row, (long long)fresh.col, fresh.elem_ratio);
