@@ -15,7 +15,7 @@ echo "== rung tests"
 ctest --test-dir "$B" -R "${RUNG_TESTS:-rungs|examples|check}" --output-on-failure 2>&1 | tee "$OUT/ctest.log" | grep -E "Test +#|tests passed|FAIL|passed,|skipped"
 lib=$B/tests/libpl_wrong_rungs_cuda.so same=$B/tests/libpl_same_code_rungs.so
 echo "== compute-sanitizer memcheck: a CUDA user rung in process"
-compute-sanitizer --tool memcheck --error-exitcode 3 "$B/parlab" bench transpose --size 1000x777 --variant cuda-naive \
+compute-sanitizer --tool memcheck --error-exitcode 3 "$B/parlab" bench transpose --size 1000x777 --variant cuda-naive-read \
     --rung "$lib:good_transpose_cuda" --rung-in-process --no-peaks --repeats 3 >"$OUT/sanitizer.log" 2>&1
 echo "compute-sanitizer exit $?: $(grep -E 'ERROR SUMMARY' "$OUT/sanitizer.log" | tr '\n' ' ')"
 "$B/parlab" peaks --quick >"$OUT/peaks.log" 2>&1

@@ -15,17 +15,17 @@ expect() {
     if grep -Eq -- "$3" out.txt err.txt; then ok; else bad "$2: no '$3' in the output"; cat out.txt err.txt; fi
 }
 
-bench transpose --size 4097x3071,8192 --variant cuda-naive --rung "$lib:good_transpose_cuda" --rung-name mine
+bench transpose --size 4097x3071,8192 --variant cuda-naive-read --rung "$lib:good_transpose_cuda" --rung-name mine
 expect 0 "a correct CUDA rung" '^mine .* yes'
 [ "$(grep -c '^mine .* yes' out.txt)" = 2 ] && ok || bad "the correct CUDA rung at both sizes"
 
-bench transpose --size 8192 --variant cuda-naive --rung "$lib:off_stream_transpose_cuda"
+bench transpose --size 8192 --variant cuda-naive-read --rung "$lib:off_stream_transpose_cuda"
 expect 1 "off-stream launch" "off-stream work"
-grep -q '^cuda-naive .* yes' out.txt && ok || bad "off-stream: cuda-naive beside it"
+grep -q '^cuda-naive-read .* yes' out.txt && ok || bad "off-stream: cuda-naive-read beside it"
 
-bench transpose --size 2048,1024 --variant cuda-naive --rung "$lib:fault_transpose_cuda" --rung-timeout 60
+bench transpose --size 2048,1024 --variant cuda-naive-read --rung "$lib:fault_transpose_cuda" --rung-timeout 60
 expect 1 "a CUDA fault" "fault_transpose_cuda 2048: .*(illegal|CUDA|crashed|without a result)"
-[ "$(grep -c '^cuda-naive .* yes' out.txt)" = 2 ] && ok || bad "after a CUDA fault, cuda-naive ran at both sizes"
+[ "$(grep -c '^cuda-naive-read .* yes' out.txt)" = 2 ] && ok || bad "after a CUDA fault, cuda-naive-read ran at both sizes"
 grep -Eq "fault_transpose_cuda 1024: .*(illegal|CUDA|crashed|without a result)" err.txt && ok || bad "the fault at the second size too (a fresh worker)"
 
 if [ -n "${PL_SAME_CODE_RUNGS:-}" ]; then
