@@ -52,6 +52,31 @@ expect 1 "border off by one" "FAILED border_conv2d .*worst element \[0, [0-9]+\]
 bench transpose --size 64x48 --variant cpu-naive --rung "$lib:replay_transpose" --rung-in-process
 expect 1 "replay, in process" "on fresh inputs .* is wrong"
 
+# Every kernel's call_user: parlab's best CPU rung called through the kernel's rung signature
+# (tests/rungs/same_code.c), at odd sizes and with the problem parameters away from their
+# defaults: an argument passed wrong is a wrong answer.
+if [ -n "${PL_SAME_CODE_RUNGS:-}" ]; then
+    each_kernel() { # KERNEL SIZE SETTINGS
+        set -- "$1" "$2" "${3:-}" ${3:+--set "$3"}
+        bench "$1" --size "$2" "${@:4}" --variant cpu-naive --rung "$PL_SAME_CODE_RUNGS:best_$1" --rung-name user
+        expect 0 "$1 through its rung signature ($3)" '^user .* yes'
+    }
+    each_kernel gemm 33x65x17 alpha=2,beta=0.5,pad=3
+    each_kernel gemv 47x61 trans=t,alpha=-1.5,beta=2,pad=1
+    each_kernel gemv 47x61 trans=n,beta=0
+    each_kernel transpose 37x53 pad=2
+    each_kernel reduce 45x67 op=max,axis=0,offset=1
+    each_kernel reduce 45x67 op=sumsq,axis=1
+    each_kernel dot 1001
+    each_kernel conv2d 40x36 mode=same,border=reflect,flip=1,k=5,pad=1
+    each_kernel conv2d 40x36 mode=valid,dtype=i32,k=3
+    each_kernel entropy 37x41 k=7,bins=5,base=2,pad=3
+    each_kernel life 130x70 rule=B36/S23,topology=plane,gens=3
+    each_kernel life 64 topology=torus,gens=2
+else
+    bad "PL_SAME_CODE_RUNGS is not set: every kernel's call_user untested"
+fi
+
 # Usage errors, before anything runs (exit 2, naming what is wrong).
 bench transpose --size 8 --rung "$lib:no_such_fn"
 expect 2 "a missing symbol" "no function no_such_fn in"

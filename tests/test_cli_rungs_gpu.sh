@@ -34,5 +34,23 @@ if [ -n "${PL_SAME_CODE_RUNGS:-}" ]; then
     cat out.txt
 fi
 
+# Every kernel's CUDA call_user: its first CUDA rung called through the kernel's rung signature
+# on the stream parlab passes (tests/rungs/same_code.c), odd sizes, parameters off their defaults.
+if [ -n "${PL_SAME_CODE_RUNGS:-}" ]; then
+    each_kernel() { # KERNEL SIZE [SETTINGS]
+        set -- "$1" "$2" "${3:-}" ${3:+--set "$3"}
+        bench "$1" --size "$2" "${@:4}" --rung "$PL_SAME_CODE_RUNGS:best_$1_cuda" --rung-name user
+        expect 0 "$1 through its CUDA rung signature (${3:-})" '^user .* yes'
+    }
+    each_kernel gemm 33x65x17 alpha=2,beta=0.5,pad=3
+    each_kernel gemv 47x61 trans=t,alpha=-1.5,beta=2,pad=1
+    each_kernel transpose 37x53 pad=2
+    each_kernel reduce 45x67 op=max,axis=0,offset=1
+    each_kernel dot 1001
+    each_kernel conv2d 40x36 mode=same,border=reflect,flip=1,k=5,pad=1
+    each_kernel entropy 37x41 k=7,bins=5,base=2,pad=3
+    each_kernel life 130x70 rule=B36/S23,topology=plane,gens=3
+fi
+
 echo "test_cli_rungs_gpu: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
