@@ -202,7 +202,8 @@ def test_writing_an_input():
 
 
 def test_names():
-    with pytest.raises(parlab.ArgumentError, match=r"'cpu-naive': gemm has a rung of that name already"):
+    with pytest.raises(parlab.ArgumentError, match=r"parlab.rung 'cpu-naive': gemm has a rung of that name already; "
+                                                   r"give yours another"):
         parlab.bench("gemm", 8, [parlab.rung(mine, name="cpu-naive")])
     with pytest.raises(parlab.ArgumentError, match="no name of its own"):
         parlab.rung(lambda A, B, C, **p: None)
