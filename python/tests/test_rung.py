@@ -58,9 +58,12 @@ def test_rows_with_padding_are_strided_views_and_alpha_beta_arrive_by_name():
     assert (alpha, beta) == (2.0, 0.5)
 
 
-def test_a_returned_array_is_copied_into_the_output():
-    rows = parlab.bench("gemm", 48, [parlab.rung(lambda A, B, C, alpha, beta: A @ B, name="returns")], **QUICK)
+def test_a_returned_array_is_copied_into_the_output_and_the_peers_are_beside_it():
+    rows = parlab.bench("gemm", 48, [parlab.rung(lambda A, B, C, alpha, beta: A @ B, name="returns")], peer=True,
+                        **QUICK)
     assert passed(rows, "returns")
+    peers = [r["variant"] for r in rows if r["peer"]]  # none in a build without a CPU peer library
+    assert [p["name"] for p in row_of(rows, "returns")["peers"]] == peers
 
 
 def test_a_bare_callable_is_a_cpu_rung_named_as_the_function():

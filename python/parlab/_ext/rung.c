@@ -40,6 +40,7 @@ typedef struct plx_rung {
 typedef struct pending {
     const pl_run_args *a;
     plx_rung *r;
+    int on_device; /* a CUDA rung: device pointers and a stream (0 the legacy default one) */
     int failed;
 } pending;
 static __thread pending *current;
@@ -74,7 +75,7 @@ static PyObject *operands(const pending *c, unsigned vectors, int words)
         if (words) cols /= 8, ld /= 8, elem = 8, dtype = "uint64";
         const int writable = t[i].role != PL_IN;
         const Py_ssize_t bytes = rows > 0 ? (Py_ssize_t)(((rows - 1) * ld + cols) * (int64_t)elem) : 0;
-        PyObject *mem = a->stream ? PyLong_FromVoidPtr(a->data[i])
+        PyObject *mem = c->on_device ? PyLong_FromVoidPtr(a->data[i])
                                   : PyMemoryView_FromMemory(a->data[i], bytes, writable ? PyBUF_WRITE : PyBUF_READ);
         PyObject *op = mem ? Py_BuildValue("(sNLLLsii)", t[i].name, mem, (long long)rows, (long long)cols, (long long)ld, dtype,
                                            writable, (int)((vectors >> i) & 1))
@@ -91,7 +92,7 @@ static int call(PyObject *params, unsigned vectors, int words)
 {
     pending *c = current;
     PyObject *ops = params ? operands(c, vectors, words) : NULL;
-    PyObject *stream = ops ? (c->a->stream ? PyLong_FromVoidPtr(c->a->stream) : (Py_INCREF(Py_None), Py_None)) : NULL;
+    PyObject *stream = ops ? (c->on_device ? PyLong_FromVoidPtr(c->a->stream) : (Py_INCREF(Py_None), Py_None)) : NULL;
     PyObject *got = stream ? PyObject_CallFunctionObjArgs(c->r->call, ops, params, stream, NULL) : NULL;
     Py_XDECREF(params);
     Py_XDECREF(ops);
@@ -255,9 +256,10 @@ static pl_status trampoline(const pl_run_args *a)
     plx_rung *r = pl_user_rung_data(a->variant);
     if (!r) return pl_fail(PL_ERR_INTERNAL, "a Python rung ran without its callable");
     PyGILState_STATE gil = PyGILState_Ensure();
-    pending c = {a, r, 0};
+    pending c = {a, r, a->variant->backend == PL_BACKEND_CUDA, 0};
     pending *outer = current;
     current = &c;
+    /* call_user takes the CUDA signature where a->stream is set, as it calls a library's rung */
     pl_status s = r->kernel->call_user(a->stream ? r->ad->cuda : r->ad->cpu, a);
     current = outer;
     if (c.failed) s = keep_failure(r);
