@@ -144,7 +144,9 @@ class Rung:
         shape, strides = ((cols,), (item,)) if vector else ((rows, cols), (ld * item, item))
         if self.arrays == "torch":
             import torch
-            return torch.as_tensor(_Interface(ptr, shape, strides, dtype), device="cuda")
+            # the device named: as_tensor would copy to the default device (the CPU) otherwise
+            return torch.as_tensor(_Interface(ptr, shape, strides, dtype),
+                                   device=torch.device("cuda", torch.cuda.current_device()))
         import cupy
         nbytes = ((rows - 1) * ld + cols) * item if rows > 0 else 0
         memory = cupy.cuda.UnownedMemory(ptr, nbytes, None, cupy.cuda.runtime.getDevice())

@@ -216,6 +216,17 @@ def test_names():
         parlab.rung(mine, backend="gpu")
     with pytest.raises(parlab.ArgumentError, match="precision"):
         parlab.rung(mine, precision="fp16")
+    with pytest.raises(parlab.ArgumentError, match=r"arrays 'cupy': a cpu rung takes 'numpy'"):
+        parlab.rung(mine, arrays="cupy")
+
+
+def test_a_cuda_rung_needs_cupy_or_torch():
+    import importlib.util
+    if importlib.util.find_spec("cupy") or importlib.util.find_spec("torch"):
+        pytest.skip("CuPy or PyTorch is installed here: test_rung_gpu.py has the CUDA rungs")
+    with pytest.raises(parlab.UnsupportedError, match="a CUDA rung takes CuPy or PyTorch arrays, and neither is "
+                                                      "installed"):
+        parlab.rung(mine, backend="cuda")
 
 
 def test_the_rungs_variant_for_the_c_extension():

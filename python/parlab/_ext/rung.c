@@ -45,18 +45,6 @@ typedef struct pending {
 } pending;
 static __thread pending *current;
 
-static const char *array_dtype(pl_dtype t)
-{
-    switch (t) {
-    case PL_F32: return "float32";
-    case PL_F64: return "float64";
-    case PL_I32: return "int32";
-    case PL_U8: return "uint8";
-    case PL_U16: return "uint16";
-    }
-    return "uint8";
-}
-
 /* The operands as _rung.py takes them: (name, memory, rows, cols, ld, dtype, writable, vector),
  * memory a memoryview over host memory or a device pointer (an int). vectors: a bit per operand
  * passed 1-D; words: every operand (Life's grid of bytes) seen as uint64 words. */
@@ -71,7 +59,7 @@ static PyObject *operands(const pending *c, unsigned vectors, int words)
     for (int i = 0; ops && i < n; i++) {
         int64_t rows = t[i].rows, cols = t[i].cols, ld = t[i].ld;
         size_t elem = pl_dtype_size(t[i].dtype);
-        const char *dtype = array_dtype(t[i].dtype);
+        const char *dtype = pl_dtype_name(t[i].dtype); /* NumPy's names */
         if (words) cols /= 8, ld /= 8, elem = 8, dtype = "uint64";
         const int writable = t[i].role != PL_IN;
         const Py_ssize_t bytes = rows > 0 ? (Py_ssize_t)(((rows - 1) * ld + cols) * (int64_t)elem) : 0;
