@@ -35,7 +35,8 @@ def test_cupy_rawkernel_transpose_on_parlabs_stream():
     kernel = cupy.RawKernel(r"""
     extern "C" __global__ void transpose(const float *A, float *B, long long M, long long N, long long lda,
                                          long long ldb) {
-        long long j = blockIdx.x * (long long)blockDim.x + threadIdx.x, i = blockIdx.y * (long long)blockDim.y + threadIdx.y;
+        long long j = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+        long long i = blockIdx.y * (long long)blockDim.y + threadIdx.y;
         if (i < M && j < N) B[j * ldb + i] = A[i * lda + j];
     }""", "transpose")
     streams = []

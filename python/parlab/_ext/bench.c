@@ -1,8 +1,10 @@
 /* bench.c: parlab.bench, the library's bench session (harness/session.h) over sizes and rungs
- * as `parlab bench` runs it, with the rows of its JSON file as the result. The work runs on a thread of its own while the caller's
- * thread waits with the GIL released and looks for Ctrl-C every 50 ms; on one it sets the
- * contexts' cancel flag (pl_ctx_set_cancel), the harness stops between runs, and the caller
- * gets KeyboardInterrupt. Nothing is written but a temporary JSON file, removed either way. */
+ * as `parlab bench` runs it, with the rows of its JSON file as the result. The work runs on a
+ * thread of its own while the caller's thread waits with the GIL released and looks for Ctrl-C
+ * every 50 ms; on one it sets the contexts' cancel flag (pl_ctx_set_cancel), the harness stops
+ * between runs, and the caller gets KeyboardInterrupt. Nothing is written but a temporary JSON
+ * file, removed either way. The rungs may include Python callables (rung.c): the worker then
+ * holds a Python thread state for their calls, and a failed call is raised as its exception. */
 #include "ext.h"
 #include "harness/session.h"
 

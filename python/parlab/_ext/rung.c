@@ -65,8 +65,8 @@ static PyObject *operands(const pending *c, unsigned vectors, int words)
         const Py_ssize_t bytes = rows > 0 ? (Py_ssize_t)(((rows - 1) * ld + cols) * (int64_t)elem) : 0;
         PyObject *mem = c->on_device ? PyLong_FromVoidPtr(a->data[i])
                                   : PyMemoryView_FromMemory(a->data[i], bytes, writable ? PyBUF_WRITE : PyBUF_READ);
-        PyObject *op = mem ? Py_BuildValue("(sNLLLsii)", t[i].name, mem, (long long)rows, (long long)cols, (long long)ld, dtype,
-                                           writable, (int)((vectors >> i) & 1))
+        PyObject *op = mem ? Py_BuildValue("(sNLLLsii)", t[i].name, mem, (long long)rows, (long long)cols,
+                                           (long long)ld, dtype, writable, (int)((vectors >> i) & 1))
                            : NULL;
         if (!op) Py_CLEAR(ops);
         else PyTuple_SetItem(ops, i, op);
@@ -75,7 +75,7 @@ static PyObject *operands(const pending *c, unsigned vectors, int words)
 }
 
 /* The callable, through _rung.py, with the problem's values params (a new reference, or NULL
- * after a failure to make it): 0, or 1 with the exception kept on the rung. */
+ * after a failure to make it): 0, or 1 with the exception set (the trampoline keeps it). */
 static int call(PyObject *params, unsigned vectors, int words)
 {
     pending *c = current;
