@@ -247,8 +247,10 @@ static pl_status trampoline(const pl_run_args *a)
     pending c = {a, r, a->variant->backend == PL_BACKEND_CUDA, 0};
     pending *outer = current;
     current = &c;
-    /* call_user takes the CUDA signature where a->stream is set, as it calls a library's rung */
-    pl_status s = r->kernel->call_user(a->stream ? r->ad->cuda : r->ad->cpu, a);
+    /* call_user takes the CUDA signature for a CUDA rung (core.h's pl_rung_on_device), as it
+     * calls a library's rung */
+    const int on_device = a->variant ? a->variant->backend == PL_BACKEND_CUDA : a->stream != NULL;
+    pl_status s = r->kernel->call_user(on_device ? r->ad->cuda : r->ad->cpu, a);
     current = outer;
     if (c.failed) s = keep_failure(r);
     PyGILState_Release(gil);
