@@ -11,6 +11,21 @@ B=${BUILD:-build-gpu}
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader
 cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
 cmake --build "$B" -j 16 >"$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head -30; exit 1; }
+# The Python package, for the Python rungs' GPU tests and the Python examples: the first
+# interpreter here that has CuPy and PyTorch.
+PY=
+for py in /opt/torch/bin/python3 /opt/*/bin/python3 python3; do
+    [ -x "$(command -v "$py")" ] && "$py" -c "import cupy, torch" 2>/dev/null && { PY=$py; break; }
+done
+if [ -n "$PY" ]; then
+    rm -rf /tmp/site && "$PY" -m pip install -q --no-build-isolation --no-deps --target /tmp/site . >"$OUT/pip.log" 2>&1 \
+        || { tail -20 "$OUT/pip.log"; }
+    export PYTHONPATH=/tmp/site PL_TEST_PYTHON=$PY
+    echo "== pytest ($PY): the Python rungs and the checks on the GPU"
+    (cd /tmp && "$PY" -m pytest -q -rs -p no:cacheprovider $(ls "$OLDPWD"/python/tests/test_rung*.py "$OLDPWD"/python/tests/test_check*.py "$OLDPWD"/python/tests/test_compare*.py 2>/dev/null)) 2>&1 | tail -15
+else
+    echo "== no Python with CuPy and PyTorch here: the Python rungs' GPU tests not run"
+fi
 echo "== rung tests"
 ctest --test-dir "$B" -R "${RUNG_TESTS:-rungs|examples|check}" --output-on-failure 2>&1 | tee "$OUT/ctest.log" | grep -E "Test +#|tests passed|FAIL|passed,|skipped"
 lib=$B/tests/libpl_wrong_rungs_cuda.so same=$B/tests/libpl_same_code_rungs.so
@@ -24,5 +39,6 @@ for i in 1 2 3; do
     "$B/parlab" bench gemm --size 1024 --variant cuda-tuned --rung "$same:same_gemm_cuda_tuned" --rung-name user-cuda-tuned 2>&1 | grep -E "^(cuda-tuned|user-)"
     "$B/parlab" bench transpose --size 16384 --variant cuda-tuned --rung "$same:same_transpose_cuda_tuned" --rung-name user-cuda-tuned 2>&1 | grep -E "^(cuda-tuned|user-)"
     "$B/parlab" bench transpose --size 16384 --variant cpu-blocked --rung "$same:same_transpose_cpu_blocked" --rung-name user-cpu-blocked 2>&1 | grep -E "^(cpu-blocked|user-)"
+    "$B/parlab" bench transpose --size 16384 --variant cpu-blocked --rung "$same:same_transpose_cpu_blocked" --rung-name in-process-cpu-blocked --rung-in-process 2>&1 | grep -E "^(cpu-blocked|in-process-)"
     "$B/parlab" bench gemm --size 1024 --variant cpu-packed --rung "$same:same_gemm_cpu_packed" --rung-name user-cpu-packed 2>&1 | grep -E "^(cpu-packed|user-)"
 done
