@@ -632,8 +632,12 @@ void pl_results_peer_ratios(pl_result *r, int n);
 /* The aligned table; its rate column is the kernel's unit ("GFLOP/s", "Gcell/s"). */
 void pl_report_table(FILE *f, const pl_result *r, int n);
 /* The lines under the table: the checks and bounds per kernel and precision, flagged rows
- * (above the ceiling, failed checks), what "vs peer" holds. */
+ * (above the ceiling, failed checks), what "vs peer" holds, and where each user's rung stands
+ * (pl_place_user_rung: the rungs just below and above it, each with its verdict). */
 void pl_report_footer(FILE *f, const pl_result *r, int n);
+/* The same as Markdown, as a lab report shows it: heading (the machine line) above the table,
+ * then each line of pl_report_footer as a paragraph of its own. */
+void pl_report_markdown(FILE *f, const char *heading, const pl_result *r, int n);
 /* "tile=16,isa=auto" */
 void pl_report_params(const pl_result *r, char *buf, size_t n);
 typedef struct pl_report_info {

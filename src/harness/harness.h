@@ -161,6 +161,21 @@ pl_status pl_compare_samples(const double *before, int n_before, const double *a
 /* "p<0.001", "p=0.023" */
 void pl_format_p(char *buf, size_t n, double p);
 
+/* ---- text_table.c: cells[row * n_cols + col], row 0 the heading; align[col] 'l' or 'r'. As a
+ * person reads it (columns padded, two spaces apart) or as a Markdown table (markdown 1). */
+void pl_text_table_write(FILE *f, const char *const *cells, int n_rows, int n_cols, const char *align, int markdown);
+
+/* ---- table.c: a user's rung on the ladder */
+/* Where r[i] (a user's rung) stands among the built-in rungs (not peers, not users' rungs) that
+ * passed their checks on its problem and backend, any precision: below, the fastest of those
+ * no faster than it, above, the slowest of those faster (-1: none); each comparison is the
+ * other's runs before, r[i]'s after (speedup above 1: r[i] is faster than it). */
+typedef struct pl_placement {
+    int below, above;
+    pl_comparison vs_below, vs_above;
+} pl_placement;
+pl_status pl_place_user_rung(const pl_result *r, int n, int i, pl_placement *pl);
+
 /* ---- ceilings.c */
 /* r's % of the ceiling that bounds it (compute, memory or the roofline, as the kernel says) at
  * the measured peaks pk (NULL or invalid: not placed, "-"); written: the bytes a run writes
