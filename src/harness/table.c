@@ -334,9 +334,9 @@ void pl_report_footer(FILE *f, const pl_result *r, int n)
     int any_user = 0;
     for (int i = 0; i < n; i++) any_user |= r[i].variant->is_user;
     if (!any_user) return;
-    fprintf(f, "*: your rung, placed among the built-in rungs on its problem and backend: the other's median "
-               "time / yours (above 1: yours is faster), the 95%% bootstrap interval's and the Mann-Whitney "
-               "U test's verdict\n");
+    fprintf(f, "*: your rung, placed between the built-in rungs just slower and just faster on its problem and "
+               "backend: their median time / yours (above 1: yours is faster); faster or slower only where the "
+               "Mann-Whitney U test (p < 0.05) and the 95%% bootstrap interval of that ratio agree, else same\n");
     for (int i = 0; i < n; i++)
         if (r[i].variant->is_user) placement_line(f, r, n, i);
 }
