@@ -230,8 +230,7 @@ int pl_cmd_compare(int argc, char **argv)
         }
     }
     if (rc == CLI_GO_ON) {
-        const int md_stdout = a.md && !strcmp(a.md, "-");
-        write_report(md_stdout ? stderr : stdout, &a, rows, n, 0);
+        write_report(stdout, &a, rows, n, 0); /* on stderr under --md - (tool_check_output moved it) */
         fflush(stdout);
         rc = a.md ? write_md(&a, rows, n) : PL_EXIT_OK;
         const int slow = check_fail_above(&a, rows, n);

@@ -36,7 +36,7 @@ typedef struct cli_session {
     int n_owned, cap_owned;
     long threads, device;
     int use_peaks;
-    const char *json, *csv;
+    const char *json, *csv, *md;
     int tty; /* stderr is a terminal: progress lines */
     char command[1024];
     /* the progress line */
