@@ -127,5 +127,22 @@ head -1 out.txt >machine.txt
 run 2 "bench --md a directory" bench transpose --size 64 --variant cpu-naive --md d1
 grep -q "\-\-md" err.txt && ok || bad "bench --md DIR: $(cat err.txt)"
 
+# the report reads "user" and "samples" back, and marks a user's rung on the ladder
+python3 - <<'PY'
+import json
+d = json.load(open("steady.json"))
+d["results"][3]["user"] = True  # the ladder draws the largest size
+json.dump(d, open("user.json", "w"), indent=1)
+d["results"][1]["samples"] = "fast"
+json.dump(d, open("badsamples.json", "w"), indent=1)
+PY
+run 0 "report of a user's rung" report user.json -o r.html --svg figs
+grep -q "cpu-blocked \*" figs/*transpose-ladder.svg && grep -q "A name marked \* is a user's rung" r.html &&
+    [ "$(grep -o 'cpu-naive \*' figs/*transpose-ladder.svg | wc -l)" = 0 ] && ok || bad "user's rung not marked on the ladder"
+run 0 "report without one" report steady.json -o r2.html --svg figs2
+! grep -q " \*" figs2/*transpose-ladder.svg && ok || bad "a built-in rung marked"
+run 1 "report of bad samples" report badsamples.json -o r3.html
+grep -q "badsamples.json:.*results\[1\].samples: expected an array" err.txt && ok || bad "bad samples: $(cat err.txt)"
+
 echo "test_cli_compare: $passed passed, $failed failed"
 [ "$failed" = 0 ]
