@@ -18,7 +18,8 @@
  * checks), problem.c (inputs and reference, once), checksum.c, verify.c, run.c (a variant's
  * buffers and steps), timing.c (repeats and statistics), ceilings.c, bench.c (the phases of
  * pl_bench_variant in order), estimate.c (a bench's time from a probe), session.c (a bench over
- * sizes and variants, session.h). */
+ * sizes and variants, session.h), table.c and text_table.c (the results for a person, a user's
+ * rung placed), stats.c (two sets of timed runs compared), compare.c (two bench runs matched). */
 #ifndef PL_HARNESS_H
 #define PL_HARNESS_H
 
