@@ -3,6 +3,7 @@ import json
 
 from . import _parlab
 from ._parlab import ArgumentError, UnsupportedError
+from ._rung import Rung, as_variant
 
 
 def list(kernel=None):  # noqa: A001 (parlab.list, as `parlab list`)
@@ -40,7 +41,8 @@ def bench(kernel, size, variants="all", peer=False, *, set=None, threads=None, d
     rows of the --json file (docs/output.md) as a list of dicts.
 
     kernel: "gemm", ...; size: "1024", "512x256x128", "small", or a list of them; variants:
-    "all" (every rung that can run here), a name, or a list; peer: add the peer libraries
+    "all" (every rung that can run here), a name, or a list; a list may hold rungs of your own
+    (parlab.rung(fn, ...); a bare callable is a CPU rung named as the function); peer: add the peer libraries
     (OpenBLAS, cuBLAS, ...) of the backends used; set: the problem's parameters as a dict
     ({"op": "max", "axis": 0}) as --set does. notes: a list that gets the lines of rungs that
     do not take a problem. Ctrl-C stops it between runs with KeyboardInterrupt.
@@ -54,20 +56,25 @@ def bench(kernel, size, variants="all", peer=False, *, set=None, threads=None, d
         if not chosen:
             raise UnsupportedError(f"bench: no variant of {kernel} can run here (parlab.list({kernel!r}) says why)")
     else:
-        chosen = [variants] if isinstance(variants, str) else [str(v) for v in variants]
+        items = [variants] if isinstance(variants, (str, Rung)) or callable(variants) else variants
+        chosen = [v if isinstance(v, Rung) else Rung(v) if callable(v) else str(v) for v in items]
         by_name = {v["name"]: v for v in ladder}
         for name in chosen:
+            if isinstance(name, Rung):
+                continue
             if name not in by_name:
                 raise ArgumentError(f"bench: {kernel} has no variant {name!r} (parlab.list({kernel!r}))")
             if not by_name[name]["runnable"]:
                 raise UnsupportedError(f"bench: {name} cannot run here: {by_name[name]['why_not']}")
     if peer:
         backends = {v["backend"] for v in ladder if v["name"] in chosen}
+        backends |= {v.backend for v in chosen if isinstance(v, Rung)}
         chosen += [v["name"] for v in ladder
                    if v["peer"] and v["runnable"] and v["backend"] in backends and v["name"] not in chosen]
     if check not in _CHECKS:
         raise ArgumentError(f"bench: check {check!r}: one of 'auto', 'full', 'sample'")
     settings = [f"{n}={v}" for n, v in (set or {}).items()]
+    chosen = [as_variant(kernel, v) for v in chosen]  # a Rung: its capsule, alive for the run
     text, lines = _parlab.bench(kernel, sizes, chosen, settings, 0 if threads is None else int(threads), int(device),
                                 -1 if warmup is None else int(warmup), 0 if repeats is None else int(repeats),
                                 0.0 if min_time is None else float(min_time), int(seed), bool(cold), _CHECKS[check])

@@ -18,6 +18,12 @@ pl_status pl_fail(pl_status s, const char *fmt, ...) __attribute__((format(print
 /* A user's rung returned rc (include/parlab_rung.h): PL_OK for 0, else PL_ERR_VERIFY naming the
  * rung and the value. The rooms' call_user adapters end with it. */
 pl_status pl_rung_returned(const pl_run_args *a, int rc);
+/* A user's rung takes the CUDA signature (device pointers, then the stream) when its variant is a
+ * CUDA one, whatever the stream (NULL: the legacy default stream); the CPU signature else. */
+static inline int pl_rung_on_device(const pl_run_args *a)
+{
+    return a->variant ? a->variant->backend == PL_BACKEND_CUDA : a->stream != NULL;
+}
 void pl_clear_error(void);
 
 /* Slots of the services a context holds. Rooms name their own slots in their private headers

@@ -139,8 +139,13 @@ pl_status pl_report_json(const char *path, const pl_result *r, int n, const pl_r
         json_check(f, "first", &x->first);
         fprintf(f, ",\n       ");
         json_check(f, "last", &x->last);
-        fprintf(f, ",\n       \"passed\": %s, \"padding_ok\": %s, \"inputs_ok\": %s},\n     \"peers\": [",
-                x->verified ? "true" : "false", x->padding_ok ? "true" : "false", x->inputs_ok ? "true" : "false");
+        fprintf(f, ",\n       \"passed\": %s, \"padding_ok\": %s, \"inputs_ok\": %s", x->verified ? "true" : "false",
+                x->padding_ok ? "true" : "false", x->inputs_ok ? "true" : "false");
+        if (x->failed_why[0]) { /* a user's rung that failed an extra check: which, and why */
+            fprintf(f, ", \"failed_why\": ");
+            pl_json_write_string(f, x->failed_why);
+        }
+        fprintf(f, "},\n     \"peers\": [");
         for (int k = 0; k < x->n_peers; k++) {
             fprintf(f, "%s{\"name\": ", k ? ", " : "");
             pl_json_write_string(f, x->peers[k].name);

@@ -1,8 +1,10 @@
 /* bench.c: parlab.bench, the library's bench session (harness/session.h) over sizes and rungs
- * as `parlab bench` runs it, with the rows of its JSON file as the result. The work runs on a thread of its own while the caller's
- * thread waits with the GIL released and looks for Ctrl-C every 50 ms; on one it sets the
- * contexts' cancel flag (pl_ctx_set_cancel), the harness stops between runs, and the caller
- * gets KeyboardInterrupt. Nothing is written but a temporary JSON file, removed either way. */
+ * as `parlab bench` runs it, with the rows of its JSON file as the result. The work runs on a
+ * thread of its own while the caller's thread waits with the GIL released and looks for Ctrl-C
+ * every 50 ms; on one it sets the contexts' cancel flag (pl_ctx_set_cancel), the harness stops
+ * between runs, and the caller gets KeyboardInterrupt. Nothing is written but a temporary JSON
+ * file, removed either way. The rungs may include Python callables (rung.c): the worker then
+ * holds a Python thread state for their calls, and a failed call is raised as its exception. */
 #include "ext.h"
 #include "harness/session.h"
 
@@ -25,6 +27,8 @@ typedef struct job {
     pl_status status;
     char msg[512];
     char notes[2048]; /* rungs that do not take a problem (a peer without it): one line each */
+    const pl_variant *python_rungs[MAX_VARIANTS]; /* the jobs whose rung is a Python callable (rung.c) */
+    int n_python_rungs;
     /* the watch */
     volatile int cancel;
     int done;
@@ -53,6 +57,8 @@ static void *work(void *arg)
 {
     job *j = arg;
     pl_session *run = &j->run;
+    plx_rung_thread python;
+    if (j->n_python_rungs) plx_rung_thread_begin(&python);
     pl_status s = pl_session_prepare(run);
     if (s == PL_OK) s = pl_session_run(run);
     if (s != PL_OK) fail(j, s, "");
@@ -61,6 +67,7 @@ static void *work(void *arg)
         if ((s = pl_report_json(j->json_path, run->results, run->n_results, &info)) != PL_OK) fail(j, s, "bench: ");
     }
     pl_session_free(run);
+    if (j->n_python_rungs) plx_rung_thread_end(&python);
     pthread_mutex_lock(&j->lock);
     j->done = 1;
     pthread_cond_signal(&j->cond);
@@ -130,6 +137,16 @@ static PyObject *read_text(const char *path)
     return text;
 }
 
+/* A str as a C string (strdup'd into *out): 0, or -1 with an exception. */
+static int strings_one(PyObject *item, char **out)
+{
+    PyObject *b = PyUnicode_AsUTF8String(item);
+    if (!b) return -1;
+    *out = strdup(PyBytes_AsString(b));
+    Py_DECREF(b);
+    return *out ? 0 : (PyErr_NoMemory(), -1);
+}
+
 /* A Python sequence of str into up to max C strings (strdup'd); the count, or -1. */
 static int strings(PyObject *seq, const char *what, char **out, int max)
 {
@@ -141,18 +158,60 @@ static int strings(PyObject *seq, const char *what, char **out, int max)
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *item = PySequence_GetItem(seq, i);
-        PyObject *b = item ? PyUnicode_AsUTF8String(item) : NULL;
+        int rc = item ? strings_one(item, &out[i]) : -1;
         Py_XDECREF(item);
-        if (!b) return -1;
-        out[i] = strdup(PyBytes_AsString(b));
-        Py_DECREF(b);
-        if (!out[i]) return (int)(PyErr_NoMemory(), -1);
+        if (rc < 0) {
+            for (Py_ssize_t u = 0; u < i; u++) free(out[u]);
+            return -1;
+        }
     }
     return (int)n;
 }
 
+/* A Python rung's failed call stopped the session: its exception, raised (1); else 0. */
+static int raise_python_rung(const job *j)
+{
+    for (int i = 0; i < j->n_python_rungs; i++)
+        if (plx_rung_raise_pending(j->python_rungs[i])) return 1;
+    return 0;
+}
+
+/* The jobs, in order: a name is a rung of the ladder, auto-selected (a rung that does not take
+ * a problem is a note, as it always was here); a capsule is a Python rung, named by the user.
+ * The names strdup'd into names; their count, or -1 with an exception. */
+static int add_jobs(job *j, PyObject *ovariants, char **names)
+{
+    const pl_kernel *k = j->run.kernel;
+    Py_ssize_t n = PySequence_Size(ovariants);
+    if (n > MAX_VARIANTS) {
+        plx_raisef(plx_err.Argument, "bench: %zd variants, at most %d", n, MAX_VARIANTS);
+        return -1;
+    }
+    int n_names = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_GetItem(ovariants, i);
+        if (!item) return -1;
+        const pl_variant *v = plx_rung_variant(item);
+        if (v) j->python_rungs[j->n_python_rungs++] = v;
+        else if (strings_one(item, &names[n_names]) == 0) {
+            v = pl_variant_find(k, names[n_names++]);
+            if (!v) plx_raisef(plx_err.Argument, "bench: %s has no variant '%s' (parlab.list('%s'))", k->name,
+                               names[n_names - 1], k->name);
+        }
+        Py_DECREF(item);
+        pl_status s = v ? pl_session_add_job(&j->run, v, NULL, !v->is_user) : PL_OK;
+        if (s != PL_OK) plx_raise(s);
+        if (!v || s != PL_OK) {
+            for (int u = 0; u < n_names; u++) free(names[u]);
+            return -1;
+        }
+    }
+    return n_names;
+}
+
 /* bench(kernel, sizes, variants, settings, threads, device, warmup, repeats, min_time, seed,
- * cold, check) -> (JSON text, notes) */
+ * cold, check) -> (JSON text, notes). variants: names, and the capsules of Python rungs
+ * (rung.c), whose failed call is raised as its own exception. */
 PyObject *plx_bench(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -181,20 +240,7 @@ PyObject *plx_bench(PyObject *self, PyObject *args)
     if ((n_sizes = strings(osizes, "sizes", j->sizes, MAX_SIZES)) < 0) goto done;
     run->sizes = (const char *const *)j->sizes;
     run->n_sizes = n_sizes;
-    if ((n_names = strings(ovariants, "variants", names, MAX_VARIANTS)) < 0) goto done;
-    for (int i = 0; i < n_names; i++) {
-        const pl_variant *v = pl_variant_find(k, names[i]);
-        if (!v) {
-            plx_raisef(plx_err.Argument, "bench: %s has no variant '%s' (parlab.list('%s'))", kernel, names[i], kernel);
-            goto done;
-        }
-        /* auto-selected: a rung that does not take a problem is a note, as it always was here */
-        pl_status s = pl_session_add_job(run, v, NULL, 1);
-        if (s != PL_OK) {
-            plx_raise(s);
-            goto done;
-        }
-    }
+    if ((n_names = add_jobs(j, ovariants, names)) < 0) goto done;
     if ((n_set = strings(osettings, "settings", j->pv_text, PL_MAX_PARAMS)) < 0) goto done;
     int given[PL_MAX_PARAMS] = {0};
     for (int i = 0; i < n_set; i++) {
@@ -226,8 +272,9 @@ PyObject *plx_bench(PyObject *self, PyObject *args)
     }
     close(fd);
     if (run_watched(j) == 0) {
-        if (j->status != PL_OK) plx_raise_msg(j->status, j->msg);
-        else {
+        if (j->status != PL_OK) {
+            if (!raise_python_rung(j)) plx_raise_msg(j->status, j->msg);
+        } else {
             PyObject *text = read_text(j->json_path);
             if (text) result = Py_BuildValue("(Ns)", text, j->notes);
         }

@@ -47,6 +47,8 @@ int plx_errors_init(PyObject *module)
         {&plx_err.File, "FileError", PyExc_OSError, "A file could not be opened, read or written."},
         {&plx_err.Format, "FormatError", PyExc_ValueError, "A file is malformed, truncated or of the wrong type."},
         {&plx_err.Verify, "VerifyError", PyExc_RuntimeError, "A result failed verification, or an internal error."},
+        {&plx_err.Rung, "RungError", PyExc_RuntimeError,
+         "Your rung (parlab.rung) raised an exception: the message names the rung, __cause__ is the exception."},
     };
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         if (!(*kinds[i].slot = make(module, kinds[i].name, kinds[i].builtin, kinds[i].doc))) return -1;

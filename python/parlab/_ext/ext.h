@@ -10,6 +10,7 @@
  *   registry.c  list, operands, a named rung on host or device arrays, Life files, peaks
  *   bench.c     bench: the library's bench session over sizes and rungs, stoppable with Ctrl-C
  *   compare.c   compare: two bench runs row by row, as `parlab compare`
+ *   rung.c      parlab.rung: a Python callable as a rung (the trampoline the harness calls)
  */
 #ifndef PARLAB_PY_EXT_H
 #define PARLAB_PY_EXT_H
@@ -43,6 +44,8 @@ typedef struct {
 #define PyBUF_FORMAT 0x0004
 #define PyBUF_ND 0x0008
 #define PyBUF_STRIDES (0x0010 | PyBUF_ND)
+#define PyBUF_READ 0x100 /* PyMemoryView_FromMemory's flags */
+#define PyBUF_WRITE 0x200
 PyAPI_FUNC(int) PyObject_GetBuffer(PyObject *obj, Py_buffer *view, int flags);
 PyAPI_FUNC(void) PyBuffer_Release(Py_buffer *view);
 #endif
@@ -59,6 +62,7 @@ typedef struct plx_errors {
     PyObject *File;        /* PL_ERR_IO: also OSError */
     PyObject *Format;      /* PL_ERR_FORMAT: also ValueError */
     PyObject *Verify;      /* PL_ERR_VERIFY, PL_ERR_INTERNAL: also RuntimeError */
+    PyObject *Rung;        /* a Python rung's callable raised (rung.c, _rung.py): also RuntimeError */
 } plx_errors;
 extern plx_errors plx_err;
 int plx_errors_init(PyObject *module);
@@ -118,5 +122,25 @@ PyObject *plx_machine(PyObject *self, PyObject *args);
 
 PyObject *plx_bench(PyObject *self, PyObject *args);
 PyObject *plx_compare(PyObject *self, PyObject *args);
+
+/* ---- rung.c */
+/* rung_make(kernel, name, backend, precision, call) -> a capsule named "parlab.pl_variant"
+ * holding the rung's const pl_variant * (the harness takes it as any rung: pl_bench_variant,
+ * pl_session_add_job); the rung lives as long as the capsule. */
+PyObject *plx_rung_make(PyObject *self, PyObject *args);
+/* The rung of such a capsule; NULL for any other object (no exception set). */
+const pl_variant *plx_rung_variant(PyObject *o);
+/* v a Python rung whose call failed: set that call's exception (the callable's own, chained,
+ * or the wrong shape or dtype it returned, naming the rung) and return 1; else 0. Raise it
+ * where the harness's status says the run failed, in place of the status's message. */
+int plx_rung_raise_pending(const pl_variant *v);
+/* A thread of the caller's that runs Python rungs (the bench worker) holds one Python thread
+ * state from begin to end, not one made and dropped a call (PyGILState_Ensure alone). */
+typedef struct plx_rung_thread {
+    PyGILState_STATE gil;
+    PyThreadState *state;
+} plx_rung_thread;
+void plx_rung_thread_begin(plx_rung_thread *t);
+void plx_rung_thread_end(plx_rung_thread *t);
 
 #endif

@@ -48,7 +48,7 @@ pl_status pl_conv2d_call_user(void (*fn)(void), const pl_run_args *a)
     const pl_conv2d_opts opts = {(pl_conv2d_mode)p->mode, (pl_conv2d_border)p->border, p->flip};
     const void *image = a->data[0], *filter = a->data[1];
     void *out = a->data[2];
-    if (a->stream)
+    if (pl_rung_on_device(a))
         return pl_rung_returned(a, ((pl_rung_conv2d_cuda)fn)((int)p->dtype, p->H, p->W, image, p->ld_img, p->K, filter,
                                                              &opts, out, p->ld_out, (pl_rung_stream)a->stream));
     return pl_rung_returned(a, ((pl_rung_conv2d)fn)((int)p->dtype, p->H, p->W, image, p->ld_img, p->K, filter, &opts,

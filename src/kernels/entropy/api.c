@@ -61,7 +61,7 @@ pl_status pl_entropy_call_user(void (*fn)(void), const pl_run_args *a)
     const pl_entropy_problem *p = a->problem;
     const uint8_t *values = a->data[0];
     float *out = a->data[1];
-    if (a->stream)
+    if (pl_rung_on_device(a))
         return pl_rung_returned(a, ((pl_rung_entropy_cuda)fn)(p->H, p->W, values, p->ld_in, p->k, p->bins, p->base2,
                                                               out, p->ld_out, (pl_rung_stream)a->stream));
     return pl_rung_returned(a, ((pl_rung_entropy)fn)(p->H, p->W, values, p->ld_in, p->k, p->bins, p->base2, out,

@@ -52,7 +52,7 @@ pl_status pl_gemm_call_user(void (*fn)(void), const pl_run_args *a)
     const pl_gemm_problem *p = a->problem;
     const float *A = a->data[0], *B = a->data[1];
     float *C = a->data[2];
-    if (a->stream)
+    if (pl_rung_on_device(a))
         return pl_rung_returned(a, ((pl_rung_gemm_cuda)fn)(p->M, p->N, p->K, p->alpha, A, p->lda, B, p->ldb, p->beta,
                                                            C, p->ldc, (pl_rung_stream)a->stream));
     return pl_rung_returned(a, ((pl_rung_gemm)fn)(p->M, p->N, p->K, p->alpha, A, p->lda, B, p->ldb, p->beta, C, p->ldc));

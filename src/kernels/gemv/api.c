@@ -42,7 +42,7 @@ pl_status pl_gemv_call_user(void (*fn)(void), const pl_run_args *a)
     const float *A = a->data[0], *x = a->data[1];
     float *y = a->data[2];
     const char trans = p->trans ? 't' : 'n';
-    if (a->stream)
+    if (pl_rung_on_device(a))
         return pl_rung_returned(a, ((pl_rung_gemv_cuda)fn)(trans, p->M, p->N, p->alpha, A, p->lda, x, p->beta, y,
                                                            (pl_rung_stream)a->stream));
     return pl_rung_returned(a, ((pl_rung_gemv)fn)(trans, p->M, p->N, p->alpha, A, p->lda, x, p->beta, y));

@@ -62,7 +62,7 @@ pl_status pl_life_call_user(void (*fn)(void), const pl_run_args *a)
     char rule[32];
     pl_life_rule_format(&p->rule, rule, sizeof rule);
     const int torus = p->topology == PL_LIFE_TOPO_TORUS;
-    if (a->stream)
+    if (pl_rung_on_device(a))
         return pl_rung_returned(a, ((pl_rung_life_cuda)fn)(p->W, p->H, bits, p->gens, rule, torus,
                                                            (pl_rung_stream)a->stream));
     return pl_rung_returned(a, ((pl_rung_life)fn)(p->W, p->H, bits, p->gens, rule, torus));

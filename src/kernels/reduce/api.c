@@ -64,7 +64,7 @@ pl_status pl_reduce_call_user(void (*fn)(void), const pl_run_args *a)
     const pl_reduce_problem *p = a->problem;
     const float *A = a->data[0];
     float *r = a->data[1];
-    if (a->stream)
+    if (pl_rung_on_device(a))
         return pl_rung_returned(a, ((pl_rung_reduce_cuda)fn)(p->op, p->axis, p->M, p->N, A, p->lda, r,
                                                              (pl_rung_stream)a->stream));
     return pl_rung_returned(a, ((pl_rung_reduce)fn)(p->op, p->axis, p->M, p->N, A, p->lda, r));
@@ -75,6 +75,6 @@ pl_status pl_dot_call_user(void (*fn)(void), const pl_run_args *a)
     const pl_dot_problem *p = a->problem;
     const float *x = a->data[0], *y = a->data[1];
     float *r = a->data[2];
-    if (a->stream) return pl_rung_returned(a, ((pl_rung_dot_cuda)fn)(p->N, x, y, r, (pl_rung_stream)a->stream));
+    if (pl_rung_on_device(a)) return pl_rung_returned(a, ((pl_rung_dot_cuda)fn)(p->N, x, y, r, (pl_rung_stream)a->stream));
     return pl_rung_returned(a, ((pl_rung_dot)fn)(p->N, x, y, r));
 }

@@ -39,7 +39,7 @@ pl_status pl_transpose_call_user(void (*fn)(void), const pl_run_args *a)
     const pl_transpose_problem *p = a->problem;
     const float *A = a->data[0];
     float *B = a->data[1];
-    if (a->stream)
+    if (pl_rung_on_device(a))
         return pl_rung_returned(a, ((pl_rung_transpose_cuda)fn)(p->M, p->N, A, p->lda, B, p->ldb,
                                                                 (pl_rung_stream)a->stream));
     return pl_rung_returned(a, ((pl_rung_transpose)fn)(p->M, p->N, A, p->lda, B, p->ldb));
