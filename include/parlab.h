@@ -272,6 +272,9 @@ pl_status pl_param_parse(const pl_param_def *p, const char *text, double *value)
 void pl_param_legal(const pl_param_def *p, char *buf, size_t n);
 
 enum { PL_MAX_PARAMS = 8, PL_MAX_OPERANDS = 64, PL_MAX_PEERS = 4 };
+/* The timed runs a result keeps one by one (pl_result.samples): more repeats than this keep the
+ * first PL_MAX_SAMPLES, enough for the rank test and the bootstrap of parlab compare. */
+enum { PL_MAX_SAMPLES = 256 };
 
 /* Requirements a variant states; pl_variant_check() turns a missing one into a reason. */
 enum {
@@ -540,6 +543,9 @@ typedef struct pl_result {
     int repeats;
     int cold;                      /* caches flushed before each timed run */
     double median_s, min_s, max_s; /* kernel time per run */
+    int n_samples;                 /* min(repeats, PL_MAX_SAMPLES) */
+    double samples[PL_MAX_SAMPLES]; /* each timed run's kernel time (s), in the order they ran; the
+                                    * first PL_MAX_SAMPLES where there were more */
     double phase_s[PL_N_PHASES];   /* alloc, h2d, kernel (median), d2h; negative = not applicable */
     pl_unit unit;
     double work, ops, bytes;       /* per run: work in unit, compute ops, fewest bytes */
@@ -662,8 +668,12 @@ void pl_results_peer_ratios(pl_result *r, int n);
 /* The aligned table; its rate column is the kernel's unit ("GFLOP/s", "Gcell/s"). */
 void pl_report_table(FILE *f, const pl_result *r, int n);
 /* The lines under the table: the checks and bounds per kernel and precision, flagged rows
- * (above the ceiling, failed checks), what "vs peer" holds. */
+ * (above the ceiling, failed checks), what "vs peer" holds, and where each user's rung stands
+ * (pl_place_user_rung: the rungs just below and above it, each with its verdict). */
 void pl_report_footer(FILE *f, const pl_result *r, int n);
+/* The same as Markdown, as a lab report shows it: heading (the machine line) above the table,
+ * then each line of pl_report_footer as a paragraph of its own. */
+void pl_report_markdown(FILE *f, const char *heading, const pl_result *r, int n);
 /* "tile=16,isa=auto" */
 void pl_report_params(const pl_result *r, char *buf, size_t n);
 typedef struct pl_report_info {
@@ -678,6 +688,59 @@ pl_status pl_report_csv(const char *path, const pl_result *r, int n, const pl_re
 /* PL_OK if a file can be created at path (tried and removed), so a run does not end with
  * an unwritable output. */
 pl_status pl_report_path_writable(const char *path);
+
+/* ---- two sets of timed runs compared: a user's rung against its neighbours on the ladder, and
+ * two bench files (parlab compare, parlab.compare in Python) */
+typedef enum pl_verdict {
+    PL_VERDICT_SAME = 0,  /* no significant difference (or the interval holds 1) */
+    PL_VERDICT_FASTER,    /* the after runs are faster */
+    PL_VERDICT_SLOWER,
+    PL_VERDICT_NO_SAMPLES /* a side has no timed runs one by one: medians only, no test */
+} pl_verdict;
+const char *pl_verdict_name(pl_verdict v); /* "same", "faster", "slower", "no samples" */
+typedef struct pl_comparison {
+    double speedup;  /* the before median / the after one: above 1, after is faster */
+    double lo, hi;   /* the speedup's 95% bootstrap interval (NaN: no samples) */
+    double p;        /* the two-sided Mann-Whitney U test's p (NaN: no samples) */
+    pl_verdict verdict; /* faster or slower where p < 0.05 and the interval does not hold 1 */
+} pl_comparison;
+/* A result row of a bench or sweep JSON file, as compare matches it. */
+typedef struct pl_bench_row {
+    char kernel[32], variant[64], size[64];
+    char params[256];  /* the variant's parameters, "NAME=VALUE" sorted by name, comma-joined */
+    char problem[256]; /* the problem parameters as well ("" in files older than them) */
+    int user;          /* a user's rung */
+    double median_s;
+    int n_samples;     /* 0 in files older than the samples */
+    double samples[PL_MAX_SAMPLES];
+} pl_bench_row;
+/* Every result row of the bench/sweep JSON file at path, or of every *.json file of a directory
+ * (by name); *rows malloc'd (free it). PL_ERR_IO or PL_ERR_FORMAT naming the file (and where). */
+pl_status pl_bench_rows_read(const char *path, pl_bench_row **rows, int *n);
+typedef struct pl_compare_opts {
+    const char *kernel;             /* only this kernel's rows; NULL: all */
+    const char *const *renames;     /* "OLD=NEW": a before variant named otherwise after;
+                                     * "OLD:PARAM=VALUE=NEW": only its rows with that value,
+                                     * the parameter dropped from them */
+    int n_renames;
+    const char *const *ignore;      /* parameters left out of the match on both sides */
+    int n_ignore;
+} pl_compare_opts;
+typedef struct pl_compare_row {
+    const pl_bench_row *before, *after; /* into the callers' arrays; one is NULL for a row found
+                                         * on one side only */
+    char variant[64];                   /* the name matched on (after the renames) */
+    char params[256];                   /* the parameters matched on (less the ignored ones) */
+    pl_comparison c;                    /* both sides present */
+} pl_compare_row;
+/* Rows matched by kernel, variant, size, variant parameters and problem parameters (the first
+ * row of a key on each side counts): the matched ones in the before order, then the ones
+ * found before only, then after only. *rows malloc'd (free it). A malformed rename is
+ * PL_ERR_ARG naming it. */
+pl_status pl_compare_runs(const pl_bench_row *before, int n_before, const pl_bench_row *after, int n_after,
+                          const pl_compare_opts *opts, pl_compare_row **rows, int *n_rows);
+/* The geometric mean of the matched rows' speedups (NaN: none). */
+double pl_compare_geomean(const pl_compare_row *rows, int n);
 
 /* The machine's measured ceilings. */
 struct pl_peaks {

@@ -8,8 +8,8 @@ with copies) and on CuPy/PyTorch arrays on the GPU (in place, on the caller's st
     4.0
 
 Kernels: one call each, named as `parlab list` names them (parlab.KERNELS, read from the C
-library's registry); Life files: life_read, life_write; the lab: list, peaks, bench, machine;
-your own rungs: rung (a Python callable on a kernel's ladder, for bench).
+library's registry); Life files: life_read, life_write; the lab: list, peaks, bench, compare,
+machine; your own rungs: rung (a Python callable on a kernel's ladder, for bench).
 Failures raise parlab.Error subclasses that are also the usual built-ins (ArgumentError is a
 ValueError, DTypeError a TypeError, ...), with the library's message. docs/python.md tells the
 rest.
@@ -18,6 +18,7 @@ from . import _kernels, _life
 from ._parlab import (ArgumentError, CudaError, DTypeError, Error, FileError, FormatError, OutOfMemoryError,
                       RungError, UnsupportedError, VerifyError, kernel_names as _kernel_names,
                       version as __version__)
+from ._compare import compare
 from ._life import Pattern, life_read, life_write
 from ._registry import bench, list, machine, peaks
 from ._rung import Rung, rung
@@ -30,7 +31,8 @@ globals().update({name: getattr(_kernels, name, None) or getattr(_life, name) fo
                   if hasattr(_kernels, name) or hasattr(_life, name)})
 
 __all__ = [name for name in KERNELS if name in globals()] + [
-    "life_read", "life_write", "Pattern", "list", "peaks", "bench", "machine", "rung", "Rung", "KERNELS",
+    "life_read", "life_write", "Pattern", "list", "peaks", "bench", "compare", "machine", "rung", "Rung",
+    "KERNELS",
     "Error", "ArgumentError", "DTypeError", "OutOfMemoryError", "UnsupportedError", "CudaError", "FileError",
     "FormatError", "VerifyError", "RungError",
 ]

@@ -27,6 +27,7 @@ static PyMethodDef methods[] = {
     {"machine", plx_machine, METH_NOARGS, "machine() -> (summary, cpu, gpu, features)"},
     {"bench", plx_bench, METH_VARARGS,
      "bench(kernel, sizes, variants, settings, threads, device, warmup, repeats, min_time, seed, cold, check) -> (json, notes)"},
+    {"compare", plx_compare, METH_VARARGS, "compare(old, new, kernel, renames, ignore) -> (rows, geomean)"},
     {"rung_make", plx_rung_make, METH_VARARGS,
      "rung_make(kernel, name, backend, precision, call) -> capsule of the rung's pl_variant (parlab.rung)"},
     {NULL, NULL, 0, NULL},

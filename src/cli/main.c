@@ -29,6 +29,7 @@
     X(entropy, "local entropy of an image (.npy, PGM, PNG) or a batch of matrices") \
     X(life, "run a Life pattern (RLE, .cells, Golly-style bounded grids) for N generations") \
     X(report, "draw bench/sweep JSON files as one HTML page of SVG plots") \
+    X(compare, "two bench JSON runs row by row: speedups, intervals, significance") \
     X(mem, "the memory-system lab: STREAM, strides, prefetch, false sharing, loop order, layouts, alignment")
 #define DECLARE(name, help) int pl_cmd_##name(int argc, char **argv);
 COMMANDS(DECLARE)

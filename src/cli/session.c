@@ -4,6 +4,7 @@
 #include "cli/session.h"
 #include "cli/tool.h"
 #include "core/core.h"
+#include "io/io.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -14,7 +15,7 @@
 
 enum {
     O_SIZE = CLI_OPT_OWN, O_SET, O_VARIANT, O_PARAM, O_PEER, O_SKIP, O_REPEATS, O_MIN_TIME, O_WARMUP, O_SEED,
-    O_VERIFY, O_COLD, O_MAX_TIME, O_NO_PEAKS, O_JSON, O_CSV, O_SUITE, O_HELP, O_RUNG
+    O_VERIFY, O_COLD, O_MAX_TIME, O_NO_PEAKS, O_JSON, O_CSV, O_MD, O_SUITE, O_HELP, O_RUNG
 };
 
 #define BOTH (CLI_BENCH | CLI_SWEEP)
@@ -76,6 +77,9 @@ static const cli_opt options[] = {
      "a directory, not creatable there); a write failing after the run: exit 1"},
     {"--csv", "FILE", O_CSV, BOTH,
      "write every result as CSV (docs/output.md); '-', the checks: as --json"},
+    {"--md", "FILE", O_MD, BOTH,
+     "write the table as Markdown, as a lab report shows it: the machine\n"
+     "line above it, the checks under it; '-', the checks: as --json"},
     {"--suite", "FILE", O_SUITE, CLI_BENCH,
      "alone: parlab bench LINE for each line of FILE (# comments); a line\n"
      "--suite OTHER includes OTHER; a file including itself is refused;\n"
@@ -324,6 +328,7 @@ static int take_option(void *user, const cli_opt *o, const char *v)
         break;
     case O_JSON: s->json = v; break;
     case O_CSV: s->csv = v; break;
+    case O_MD: s->md = v; break;
     case O_COLD: s->run.cfg.cold = 1; break;
     case O_NO_PEAKS: s->use_peaks = 0; break;
     case O_PEER: s->with_peer = 1; break;
@@ -400,8 +405,14 @@ int session_prepare(cli_session *s)
         cli_error("%s: --json - and --csv -: only one of them can go to standard output", cmd);
         return PL_EXIT_USAGE;
     }
+    if (s->md && !strcmp(s->md, "-") && ((s->json && !strcmp(s->json, "-")) || (s->csv && !strcmp(s->csv, "-")))) {
+        cli_error("%s: --md - and --%s -: only one of them can go to standard output", cmd,
+                  s->json && !strcmp(s->json, "-") ? "json" : "csv");
+        return PL_EXIT_USAGE;
+    }
     if (s->json && (rc = tool_check_output(cmd, "--json", s->json, NULL, 0, TOOL_OUT_STDOUT)) != 0) return rc;
     if (s->csv && (rc = tool_check_output(cmd, "--csv", s->csv, NULL, 0, TOOL_OUT_STDOUT)) != 0) return rc;
+    if (s->md && (rc = tool_check_output(cmd, "--md", s->md, NULL, 0, TOOL_OUT_STDOUT)) != 0) return rc;
     s->run.threads = (int)s->threads;
     s->run.device = (int)s->device;
     s->run.peaks_mode = s->use_peaks ? PL_SESSION_PEAKS_MEASURE : PL_SESSION_PEAKS_NONE;
@@ -416,9 +427,11 @@ void session_run_all(cli_session *s) { pl_session_run(&s->run); }
 int session_finish(cli_session *s)
 {
     const pl_session *r = &s->run;
+    char heading[1024]; /* the machine line, above the table and the Markdown one */
+    snprintf(heading, sizeof heading, "%s: %s | %s | caches: %s | verify: %s", r->kernel->name, r->kernel->summary,
+             pl_machine_summary(), r->cfg.cold ? "cold" : "warm", pl_check_name(r->check));
     if (r->n_results) {
-        printf("%s: %s | %s | caches: %s | verify: %s\n", r->kernel->name, r->kernel->summary,
-               pl_machine_summary(), r->cfg.cold ? "cold" : "warm", pl_check_name(r->check));
+        printf("%s\n", heading);
         pl_report_table(stdout, r->results, r->n_results);
         pl_report_footer(stdout, r->results, r->n_results);
         fflush(stdout);
@@ -428,6 +441,11 @@ int session_finish(cli_session *s)
     pl_status st;
     if (s->json && (st = pl_report_json(s->json, r->results, r->n_results, &info)) != PL_OK) status = cli_fail(st);
     if (s->csv && (st = pl_report_csv(s->csv, r->results, r->n_results, &info)) != PL_OK) status = cli_fail(st);
+    if (s->md) { /* io.h's output: a temporary file renamed, a device or FIFO, "-" stdout */
+        FILE *f = pl_tmp_fopen(s->md);
+        if (f) pl_report_markdown(f, heading, r->results, r->n_results);
+        if (!f || pl_tmp_fclose(f, s->md) != PL_OK) status = cli_fail(PL_ERR_IO);
+    }
     return status;
 }
 

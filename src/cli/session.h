@@ -38,7 +38,7 @@ typedef struct cli_session {
     long threads, device;
     int use_peaks;
     cli_rungs rungs; /* --rung and its options */
-    const char *json, *csv;
+    const char *json, *csv, *md;
     int tty; /* stderr is a terminal: progress lines */
     char command[1024];
     /* the progress line */

@@ -18,7 +18,8 @@
  * checks), problem.c (inputs and reference, once), checksum.c, verify.c, run.c (a variant's
  * buffers and steps), timing.c (repeats and statistics), ceilings.c, bench.c (the phases of
  * pl_bench_variant in order), estimate.c (a bench's time from a probe), session.c (a bench over
- * sizes and variants, session.h). */
+ * sizes and variants, session.h), table.c and text_table.c (the results for a person, a user's
+ * rung placed), stats.c (two sets of timed runs compared), compare.c (two bench runs matched). */
 #ifndef PL_HARNESS_H
 #define PL_HARNESS_H
 
@@ -137,6 +138,44 @@ typedef struct pl_timed_calls {
     int all;
 } pl_timed_calls;
 pl_status pl_time_calls(const pl_timed_calls *c, int warmup, long n, double *seconds);
+
+/* ---- stats.c: two sets of timed runs compared without assuming a shape of their times */
+enum { PL_MWU_EXACT_MAX = 10, PL_BOOTSTRAP_RESAMPLES = 2000, PL_BOOTSTRAP_SEED = 42 };
+#define PL_SIGNIFICANCE 0.05
+#define PL_BOOTSTRAP_LEVEL 0.95
+/* The two-sided p of the Mann-Whitney U test of x against y (NaN: a sample empty, or no
+ * memory): exact where both have at most PL_MWU_EXACT_MAX values and none is tied, else the
+ * normal approximation with tie and continuity corrections; *u_x (may be NULL): U of x, the
+ * pairs x_i > y_j with ties counting 1/2. */
+double pl_mann_whitney(const double *x, int nx, const double *y, int ny, double *u_x);
+/* median(a) / median(b), and its bootstrap interval at level (0.95): resamples draws of both
+ * with replacement from seed, the percentiles (linear interpolation) of their ratios. */
+pl_status pl_bootstrap_ratio(const double *a, int na, const double *b, int nb, int resamples, double level,
+                             uint64_t seed, double *ratio, double *lo, double *hi);
+/* same where p >= PL_SIGNIFICANCE or [lo, hi] holds 1; else faster (speedup above 1) or slower;
+ * no samples where p or the interval is NaN. */
+pl_verdict pl_verdict_of(double speedup, double lo, double hi, double p);
+/* Timed runs before and after compared: speedup = before_median / after_median, the bootstrap
+ * interval (PL_BOOTSTRAP_*), the test and the verdict; no samples on a side: the speedup alone. */
+pl_status pl_compare_samples(const double *before, int n_before, const double *after, int n_after, double before_median,
+                             double after_median, pl_comparison *c);
+/* "p<0.001", "p=0.023" */
+void pl_format_p(char *buf, size_t n, double p);
+
+/* ---- text_table.c: cells[row * n_cols + col], row 0 the heading; align[col] 'l' or 'r'. As a
+ * person reads it (columns padded, two spaces apart) or as a Markdown table (markdown 1). */
+void pl_text_table_write(FILE *f, const char *const *cells, int n_rows, int n_cols, const char *align, int markdown);
+
+/* ---- table.c: a user's rung on the ladder */
+/* Where r[i] (a user's rung) stands among the built-in rungs (not peers, not users' rungs) that
+ * passed their checks on its problem and backend, any precision: below, the fastest of those
+ * no faster than it, above, the slowest of those faster (-1: none); each comparison is the
+ * other's runs before, r[i]'s after (speedup above 1: r[i] is faster than it). */
+typedef struct pl_placement {
+    int below, above;
+    pl_comparison vs_below, vs_above;
+} pl_placement;
+pl_status pl_place_user_rung(const pl_result *r, int n, int i, pl_placement *pl);
 
 /* ---- ceilings.c */
 /* r's % of the ceiling that bounds it (compute, memory or the roofline, as the kernel says) at

@@ -6,13 +6,15 @@
  * the host's launch latency (5-7 us on the H100; nvbench hides it the same way). The wait
  * lasts at least twice the host's part of the last call. Repeats run until min_time
  * is spent (at least 3, at most max_repeats) or exactly `repeats` times; the result holds
- * their median, min and max, and says when max and min are far apart. */
+ * their median, min and max, says when max and min are far apart, and keeps the times one by
+ * one in the order they ran (the first PL_MAX_SAMPLES) for the rank tests of stats.c. */
 #include "core/core.h"
 #include "core/device.h"
 #include "harness/run.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -87,6 +89,8 @@ pl_status pl_time_repeats(pl_run *run, pl_result *r)
     }
     if (s == PL_OK) {
         r->repeats = n;
+        r->n_samples = n < PL_MAX_SAMPLES ? n : PL_MAX_SAMPLES;
+        memcpy(r->samples, times, (size_t)r->n_samples * sizeof *times); /* before the sort below */
         pl_stats_summary(times, n, &r->median_s, &r->min_s, &r->max_s);
         r->noisy = r->min_s > 0 && r->max_s > 1.5 * r->min_s;
     }

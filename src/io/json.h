@@ -1,6 +1,7 @@
 /* json.h: parlab's one JSON module: the text read into a tree (json.c), values written
  * (json.c), the measured peaks written (peaks_json.c), and parlab's JSON files begun and ended
- * (results_json.c, which also writes the bench's rows, pl_report_json in parlab.h).
+ * (results_json.c, which also writes the bench's rows, pl_report_json in parlab.h; bench_rows.c
+ * reads them back for parlab compare, pl_bench_rows_read).
  *
  * The reader is strict (RFC 8259), for `parlab report` reading the files `parlab bench --json`
  * and `parlab sweep --json` write. Strict: one value and nothing after it

@@ -1,6 +1,7 @@
 /* results_json.c: parlab's JSON files (json.h): the head every one begins with (schema, the
  * machine and its ceilings, the build, the command, the date), and a bench run's results as the
- * rows of schema parlab-bench/2 (pl_report_json; docs/output.md). Written as io.h's outputs:
+ * rows of schema parlab-bench/2 (pl_report_json; docs/output.md), each with its timed runs'
+ * seconds one by one ("samples", what parlab compare tests). Written as io.h's outputs:
  * a failed run leaves no partial file. */
 #include "core/core.h"
 #include "io/io.h"
@@ -92,9 +93,10 @@ pl_status pl_report_json(const char *path, const pl_result *r, int n, const pl_r
     for (int i = 0; i < n; i++) {
         const pl_result *x = &r[i];
         fprintf(f, "    {\"kernel\": \"%s\", \"variant\": \"%s\", \"backend\": \"%s\", \"precision\": \"%s\", "
-                   "\"peer\": %s, \"params\": {",
+                   "\"peer\": %s, %s\"params\": {",
                 x->kernel->name, x->variant->name, pl_backend_name(x->variant->backend),
-                pl_precision_name(x->variant->precision), x->variant->is_peer ? "true" : "false");
+                pl_precision_name(x->variant->precision), x->variant->is_peer ? "true" : "false",
+                x->variant->is_user ? "\"user\": true, " : ""); /* only a user's rung says so */
         for (int j = 0; j < x->variant->n_params; j++) {
             const pl_param_def *p = &x->variant->params[j];
             fprintf(f, "%s\"%s\": ", j ? ", " : "", p->name);
@@ -150,6 +152,11 @@ pl_status pl_report_json(const char *path, const pl_result *r, int n, const pl_r
             fprintf(f, ", \"ratio\": ");
             pl_json_write_num(f, x->peers[k].ratio);
             fputc('}', f);
+        }
+        fprintf(f, "],\n     \"samples\": [");
+        for (int k = 0; k < x->n_samples; k++) {
+            if (k) fputs(", ", f);
+            pl_json_write_num(f, x->samples[k]);
         }
         fprintf(f, "]}%s\n", i + 1 < n ? "," : "");
     }

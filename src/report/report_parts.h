@@ -27,6 +27,8 @@ typedef struct report_result {
      * (" axis=0"; "" where every row has the same), and the series they make ("cpu-simd axis=0") */
     char tag[128], series[192];
     int peer, passed;
+    int user;      /* a user's rung ("user": true): marked on the ladder */
+    int n_samples; /* the timed runs one by one ("samples"; 0 in older files) */
     double median_s, rate, ops, bytes, work, ceiling_pct, error, bound;
     double phase[PHASES]; /* seconds, -1: none */
 } report_result;
@@ -47,7 +49,7 @@ typedef struct report_run {
 typedef struct report_figure {
     char name[96];    /* file name stem: "03-gemm-ladder" */
     char heading[160];
-    char caption[512];
+    char caption[1024];
     svg_buf svg;
 } report_figure;
 

@@ -157,8 +157,8 @@ static void over_flag(plot *p, svg_buf *b, const report_result *x, double cx)
 }
 
 /* The ladder of kernel k: a bar a variant and problem at that problem's largest size (rungs
- * plain or hatched by backend, peers hatched apart), named by the problem parameters that set
- * the problems apart; the ceiling over each bar as a dashed line with the % of it on the bar,
+ * plain or hatched by backend, peers hatched apart; a user's rung's name marked *), named by
+ * the problem parameters that set the problems apart; the ceiling over each bar as a dashed line with the % of it on the bar,
  * a bar over 100% flagged; the verification under the name. */
 static void ladder_plot(report_page *pg, const report_run *r, const char *k)
 {
@@ -173,7 +173,7 @@ static void ladder_plot(report_page *pg, const report_run *r, const char *k)
         return;
     }
     const report_result *first = &r->res[idx[0]];
-    char heading[160], caption[640], sub[256], ylabel[64], stem[96], sizes[96];
+    char heading[160], caption[1024], sub[256], ylabel[64], stem[96], sizes[96];
     snprintf(sizes, sizeof sizes, "size %s", first->size);
     for (int j = 1; j < n; j++) /* problems at different sizes: each named */
         if (strcmp(r->res[idx[j]].size, first->size)) {
@@ -186,12 +186,13 @@ static void ladder_plot(report_page *pg, const report_run *r, const char *k)
             break;
         }
     snprintf(heading, sizeof heading, "%s: the ladder at %s", k, sizes);
-    int any_over = 0;
-    for (int j = 0; j < n; j++) any_over |= r->res[idx[j]].ceiling_pct > 100;
+    int any_over = 0, any_user = 0;
+    for (int j = 0; j < n; j++) any_over |= r->res[idx[j]].ceiling_pct > 100, any_user |= r->res[idx[j]].user;
     snprintf(caption, sizeof caption, "Each bar is a variant's rate (%s, the median of its timed runs), named with the "
              "problem parameters that set its problem apart. The dashed line over a bar is its ceiling (the machine's "
              "measured peak that bounds it) and the %% on the bar is the share of it reached; peers are hatched. Under "
-             "each name: the verification (the check, its error, ok or FAILED).%s", first->rate_unit,
+             "each name: the verification (the check, its error, ok or FAILED).%s%s", first->rate_unit,
+             any_user ? " A name marked * is a user's rung (parlab bench --rung), placed among the built-in ones." : "",
              any_over ? " A bar flagged ! reached over 100% of its ceiling: not a true figure (the ceiling is below what "
                         "the kernel reaches, or its count is off); one past the axis top is cut off there, its value "
                         "written on it." : "");
@@ -228,8 +229,8 @@ static void ladder_plot(report_page *pg, const report_run *r, const char *k)
         const int over = x->ceiling_pct > 100;
         char tip[512], v[32], e[32];
         plot_format(v, sizeof v, x->rate);
-        snprintf(tip, sizeof tip, "%s %s: %s %s, %s%s", x->series, x->params, v, x->rate_unit, x->ceiling_name,
-                 over ? " (over 100%: not a true figure)" : "");
+        snprintf(tip, sizeof tip, "%s%s %s: %s %s, %s%s", x->series, x->user ? " (a user's rung)" : "", x->params, v,
+                 x->rate_unit, x->ceiling_name, over ? " (over 100%: not a true figure)" : "");
         if (x->rate > 0) plot_bar(&p, j, 0, 1, x->rate, style, tip);
         const double cx = plot_cat_x(&p, j), slot = (p.right - p.left) / n;
         if (x->ceiling_pct > 0 && x->rate > 0) {
@@ -243,7 +244,8 @@ static void ladder_plot(report_page *pg, const report_run *r, const char *k)
         }
         if (x->error == x->error) snprintf(e, sizeof e, "%.2g", x->error);
         else snprintf(e, sizeof e, "-");
-        snprintf(lab[j], sizeof lab[j], "%s\n%s %s %s", x->series, x->check, e, x->passed ? "ok" : "FAILED");
+        snprintf(lab[j], sizeof lab[j], "%s%s\n%s %s %s", x->series, x->user ? " *" : "", x->check, e,
+                 x->passed ? "ok" : "FAILED");
         labels[j] = lab[j];
     }
     if (labels && lab) plot_cat_labels(&p, labels, n);

@@ -1,6 +1,6 @@
 /* report_read.c: the files `parlab report` draws, read (io/json.h) and checked field by field:
  * schema parlab-bench/2, the machine and its peaks (null: --no-peaks, no roofs), the command,
- * the date, every result row. A missing field or one of the wrong type is PL_ERR_FORMAT naming
+ * the date, every result row (its timed samples and a user's rung's mark where the file has them). A missing field or one of the wrong type is PL_ERR_FORMAT naming
  * the file, its line and column, and the field ("results[3].ceiling.pct"). Then the files of
  * one suite are merged into one run. */
 #include "report/report_parts.h"
@@ -94,6 +94,15 @@ static pl_status read_result(const field_ctx *f, const pl_json *o, report_result
         return s;
     if ((s = field_of(f, o, "peer", PL_JSON_BOOL, 0, &v))) return s;
     r->peer = v->boolean;
+    const pl_json *user = pl_json_get(o, "user"); /* only on a user's rung */
+    if (user && user->type != PL_JSON_BOOL) return bad_field(f, user, "user", "expected a boolean");
+    r->user = user && user->boolean;
+    const pl_json *samples = pl_json_get(o, "samples"); /* absent in files older than the samples */
+    if (samples && samples->type != PL_JSON_ARRAY) return bad_field(f, samples, "samples", "expected an array");
+    for (int64_t i = 0; samples && i < samples->n; i++)
+        if (samples->items[i].type != PL_JSON_NUMBER)
+            return bad_field(f, &samples->items[i], "samples", "expected numbers (seconds)");
+    r->n_samples = samples ? (int)samples->n : 0;
     if ((s = get_num(f, o, "median_s", 1, &r->median_s)) || (s = get_num(f, o, "rate", 1, &r->rate)) ||
         (s = get_num(f, o, "ops", 0, &r->ops)) || (s = get_num(f, o, "bytes", 0, &r->bytes)) ||
         (s = get_num(f, o, "work", 0, &r->work)))

@@ -9,6 +9,7 @@
  *   calls.c     one function per kernel over the BLAS-like calls (host arrays)
  *   registry.c  list, operands, a named rung on host or device arrays, Life files, peaks
  *   bench.c     bench: the library's bench session over sizes and rungs, stoppable with Ctrl-C
+ *   compare.c   compare: two bench runs row by row, as `parlab compare`
  *   rung.c      parlab.rung: a Python callable as a rung (the trampoline the harness calls)
  */
 #ifndef PARLAB_PY_EXT_H
@@ -120,6 +121,7 @@ PyObject *plx_peaks(PyObject *self, PyObject *args);
 PyObject *plx_machine(PyObject *self, PyObject *args);
 
 PyObject *plx_bench(PyObject *self, PyObject *args);
+PyObject *plx_compare(PyObject *self, PyObject *args);
 
 /* ---- rung.c */
 /* rung_make(kernel, name, backend, precision, call) -> a capsule named "parlab.pl_variant"
