@@ -7,6 +7,7 @@
 #include "cli/session.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,23 +115,34 @@ static int choose(const pl_kernel *k, const char *list, const pl_variant **out, 
 
 static const char *settings_text(const pl_check_case *c) { return c->settings && *c->settings ? c->settings : "-"; }
 
-/* The worst element of a failed check: "first run: C[3][16] = nan, reference 1.25, bound
- * 2.4e-06; 17 of 527 elements wrong". */
+/* A value as printed: NaN whatever its sign bits (the harness's poison is one). */
+static void print_value(double x)
+{
+    if (isnan(x)) printf("NaN");
+    else printf("%.9g", x);
+}
+
+/* The worst element of a failed check (the first of the worst in row-major order: with an
+ * unwritten tail, its first element): "C[0][30] = NaN, reference 0.962339103, bound 1.5e-05". */
 static void print_bad(const pl_check_outcome *o)
 {
     const pl_check_result *b = o->bad;
-    printf("        %s run: %s", b == &o->result.first ? "first" : "timed", o->operand);
+    printf("        worst element: %s", o->operand);
     if (b->col < 0) printf(" row %" PRId64 "'s residual", b->row);
     else printf("[%" PRId64 "][%" PRId64 "]", b->row, b->col);
-    printf(" = %.9g, reference %.9g, ", b->value, b->reference);
-    if (b->bound > 0) printf("bound %.3g (|diff| %.3g)", b->bound, b->value - b->reference < 0 ? b->reference - b->value : b->value - b->reference);
-    else printf("exact");
-    printf("; %" PRId64 " of %" PRId64 " elements wrong\n", b->wrong, b->checked);
+    printf(" = ");
+    print_value(b->value);
+    printf(", reference ");
+    print_value(b->reference);
+    if (b->bound > 0) printf(", bound %.3g on |value - reference|", b->bound);
+    else printf(" (exact: must be equal)");
+    printf("\n");
 }
 
 /* What the lines of one variant add up to. */
 typedef struct tally {
     int skipped;
+    int size_w, settings_w; /* the widest size and settings of the kernel's cases */
 } tally;
 
 static void print_outcome(void *user, const pl_check_outcome *o)
@@ -138,15 +150,18 @@ static void print_outcome(void *user, const pl_check_outcome *o)
     tally *t = user;
     t->skipped += o->status == PL_ERR_UNSUPPORTED;
     const char *verdict = o->status == PL_ERR_UNSUPPORTED ? "skip" : o->passed ? "ok" : "FAIL";
-    printf("  %-4s  %-14s %-34s seed %-10" PRIu64, verdict, o->check_case->size, settings_text(o->check_case), o->seed);
+    printf("  %-4s  %-*s  %-*s  seed %-10" PRIu64, verdict, t->size_w, o->check_case->size, t->settings_w,
+           settings_text(o->check_case), o->seed);
     if (o->status == PL_ERR_UNSUPPORTED) printf("  not taken: %s\n", o->message);
     else if (o->status != PL_OK) printf("  run failed: %s\n", o->message);
     else {
-        double ratio = o->result.first.elem_ratio > o->result.last.elem_ratio ? o->result.first.elem_ratio
-                                                                               : o->result.last.elem_ratio;
-        if (o->result.bound == 0) printf("  %s\n", o->bad ? "differs" : "exact");
-        else printf("  worst element at %.2g of its bound\n", ratio);
-        if (o->bad) print_bad(o);
+        const pl_check_result *b = o->bad;
+        if (b)
+            printf("  %" PRId64 " of %" PRId64 " elements wrong (%s run)\n", b->wrong, b->checked,
+                   b == &o->result.first ? "first" : "timed");
+        else if (o->result.bound == 0) printf("  every element exact\n");
+        else printf("  worst element at %.2g of its bound\n", fmax(o->result.first.elem_ratio, o->result.last.elem_ratio));
+        if (b) print_bad(o);
         if (!o->result.padding_ok) printf("        padding touched: the elements between a row's end and the next row\n");
         if (!o->result.inputs_ok) printf("        inputs written: an input operand changed\n");
     }
@@ -166,15 +181,21 @@ static int check_one(const pl_kernel *k, const pl_variant *v, const check_args *
     pl_ctx *ctx = NULL;
     pl_status s = pl_ctx_create(&ctx, v->backend, (int)a->device, (int)a->threads);
     if (s != PL_OK) return cli_fail(s);
-    printf("%s %s: seeds", k->name, v->name);
+    printf("%s %s: seed%s", k->name, v->name, a->n_seeds > 1 ? "s" : "");
     for (int i = 0; i < a->n_seeds; i++) printf("%s %" PRIu64, i ? "," : "", a->seeds[i]);
     printf(" (replay one with --seed S)\n");
     int runs = 0, bad = 0;
-    tally t = {0};
+    tally t = {0, 4, 8};
+    for (int i = 0; i < k->n_check_cases; i++) {
+        int w = (int)strlen(k->check_cases[i].size), sw = (int)strlen(settings_text(&k->check_cases[i]));
+        t.size_w = w > t.size_w ? w : t.size_w;
+        t.settings_w = sw > t.settings_w ? sw : t.settings_w;
+    }
     s = pl_check_variant(ctx, k, v, NULL, a->seeds, a->n_seeds, print_outcome, &t, &runs, &bad);
     pl_ctx_destroy(ctx);
     if (s != PL_OK) return cli_fail(s);
-    printf("%s %s: %d cases x %d seeds, %d failed", k->name, v->name, runs / a->n_seeds, a->n_seeds, bad);
+    printf("%s %s: %d cases x %d seed%s, %d failed", k->name, v->name, runs / a->n_seeds, a->n_seeds,
+           a->n_seeds > 1 ? "s" : "", bad);
     if (t.skipped) printf(", %d not taken by this rung", t.skipped);
     printf("\n");
     *failed += bad;
