@@ -8,7 +8,7 @@ with copies) and on CuPy/PyTorch arrays on the GPU (in place, on the caller's st
     4.0
 
 Kernels: one call each, named as `parlab list` names them (parlab.KERNELS, read from the C
-library's registry); Life files: life_read, life_write; the lab: list, peaks, bench, machine.
+library's registry); Life files: life_read, life_write; the lab: list, peaks, bench, check, machine.
 Failures raise parlab.Error subclasses that are also the usual built-ins (ArgumentError is a
 ValueError, DTypeError a TypeError, ...), with the library's message. docs/python.md tells the
 rest.
@@ -17,7 +17,7 @@ from . import _kernels, _life
 from ._parlab import (ArgumentError, CudaError, DTypeError, Error, FileError, FormatError, OutOfMemoryError,
                       UnsupportedError, VerifyError, kernel_names as _kernel_names, version as __version__)
 from ._life import Pattern, life_read, life_write
-from ._registry import bench, list, machine, peaks
+from ._registry import CheckReport, bench, check, list, machine, peaks
 
 # The registry's kernels, in `parlab list` order. Each one's call is its Python wrapper (the
 # argument conversion: _kernels.py, _life.py), exported under the kernel's name; a kernel
@@ -27,7 +27,7 @@ globals().update({name: getattr(_kernels, name, None) or getattr(_life, name) fo
                   if hasattr(_kernels, name) or hasattr(_life, name)})
 
 __all__ = [name for name in KERNELS if name in globals()] + [
-    "life_read", "life_write", "Pattern", "list", "peaks", "bench", "machine", "KERNELS",
+    "life_read", "life_write", "Pattern", "list", "peaks", "bench", "check", "CheckReport", "machine", "KERNELS",
     "Error", "ArgumentError", "DTypeError", "OutOfMemoryError", "UnsupportedError", "CudaError", "FileError",
     "FormatError", "VerifyError",
 ]

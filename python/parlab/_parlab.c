@@ -27,6 +27,8 @@ static PyMethodDef methods[] = {
     {"machine", plx_machine, METH_NOARGS, "machine() -> (summary, cpu, gpu, features)"},
     {"bench", plx_bench, METH_VARARGS,
      "bench(kernel, sizes, variants, settings, threads, device, warmup, repeats, min_time, seed, cold, check) -> (json, notes)"},
+    {"check", plx_check, METH_VARARGS,
+     "check(kernel, variant, seeds or None, threads, device) -> (seeds, [outcome dicts])"},
     {NULL, NULL, 0, NULL},
 };
 

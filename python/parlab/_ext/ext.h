@@ -9,6 +9,7 @@
  *   calls.c     one function per kernel over the BLAS-like calls (host arrays)
  *   registry.c  list, operands, a named rung on host or device arrays, Life files, peaks
  *   bench.c     bench: the library's bench session over sizes and rungs, stoppable with Ctrl-C
+ *   check.c     check: the correctness suite alone (pl_check_variant) on one rung
  */
 #ifndef PARLAB_PY_EXT_H
 #define PARLAB_PY_EXT_H
@@ -116,5 +117,6 @@ PyObject *plx_peaks(PyObject *self, PyObject *args);
 PyObject *plx_machine(PyObject *self, PyObject *args);
 
 PyObject *plx_bench(PyObject *self, PyObject *args);
+PyObject *plx_check(PyObject *self, PyObject *args);
 
 #endif
