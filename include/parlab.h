@@ -392,7 +392,9 @@ typedef struct pl_check_result {
      * |value - reference| had to stay within (0: exact equality). A sampled check whose worst
      * is a whole row's residual (col -1) gives the residual, 0 and its tolerance. */
     double value, reference, bound;
-    int64_t wrong;      /* checked elements beyond their bound (exact: that differ) */
+    int64_t wrong;      /* checked elements beyond their bound (exact: that differ); a sampled
+                         * check counts its samples so (an element sampled twice counts twice,
+                         * a Freivalds row once) */
 } pl_check_result;
 
 /* One case of a kernel's correctness suite (pl_check_variant): a size as --size takes it and

@@ -3,8 +3,9 @@
  * made wrong on purpose (the real cpu-naive, then one thing broken) are caught, each with what
  * is wrong named: one output element off (its operand, row, column, value, reference and
  * bound), an unwritten last column (the poisoned tail, the count of wrong elements), an exact
- * kernel's element swapped, an input written, the padding between rows written. A rung that
- * cannot run here is refused before any case runs. */
+ * kernel's element swapped, an input written, the padding between rows written; the sampled
+ * checks name the element (or row) they found too. A rung that cannot run here is refused
+ * before any case runs. */
 #include "check.h"
 #include "harness/harness.h"
 #include "kernels/gemm/gemm.h"
@@ -62,6 +63,44 @@ static pl_status transpose_swaps(const pl_run_args *a)
         B[0] = t;
     }
     return s;
+}
+
+/* The first element of operand out_index off (the sampled checks always look at row 0). */
+static int out_index;
+static pl_status flips_first(const pl_run_args *a)
+{
+    pl_status s = original->run(a);
+    float *out = a->data[out_index];
+    out[0] = 2.0f * out[0] + 1.0f;
+    return s;
+}
+
+/* The sampled check of a problem too big for this test's taste to check in full names the
+ * element it found (or, GEMM's Freivalds, the row's residual against its tolerance). */
+static void check_sampled_names(pl_ctx *ctx, const pl_kernel *k, const char *size, int index)
+{
+    original = pl_variant_find(k, "cpu-naive");
+    out_index = index;
+    pl_variant broken = *original;
+    broken.name = "flips-first";
+    broken.run = flips_first;
+    pl_problem *p = NULL;
+    pl_problem_opts opts = {.seed = 5, .check = PL_CHECK_SAMPLE};
+    pl_status st = pl_problem_create_opts(&p, k, size, NULL, &opts);
+    CHECK(st == PL_OK, "%s %s sampled: %s", k->name, size, pl_last_error());
+    if (st != PL_OK) return;
+    pl_bench_config cfg;
+    pl_bench_config_default(&cfg);
+    cfg.repeats = 1;
+    pl_result r;
+    st = pl_bench_variant(ctx, p, &broken, NULL, &cfg, &r);
+    const pl_check_result *b = &r.first;
+    int residual = b->col < 0;
+    CHECK(st == PL_OK && !r.verified && b->row == 0 && b->bound > 0 && b->wrong >= 1 &&
+              (residual ? b->reference == 0 && b->value > b->bound : b->col == 0 && fabs(b->value - b->reference) > b->bound),
+          "%s %s sampled: verified %d, [%lld][%lld] = %g, reference %g, bound %g, %lld wrong", k->name, size,
+          r.verified, (long long)b->row, (long long)b->col, b->value, b->reference, b->bound, (long long)b->wrong);
+    pl_problem_destroy(p);
 }
 
 /* What a pl_check_variant gave: the outcomes kept, and a line printed for each failure. */
@@ -200,6 +239,10 @@ int main(void)
               s.o[j].passed, s.o[j].result.padding_ok);
     }
     CHECK(padded > 0 && failed == padded, "writes-padding: %d failed, %d padded", failed, padded);
+
+    check_sampled_names(ctx, &pl_gemm_kernel, "67x45x23", 2);
+    check_sampled_names(ctx, pl_kernel_find("conv2d"), "45x67", 2);
+    check_sampled_names(ctx, pl_kernel_find("entropy"), "45x67", 1);
 
     /* a rung of another backend is refused before any case, with the reason */
     const pl_variant *gpu = pl_variant_find(&pl_gemm_kernel, "cuda-naive");
