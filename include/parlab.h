@@ -322,6 +322,7 @@ const char *pl_check_name(pl_check c); /* "auto", "full", "sample" */
 /* What a run function receives. data[i] is operand i's storage: host memory for CPU
  * variants, device memory for CUDA variants. params[] are the variant's parameter values in
  * the order of its param list. stream is the cudaStream_t to launch on (NULL on the CPU). */
+struct pl_variant;
 typedef struct pl_run_args {
     pl_ctx *ctx;
     const void *problem; /* the kernel's own problem struct (e.g. pl_gemm_problem) */
@@ -329,6 +330,7 @@ typedef struct pl_run_args {
     int n_data;
     const int64_t *params;
     void *stream;
+    const struct pl_variant *variant; /* the rung being run (a user's rung reads its function here) */
 } pl_run_args;
 
 typedef struct pl_variant {
@@ -347,6 +349,12 @@ typedef struct pl_variant {
     /* Its place in the best-first pick of its backend's rungs (pl_best_variant): 1 is tried
      * first, then 2, ...; 0 (the lessons on the way up, the peers): never picked. */
     int best_rank;
+    /* A user's rung (parlab bench --rung, parlab.rung): marked in the table, placed among the
+     * rungs, held to the harness's extra checks (fresh inputs on the last run, the time
+     * against the physical floor, off-stream work). user: what its run calls (a
+     * pl_user_rung); NULL for parlab's own rungs and peers. */
+    int is_user;
+    const void *user;
 } pl_variant;
 
 /* An operand of a kernel, as the harness holds it: a 2-D view (rows x cols, leading
@@ -456,6 +464,10 @@ typedef struct pl_kernel {
      * before the best_rank order for this problem and backend, or NULL for that order. NULL
      * hook: the order alone. */
     const char *(*best_first_for)(const void *problem, pl_backend backend);
+    /* A user's rung (include/parlab_rung.h): call fn, a pl_rung_<kernel> (CPU) or
+     * pl_rung_<kernel>_cuda (a.stream not NULL) with the problem's arguments and a's operands;
+     * a nonzero return is PL_ERR_VERIFY naming the value. NULL: no user rungs for this kernel. */
+    pl_status (*call_user)(void (*fn)(void), const pl_run_args *a);
     /* The correctness suite (`parlab check`): small odd shapes and every problem parameter's
      * values, each run at a few seeds and checked in full. NULL: the named sizes' first alone. */
     const pl_check_case *check_cases;
@@ -484,6 +496,29 @@ pl_status pl_variant_check(const pl_ctx *ctx, const pl_variant *v, char *why, si
  * ("8192x8192", "small"); NULL also for a size the kernel refuses (pl_last_error says why). */
 const char *pl_best_variant(const pl_ctx *ctx, const pl_kernel *k, const void *problem);
 const char *pl_best_variant_size(const pl_ctx *ctx, const pl_kernel *k, const char *size);
+
+/* ---- your own rungs (include/parlab_rung.h gives their signatures) */
+
+typedef struct pl_user_rung pl_user_rung;
+/* Load "PATH:FN" (PATH a shared library, as dlopen takes it: "./libmine.so") as a rung of
+ * kernel k named name (NULL: FN). backend: -1 as the library's FN_parlab_rung declares it (a
+ * CPU rung without one), else PL_BACKEND_CPU or PL_BACKEND_CUDA. Refuses (PL_ERR_ARG, naming
+ * the rung): text without ':', a library dlopen cannot open (its message), a missing symbol, a
+ * declaration of another ABI, kernel or backend, an unknown precision, a name that is a rung of
+ * the ladder already or holds a comma, a space or '='; a kernel without user rungs. */
+pl_status pl_user_rung_load(pl_user_rung **out, const pl_kernel *k, const char *path_fn, const char *name,
+                            int backend);
+/* A rung whose run is the caller's own (the Python package's callables): run receives the
+ * pl_run_args of each call, and user in a->variant->user's pl_user_rung_data. */
+pl_status pl_user_rung_callback(pl_user_rung **out, const pl_kernel *k, const char *name, pl_backend backend,
+                                pl_precision precision, pl_status (*run)(const pl_run_args *a), void *user);
+/* The data given to pl_user_rung_callback, from a run's a->variant. */
+void *pl_user_rung_data(const pl_variant *v);
+/* The rung as the harness takes it (pl_bench_variant, pl_session_add_job): is_user set. */
+const pl_variant *pl_user_rung_variant(const pl_user_rung *r);
+/* "./libmine.so:my_sgemm" (a library rung) or "python" (a callback). */
+const char *pl_user_rung_origin(const pl_user_rung *r);
+void pl_user_rung_free(pl_user_rung *r);
 
 /* ---------------------------------------------------------------- 4. harness */
 
@@ -541,6 +576,8 @@ typedef struct pl_result {
     int verified;      /* 1: both checks passed, padding intact, inputs unchanged */
     int padding_ok;    /* the runs left the leading-dimension padding of their outputs alone */
     int inputs_ok;     /* the variant left its inputs as they were (a checksum) */
+    char failed_why[192]; /* a user's rung: which extra check failed it (fresh inputs, off-stream
+                           * work, the physical floor, a crash or a hang); "" otherwise */
     /* A rung's ratio to every peer measured on the same problem, backend and precision, in
      * the order they ran; none for peers themselves. Filled by pl_results_peer_ratios. */
     int n_peers;

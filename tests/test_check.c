@@ -244,6 +244,35 @@ int main(void)
     check_sampled_names(ctx, pl_kernel_find("conv2d"), "45x67", 2);
     check_sampled_names(ctx, pl_kernel_find("entropy"), "45x67", 1);
 
+    /* a user's rung from a shared library goes through the same call: good passes, an
+     * unwritten tail fails at its first unwritten element */
+#ifdef PL_WRONG_RUNGS_PATH
+    const char *fns[] = {"good_transpose", "unwritten_tail_transpose"};
+    for (int f = 0; f < 2; f++) {
+        char path_fn[4096];
+        snprintf(path_fn, sizeof path_fn, "%s:%s", PL_WRONG_RUNGS_PATH, fns[f]);
+        pl_user_rung *u = NULL;
+        pl_status ust = pl_user_rung_load(&u, &pl_transpose_kernel, path_fn, NULL, -1);
+        CHECK(ust == PL_OK, "load %s: %s", path_fn, pl_last_error());
+        if (ust != PL_OK) continue;
+        int urns = 0, ufailed = -1;
+        s.n = 0;
+        ust = pl_check_variant(ctx, &pl_transpose_kernel, pl_user_rung_variant(u), NULL, seeds, 1, keep, &s, &urns,
+                               &ufailed);
+        CHECK(ust == PL_OK && urns == pl_transpose_kernel.n_check_cases, "%s: %s, %d runs", fns[f], pl_last_error(),
+              urns);
+        int tail_failed = 0;
+        for (int j = 0; j < s.n; j++) {
+            const pl_check_outcome *o = &s.o[j];
+            if (f == 0) CHECK(o->passed, "good_transpose %s: %s", o->check_case->size, o->message);
+            else tail_failed += !o->passed && o->bad && !strcmp(o->operand, "B") && isnan(o->bad->value);
+        }
+        CHECK(f == 0 ? ufailed == 0 : tail_failed > 0 && tail_failed == ufailed, "%s: %d failed, %d named as the tail",
+              fns[f], ufailed, tail_failed);
+        pl_user_rung_free(u);
+    }
+#endif
+
     /* a rung of another backend is refused before any case, with the reason */
     const pl_variant *gpu = pl_variant_find(&pl_gemm_kernel, "cuda-naive");
     int runs = -1;

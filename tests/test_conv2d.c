@@ -425,7 +425,7 @@ static void test_sampled(void)
         size_t bytes = (size_t)pl_tensor_span(&p->t[2]) * 4;
         void *out = pl_alloc(bytes);
         void *data[3] = {p->t[0].host, p->t[1].host, out};
-        pl_run_args a = {ctx, cp, data, 3, NULL, NULL};
+        pl_run_args a = {ctx, cp, data, 3, NULL, NULL, NULL};
         CHECK(pl_conv2d_cpu_naive(&a) == PL_OK, "naive");
         pl_tensor t_out[3] = {p->t[0], p->t[1], p->t[2]};
         t_out[2].host = out;

@@ -175,7 +175,7 @@ static void test_sparse_corners(void)
         memcpy(got, start, sizeof got);
         int64_t params[PL_MAX_PARAMS] = {0};
         void *data[1] = {got};
-        pl_run_args a = {ctx, &prob, data, 1, params, NULL};
+        pl_run_args a = {ctx, &prob, data, 1, params, NULL, NULL};
         bad = v->run(&a) != PL_OK || memcmp(got, want, sizeof got) != 0;
     }
     CHECK(!bad, "cpu-sparse differs from the reference on corner pattern %d", trials);
@@ -418,7 +418,7 @@ static int advance(pl_ctx *ctx, int runner, const char *topology, const char *ru
         int64_t params[PL_MAX_PARAMS];
         if (pl_params_resolve(v, NULL, params) != PL_OK) return 0;
         void *data[1] = {bits};
-        pl_run_args a = {ctx, &prob, data, 1, params, NULL};
+        pl_run_args a = {ctx, &prob, data, 1, params, NULL, NULL};
         ok = v->run(&a) == PL_OK;
     }
     pl_life_unpack_rows(bits, out->cells, in->W, 0, in->H);

@@ -15,7 +15,7 @@ static pl_status run_direct(pl_ctx *ctx, pl_status (*fn)(const pl_run_args *), c
 {
     int64_t params[PL_MAX_PARAMS] = {0};
     void *data[2] = {(void *)A, r};
-    pl_run_args a = {ctx, p, data, 2, params, NULL};
+    pl_run_args a = {ctx, p, data, 2, params, NULL, NULL};
     return fn(&a);
 }
 
@@ -65,7 +65,7 @@ static pl_status run_exact(const exact_rung *g, const pl_reduce_problem *p, cons
 {
     int64_t params[PL_MAX_PARAMS] = {g->isa < 0 ? 0 : g->isa};
     void *data[2] = {(void *)A, r};
-    pl_run_args a = {g->ctx, p, data, 2, params, NULL};
+    pl_run_args a = {g->ctx, p, data, 2, params, NULL, NULL};
     int64_t R = p->axis ? p->M : p->N;
     for (int64_t o = 0; o < R; o++) r[o] = 12345.0f;
     pl_status st = g->run(&a);
@@ -178,7 +178,7 @@ static void check_exact_dot(const exact_rung *g, int64_t n)
             float d = 12345.0f;
             int64_t params[PL_MAX_PARAMS] = {g->isa < 0 ? 0 : g->isa};
             void *data[3] = {x, y, &d};
-            pl_run_args a = {g->ctx, &p, data, 3, params, NULL};
+            pl_run_args a = {g->ctx, &p, data, 3, params, NULL, NULL};
             pl_status st = g->run(&a);
             float want = 2.0f * exact_want(PL_REDUCE_SUM, pattern_base[pt], pattern_special[pt], n);
             CHECK(st == PL_OK && same_float(d, want), "dot %s isa=%lld threads=%d: n=%lld (base %g, %g at %lld): %.9g, "

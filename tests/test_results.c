@@ -11,12 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 
-static const pl_variant rung = {"cpu-simd", "a rung", PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, NULL, 0, NULL, NULL, 0};
-static const pl_variant rung_tf32 = {"cuda-tf32", "a TF32 rung", PL_BACKEND_CUDA, 0, 0, PL_PREC_TF32, NULL, 0, NULL, NULL, 0};
-static const pl_variant ob = {"peer-openblas", "peer 1", PL_BACKEND_CPU, 1, 0, PL_PREC_FP32, NULL, 0, NULL, NULL, 0};
-static const pl_variant skx = {"peer-openblas-skx", "peer 2", PL_BACKEND_CPU, 1, 0, PL_PREC_FP32, NULL, 0, NULL, NULL, 0};
-static const pl_variant cub = {"peer-cublas", "GPU peer", PL_BACKEND_CUDA, 1, 0, PL_PREC_FP32, NULL, 0, NULL, NULL, 0};
-static const pl_variant cub_tf32 = {"peer-cublas-tf32", "TF32 peer", PL_BACKEND_CUDA, 1, 0, PL_PREC_TF32, NULL, 0, NULL, NULL, 0};
+static const pl_variant rung = {"cpu-simd", "a rung", PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, NULL, 0, NULL, NULL, 0, 0, NULL};
+static const pl_variant rung_tf32 = {"cuda-tf32", "a TF32 rung", PL_BACKEND_CUDA, 0, 0, PL_PREC_TF32, NULL, 0, NULL, NULL, 0, 0, NULL};
+static const pl_variant ob = {"peer-openblas", "peer 1", PL_BACKEND_CPU, 1, 0, PL_PREC_FP32, NULL, 0, NULL, NULL, 0, 0, NULL};
+static const pl_variant skx = {"peer-openblas-skx", "peer 2", PL_BACKEND_CPU, 1, 0, PL_PREC_FP32, NULL, 0, NULL, NULL, 0, 0, NULL};
+static const pl_variant cub = {"peer-cublas", "GPU peer", PL_BACKEND_CUDA, 1, 0, PL_PREC_FP32, NULL, 0, NULL, NULL, 0, 0, NULL};
+static const pl_variant cub_tf32 = {"peer-cublas-tf32", "TF32 peer", PL_BACKEND_CUDA, 1, 0, PL_PREC_TF32, NULL, 0, NULL, NULL, 0, 0, NULL};
 
 static const int64_t sizes[] = {256};
 static const pl_param_def long_params[2] = {
@@ -24,7 +24,7 @@ static const pl_param_def long_params[2] = {
     {"blocksize_n", "cols", PL_PARAM_LIST, sizes, 1, 0, 0, 0, NULL, 256},
 };
 static const pl_variant rung_long = {"cpu-blocked", "params wider than the column", PL_BACKEND_CPU, 0, 0,
-                                     PL_PREC_FP32, long_params, 2, NULL, NULL, 0};
+                                     PL_PREC_FP32, long_params, 2, NULL, NULL, 0, 0, NULL};
 
 static pl_result make(const pl_variant *v, const char *size, double median_s)
 {
@@ -98,7 +98,7 @@ static int aligned(const char *text, int lines)
 /* Issue 19: a long variant name and a long size widen their columns: every line of the table
  * keeps one length, and the size column starts where its header does. */
 static const pl_variant rung_long_name = {"cpu-histogram-log-table-wide", "a name wider than the column",
-                                          PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, NULL, 0, NULL, NULL, 0};
+                                          PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, NULL, 0, NULL, NULL, 0, 0, NULL};
 static void long_names_aligned(void)
 {
     static char text[16384];

@@ -148,7 +148,7 @@ static pl_status off_on_zero_bound(const pl_run_args *a)
 
 static pl_variant make(const char *name, pl_status (*run)(const pl_run_args *))
 {
-    pl_variant v = {name, "a test variant", PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, NULL, 0, run, NULL, 0};
+    pl_variant v = {name, "a test variant", PL_BACKEND_CPU, 0, 0, PL_PREC_FP32, NULL, 0, run, NULL, 0, 0, NULL};
     return v;
 }
 

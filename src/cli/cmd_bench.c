@@ -38,9 +38,11 @@ static void help(FILE *f)
 /* Every job the command line selects (the library's session chooses them). */
 static int select_jobs(cli_session *s)
 {
+    int rc = session_load_rungs(s);
+    if (rc != PL_EXIT_OK) return rc;
     pl_status st = pl_session_select(&s->run, s->variant_arg, s->param_args, s->n_param_args, s->with_peer,
                                      s->skip_unavailable);
-    return st == PL_OK ? PL_EXIT_OK : cli_fail(st);
+    return st == PL_OK ? session_add_rungs(s) : cli_fail(st);
 }
 
 /* Quick peaks a bench of this process measured and could not cache (they failed the sanity

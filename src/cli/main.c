@@ -1,5 +1,6 @@
 /* main.c: `parlab`, the command. Each subcommand lives in its own cmd_<name>.c. */
 #include "cli/cli.h"
+#include "cli/rungs.h"
 
 #include "core/core.h"
 #include "distributed/transport/distributed.h"
@@ -123,6 +124,7 @@ static int dispatch(int argc, char **argv)
                   getenv("PARLAB_ISA_MAX"));
         return PL_EXIT_USAGE;
     }
+    if (!strcmp(argv[1], CLI_RUNG_WORKER)) return cli_rung_worker_main(); /* parlab bench --rung's worker */
     for (int i = 0; i < N_COMMANDS; i++)
         if (!strcmp(argv[1], commands[i].name)) return run_command(i, argc - 1, argv + 1);
     cli_error("unknown command '%s' (try parlab --help)", argv[1]);

@@ -14,7 +14,7 @@
 
 enum {
     O_SIZE = CLI_OPT_OWN, O_SET, O_VARIANT, O_PARAM, O_PEER, O_SKIP, O_REPEATS, O_MIN_TIME, O_WARMUP, O_SEED,
-    O_VERIFY, O_COLD, O_MAX_TIME, O_NO_PEAKS, O_JSON, O_CSV, O_SUITE, O_HELP
+    O_VERIFY, O_COLD, O_MAX_TIME, O_NO_PEAKS, O_JSON, O_CSV, O_SUITE, O_HELP, O_RUNG
 };
 
 #define BOTH (CLI_BENCH | CLI_SWEEP)
@@ -34,6 +34,20 @@ static const cli_opt options[] = {
      "a name given twice is a usage error"},
     {"--peer", NULL, O_PEER, CLI_BENCH,
      "add the peer libraries this machine can run, and each rung's ratio"},
+    {"--rung", "LIB:FN", O_RUNG, CLI_BENCH,
+     "your own rung: function FN of shared library LIB, with the signature\n"
+     "include/parlab_rung.h gives the kernel; verified, timed and placed\n"
+     "like the ladder's rungs, in a process of its own; repeatable"},
+    {"--rung-name", "NAME", O_RUNG, CLI_BENCH, "the name of the --rung before it in the table (default: FN)"},
+    {"--rung-backend", "cpu|cuda", O_RUNG, CLI_BENCH,
+     "the backend of the --rung before it (default: as the library\n"
+     "declares it with PL_RUNG_DECLARE, else cpu)"},
+    {"--rung-timeout", "S", O_RUNG, CLI_BENCH,
+     "a --rung with no result after S seconds is stopped, its row failed\n"
+     "(default 300)"},
+    {"--rung-in-process", NULL, O_RUNG, CLI_BENCH,
+     "run each --rung in this process (for a debugger: a crash or a hang\n"
+     "in it then ends the whole bench)"},
     {"--skip-unavailable", NULL, O_SKIP, CLI_BENCH,
      "skip named variants this machine cannot run (instead of failing)"},
     {"--set", "NAME=V,...", O_SET, BOTH,
@@ -314,6 +328,7 @@ static int take_option(void *user, const cli_opt *o, const char *v)
     case O_NO_PEAKS: s->use_peaks = 0; break;
     case O_PEER: s->with_peer = 1; break;
     case O_SKIP: s->skip_unavailable = 1; break;
+    case O_RUNG: return cli_rungs_option(&s->rungs, o->name, v);
     case O_SUITE:
         cli_error("--suite takes only the file: parlab bench --suite FILE");
         bad = 1;
@@ -329,6 +344,21 @@ int session_parse(cli_session *s, int argc, char **argv, void (*help)(FILE *))
     if (rc != CLI_GO_ON) return rc;
     if (s->run.n_sizes == 0 && add_sizes(s, "medium")) return PL_EXIT_USAGE;
     return CLI_GO_ON;
+}
+
+static pl_status run_isolated(void *user, const pl_session *run, int z, const pl_session_job *j, pl_result *r)
+{
+    cli_session *s = user;
+    return cli_rungs_run_isolated(&s->rungs, run, z, j, r);
+}
+
+int session_load_rungs(cli_session *s) { return cli_rungs_load(&s->rungs, s->run.kernel); }
+
+int session_add_rungs(cli_session *s)
+{
+    int rc = cli_rungs_add_jobs(&s->rungs, &s->run);
+    if (rc == PL_EXIT_OK && s->rungs.n && !s->rungs.in_process) s->run.hooks.run_isolated = run_isolated;
+    return rc;
 }
 
 int session_add_job(cli_session *s, const pl_variant *v, const int64_t *params, int auto_selected)
@@ -404,6 +434,7 @@ int session_finish(cli_session *s)
 void session_free(cli_session *s)
 {
     pl_session_free(&s->run);
+    cli_rungs_free(&s->rungs);
     free(s->sizes);
     free(s->param_args);
     for (int i = 0; i < s->n_owned; i++) free(s->owned[i]);

@@ -12,6 +12,7 @@
 #define PL_CLI_SESSION_H
 
 #include "cli/options.h"
+#include "cli/rungs.h"
 #include "harness/session.h"
 
 /* Which commands an option belongs to. */
@@ -36,6 +37,7 @@ typedef struct cli_session {
     int n_owned, cap_owned;
     long threads, device;
     int use_peaks;
+    cli_rungs rungs; /* --rung and its options */
     const char *json, *csv;
     int tty; /* stderr is a terminal: progress lines */
     char command[1024];
@@ -55,6 +57,12 @@ void session_init(cli_session *s, const pl_kernel *k, unsigned cmd, int argc, ch
 int session_parse(cli_session *s, int argc, char **argv, void (*help)(FILE *));
 /* The options of command cmd, one per line, from the same table the parser reads. */
 void session_options_help(FILE *f, unsigned cmd);
+/* The --rung rungs loaded (before the ladder's rungs are chosen: a bad library or symbol is
+ * a usage error, exit status 2). */
+int session_load_rungs(cli_session *s);
+/* The loaded --rung rungs added as named jobs, each to run in a worker process unless
+ * --rung-in-process; exit status (0 ok; a bad library or symbol is a usage error). */
+int session_add_rungs(cli_session *s);
 /* Append a job; exit status (0 ok). */
 int session_add_job(cli_session *s, const pl_variant *v, const int64_t *params, int auto_selected);
 /* Every size planned (once), and each fits the host's memory (a usage error otherwise): the

@@ -15,6 +15,9 @@ extern "C" {
 
 /* Set this thread's error message and return s: `return pl_fail(PL_ERR_ARG, "M=%lld", m);` */
 pl_status pl_fail(pl_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A user's rung returned rc (include/parlab_rung.h): PL_OK for 0, else PL_ERR_VERIFY naming the
+ * rung and the value. The rooms' call_user adapters end with it. */
+pl_status pl_rung_returned(const pl_run_args *a, int rc);
 void pl_clear_error(void);
 
 /* Slots of the services a context holds. Rooms name their own slots in their private headers

@@ -185,6 +185,12 @@ extern "C" pl_status pl_dev_sync(void *stream)
     return PL_OK;
 }
 
+extern "C" pl_status pl_dev_sync_device(void)
+{
+    CHECK_CUDA(cudaDeviceSynchronize(), "device synchronize");
+    return PL_OK;
+}
+
 static __global__ void busy_wait_kernel(unsigned long long ns)
 {
     unsigned long long start, now;

@@ -41,6 +41,9 @@ typedef struct pl_dev_rect_copy {
 } pl_dev_rect_copy;
 pl_status pl_dev_copy_rects(const pl_dev_rect_copy *copies, int n, size_t elem, void *stream);
 pl_status pl_dev_sync(void *stream);
+/* Every stream of the current device finished (cudaDeviceSynchronize): a user's rung may have
+ * left work on a stream other than the one it was given. */
+pl_status pl_dev_sync_device(void);
 /* Free and total memory of the current device (cudaMemGetInfo). */
 pl_status pl_dev_mem_info(size_t *free_bytes, size_t *total_bytes);
 /* Queue on stream a one-thread kernel that keeps the GPU busy for `microseconds` (it spins on

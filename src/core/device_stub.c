@@ -31,6 +31,7 @@ pl_status pl_dev_copy_rects(const pl_dev_rect_copy *c, int n, size_t e, void *st
     return no_cuda();
 }
 pl_status pl_dev_sync(void *stream) { (void)stream; return no_cuda(); }
+pl_status pl_dev_sync_device(void) { return no_cuda(); }
 pl_status pl_dev_check(const char *what) { (void)what; return no_cuda(); }
 pl_status pl_dev_event_create(void **ev) { *ev = 0; return no_cuda(); }
 pl_status pl_dev_event_create_untimed(void **ev) { *ev = 0; return no_cuda(); }

@@ -41,3 +41,10 @@ const char *pl_status_name(pl_status s)
     }
     return "unknown status";
 }
+
+pl_status pl_rung_returned(const pl_run_args *a, int rc)
+{
+    if (rc == 0) return PL_OK;
+    return pl_fail(PL_ERR_VERIFY, "%s returned %d (a rung returns 0 when it ran)",
+                   a->variant ? a->variant->name : "the rung", rc);
+}

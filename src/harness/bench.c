@@ -9,6 +9,7 @@
  *   timed runs  poisoned (and --cold: caches flushed) before each, outside the timed region;
  *               median / min / max (timing.c)
  *   last check  the last timed run's outputs checked too, and the inputs unchanged (verify.c)
+ *   user rungs  one more run on fresh inputs, off-stream work, the physical floor (user_checks.c)
  *   figures     rate, bandwidth, verdict, and the place against the ceilings (ceilings.c)
  *
  * The problem (inputs, checksums, reference) is problem.c's; pl_bench_estimate (estimate.c)
@@ -102,9 +103,21 @@ static void finish_result(pl_result *r, const pl_run *run, int checks_ok)
     r->rate = r->work / r->median_s / pl_unit_rate_scale(r->unit);
     r->gbps = r->bytes / r->median_s * 1e-9;
     r->error = r->first.error > r->last.error || isnan(r->first.error) ? r->first.error : r->last.error;
-    r->verified = !is_probe(p) && checks_ok && r->padding_ok && r->inputs_ok;
+    r->verified = !is_probe(p) && checks_ok && r->padding_ok && r->inputs_ok && !r->failed_why[0];
     double written = p->kernel->bytes_written ? p->kernel->bytes_written(p->spec) : -1.0;
     pl_place_on_ceiling(run->ctx, run->v, run->cfg->peaks, written, r);
+    pl_user_judge_floor(r);
+}
+
+/* A user's rung: one more run on fresh inputs (where the checks so far passed: a rung wrong on
+ * every input is no replay), and on a GPU the off-stream check (user_checks.c). */
+static pl_status check_user_rung(pl_run *run, pl_result *r, int checks_ok)
+{
+    if (!run->v->is_user || is_probe(run->p)) return PL_OK;
+    progress(run->cfg, "check", 0.75);
+    pl_status s = checks_ok && r->inputs_ok && r->padding_ok ? pl_user_fresh_inputs(run, r) : PL_OK;
+    if (s == PL_OK) s = pl_user_off_stream(run, r);
+    return s;
 }
 
 pl_status pl_bench_variant(pl_ctx *ctx, pl_problem *p, const pl_variant *v, const int64_t *params,
@@ -123,6 +136,7 @@ pl_status pl_bench_variant(pl_ctx *ctx, pl_problem *p, const pl_variant *v, cons
     if (s == PL_OK) s = warm_up(&run, r, &first_ok);
     if (s == PL_OK) s = pl_time_repeats(&run, r);
     if (s == PL_OK) s = check_last_run(&run, r, &last_ok);
+    if (s == PL_OK) s = check_user_rung(&run, r, first_ok && last_ok);
     if (s == PL_OK) finish_result(r, &run, first_ok && last_ok);
     pl_run_close(&run);
     return s;

@@ -51,7 +51,7 @@ pl_status pl_run_device(pl_ctx *ctx, const pl_kernel *k, const pl_variant *v, co
     int64_t values[PL_MAX_PARAMS];
     if ((s = pl_params_resolve(v, params, values)) != PL_OK) return s;
     if (v->backend != PL_BACKEND_CUDA) {
-        pl_run_args a = {ctx, problem, dev, n, values, NULL};
+        pl_run_args a = {ctx, problem, dev, n, values, NULL, v};
         return v->run(&a);
     }
     if ((s = pl_ctx_activate(ctx)) != PL_OK) return s;
@@ -67,7 +67,7 @@ pl_status pl_run_device(pl_ctx *ctx, const pl_kernel *k, const pl_variant *v, co
     const order_events *ev = h;
     if ((s = pl_dev_event_record(ev->ready, stream)) != PL_OK) return s;
     if ((s = pl_dev_stream_wait(ctx->stream, ev->ready)) != PL_OK) return s;
-    pl_run_args a = {ctx, problem, dev, n, values, ctx->stream};
+    pl_run_args a = {ctx, problem, dev, n, values, ctx->stream, v};
     if ((s = v->run(&a)) != PL_OK) return s;
     if ((s = pl_dev_check(v->name)) != PL_OK) return s;
     if ((s = pl_dev_event_record(ev->done, ctx->stream)) != PL_OK) return s;

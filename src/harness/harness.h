@@ -146,6 +146,9 @@ pl_status pl_time_calls(const pl_timed_calls *c, int warmup, long n, double *sec
  * the measured peaks pk (NULL or invalid: not placed, "-"); written: the bytes a run writes
  * (< 0: unknown). Sets ceiling_pct, ceiling_name, over_ceiling. */
 void pl_place_on_ceiling(const pl_ctx *ctx, const pl_variant *v, const pl_peaks *pk, double written, pl_result *r);
+/* user_checks.c: a user's rung whose rate passes its ceiling by a quarter fails as impossible
+ * (r->verified 0, r->failed_why); called once the result is placed. */
+void pl_user_judge_floor(pl_result *r);
 
 /* ---- registry.c */
 /* The kernel's problem parameter of that name ("mode"), NULL when it has none. */

@@ -37,7 +37,7 @@ pl_status pl_run_host_phases(pl_ctx *ctx, const pl_kernel *k, const pl_variant *
     int64_t values[PL_MAX_PARAMS];
     if ((s = pl_params_resolve(v, params, values)) != PL_OK) return s;
     if (v->backend != PL_BACKEND_CUDA) {
-        pl_run_args a = {ctx, problem, host, n, values, NULL};
+        pl_run_args a = {ctx, problem, host, n, values, NULL, v};
         double t0 = pl_now();
         s = v->run(&a);
         if (phase_s && s == PL_OK) phase_s[PL_PHASE_KERNEL] = pl_now() - t0;
@@ -57,7 +57,7 @@ pl_status pl_run_host_phases(pl_ctx *ctx, const pl_kernel *k, const pl_variant *
         if (t[i].role != PL_OUT || t[i].ld != t[i].cols) s = pl_dev_h2d(dev[i], host[i], bytes[i], ctx->stream);
     if (ev[1] && s == PL_OK) s = pl_dev_event_record(ev[1], ctx->stream);
     if (s == PL_OK) {
-        pl_run_args a = {ctx, problem, dev, n, values, ctx->stream};
+        pl_run_args a = {ctx, problem, dev, n, values, ctx->stream, v};
         s = v->run(&a);
         if (s == PL_OK) s = pl_dev_check(v->name);
     }

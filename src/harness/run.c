@@ -92,7 +92,10 @@ pl_status pl_run_outputs_to_host(pl_run *run, double *d2h_s)
 {
     const pl_problem *p = run->p;
     void *stream = run->ctx->stream;
-    pl_status s = d2h_s ? pl_dev_event_record(run->ev0, stream) : PL_OK;
+    /* A user's rung may have left work on another stream: the device finishes it all first,
+     * so that the outputs read are the rung's (the off-stream check then fails the row). */
+    pl_status s = run->v->is_user ? pl_dev_sync_device() : PL_OK;
+    if (s == PL_OK && d2h_s) s = pl_dev_event_record(run->ev0, stream);
     for (int i = 0; i < p->n && s == PL_OK; i++)
         if (p->t[i].role != PL_IN) s = pl_dev_d2h(run->work[i], run->data[i], run->bytes[i], stream);
     if (s != PL_OK) return s;
@@ -138,7 +141,7 @@ pl_status pl_run_flush_caches(pl_run *run)
 
 pl_status pl_run_call(pl_run *run)
 {
-    pl_run_args a = {run->ctx, run->p->spec, run->data, run->p->n, run->params, run->ctx->stream};
+    pl_run_args a = {run->ctx, run->p->spec, run->data, run->p->n, run->params, run->ctx->stream, run->v};
     pl_status s = run->v->run(&a);
     if (s == PL_OK && run->gpu) s = pl_dev_check(run->v->name);
     return s;

@@ -52,4 +52,10 @@ void pl_run_close(pl_run *run);
  * timed region) into r: repeats, median, min, max, noisy. */
 pl_status pl_time_repeats(pl_run *run, pl_result *r);
 
+/* user_checks.c: a user's rung's extra checks (r->verified 0 and r->failed_why on a failure):
+ * one more run on inputs from another seed, checked; on a GPU, the call's device-wide time
+ * against its events (off-stream work). The physical floor: pl_user_judge_floor (harness.h). */
+pl_status pl_user_fresh_inputs(pl_run *run, pl_result *r);
+pl_status pl_user_off_stream(pl_run *run, pl_result *r);
+
 #endif

@@ -245,10 +245,31 @@ static void say_verify_failed(const pl_session *s, const pl_result *r)
             (long long)r->last.col, r->last.elem_ratio);
     if (r->error > r->bound) WHY("; error %.3e > bound %.3e", r->error, r->bound);
     if (!r->padding_ok) WHY("; wrote into the row padding");
-    if (!r->inputs_ok) WHY("; changed its inputs");
+    if (!r->inputs_ok && !r->failed_why[0]) WHY("; changed its inputs");
+    if (r->failed_why[0]) WHY("; %s", r->failed_why);
 #undef WHY
     say(s, PL_SAY_ERROR, "%s %s %s: verification FAILED (%s)%s", s->kernel->name, r->variant->name, r->size,
         pl_check_name(r->check), text);
+}
+
+/* A user's rung run by the caller's worker (hooks.run_isolated): its figures come back bare,
+ * and are made a row of this session here: what ran on what, the bounds, the ceiling, the
+ * physical floor. */
+static pl_status run_elsewhere(pl_session *s, const pl_problem *p, const pl_session_job *j, pl_result *r)
+{
+    int z = 0;
+    while (z < s->n_sizes && s->size_problem[z] != p->id) z++;
+    pl_status st = s->hooks.run_isolated(s->hooks.user, s, z, j, r);
+    if (st != PL_OK) return st;
+    r->kernel = s->kernel;
+    r->variant = j->v;
+    r->problem_id = p->id;
+    r->bound = s->kernel->error_bound(p->spec, j->v->precision, &r->bound_why);
+    r->elem_bound = s->kernel->elem_bound ? s->kernel->elem_bound(p->spec, j->v->precision, &r->elem_why) : 0;
+    const double written = s->kernel->bytes_written ? s->kernel->bytes_written(p->spec) : -1.0;
+    if (r->median_s > 0) pl_place_on_ceiling(job_ctx(s, j), j->v, s->cfg.peaks, written, r);
+    pl_user_judge_floor(r);
+    return PL_OK;
 }
 
 /* One job on a size's problem: PL_OK, or the status that ends the session. */
@@ -264,7 +285,8 @@ static pl_status run_job(pl_session *s, pl_problem *p, const pl_plan *plan, cons
     pl_result *r = &s->results[s->n_results];
     memset(r, 0, sizeof *r);
     step(s, plan->desc, j->v->name);
-    st = pl_bench_variant(job_ctx(s, j), p, j->v, j->has_params ? j->params : NULL, &s->cfg, r);
+    if (j->v->is_user && s->hooks.run_isolated) st = run_elsewhere(s, p, j, r);
+    else st = pl_bench_variant(job_ctx(s, j), p, j->v, j->has_params ? j->params : NULL, &s->cfg, r);
     step(s, NULL, NULL);
     if (st == PL_ERR_UNSUPPORTED && (j->v->is_peer || j->auto_selected)) {
         /* A peer library without this problem (CUB has no column reduction), or a rung that

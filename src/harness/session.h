@@ -37,6 +37,7 @@ typedef enum pl_say {
     PL_SAY_ERROR        /* a run that failed or did not verify (the session goes on) */
 } pl_say;
 
+struct pl_session;
 typedef struct pl_session_hooks {
     void *user;
     void (*say)(void *user, pl_say kind, const char *text); /* one line, no newline; may be NULL */
@@ -44,6 +45,13 @@ typedef struct pl_session_hooks {
      * or, with size NULL, ends; between them progress() reports its stages. May be NULL. */
     void (*step)(void *user, const char *size, const char *variant);
     pl_progress_fn progress;
+    /* A user's rung run outside this process (the command's worker: a crash or a hang ends
+     * that row, not the session): fill r's figures for job j on size index z as
+     * pl_bench_variant would, with no peaks (the session places it and fills its kernel,
+     * variant, problem and bounds), or return the status that failed it, its message naming
+     * what happened (a signal, a timeout). NULL: user rungs run in this process. */
+    pl_status (*run_isolated)(void *user, const struct pl_session *s, int z, const struct pl_session_job *j,
+                              pl_result *r);
 } pl_session_hooks;
 
 /* How a session places its results against the peaks. */

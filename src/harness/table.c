@@ -167,7 +167,9 @@ void pl_report_footer(FILE *f, const pl_result *r, int n)
         const pl_result *x = &r[i];
         any_over |= x->over_ceiling;
         any_cold |= x->cold;
-        if (!x->verified) {
+        if (!x->verified && x->failed_why[0]) {
+            fprintf(f, "FAILED %s %s: %s\n", x->variant->name, x->size, x->failed_why);
+        } else if (!x->verified) {
             const pl_check_result *c = (x->first.elem_ratio > 1 || !(x->first.error <= x->bound)) ? &x->first : &x->last;
             fprintf(f, "FAILED %s %s: %s%sworst element [%lld, %lld] of operand %d at %.3g x its bound (%s run)\n",
                     x->variant->name, x->size, x->inputs_ok ? "" : "changed an input; ",

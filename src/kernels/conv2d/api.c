@@ -4,6 +4,7 @@
  * CUDA context. */
 #include "core/core.h"
 #include "kernels/conv2d/conv2d.h"
+#include "parlab_rung.h"
 
 pl_status pl_conv2d_variant(pl_ctx *ctx, const char *variant, const int64_t *params, pl_dtype dtype, int64_t H,
                             int64_t W, const void *image, int64_t ld_img, int K, const void *filter,
@@ -38,4 +39,18 @@ pl_status pl_conv2d(pl_ctx *ctx, pl_dtype dtype, int64_t H, int64_t W, const voi
     const char *best = pl_best_variant(ctx, &pl_conv2d_kernel, NULL);
     if (!best) return pl_fail(PL_ERR_UNSUPPORTED, "pl_conv2d: no conv2d variant can run in this context");
     return pl_conv2d_variant(ctx, best, NULL, dtype, H, W, image, ld_img, K, filter, opts, out, ld_out);
+}
+
+/* A user's rung (include/parlab_rung.h): the problem as pl_conv2d's arguments. */
+pl_status pl_conv2d_call_user(void (*fn)(void), const pl_run_args *a)
+{
+    const pl_conv2d_problem *p = a->problem;
+    const pl_conv2d_opts opts = {(pl_conv2d_mode)p->mode, (pl_conv2d_border)p->border, p->flip};
+    const void *image = a->data[0], *filter = a->data[1];
+    void *out = a->data[2];
+    if (a->stream)
+        return pl_rung_returned(a, ((pl_rung_conv2d_cuda)fn)((int)p->dtype, p->H, p->W, image, p->ld_img, p->K, filter,
+                                                             &opts, out, p->ld_out, (pl_rung_stream)a->stream));
+    return pl_rung_returned(a, ((pl_rung_conv2d)fn)((int)p->dtype, p->H, p->W, image, p->ld_img, p->K, filter, &opts,
+                                                    out, p->ld_out));
 }

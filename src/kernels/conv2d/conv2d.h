@@ -161,6 +161,9 @@ pl_status pl_conv2d_image_write(const char *path, const pl_array *out, int depth
 pl_status pl_conv2d_problem_for(const pl_conv2d_problem *opts, const char *filter_text, int64_t H, int64_t W,
                                 pl_dtype dtype, void **filter, pl_conv2d_problem *p);
 
+/* A user's rung called with the problem's arguments (api.c; pl_kernel.call_user). */
+pl_status pl_conv2d_call_user(void (*fn)(void), const pl_run_args *a);
+
 #ifdef __cplusplus
 }
 #endif

@@ -104,4 +104,5 @@ const pl_kernel pl_conv2d_kernel = {
     .ops = pl_conv2d_spec_ops,
     .bytes = pl_conv2d_spec_bytes,
     .bytes_written = pl_conv2d_spec_bytes_written,
+    .call_user = pl_conv2d_call_user,
 };

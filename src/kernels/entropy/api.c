@@ -4,6 +4,7 @@
  * the device and back for a CUDA context. */
 #include "core/core.h"
 #include "kernels/entropy/entropy.h"
+#include "parlab_rung.h"
 
 pl_status pl_entropy_check_values(const uint8_t *values, int64_t H, int64_t W, int64_t ld, int bins)
 {
@@ -52,4 +53,17 @@ pl_status pl_entropy(pl_ctx *ctx, int64_t H, int64_t W, const uint8_t *values, i
     const char *best = pl_best_variant(ctx, &pl_entropy_kernel, NULL);
     if (!best) return pl_fail(PL_ERR_UNSUPPORTED, "pl_entropy: no entropy variant can run in this context");
     return pl_entropy_variant(ctx, best, NULL, H, W, values, ld, k, bins, base2, out, ld_out);
+}
+
+/* A user's rung (include/parlab_rung.h): the problem as pl_entropy's arguments. */
+pl_status pl_entropy_call_user(void (*fn)(void), const pl_run_args *a)
+{
+    const pl_entropy_problem *p = a->problem;
+    const uint8_t *values = a->data[0];
+    float *out = a->data[1];
+    if (a->stream)
+        return pl_rung_returned(a, ((pl_rung_entropy_cuda)fn)(p->H, p->W, values, p->ld_in, p->k, p->bins, p->base2,
+                                                              out, p->ld_out, (pl_rung_stream)a->stream));
+    return pl_rung_returned(a, ((pl_rung_entropy)fn)(p->H, p->W, values, p->ld_in, p->k, p->bins, p->base2, out,
+                                                     p->ld_out));
 }

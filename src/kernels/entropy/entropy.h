@@ -127,6 +127,9 @@ pl_status pl_entropy_cuda_shared(const pl_run_args *a);
 pl_status pl_entropy_cuda_tuned(const pl_run_args *a);
 pl_status pl_entropy_cuda_swar(const pl_run_args *a);
 
+/* A user's rung called with the problem's arguments (api.c; pl_kernel.call_user). */
+pl_status pl_entropy_call_user(void (*fn)(void), const pl_run_args *a);
+
 #ifdef __cplusplus
 }
 #endif

@@ -101,4 +101,5 @@ const pl_kernel pl_entropy_kernel = {
     .ops = pl_entropy_spec_ops,
     .bytes = pl_entropy_spec_bytes,
     .bytes_written = pl_entropy_spec_bytes_written,
+    .call_user = pl_entropy_call_user,
 };

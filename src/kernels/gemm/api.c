@@ -3,6 +3,7 @@
  * (pl_run_host), which moves them to the device and back for a CUDA context. */
 #include "core/core.h"
 #include "kernels/gemm/gemm.h"
+#include "parlab_rung.h"
 
 pl_status pl_sgemm(pl_ctx *ctx, int64_t M, int64_t N, int64_t K, float alpha, const float *A,
                    int64_t lda, const float *B, int64_t ldb, float beta, float *C, int64_t ldc)
@@ -43,4 +44,16 @@ pl_status pl_gemm_check_shapes(const char *a_name, const int64_t *a, const char 
         return pl_fail(PL_ERR_ARG, "%s is %lldx%lld; C0 must be M x N = %lldx%lld", c0_name, (long long)c0[0],
                        (long long)c0[1], (long long)a[0], (long long)b[1]);
     return PL_OK;
+}
+
+/* A user's rung (include/parlab_rung.h): the problem as pl_sgemm's arguments. */
+pl_status pl_gemm_call_user(void (*fn)(void), const pl_run_args *a)
+{
+    const pl_gemm_problem *p = a->problem;
+    const float *A = a->data[0], *B = a->data[1];
+    float *C = a->data[2];
+    if (a->stream)
+        return pl_rung_returned(a, ((pl_rung_gemm_cuda)fn)(p->M, p->N, p->K, p->alpha, A, p->lda, B, p->ldb, p->beta,
+                                                           C, p->ldc, (pl_rung_stream)a->stream));
+    return pl_rung_returned(a, ((pl_rung_gemm)fn)(p->M, p->N, p->K, p->alpha, A, p->lda, B, p->ldb, p->beta, C, p->ldc));
 }

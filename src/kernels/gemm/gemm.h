@@ -88,6 +88,9 @@ pl_status pl_gemm_peer_cublas_tf32(const pl_run_args *a);
 pl_status pl_gemm_check_shapes(const char *a_name, const int64_t *a, const char *b_name, const int64_t *b,
                                const char *c0_name, const int64_t *c0);
 
+/* A user's rung called with the problem's arguments (api.c; pl_kernel.call_user). */
+pl_status pl_gemm_call_user(void (*fn)(void), const pl_run_args *a);
+
 #ifdef __cplusplus
 }
 #endif

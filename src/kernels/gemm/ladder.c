@@ -150,4 +150,5 @@ const pl_kernel pl_gemm_kernel = {
     .ops = pl_gemm_spec_flops,
     .bytes = pl_gemm_spec_bytes,
     .bytes_written = pl_gemm_spec_bytes_written,
+    .call_user = pl_gemm_call_user,
 };

@@ -3,6 +3,7 @@
  * (pl_run_host), which moves them to the device and back for a CUDA context. */
 #include "core/core.h"
 #include "kernels/gemv/gemv.h"
+#include "parlab_rung.h"
 
 pl_status pl_sgemv(pl_ctx *ctx, char trans, int64_t M, int64_t N, float alpha, const float *A, int64_t lda,
                    const float *x, float beta, float *y)
@@ -32,4 +33,17 @@ pl_status pl_gemv_variant_problem(pl_ctx *ctx, const char *variant, const int64_
     if (s != PL_OK) return s;
     void *host[3] = {(void *)A, (void *)x, y};
     return pl_run_host(ctx, &pl_gemv_kernel, v, params, p, host);
+}
+
+/* A user's rung (include/parlab_rung.h): the problem as pl_sgemv's arguments. */
+pl_status pl_gemv_call_user(void (*fn)(void), const pl_run_args *a)
+{
+    const pl_gemv_problem *p = a->problem;
+    const float *A = a->data[0], *x = a->data[1];
+    float *y = a->data[2];
+    const char trans = p->trans ? 't' : 'n';
+    if (a->stream)
+        return pl_rung_returned(a, ((pl_rung_gemv_cuda)fn)(trans, p->M, p->N, p->alpha, A, p->lda, x, p->beta, y,
+                                                           (pl_rung_stream)a->stream));
+    return pl_rung_returned(a, ((pl_rung_gemv)fn)(trans, p->M, p->N, p->alpha, A, p->lda, x, p->beta, y));
 }

@@ -116,4 +116,5 @@ const pl_kernel pl_gemv_kernel = {
     .ops = pl_gemv_spec_flops,
     .bytes = pl_gemv_spec_bytes,
     .bytes_written = pl_gemv_spec_bytes_written,
+    .call_user = pl_gemv_call_user,
 };

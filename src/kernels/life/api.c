@@ -4,6 +4,7 @@
  * (device copies for a CUDA rung). */
 #include "core/core.h"
 #include "kernels/life/life.h"
+#include "parlab_rung.h"
 
 #include <string.h>
 
@@ -51,4 +52,18 @@ pl_status pl_life(pl_ctx *ctx, int64_t W, int64_t H, uint64_t *bits, int64_t gen
     const char *best = pl_best_variant(ctx, &pl_life_kernel, &shape);
     if (!best) return pl_fail(PL_ERR_UNSUPPORTED, "pl_life: no life variant can run in this context");
     return pl_life_variant(ctx, best, NULL, W, H, bits, gens, rule, torus);
+}
+
+/* A user's rung (include/parlab_rung.h): the problem as pl_life's arguments, the rule as text. */
+pl_status pl_life_call_user(void (*fn)(void), const pl_run_args *a)
+{
+    const pl_life_problem *p = a->problem;
+    uint64_t *bits = a->data[0];
+    char rule[32];
+    pl_life_rule_format(&p->rule, rule, sizeof rule);
+    const int torus = p->topology == PL_LIFE_TOPO_TORUS;
+    if (a->stream)
+        return pl_rung_returned(a, ((pl_rung_life_cuda)fn)(p->W, p->H, bits, p->gens, rule, torus,
+                                                           (pl_rung_stream)a->stream));
+    return pl_rung_returned(a, ((pl_rung_life)fn)(p->W, p->H, bits, p->gens, rule, torus));
 }

@@ -122,5 +122,6 @@ const pl_kernel pl_life_kernel = {
     .ops = pl_life_spec_ops,
     .bytes = pl_life_spec_bytes,
     .bytes_written = pl_life_spec_bytes_written,
+    .call_user = pl_life_call_user,
     .best_first_for = best_first_for,
 };

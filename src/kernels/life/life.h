@@ -123,6 +123,9 @@ pl_status pl_life_cuda_register(const pl_run_args *a);
 double pl_life_cuda_bytes_workspace(const void *problem);
 double pl_life_cuda_words_workspace(const void *problem);
 
+/* A user's rung called with the problem's arguments (api.c; pl_kernel.call_user). */
+pl_status pl_life_call_user(void (*fn)(void), const pl_run_args *a);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,6 +3,7 @@
  * problem struct a caller built (the file tools), with the rung it names. */
 #include "core/core.h"
 #include "kernels/reduce/reduce.h"
+#include "parlab_rung.h"
 
 pl_status pl_sreduce(pl_ctx *ctx, pl_reduce_op op, int axis, int64_t M, int64_t N, const float *A, int64_t lda,
                      float *r)
@@ -55,4 +56,25 @@ pl_status pl_dot_variant_problem(pl_ctx *ctx, const char *variant, const int64_t
     if (s != PL_OK) return s;
     void *host[3] = {(void *)x, (void *)y, result};
     return pl_run_host(ctx, &pl_dot_kernel, v, params, p, host);
+}
+
+/* A user's rung (include/parlab_rung.h): the problem as pl_sreduce's arguments, and pl_sdot's. */
+pl_status pl_reduce_call_user(void (*fn)(void), const pl_run_args *a)
+{
+    const pl_reduce_problem *p = a->problem;
+    const float *A = a->data[0];
+    float *r = a->data[1];
+    if (a->stream)
+        return pl_rung_returned(a, ((pl_rung_reduce_cuda)fn)(p->op, p->axis, p->M, p->N, A, p->lda, r,
+                                                             (pl_rung_stream)a->stream));
+    return pl_rung_returned(a, ((pl_rung_reduce)fn)(p->op, p->axis, p->M, p->N, A, p->lda, r));
+}
+
+pl_status pl_dot_call_user(void (*fn)(void), const pl_run_args *a)
+{
+    const pl_dot_problem *p = a->problem;
+    const float *x = a->data[0], *y = a->data[1];
+    float *r = a->data[2];
+    if (a->stream) return pl_rung_returned(a, ((pl_rung_dot_cuda)fn)(p->N, x, y, r, (pl_rung_stream)a->stream));
+    return pl_rung_returned(a, ((pl_rung_dot)fn)(p->N, x, y, r));
 }

@@ -108,6 +108,7 @@ const pl_kernel pl_reduce_kernel = {
     .ops = pl_reduce_spec_ops,
     .bytes = pl_reduce_spec_bytes,
     .bytes_written = pl_reduce_spec_bytes_written,
+    .call_user = pl_reduce_call_user,
 };
 
 /* ---------------------------------------------------------------- dot */
@@ -177,4 +178,5 @@ const pl_kernel pl_dot_kernel = {
     .ops = pl_dot_spec_ops,
     .bytes = pl_dot_spec_bytes,
     .bytes_written = pl_dot_spec_bytes_written,
+    .call_user = pl_dot_call_user,
 };

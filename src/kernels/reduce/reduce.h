@@ -108,6 +108,10 @@ enum { PL_REDUCE_WS_PARTIALS = 6, PL_REDUCE_WS_CUB = 7 };
 static inline PL_REDUCE_HD float pl_reduce_min2(float a, float b) { return (a < b || a != a) ? a : b; }
 static inline PL_REDUCE_HD float pl_reduce_max2(float a, float b) { return (a > b || a != a) ? a : b; }
 
+/* A user's rung called with the problem's arguments (api.c; pl_kernel.call_user). */
+pl_status pl_reduce_call_user(void (*fn)(void), const pl_run_args *a);
+pl_status pl_dot_call_user(void (*fn)(void), const pl_run_args *a);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,6 +3,7 @@
  * which moves them to the device and back for a CUDA context. */
 #include "core/core.h"
 #include "kernels/transpose/transpose.h"
+#include "parlab_rung.h"
 
 pl_status pl_stranspose_variant(pl_ctx *ctx, const char *variant, const int64_t *params, int64_t M, int64_t N,
                                 const float *A, int64_t lda, float *B, int64_t ldb)
@@ -30,4 +31,16 @@ pl_status pl_stranspose(pl_ctx *ctx, int64_t M, int64_t N, const float *A, int64
     const char *best = pl_best_variant(ctx, &pl_transpose_kernel, NULL);
     if (!best) return pl_fail(PL_ERR_UNSUPPORTED, "pl_stranspose: no transpose variant can run in this context");
     return pl_stranspose_variant(ctx, best, NULL, M, N, A, lda, B, ldb);
+}
+
+/* A user's rung (include/parlab_rung.h): the problem as pl_stranspose's arguments. */
+pl_status pl_transpose_call_user(void (*fn)(void), const pl_run_args *a)
+{
+    const pl_transpose_problem *p = a->problem;
+    const float *A = a->data[0];
+    float *B = a->data[1];
+    if (a->stream)
+        return pl_rung_returned(a, ((pl_rung_transpose_cuda)fn)(p->M, p->N, A, p->lda, B, p->ldb,
+                                                                (pl_rung_stream)a->stream));
+    return pl_rung_returned(a, ((pl_rung_transpose)fn)(p->M, p->N, A, p->lda, B, p->ldb));
 }

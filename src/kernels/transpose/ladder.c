@@ -97,4 +97,5 @@ const pl_kernel pl_transpose_kernel = {
     .ops = pl_transpose_spec_ops,
     .bytes = pl_transpose_spec_bytes,
     .bytes_written = pl_transpose_spec_bytes_written,
+    .call_user = pl_transpose_call_user,
 };

@@ -64,6 +64,9 @@ pl_status pl_transpose_cuda_tuned(const pl_run_args *a);
 pl_status pl_transpose_peer_openblas(const pl_run_args *a);
 pl_status pl_transpose_peer_cublas(const pl_run_args *a);
 
+/* A user's rung called with the problem's arguments (api.c; pl_kernel.call_user). */
+pl_status pl_transpose_call_user(void (*fn)(void), const pl_run_args *a);
+
 #ifdef __cplusplus
 }
 #endif
