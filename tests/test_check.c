@@ -1,5 +1,5 @@
 /* test_check.c: the correctness suite alone (pl_check_variant, `parlab check`). Every kernel
- * declares check cases, and its cpu-naive rung passes all of them at the default seeds. Rungs
+ * declares check cases, and its cpu-naive rung passes all of them at three seeds. Rungs
  * made wrong on purpose (the real cpu-naive, then one thing broken) are caught, each with what
  * is wrong named: one output element off (its operand, row, column, value, reference and
  * bound), an unwritten last column (the poisoned tail, the count of wrong elements), an exact
@@ -120,7 +120,7 @@ static void keep(void *user, const pl_check_outcome *o)
     }
 }
 
-/* A broken copy of kernel k's cpu-naive, checked at the default seeds. */
+/* A broken copy of kernel k's cpu-naive, checked at three fixed seeds. */
 static void check_broken(pl_ctx *ctx, const pl_kernel *k, const char *name, pl_status (*run)(const pl_run_args *),
                          seen *out, int *failed)
 {
@@ -128,8 +128,7 @@ static void check_broken(pl_ctx *ctx, const pl_kernel *k, const char *name, pl_s
     pl_variant broken = *original;
     broken.name = name;
     broken.run = run;
-    uint64_t seeds[PL_CHECK_SEEDS];
-    pl_check_default_seeds(seeds);
+    const uint64_t seeds[PL_CHECK_SEEDS] = {42, 7919, 1234567};
     int runs = 0;
     out->n = 0;
     pl_status s = pl_check_variant(ctx, k, &broken, NULL, seeds, PL_CHECK_SEEDS, keep, out, &runs, failed);
@@ -144,11 +143,13 @@ int main(void)
 {
     pl_ctx *ctx;
     if (pl_ctx_create(&ctx, PL_BACKEND_CPU, 0, 2) != PL_OK) return 1;
-    uint64_t seeds[PL_CHECK_SEEDS];
-    pl_check_default_seeds(seeds);
-    CHECK(seeds[0] == 42, "the first default seed is bench's, 42 (got %llu)", (unsigned long long)seeds[0]);
-    printf("seeds %llu %llu %llu\n", (unsigned long long)seeds[0], (unsigned long long)seeds[1],
-           (unsigned long long)seeds[2]);
+    uint64_t drawn[PL_CHECK_SEEDS];
+    pl_check_default_seeds(drawn);
+    CHECK(drawn[0] == 42 && drawn[1] == 7919 && drawn[2] >= 1000, "the default seeds: 42, 7919, one drawn (got %llu %llu %llu)",
+          (unsigned long long)drawn[0], (unsigned long long)drawn[1], (unsigned long long)drawn[2]);
+    /* Fixed seeds, so the test is the same on every run: a drawn seed finds a rung's (or a
+     * bound's) rare failure for the person running `parlab check`, not a flaky test. */
+    const uint64_t seeds[PL_CHECK_SEEDS] = {42, 7919, 1234567};
 
     /* every kernel's cpu-naive passes its whole suite */
     static seen s;

@@ -84,7 +84,9 @@ class CheckReport(builtins.list):
     inputs_ok, exact (checked for equality), message (why a run failed or was skipped), and
     worst: None, or for a failure the worst element (the first of the worst in row-major
     order) of the failed check: run ("first" or "timed"), operand, row, col, value, reference,
-    bound (0: exact), wrong (how many elements broke their bound), checked, error, elem_ratio.
+    bound (0: exact), wrong (how many elements broke their bound; 0 when only the whole
+    output's relative error passed its bound), checked, error (that relative error),
+    error_bound, elem_ratio.
 
     .kernel, .variant, .seeds; .failures (the failed dicts); .ok (none failed); str() the lines
     `parlab check` prints; raise_for_failures() raises VerifyError naming the first failure."""
@@ -113,8 +115,10 @@ class CheckReport(builtins.list):
         if w:
             where = f"{w['operand']} row {w['row']}'s residual" if w["col"] < 0 else f"{w['operand']}[{w['row']}][{w['col']}]"
             bound = f"bound {w['bound']:.3g}" if w["bound"] > 0 else "exact"
-            parts.append(f"{w['wrong']} of {w['checked']} elements wrong ({w['run']} run); worst {where} = "
-                         f"{w['value']:.9g}, reference {w['reference']:.9g}, {bound}")
+            what = (f"relative error {w['error']:.3g} above its bound {w['error_bound']:.3g}, every element within "
+                    f"its own" if w["wrong"] == 0 else f"{w['wrong']} of {w['checked']} elements wrong")
+            parts.append(f"{what} ({w['run']} run); worst {where} = {w['value']:.9g}, reference "
+                         f"{w['reference']:.9g}, {bound}")
         if not o["padding_ok"]:
             parts.append("padding touched")
         if not o["inputs_ok"]:

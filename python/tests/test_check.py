@@ -5,7 +5,7 @@ import parlab
 
 
 def test_cpu_naive_passes_every_case():
-    r = parlab.check("gemm", "cpu-naive")
+    r = parlab.check("gemm", "cpu-naive")  # the default seeds: 42, 7919 and one new
     n_cases = len(r) // 3
     assert r.ok and not r.failures and r.raise_for_failures() is r
     assert r.kernel == "gemm" and r.variant == "cpu-naive" and len(r.seeds) == 3 and r.seeds[:2] == [42, 7919]
@@ -37,12 +37,17 @@ def test_a_failure_reads_as_the_worst_element():
            "padding_ok": True, "inputs_ok": True, "exact": False, "message": "",
            "worst": {"run": "first", "operand": "C", "row": 0, "col": 30, "value": float("nan"),
                      "reference": 0.96, "bound": 1.5e-5, "wrong": 17, "checked": 527, "error": float("inf"),
-                     "elem_ratio": float("inf")}}
+                     "error_bound": 1e-5, "elem_ratio": float("inf")}}
     r = parlab.CheckReport("gemm", "mine", [3], [bad])
     assert not r.ok and r.failures == [bad]
     assert "17 of 527 elements wrong (first run); worst C[0][30] = nan, reference 0.96, bound 1.5e-05" in str(r)
     with pytest.raises(parlab.VerifyError, match=r"1 of 1 runs failed; first: fail  17x31x33"):
         r.raise_for_failures()
+    # every element within its bound, the whole output's relative error not
+    whole = dict(bad, worst=dict(bad["worst"], value=0.0215809941, reference=0.0215778946, bound=0.00391, wrong=0,
+                                 checked=1, error=1.4e-4))
+    assert "relative error 0.00014 above its bound 1e-05, every element within its own (first run)" in str(
+        parlab.CheckReport("gemv", "cpu-naive", [3], [whole]))
 
 
 def test_errors_name_the_rung():

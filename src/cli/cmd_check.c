@@ -13,7 +13,7 @@
 
 static void help(FILE *f)
 {
-    fprintf(f, "usage: parlab check KERNEL [--variant V,...|all] [--seed S] [--threads N] [--device D]\n"
+    fprintf(f, "usage: parlab check KERNEL [--variant V,...|all] [--seed S,...] [--threads N] [--device D]\n"
            "       parlab check KERNEL --cases\n\n"
            "The correctness suite alone, as a student runs it before timing anything. Each\n"
            "variant runs on every check case of the kernel (--cases lists them): sizes of 1,\n"
@@ -28,7 +28,7 @@ static void help(FILE *f)
            "options:\n"
            "  --variant V,...|all       the variants to check (default: all, every rung that can\n"
            "                            run here; peers are checked when named)\n"
-           "  --seed S                  one seed instead of the %d: replays a failed line\n"
+           "  --seed S,...              these seeds instead of the %d (one replays a failed line)\n"
            "  --cases                   list the kernel's check cases and exit\n"
            "  --threads N               " CLI_THREADS_HELP "\n"
            "  --device D                CUDA device (default 0)\n"
@@ -39,9 +39,10 @@ static void help(FILE *f)
 }
 
 enum { O_SEED = CLI_OPT_OWN, O_CASES };
+enum { MAX_SEEDS = 64 };
 static const cli_opt options[] = {
     {"--variant", "V", CLI_OPT_VARIANT, 0, NULL}, {"--threads", "N", CLI_OPT_THREADS, 0, NULL},
-    {"--device", "D", CLI_OPT_DEVICE, 0, NULL},   {"--seed", "S", O_SEED, 0, NULL},
+    {"--device", "D", CLI_OPT_DEVICE, 0, NULL},   {"--seed", "S,...", O_SEED, 0, NULL},
     {"--cases", NULL, O_CASES, 0, NULL},
 };
 
@@ -49,8 +50,8 @@ typedef struct check_args {
     const char *variants;
     long threads, device;
     int list_cases;
-    int n_seeds;
-    uint64_t seeds[PL_CHECK_SEEDS];
+    int n_seeds; /* 0: the default seeds */
+    uint64_t seeds[MAX_SEEDS];
 } check_args;
 
 static int take(void *user, const cli_opt *o, const char *val)
@@ -62,14 +63,26 @@ static int take(void *user, const cli_opt *o, const char *val)
     case CLI_OPT_DEVICE: return cli_parse_device(val, &a->device);
     case O_CASES: a->list_cases = 1; return PL_EXIT_OK;
     default: {
-        char *end;
-        unsigned long long s = strtoull(val, &end, 10);
-        if (*end || val[0] == '-') {
-            cli_error("check: --seed: '%s' is not a seed (a whole number, 0 or more)", val);
+        char buf[2048], *items[MAX_SEEDS + 1];
+        int n = cli_split(val, buf, sizeof buf, items, MAX_SEEDS + 1);
+        if (n > MAX_SEEDS) {
+            cli_error("check: --seed: more than %d seeds", MAX_SEEDS);
             return PL_EXIT_USAGE;
         }
-        a->seeds[0] = s;
-        a->n_seeds = 1;
+        a->n_seeds = 0;
+        for (int i = 0; i < n; i++) {
+            char *end;
+            unsigned long long seed = strtoull(items[i], &end, 10);
+            if (*end || !*items[i] || items[i][0] == '-') {
+                cli_error("check: --seed: '%s' is not a seed (a whole number, 0 or more)", items[i]);
+                return PL_EXIT_USAGE;
+            }
+            a->seeds[a->n_seeds++] = seed;
+        }
+        if (a->n_seeds == 0) {
+            cli_error("check: --seed: '%s' names no seed", val);
+            return PL_EXIT_USAGE;
+        }
         return PL_EXIT_OK;
     }
     }
@@ -157,9 +170,11 @@ static void print_outcome(void *user, const pl_check_outcome *o)
     else if (o->status != PL_OK) printf("  run failed: %s\n", o->message);
     else {
         const pl_check_result *b = o->bad;
-        if (b)
-            printf("  %" PRId64 " of %" PRId64 " elements wrong (%s run)\n", b->wrong, b->checked,
-                   b == &o->result.first ? "first" : "timed");
+        const char *run = b == &o->result.first ? "first" : "timed";
+        if (b && b->wrong == 0) /* every element within its own bound, the whole output not */
+            printf("  relative error %.3g above its bound %.3g, every element within its own (%s run)\n", b->error,
+                   o->result.bound, run);
+        else if (b) printf("  %" PRId64 " of %" PRId64 " elements wrong (%s run)\n", b->wrong, b->checked, run);
         else if (o->result.bound == 0) printf("  every element exact\n");
         else printf("  worst element at %.2g of its bound\n", fmax(o->result.first.elem_ratio, o->result.last.elem_ratio));
         if (b) print_bad(o);
@@ -205,7 +220,7 @@ static int check_one(const pl_kernel *k, const pl_variant *v, const check_args *
 
 int pl_cmd_check(int argc, char **argv)
 {
-    check_args a = {.n_seeds = PL_CHECK_SEEDS};
+    check_args a = {.n_seeds = 0};
     const char *kernel = NULL;
     cli_args args = {.cmd = "check", .opts = options, .n_opts = sizeof options / sizeof *options, .pos = &kernel,
                      .max_pos = 1, .takes = "one kernel"};
@@ -224,7 +239,10 @@ int pl_cmd_check(int argc, char **argv)
         list_cases(k);
         return PL_EXIT_OK;
     }
-    if (a.n_seeds == PL_CHECK_SEEDS) pl_check_default_seeds(a.seeds);
+    if (a.n_seeds == 0) {
+        pl_check_default_seeds(a.seeds);
+        a.n_seeds = PL_CHECK_SEEDS;
+    }
     const pl_variant *vars[64];
     int n;
     if ((rc = choose(k, a.variants, vars, &n)) != PL_EXIT_OK) return rc;

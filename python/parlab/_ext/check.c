@@ -60,8 +60,11 @@ static PyObject *outcome_dict(const kept *k)
         worst = check_dict(k->bad_first ? &o->result.first : &o->result.last, k->operand);
         if (!worst) return NULL;
         PyObject *run = PyUnicode_FromString(k->bad_first ? "first" : "timed");
-        int bad = !run || PyDict_SetItemString(worst, "run", run) < 0;
+        PyObject *error_bound = PyFloat_FromDouble(o->result.bound);
+        int bad = !run || !error_bound || PyDict_SetItemString(worst, "run", run) < 0 ||
+                  PyDict_SetItemString(worst, "error_bound", error_bound) < 0;
         Py_XDECREF(run);
+        Py_XDECREF(error_bound);
         if (bad) {
             Py_DECREF(worst);
             return NULL;
