@@ -398,7 +398,22 @@ typedef struct pl_check_result {
     int64_t row, col;
     int64_t checked;    /* elements compared with a reference value */
     char how[128];      /* what ran: "full: every element", "sampled: Freivalds x8 ..." */
+    /* The worst element (the first of equally bad ones in row-major order; an unwritten or NaN
+     * element is the worst there is): the value the run left, the reference, and the bound
+     * |value - reference| had to stay within (0: exact equality). A sampled check whose worst
+     * is a whole row's residual (col -1) gives the residual, 0 and its tolerance. */
+    double value, reference, bound;
+    int64_t wrong;      /* checked elements beyond their bound (exact: that differ); a sampled
+                         * check counts its samples so (an element sampled twice counts twice,
+                         * a Freivalds row once) */
 } pl_check_result;
+
+/* One case of a kernel's correctness suite (pl_check_variant): a size as --size takes it and
+ * the problem's settings as --set takes them ("alpha=-0.5,beta=2,pad=1"; "" the defaults). */
+typedef struct pl_check_case {
+    const char *size;
+    const char *settings;
+} pl_check_case;
 
 typedef struct pl_kernel {
     const char *name;      /* "gemm" */
@@ -456,6 +471,10 @@ typedef struct pl_kernel {
      * pl_rung_<kernel>_cuda (a.stream not NULL) with the problem's arguments and a's operands;
      * a nonzero return is PL_ERR_VERIFY naming the value. NULL: no user rungs for this kernel. */
     pl_status (*call_user)(void (*fn)(void), const pl_run_args *a);
+    /* The correctness suite (`parlab check`): small odd shapes and every problem parameter's
+     * values, each run at a few seeds and checked in full. NULL: the named sizes' first alone. */
+    const pl_check_case *check_cases;
+    int n_check_cases;
 } pl_kernel;
 
 int pl_kernel_count(void);
@@ -615,6 +634,38 @@ pl_check pl_problem_check(const pl_problem *p);   /* FULL or SAMPLE */
  * completed (even if a check failed: see r->verified). */
 pl_status pl_bench_variant(pl_ctx *ctx, pl_problem *p, const pl_variant *v, const int64_t *params,
                            const pl_bench_config *cfg, pl_result *r);
+
+/* ---- the correctness suite: a variant on every check case of its kernel, at a few seeds */
+enum { PL_CHECK_SEEDS = 3 };
+/* The seeds a check runs at when the user names none: fixed ones (42 first, bench's default
+ * seed) and one drawn from the clock, so repeated checks see new inputs. */
+void pl_check_default_seeds(uint64_t seeds[PL_CHECK_SEEDS]);
+/* What one case at one seed gave. */
+typedef struct pl_check_outcome {
+    int index, n;              /* this is run index of n (cases x seeds, the seeds varying fastest) */
+    const pl_check_case *check_case; /* the case: its size and settings as the kernel declares them */
+    uint64_t seed;
+    pl_status status;          /* PL_OK: it ran (see passed); PL_ERR_UNSUPPORTED: the variant does
+                                * not take this problem (skipped, not a failure); else the run or
+                                * the problem failed (a failure), message says why */
+    int passed;                /* ran, both checks passed, padding untouched, inputs unchanged */
+    pl_result result;          /* the warm-up's check (first), the timed run's (last),
+                                * padding_ok, inputs_ok, size (the problem's describe()) */
+    const pl_check_result *bad; /* the failed check (first, else last); NULL when both passed */
+    const char *operand;       /* the name of bad's operand ("C"); NULL with bad */
+    char message[256];
+} pl_check_outcome;
+typedef void (*pl_check_fn)(void *user, const pl_check_outcome *o);
+/* Run v (any variant: a ladder's, or one the caller made) on each of k's check cases at each
+ * of seeds[0..n_seeds): the problem made with that seed and the full float64 check, a warm-up
+ * run checked, one timed run checked (pl_bench_variant with repeats 1), padding and inputs
+ * checked; each outcome to each(user, o) as it comes (may be NULL). ctx must be of v's
+ * backend. *n_failed counts failed runs and failed checks; skipped cases are not failures.
+ * PL_OK when every case was tried; PL_ERR_CANCELLED, or the status of a setup failure (v
+ * cannot run here, params illegal: nothing was run). */
+pl_status pl_check_variant(pl_ctx *ctx, const pl_kernel *k, const pl_variant *v, const int64_t *params,
+                           const uint64_t *seeds, int n_seeds, pl_check_fn each, void *user, int *n_runs,
+                           int *n_failed);
 
 /* Seconds a pl_bench_variant of v on plan would take (warm-up, repeats), from the variant's
  * rate in a probe at the kernel's named sizes (smallest first, larger while the probe is

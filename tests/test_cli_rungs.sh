@@ -77,6 +77,14 @@ else
     bad "PL_SAME_CODE_RUNGS is not set: every kernel's call_user untested"
 fi
 
+# parlab check --rung: the correctness suite alone on a user's rung.
+"$PARLAB" check transpose --rung "$lib:good_transpose" --seed 42 >out.txt 2>err.txt; rc=$?
+expect 0 "check --rung, a correct rung" "transpose good_transpose: [0-9]+ cases x 1 seed, 0 failed"
+"$PARLAB" check transpose --rung "$lib:unwritten_tail_transpose" --rung-name tail --seed 42 >out.txt 2>err.txt; rc=$?
+expect 1 "check --rung, an unwritten tail" "worst element: B\[16\]\[0\] = NaN \(the poison"
+"$PARLAB" check transpose --rung "$lib:no_such_fn" >out.txt 2>err.txt; rc=$?
+expect 2 "check --rung, a missing symbol" "no function no_such_fn in"
+
 # Usage errors, before anything runs (exit 2, naming what is wrong).
 bench transpose --size 8 --rung "$lib:no_such_fn"
 expect 2 "a missing symbol" "no function no_such_fn in"

@@ -8,8 +8,8 @@ with copies) and on CuPy/PyTorch arrays on the GPU (in place, on the caller's st
     4.0
 
 Kernels: one call each, named as `parlab list` names them (parlab.KERNELS, read from the C
-library's registry); Life files: life_read, life_write; the lab: list, peaks, bench, compare,
-machine; your own rungs: rung (a Python callable on a kernel's ladder, for bench).
+library's registry); Life files: life_read, life_write; the lab: list, peaks, bench, check,
+compare, machine; your own rungs: rung (a Python callable on a kernel's ladder, for bench).
 Failures raise parlab.Error subclasses that are also the usual built-ins (ArgumentError is a
 ValueError, DTypeError a TypeError, ...), with the library's message. docs/python.md tells the
 rest.
@@ -20,7 +20,7 @@ from ._parlab import (ArgumentError, CudaError, DTypeError, Error, FileError, Fo
                       version as __version__)
 from ._compare import compare
 from ._life import Pattern, life_read, life_write
-from ._registry import bench, list, machine, peaks
+from ._registry import CheckReport, bench, check, list, machine, peaks
 from ._rung import Rung, rung
 
 # The registry's kernels, in `parlab list` order. Each one's call is its Python wrapper (the
@@ -31,7 +31,7 @@ globals().update({name: getattr(_kernels, name, None) or getattr(_life, name) fo
                   if hasattr(_kernels, name) or hasattr(_life, name)})
 
 __all__ = [name for name in KERNELS if name in globals()] + [
-    "life_read", "life_write", "Pattern", "list", "peaks", "bench", "compare", "machine", "rung", "Rung",
+    "life_read", "life_write", "Pattern", "list", "peaks", "bench", "check", "CheckReport", "compare", "machine", "rung", "Rung",
     "KERNELS",
     "Error", "ArgumentError", "DTypeError", "OutOfMemoryError", "UnsupportedError", "CudaError", "FileError",
     "FormatError", "VerifyError", "RungError",

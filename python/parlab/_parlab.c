@@ -30,6 +30,8 @@ static PyMethodDef methods[] = {
     {"compare", plx_compare, METH_VARARGS, "compare(old, new, kernel, renames, ignore) -> (rows, geomean)"},
     {"rung_make", plx_rung_make, METH_VARARGS,
      "rung_make(kernel, name, backend, precision, call) -> capsule of the rung's pl_variant (parlab.rung)"},
+    {"check", plx_check, METH_VARARGS,
+     "check(kernel, variant, seeds or None, threads, device) -> (seeds, [outcome dicts])"},
     {NULL, NULL, 0, NULL},
 };
 

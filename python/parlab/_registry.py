@@ -1,8 +1,9 @@
-"""What parlab has and what this machine can do (list, peaks), and the harness (bench)."""
+"""What parlab has and what this machine can do (list, peaks), and the harness (bench, check)."""
+import builtins
 import json
 
 from . import _parlab
-from ._parlab import ArgumentError, UnsupportedError
+from ._parlab import ArgumentError, UnsupportedError, VerifyError
 from ._rung import Rung, as_variant
 
 
@@ -81,3 +82,79 @@ def bench(kernel, size, variants="all", peer=False, *, set=None, threads=None, d
     if notes is not None:
         notes.extend(line for line in lines.splitlines() if line)
     return json.loads(text)["results"]
+
+
+class CheckReport(builtins.list):
+    """What parlab.check found: a list with one dict per case and seed, in order: size and
+    settings (the case as the kernel declares it), problem (its description), seed, verdict
+    ("pass", "fail", or "skip": the rung does not take that problem), status, padding_ok,
+    inputs_ok, exact (checked for equality), message (why a run failed or was skipped), and
+    worst: None, or for a failure the worst element (the first of the worst in row-major
+    order) of the failed check: run ("first" or "timed"), operand, row, col, value, reference,
+    bound (0: exact), wrong (how many elements broke their bound; 0 when only the whole
+    output's relative error passed its bound), checked, error (that relative error),
+    error_bound, elem_ratio.
+
+    .kernel, .variant, .seeds; .failures (the failed dicts); .ok (none failed); str() the lines
+    `parlab check` prints; raise_for_failures() raises VerifyError naming the first failure."""
+
+    def __init__(self, kernel, variant, seeds, outcomes):
+        super().__init__(outcomes)
+        self.kernel, self.variant, self.seeds = kernel, variant, builtins.list(seeds)
+
+    @property
+    def failures(self):
+        return [o for o in self if o["verdict"] == "fail"]
+
+    @property
+    def ok(self):
+        return not self.failures
+
+    @staticmethod
+    def _line(o):
+        head = f"{o['verdict']:<4}  {o['size']}  {o['settings'] or '-'}  seed {o['seed']}"
+        w = o["worst"]
+        if o["verdict"] == "skip":
+            return f"{head}: not taken: {o['message']}"
+        if o["status"] != "ok":
+            return f"{head}: run failed: {o['message']}"
+        parts = []
+        if w:
+            where = f"{w['operand']} row {w['row']}'s residual" if w["col"] < 0 else f"{w['operand']}[{w['row']}][{w['col']}]"
+            bound = f"bound {w['bound']:.3g}" if w["bound"] > 0 else "exact"
+            what = (f"relative error {w['error']:.3g} above its bound {w['error_bound']:.3g}, every element within "
+                    f"its own" if w["wrong"] == 0 else f"{w['wrong']} of {w['checked']} elements wrong")
+            parts.append(f"{what} ({w['run']} run); worst {where} = {w['value']:.9g}, reference "
+                         f"{w['reference']:.9g}, {bound}")
+        if not o["padding_ok"]:
+            parts.append("padding touched")
+        if not o["inputs_ok"]:
+            parts.append("inputs written")
+        return head + (": " + "; ".join(parts) if parts else "")
+
+    def __str__(self):
+        lines = [f"{self.kernel} {self.variant}: seeds {', '.join(str(s) for s in self.seeds)}"]
+        lines += ["  " + self._line(o) for o in self]
+        lines.append(f"{self.kernel} {self.variant}: {len(self)} runs, {len(self.failures)} failed")
+        return "\n".join(lines)
+
+    def raise_for_failures(self):
+        if self.failures:
+            raise VerifyError(f"check {self.kernel} {self.variant}: {len(self.failures)} of {len(self)} runs failed; "
+                              f"first: {self._line(self.failures[0])}")
+        return self
+
+
+def check(kernel, variant, *, seed=None, threads=None, device=0):
+    """Run `parlab check`: the rung on every check case of the kernel (odd shapes, every
+    problem parameter's values; parlab check KERNEL --cases lists them) at a few seeds (42,
+    7919 and one new each call; seed=S or a list of seeds instead), each checked in full
+    against the float64 reference (the first run and a timed one), the padding and the
+    inputs. Returns a CheckReport (a list of dicts, one per case and seed); it raises only for
+    what stops the suite (an unknown kernel or variant: ArgumentError; a rung that cannot run
+    here: UnsupportedError). report.ok, report.failures, report.raise_for_failures()."""
+    seeds = None if seed is None else [int(s) for s in (seed if isinstance(seed, (builtins.list, tuple)) else [seed])]
+    v = as_variant(str(kernel), variant)  # a name, or a Python rung's capsule (parlab.rung)
+    name = v if isinstance(v, str) else (getattr(variant, "name", None) or getattr(getattr(variant, "fn", variant), "__name__", "rung"))
+    got, outcomes = _parlab.check(str(kernel), v, seeds, 0 if threads is None else int(threads), int(device))
+    return CheckReport(kernel, name, got, outcomes)

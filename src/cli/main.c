@@ -19,6 +19,7 @@
     X(list, "ladders, variants, and what this build and machine can run") \
     X(peaks, "measure and cache the CPU/GPU FMA peaks and memory bandwidth") \
     X(bench, "verify and time variants against the reference and a peer") \
+    X(check, "the correctness suite alone: odd shapes, every setting, a few seeds") \
     X(sweep, "time one variant over parameter values and name the best") \
     X(gemm, "C = A*B on .npy files") \
     X(gemv, "y = A*x or A^T*x on .npy files") \

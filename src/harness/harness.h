@@ -19,7 +19,8 @@
  * buffers and steps), timing.c (repeats and statistics), ceilings.c, bench.c (the phases of
  * pl_bench_variant in order), estimate.c (a bench's time from a probe), session.c (a bench over
  * sizes and variants, session.h), table.c and text_table.c (the results for a person, a user's
- * rung placed), stats.c (two sets of timed runs compared), compare.c (two bench runs matched). */
+ * rung placed), stats.c (two sets of timed runs compared), compare.c (two bench runs matched), check.c (the correctness
+ * suite alone: pl_check_variant). */
 #ifndef PL_HARNESS_H
 #define PL_HARNESS_H
 
@@ -115,6 +116,9 @@ void pl_check_tensor(const pl_tensor *out, const pl_tensor *ref, const pl_tensor
  * Returns 1 when they pass. */
 int pl_verify_outputs(const pl_problem *p, const pl_variant *v, void *const *work, uint64_t salt, pl_result *r,
                       pl_check_result *res);
+/* A check's verdict against the run's Frobenius bound (0: exact, no element may differ; else
+ * the error within bound and every element within its own). */
+int pl_check_passes(const pl_check_result *res, double bound);
 /* The inputs as the problem made them. Host (a CPU variant got the problem's own copies): by
  * checksum; where one changed, *ok = 0 and the inputs are refilled from the seed. Device: the
  * device copies dev[] (bytes[] each) compared with the host's, in chunks. */

@@ -25,38 +25,45 @@ void pl_check_tensor(const pl_tensor *out, const pl_tensor *ref, const pl_tensor
                      int operand, pl_check_result *res)
 {
     int exact = scale == NULL || scale->host == NULL;
-    double diff2 = 0, ref2 = 0, mismatches = 0, worst = -1;
-    int64_t wr = 0, wc = 0;
+    double diff2 = 0, ref2 = 0, mismatches = 0, worst = -1, wo = 0, wx = 0, wb = 0;
+    int64_t wr = 0, wc = 0, wrong = 0;
     int nonfinite = 0;
     for (int64_t r = 0; r < out->rows; r++) {
         for (int64_t c = 0; c < out->cols; c++) {
             double o = element(out, r * out->ld + c), x = element(ref, r * ref->ld + c);
-            double ratio;
+            double ratio, b = 0;
             if (exact) {
                 ratio = o != x ? INFINITY : 0;
                 mismatches += o != x;
             } else {
-                double d = fabs(o - x), b = elem_bound * element(scale, r * scale->ld + c);
+                double d = fabs(o - x);
+                b = elem_bound * element(scale, r * scale->ld + c);
                 nonfinite |= !isfinite(o);
                 diff2 += (o - x) * (o - x);
                 ref2 += x * x;
                 ratio = !isfinite(o) ? INFINITY : d == 0 ? 0 : b > 0 ? d / b : INFINITY;
             }
+            wrong += ratio > 1.0;
             if (ratio > worst) {
                 worst = ratio;
                 wr = r;
                 wc = c;
+                wo = o, wx = x, wb = b;
             }
         }
     }
     double err = exact ? mismatches : nonfinite ? INFINITY : ref2 > 0 ? sqrt(diff2 / ref2) : sqrt(diff2);
     res->checked += out->rows * out->cols;
+    res->wrong += wrong;
     if (!(err <= res->error)) res->error = err; /* NaN-safe max */
     if (worst > res->elem_ratio || isnan(worst)) {
         res->elem_ratio = worst;
         res->operand = operand;
         res->row = wr;
         res->col = wc;
+        res->value = wo;
+        res->reference = wx;
+        res->bound = wb;
     }
 }
 
@@ -129,8 +136,12 @@ int pl_verify_outputs(const pl_problem *p, const pl_variant *v, void *const *wor
             snprintf(res->how, sizeof res->how, "full: every element against the float64 reference");
     }
     r->padding_ok &= pad_ok;
-    int exact = r->bound == 0;
-    return pad_ok && (exact ? res->error == 0 : (res->error <= r->bound && res->elem_ratio <= 1.0));
+    return pad_ok && pl_check_passes(res, r->bound);
+}
+
+int pl_check_passes(const pl_check_result *res, double bound)
+{
+    return bound == 0 ? res->error == 0 : res->error <= bound && res->elem_ratio <= 1.0;
 }
 
 pl_status pl_verify_inputs_host(pl_problem *p, int *ok)

@@ -11,6 +11,7 @@
  *   bench.c     bench: the library's bench session over sizes and rungs, stoppable with Ctrl-C
  *   compare.c   compare: two bench runs row by row, as `parlab compare`
  *   rung.c      parlab.rung: a Python callable as a rung (the trampoline the harness calls)
+ *   check.c     check: the correctness suite alone (pl_check_variant) on one rung
  */
 #ifndef PARLAB_PY_EXT_H
 #define PARLAB_PY_EXT_H
@@ -142,5 +143,6 @@ typedef struct plx_rung_thread {
 } plx_rung_thread;
 void plx_rung_thread_begin(plx_rung_thread *t);
 void plx_rung_thread_end(plx_rung_thread *t);
+PyObject *plx_check(PyObject *self, PyObject *args);
 
 #endif

@@ -55,6 +55,24 @@ static const pl_variant *const ladder[] = {
 };
 
 static const pl_named_size named_sizes[] = {{"small", "1000"}, {"medium", "4000"}, {"large", "10000"}};
+/* `parlab check`: mode x border x flip x dtype (valid leaves the border unused), every K from 1
+ * to 15, images of 1 pixel, a row or a column, primes and sizes no tile divides, odd pitches. */
+static const pl_check_case check_cases[] = {
+    {"17x31", "mode=valid"},                          {"17x31", "mode=valid,flip=1"},
+    {"17x31", "mode=valid,dtype=i32"},                {"17x31", "mode=valid,flip=1,dtype=i32"},
+    {"31x17", "mode=same,border=zero"},               {"31x17", "mode=same,border=zero,flip=1"},
+    {"31x17", "mode=same,border=clamp"},              {"31x17", "mode=same,border=clamp,flip=1"},
+    {"31x17", "mode=same,border=reflect"},            {"31x17", "mode=same,border=reflect,flip=1"},
+    {"33x65", "mode=same,border=zero,dtype=i32"},     {"33x65", "mode=same,border=zero,flip=1,dtype=i32"},
+    {"33x65", "mode=same,border=clamp,dtype=i32"},    {"33x65", "mode=same,border=clamp,flip=1,dtype=i32"},
+    {"33x65", "mode=same,border=reflect,dtype=i32"},  {"33x65", "mode=same,border=reflect,flip=1,dtype=i32"},
+    {"1", "k=1"},                                     {"1", "k=1,mode=same"},
+    {"1x17", "k=1,dtype=i32"},                        {"17x1", "k=1,mode=same,border=clamp"},
+    {"5x9", "k=5,mode=valid"},                        {"7x7", "k=7,mode=valid,dtype=i32,flip=1"},
+    {"37x41", "k=9,mode=same,border=reflect"},        {"41x37", "k=11,mode=same,border=clamp,flip=1"},
+    {"63x65", "k=13,mode=valid,pad=1"},               {"65x63", "k=15,mode=same,border=zero,pad=3"},
+    {"64x64", "k=5,mode=same,border=reflect,pad=1"},  {"129x127", "k=3,mode=same,border=clamp,dtype=i32,pad=1"},
+};
 
 const pl_kernel pl_conv2d_kernel = {
     .name = "conv2d",
@@ -63,6 +81,8 @@ const pl_kernel pl_conv2d_kernel = {
     .size_help = "N (square), HxW, or small|medium|large (1000, 4000, 10000)",
     .named_sizes = named_sizes,
     .n_named_sizes = PL_COUNT(named_sizes),
+    .check_cases = check_cases,
+    .n_check_cases = PL_COUNT(check_cases),
     .problem_params = pl_conv2d_problem_params,
     .n_problem_params = PL_CONV2D_PROBLEM_N_PARAMS,
     .ladder = ladder,

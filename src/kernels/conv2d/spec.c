@@ -443,8 +443,8 @@ static uint64_t lcg(uint64_t *s)
 }
 
 typedef struct sample_acc {
-    double d2, r2, worst;
-    int64_t row, col, checked, mismatches;
+    double d2, r2, worst, value, reference, bound; /* the worst point's value, reference, bound */
+    int64_t row, col, checked, mismatches, wrong;
 } sample_acc;
 
 static void check_point(const pl_conv2d_problem *p, const pl_tensor *t, const pl_tensor *out, double eb,
@@ -453,26 +453,35 @@ static void check_point(const pl_conv2d_problem *p, const pl_tensor *t, const pl
     double v, m;
     int64_t e;
     ref_element(p, t[0].host, t[1].host, NULL, y, x, &v, &m, &e);
-    double ratio;
+    double ratio, o, ref, bound = 0;
     if (p->dtype == PL_I32) {
-        int32_t o = ((const int32_t *)out[2].host)[y * p->ld_out + x];
-        double d = (double)o - (double)e;
-        a->d2 += d * d, a->r2 += (double)e * e;
-        a->mismatches += o != e;
-        ratio = o != e ? INFINITY : 0;
+        o = ((const int32_t *)out[2].host)[y * p->ld_out + x], ref = (double)e;
+        double d = o - ref;
+        a->d2 += d * d, a->r2 += ref * ref;
+        a->mismatches += o != ref;
+        ratio = o != ref ? INFINITY : 0;
     } else {
-        double o = ((const float *)out[2].host)[y * p->ld_out + x], d = fabs(o - v);
+        o = ((const float *)out[2].host)[y * p->ld_out + x], ref = v, bound = eb * m;
+        double d = fabs(o - v);
         a->d2 += (o - v) * (o - v), a->r2 += v * v;
         ratio = !isfinite(o) ? INFINITY : d == 0 ? 0 : eb * m > 0 ? d / (eb * m) : INFINITY;
     }
-    if (ratio > a->worst || isnan(ratio)) a->worst = isnan(ratio) ? INFINITY : ratio, a->row = y, a->col = x;
+    a->wrong += !(ratio <= 1.0);
+    if (ratio > a->worst || isnan(ratio)) {
+        a->worst = isnan(ratio) ? INFINITY : ratio, a->row = y, a->col = x;
+        a->value = o, a->reference = ref, a->bound = bound;
+    }
     a->checked++;
 }
 
 static void merge(sample_acc *into, const sample_acc *a)
 {
     into->d2 += a->d2, into->r2 += a->r2, into->checked += a->checked, into->mismatches += a->mismatches;
-    if (a->worst > into->worst) into->worst = a->worst, into->row = a->row, into->col = a->col;
+    into->wrong += a->wrong;
+    if (a->worst > into->worst) {
+        into->worst = a->worst, into->row = a->row, into->col = a->col;
+        into->value = a->value, into->reference = a->reference, into->bound = a->bound;
+    }
 }
 
 pl_status pl_conv2d_spec_check_sampled(const void *problem, const pl_tensor *t, int n, const pl_tensor *out,
@@ -512,6 +521,8 @@ pl_status pl_conv2d_spec_check_sampled(const void *problem, const pl_tensor *t, 
     res->checked += all.checked;
     res->operand = 2;
     res->row = all.row, res->col = all.col;
+    res->value = all.value, res->reference = all.reference, res->bound = all.bound;
+    res->wrong += all.wrong;
     if (p->dtype == PL_I32) {
         res->error = (double)all.mismatches;
         res->elem_ratio = all.mismatches ? INFINITY : 0;

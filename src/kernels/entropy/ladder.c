@@ -62,6 +62,15 @@ static const pl_variant *const ladder[] = {
 };
 
 static const pl_named_size named_sizes[] = {{"small", "1000"}, {"medium", "2560"}, {"large", "10000"}};
+/* `parlab check`: windows from 1 to larger than the image, bins from 2 to 256, both bases,
+ * images of 1 pixel, a row or a column, primes and sizes no tile divides, odd pitches. */
+static const pl_check_case check_cases[] = {
+    {"1", ""},            {"1", "k=1"},                {"1x17", "k=3"},              {"17x1", "k=7,base=2"},
+    {"17x31", ""},        {"17x31", "base=2"},         {"31x17", "k=3,bins=2"},      {"31x17", "k=3,bins=2,base=2"},
+    {"33x65", "k=7,bins=256,base=2"}, {"65x33", "k=9,bins=17,pad=1"}, {"64x64", "k=5,bins=16,pad=1"},
+    {"63x65", "k=1,bins=256"}, {"19x23", "k=15,bins=3"},  {"7x5", "k=63,bins=5"},   {"129x127", "k=5,bins=16,pad=3"},
+    {"40x37", "k=11,bins=255,base=2"},
+};
 
 const pl_kernel pl_entropy_kernel = {
     .name = "entropy",
@@ -70,6 +79,8 @@ const pl_kernel pl_entropy_kernel = {
     .size_help = "N (square), HxW, or small|medium|large (1000, 2560, 10000)",
     .named_sizes = named_sizes,
     .n_named_sizes = PL_COUNT(named_sizes),
+    .check_cases = check_cases,
+    .n_check_cases = PL_COUNT(check_cases),
     .unit = PL_UNIT_PIXEL,
     .ceiling = PL_CEIL_MEMORY,
     .problem_params = pl_entropy_problem_params,

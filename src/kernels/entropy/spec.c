@@ -151,8 +151,8 @@ pl_status pl_entropy_spec_check_sampled(const void *problem, const pl_tensor *t,
     double bound = pl_entropy_spec_bound(problem, prec, NULL);
     enum { RANDOM = 1 << 16 };
     int r = p->k / 2;
-    double worst = 0, err2 = 0, ref2 = 0;
-    int64_t checked = 0, wi = 0, wj = 0;
+    double worst = 0, err2 = 0, ref2 = 0, wgot = 0, wwant = 0, wbound = 0;
+    int64_t checked = 0, wi = 0, wj = 0, wrong = 0;
     pl_rng rng;
     pl_rng_seed(&rng, seed);
     /* The border bands: the r+1 rows (columns) at each edge, where the window is clipped. */
@@ -178,8 +178,9 @@ pl_status pl_entropy_spec_check_sampled(const void *problem, const pl_tensor *t,
         double want = pl_entropy_reference_at(p, v, i, j, &cnt);
         double got = o[i * p->ld_out + j];
         double d = fabs(got - want);
-        double ratio = isfinite(got) ? d / (bound * elem_scale(cnt, p->base2)) : INFINITY;
-        if (!(ratio <= worst)) worst = ratio, wi = i, wj = j;
+        double b = bound * elem_scale(cnt, p->base2), ratio = isfinite(got) ? d / b : INFINITY;
+        wrong += !(ratio <= 1.0);
+        if (!(ratio <= worst)) worst = ratio, wi = i, wj = j, wgot = got, wwant = want, wbound = b;
         err2 += d * d, ref2 += want * want;
         checked++;
     }
@@ -187,6 +188,8 @@ pl_status pl_entropy_spec_check_sampled(const void *problem, const pl_tensor *t,
     if (!isfinite(worst)) res->error = INFINITY;
     res->elem_ratio = worst;
     res->operand = 1, res->row = wi, res->col = wj;
+    res->value = wgot, res->reference = wwant, res->bound = wbound;
+    res->wrong += wrong;
     res->checked = checked;
     snprintf(res->how, sizeof res->how, "sampled: %d random pixels and every pixel of the %d rows and columns at "
              "each edge", (int)RANDOM, (int)edge);

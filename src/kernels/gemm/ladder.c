@@ -111,6 +111,16 @@ static const pl_variant *const ladder[] = {
 };
 
 static const pl_named_size named_sizes[] = {{"small", "256"}, {"medium", "1024"}, {"large", "4096"}};
+/* `parlab check`: 1x1x1, primes, sizes no tile divides, thin shapes, odd pitches (a row of an
+ * odd width starts off a 16-byte boundary; pad=1 on a width of 16 or 64 does the same with
+ * aligned widths), and alpha/beta: beta 0 (C write-only), 1, negative, alpha 0. */
+static const pl_check_case check_cases[] = {
+    {"1", ""},           {"2x3x5", ""},        {"17x31x33", ""},         {"31x33x1", ""},
+    {"1x129x7", ""},     {"129x1x7", ""},      {"65x63x127", ""},        {"33x64x16", "pad=1"},
+    {"64x16x64", "pad=3"}, {"127x129x65", "pad=1"}, {"17x33x31", "alpha=-0.5"},
+    {"31x17x33", "beta=1"}, {"33x31x17", "alpha=0.25,beta=-2"}, {"63x65x31", "alpha=0,beta=0.5,pad=1"},
+    {"128x128x128", "alpha=1.5,beta=0.75"},
+};
 
 const pl_kernel pl_gemm_kernel = {
     .name = "gemm",
@@ -118,6 +128,8 @@ const pl_kernel pl_gemm_kernel = {
     .size_help = "N (square), MxNxK, or small|medium|large (256, 1024, 4096)",
     .named_sizes = named_sizes,
     .n_named_sizes = PL_COUNT(named_sizes),
+    .check_cases = check_cases,
+    .n_check_cases = PL_COUNT(check_cases),
     .unit = PL_UNIT_FLOP,
     .ceiling = PL_CEIL_ROOFLINE,
     .problem_params = pl_gemm_problem_params,

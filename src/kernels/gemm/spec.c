@@ -222,11 +222,13 @@ static void check_one(pl_check_result *res, double o, double ref, double mag, do
     double d = fabs(o - ref), ratio = !isfinite(o) ? INFINITY : d == 0 ? 0 : eb * mag > 0 ? d / (eb * mag) : INFINITY;
     *d2 += (o - ref) * (o - ref);
     *r2 += ref * ref;
+    res->wrong += !(ratio <= 1.0);
     if (ratio > res->elem_ratio || isnan(ratio)) {
         res->elem_ratio = isnan(ratio) ? INFINITY : ratio;
         res->operand = 2;
         res->row = i;
         res->col = j;
+        res->value = o, res->reference = ref, res->bound = eb * mag;
     }
     res->checked++;
 }
@@ -244,9 +246,11 @@ static void check_element(const pl_gemm_problem *p, const float *C0, const float
 static void merge_worst(pl_check_result *res, const pl_check_result *local)
 {
     res->checked += local->checked;
+    res->wrong += local->wrong;
     if (local->elem_ratio > res->elem_ratio) {
         res->elem_ratio = local->elem_ratio;
         res->operand = 2, res->row = local->row, res->col = local->col;
+        res->value = local->value, res->reference = local->reference, res->bound = local->bound;
     }
 }
 
@@ -269,8 +273,8 @@ pl_status pl_gemm_spec_check_sampled(const void *problem, const pl_tensor *t, in
         free(X), free(Bx), free(bnorm), free(Bcol);
         return pl_fail(PL_ERR_NOMEM, "gemm sampled check: out of host memory");
     }
-    double d2 = 0, r2 = 0, worst_row = 0;
-    int64_t worst_i = 0;
+    double d2 = 0, r2 = 0, worst_row = 0, worst_residual = 0, worst_tol = 0;
+    int64_t worst_i = 0, rows_wrong = 0;
     /* (1a) whole rows, B streamed once per block of columns. */
 #pragma omp parallel for schedule(dynamic) reduction(+ : d2, r2)
     for (int64_t j0 = 0; j0 < p->N; j0 += LINE_BLOCK) {
@@ -349,22 +353,28 @@ pl_status pl_gemm_spec_check_sampled(const void *problem, const pl_tensor *t, in
             for (int v = 0; v < FREIVALDS; v++) cx[v] += (c - beta * c0) * X[j * FREIVALDS + v];
         }
         double tol = 3.0 * e * sqrt(alpha * alpha * var + beta * beta * c0n) + 1e-300;
-        double worst = bad_value ? INFINITY : 0;
+        double worst = bad_value ? INFINITY : 0, residual = bad_value ? NAN : 0;
         for (int v = 0; v < FREIVALDS; v++) {
             double r = fabs(cx[v] - alpha * abx[v]) / tol;
-            if (!(r <= worst)) worst = r;
+            if (!(r <= worst)) worst = r, residual = fabs(cx[v] - alpha * abx[v]);
         }
 #pragma omp critical
-        if (!(worst <= worst_row)) {
-            worst_row = worst;
-            worst_i = i;
+        {
+            rows_wrong += !(worst <= 1.0);
+            if (!(worst <= worst_row)) {
+                worst_row = worst;
+                worst_i = i;
+                worst_residual = residual, worst_tol = tol;
+            }
         }
     }
+    res->wrong += rows_wrong;
     if (worst_row > res->elem_ratio || isnan(worst_row)) {
         res->elem_ratio = isnan(worst_row) ? INFINITY : worst_row;
         res->operand = 2;
         res->row = worst_i;
         res->col = -1; /* a whole row's residual */
+        res->value = worst_residual, res->reference = 0, res->bound = worst_tol;
     }
     res->error = !isfinite(d2) ? INFINITY : r2 > 0 ? sqrt(d2 / r2) : sqrt(d2);
     snprintf(res->how, sizeof res->how,

@@ -78,6 +78,15 @@ static const pl_variant *const ladder[] = {
 };
 
 static const pl_named_size named_sizes[] = {{"small", "1024"}, {"medium", "4096"}, {"large", "16384"}};
+/* `parlab check`: 1x1, primes, sizes no tile divides, a single row or column, odd pitches
+ * (odd widths; pad=1 on a width of 64), both ops, alpha/beta (beta 0: y write-only). */
+static const pl_check_case check_cases[] = {
+    {"1", ""},           {"1", "trans=t"},            {"17x31", ""},           {"17x31", "trans=t"},
+    {"1x513", ""},       {"513x1", "trans=t"},        {"513x1", ""},           {"1x513", "trans=t"},
+    {"33x64", "pad=1"},  {"64x33", "trans=t,pad=1"}, {"127x129", "alpha=-0.5,beta=2"},
+    {"129x127", "trans=t,alpha=2,beta=-1"}, {"65x63", "beta=1,pad=3"}, {"63x65", "trans=t,alpha=0,beta=0.5"},
+    {"1025x1023", ""},   {"1023x1025", "trans=t"},
+};
 
 const pl_kernel pl_gemv_kernel = {
     .name = "gemv",
@@ -85,6 +94,8 @@ const pl_kernel pl_gemv_kernel = {
     .size_help = "N (square), MxN (A is M x N), or small|medium|large (1024, 4096, 16384)",
     .named_sizes = named_sizes,
     .n_named_sizes = PL_COUNT(named_sizes),
+    .check_cases = check_cases,
+    .n_check_cases = PL_COUNT(check_cases),
     .problem_params = pl_gemv_problem_params,
     .n_problem_params = PL_GEMV_PROBLEM_N_PARAMS,
     .ladder = ladder,

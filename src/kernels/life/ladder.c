@@ -79,6 +79,20 @@ static const char *best_first_for(const void *problem, pl_backend backend)
 }
 
 static const pl_named_size named_sizes[] = {{"small", "1024"}, {"medium", "4096"}, {"large", "16384"}};
+/* `parlab check`: both topologies with Conway and other Life-like rules (HighLife B36/S23, the
+ * S/B form 23/3, Seeds B2/S, Day & Night, Replicator, a B0 rule), grids of one cell, widths
+ * on either side of a 64-bit word and of a tile, one row or column, dense and sparse soups. */
+static const pl_check_case check_cases[] = {
+    {"1", "gens=3"},                     {"1", "gens=3,topology=plane"},
+    {"63x17", "gens=7"},                 {"63x17", "gens=7,topology=plane"},
+    {"64x64", "gens=9"},                 {"64x64", "gens=9,topology=plane"},
+    {"65x33", "gens=11,rule=B36/S23"},   {"65x33", "gens=11,rule=B36/S23,topology=plane"},
+    {"127x31", "gens=5,rule=23/3"},      {"129x65", "gens=13,rule=23/3,topology=plane"},
+    {"200x7", "gens=4,rule=B2/S,density=0.2"}, {"200x7", "gens=4,rule=B2/S,density=0.2,topology=plane"},
+    {"33x129", "gens=6,rule=B3678/S34678"}, {"96x40", "gens=5,rule=B1357/S1357,topology=plane"},
+    {"70x70", "gens=4,rule=B0/S8"},      {"1x97", "gens=8"},      {"97x1", "gens=8,topology=plane"},
+    {"300x300", "gens=20,density=0.3"},  {"257x255", "gens=16,density=0.1,topology=plane"},
+};
 
 const pl_kernel pl_life_kernel = {
     .name = "life",
@@ -86,6 +100,8 @@ const pl_kernel pl_life_kernel = {
     .size_help = "N (square), WxH (W cells wide, H rows), or small|medium|large (1024, 4096, 16384)",
     .named_sizes = named_sizes,
     .n_named_sizes = PL_COUNT(named_sizes),
+    .check_cases = check_cases,
+    .n_check_cases = PL_COUNT(check_cases),
     .unit = PL_UNIT_CELL,
     .ceiling = PL_CEIL_ROOFLINE,
     .problem_params = pl_life_problem_params,

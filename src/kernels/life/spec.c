@@ -278,6 +278,15 @@ pl_status pl_life_spec_check_sampled(const void *problem, const pl_tensor *t, in
     res->operand = 0;
     res->row = first_y < 0 ? 0 : first_y;
     res->col = first_x < 0 ? 0 : first_x / 8; /* the byte of the packed row, as the full check names it */
+    /* A wrong cell: its byte's value, and as its reference the same byte with that cell put right
+     * (other cells of the byte may be wrong too). */
+    if (bad && first_x >= 0 && first_x < p->W) {
+        const uint8_t byte = ((const uint8_t *)got)[res->row * 8 * wpr + res->col];
+        res->value = byte;
+        res->reference = byte ^ (1u << (first_x % 8));
+    }
+    res->bound = 0;
+    res->wrong += bad;
     res->checked += (int64_t)windows * sy * sx;
     snprintf(res->how, sizeof res->how, "sampled: %d windows of %dx%d cells (4 corners) in their light cones, "
              "every row's padding", windows, (int)sx, (int)sy);

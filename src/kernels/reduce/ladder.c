@@ -68,6 +68,17 @@ static const pl_variant *const ladder[] = {
 };
 
 static const pl_named_size named_sizes[] = {{"small", "1000"}, {"medium", "4096"}, {"large", "10000"}};
+/* `parlab check`: every op on both axes at a prime shape, then 1x1, a single row or column,
+ * sizes no block divides, odd pitches (offset=1 on a width of 64), long rows and columns. */
+static const pl_check_case check_cases[] = {
+    {"17x31", "op=sum,axis=1"},   {"17x31", "op=sum,axis=0"},   {"17x31", "op=mean,axis=1"},
+    {"17x31", "op=mean,axis=0"},  {"17x31", "op=min,axis=1"},   {"17x31", "op=min,axis=0"},
+    {"17x31", "op=max,axis=1"},   {"17x31", "op=max,axis=0"},   {"17x31", "op=sumsq,axis=1"},
+    {"17x31", "op=sumsq,axis=0"}, {"1", ""},                    {"1", "axis=0"},
+    {"1x1025", ""},               {"1025x1", "axis=0"},         {"1x1025", "axis=0,op=max"},
+    {"33x64", "offset=1"},        {"64x33", "axis=0,offset=3,op=mean"}, {"129x127", "op=max,offset=1"},
+    {"127x4099", "op=sumsq"},     {"4099x127", "axis=0,op=min"},
+};
 
 const pl_kernel pl_reduce_kernel = {
     .name = "reduce",
@@ -75,6 +86,8 @@ const pl_kernel pl_reduce_kernel = {
     .size_help = "N (square), MxN, or small|medium|large (1000, 4096, 10000); --set op=, axis=, offset=",
     .named_sizes = named_sizes,
     .n_named_sizes = PL_COUNT(named_sizes),
+    .check_cases = check_cases,
+    .n_check_cases = PL_COUNT(check_cases),
     .unit = PL_UNIT_BYTE,
     .ceiling = PL_CEIL_MEMORY,
     .problem_params = pl_reduce_problem_params,
@@ -131,6 +144,11 @@ static const pl_variant *const dot_ladder[] = {
 };
 
 static const pl_named_size dot_sizes[] = {{"small", "1000000"}, {"medium", "16000000"}, {"large", "100000000"}};
+/* `parlab check`: lengths of 1, primes, no multiple of a vector or a block, long ones. */
+static const pl_check_case dot_check_cases[] = {
+    {"1", ""},   {"2", ""},    {"3", ""},     {"17", ""},    {"31", ""},     {"33", ""},
+    {"127", ""}, {"129", ""},  {"1023", ""},  {"4097", ""},  {"65537", ""},  {"1000003", ""},
+};
 
 const pl_kernel pl_dot_kernel = {
     .name = "dot",
@@ -138,6 +156,8 @@ const pl_kernel pl_dot_kernel = {
     .size_help = "N, or small|medium|large (10^6, 1.6*10^7, 10^8)",
     .named_sizes = dot_sizes,
     .n_named_sizes = PL_COUNT(dot_sizes),
+    .check_cases = dot_check_cases,
+    .n_check_cases = PL_COUNT(dot_check_cases),
     .unit = PL_UNIT_BYTE,
     .ceiling = PL_CEIL_MEMORY,
     .problem_params = NULL,

@@ -62,6 +62,12 @@ static const pl_variant *const ladder[] = {
 };
 
 static const pl_named_size named_sizes[] = {{"small", "1024"}, {"medium", "4096"}, {"large", "16384"}};
+/* `parlab check`: 1x1, a single row or column, primes, sizes no tile divides, odd pitches. */
+static const pl_check_case check_cases[] = {
+    {"1", ""},      {"1x17", ""},      {"17x1", ""},        {"17x31", ""},       {"31x17", "pad=1"},
+    {"33x65", ""},  {"63x129", "pad=3"}, {"128x64", "pad=1"}, {"127x127", ""},  {"65x257", ""},
+    {"256x255", ""},
+};
 
 const pl_kernel pl_transpose_kernel = {
     .name = "transpose",
@@ -69,6 +75,8 @@ const pl_kernel pl_transpose_kernel = {
     .size_help = "N (square), MxN (A is M x N), or small|medium|large (1024, 4096, 16384)",
     .named_sizes = named_sizes,
     .n_named_sizes = PL_COUNT(named_sizes),
+    .check_cases = check_cases,
+    .n_check_cases = PL_COUNT(check_cases),
     .unit = PL_UNIT_BYTE,
     .ceiling = PL_CEIL_MEMORY,
     .problem_params = pl_transpose_problem_params,
