@@ -29,6 +29,16 @@ fi
 echo "== rung tests"
 ctest --test-dir "$B" -R "${RUNG_TESTS:-rungs|examples|check}" --output-on-failure 2>&1 | tee "$OUT/ctest.log" | grep -E "Test +#|tests passed|FAIL|passed,|skipped"
 lib=$B/tests/libpl_wrong_rungs_cuda.so same=$B/tests/libpl_same_code_rungs.so
+echo "== parlab check, every kernel, every rung that runs here (seeds 42, 7919)"
+for k in gemm gemv transpose reduce dot conv2d entropy life; do
+    "$B/parlab" check "$k" --seed 42,7919 >"$OUT/check-$k.log" 2>&1
+    echo "check $k: exit $? $(grep -E ': [0-9]+ cases x' "$OUT/check-$k.log" | grep -E 'cuda' | sed 's/^/| /' | tr '\n' ' ')"
+    grep -E "^  FAIL" "$OUT/check-$k.log" | head -3
+done
+if [ -n "${FULL_GPU:-}" ]; then
+    echo "== ctest -L gpu"
+    ctest --test-dir "$B" -L gpu -j 4 --output-on-failure 2>&1 | tee "$OUT/ctest-gpu.log" | grep -E "Test +#|tests passed|FAIL"
+fi
 echo "== compute-sanitizer memcheck: a CUDA user rung in process"
 compute-sanitizer --tool memcheck --error-exitcode 3 "$B/parlab" bench transpose --size 1000x777 --variant cuda-naive-read \
     --rung "$lib:good_transpose_cuda" --rung-in-process --no-peaks --repeats 3 >"$OUT/sanitizer.log" 2>&1

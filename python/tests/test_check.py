@@ -58,3 +58,23 @@ def test_errors_name_the_rung():
     if not next(v for v in parlab.list("gemm")["variants"] if v["name"] == "cuda-naive")["runnable"]:
         with pytest.raises(parlab.UnsupportedError, match="check: cuda-naive cannot run here"):
             parlab.check("gemm", "cuda-naive")
+
+
+def test_a_python_rung_is_checked_like_a_ladder_rung():
+    def transpose(A, B, **problem):
+        B[...] = A.T
+
+    report = parlab.check("transpose", parlab.rung(transpose, name="mine"), seed=42)
+    assert report.ok and len(report) > 5 and all(r["verdict"] == "pass" for r in report)
+
+    def tail(A, B, **problem):  # the last output row left unwritten
+        B[:-1, :] = A.T[:-1, :]
+
+    report = parlab.check("transpose", parlab.rung(tail, name="tail"), seed=42)
+    assert not report.ok and report.failures
+
+    def boom(A, B, **problem):
+        raise ZeroDivisionError("no")
+
+    with pytest.raises(parlab.RungError, match="boom"):
+        parlab.check("transpose", parlab.rung(boom), seed=42)
