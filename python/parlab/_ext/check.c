@@ -121,7 +121,8 @@ PyObject *plx_check(PyObject *self, PyObject *args)
     const pl_kernel *k = pl_kernel_find(kernel);
     if (!k) return plx_raisef(plx_err.Argument, "check: no kernel '%s' (parlab.list() names them)", kernel);
     /* a rung's name, or a Python rung's capsule (parlab.rung: plx_rung_variant) */
-    const char *variant = PyUnicode_Check(ovariant) ? PyUnicode_AsUTF8(ovariant) : NULL;
+    const char *variant = NULL; /* PyUnicode_AsUTF8 is not in the limited API of 3.9 */
+    if (PyUnicode_Check(ovariant) && !PyArg_Parse(ovariant, "s", &variant)) return NULL;
     const pl_variant *v = variant ? pl_variant_find(k, variant) : plx_rung_variant(ovariant);
     if (!v && variant)
         return plx_raisef(plx_err.Argument, "check: %s has no variant '%s' (parlab.list('%s'))", kernel, variant, kernel);
