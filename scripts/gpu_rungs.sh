@@ -14,8 +14,8 @@ cmake --build "$B" -j 16 >"$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build
 # The Python package, for the Python rungs' GPU tests and the Python examples: the first
 # interpreter here that has CuPy and PyTorch.
 PY=
-for py in /opt/torch/bin/python3 /opt/*/bin/python3 python3; do
-    [ -x "$(command -v "$py")" ] && "$py" -c "import cupy, torch" 2>/dev/null && { PY=$py; break; }
+for py in /opt/*/.venv/bin/python3 /opt/*/bin/python3 python3; do
+    [ -x "$(command -v "$py")" ] && "$py" -c "import cupy, torch" 2>/dev/null && { PY=$(command -v "$py"); break; }
 done
 if [ -n "$PY" ]; then
     rm -rf /tmp/site && "$PY" -m pip install -q --no-build-isolation --no-deps --target /tmp/site . >"$OUT/pip.log" 2>&1 \
