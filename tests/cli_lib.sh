@@ -122,3 +122,12 @@ summary() {
     echo "${1:+$1: }$passed passed, $failed failed"
     [ "$failed" -eq 0 ]
 }
+
+# bench ARGS...: `parlab bench ARGS --no-peaks --repeats ${BENCH_REPEATS:-3}`, what it printed in
+# out.txt and err.txt, its exit status in $rc (the user-rung tests and the examples).
+bench() { "$PARLAB" bench "$@" --no-peaks --repeats "${BENCH_REPEATS:-3}" >out.txt 2>err.txt; rc=$?; }
+# bench_said RC WHAT PATTERN: the last command exited RC and printed PATTERN (stdout or stderr).
+bench_said() {
+    if [ "$rc" -ne "$1" ]; then bad "$2: exit $rc, expected $1"; cat out.txt err.txt; return; fi
+    if grep -Eq -- "$3" out.txt err.txt; then ok; else bad "$2: no '$3' in the output"; cat out.txt err.txt; fi
+}

@@ -8,17 +8,10 @@ cli_setup rungs
 lib=$PL_WRONG_RUNGS
 export PARLAB_PEAKS_SANITY=off
 
-# bench KERNEL ARGS...: out.txt, err.txt, $rc
-bench() { "$PARLAB" bench "$@" --no-peaks --repeats 3 >out.txt 2>err.txt; rc=$?; }
-# expect RC WHAT PATTERN: the last bench exited RC and said PATTERN (stdout or stderr)
-expect() {
-    if [ "$rc" -ne "$1" ]; then bad "$2: exit $rc, expected $1"; cat out.txt err.txt; return; fi
-    if grep -Eq -- "$3" out.txt err.txt; then ok; else bad "$2: no '$3' in the output"; cat out.txt err.txt; fi
-}
 
 # A correct rung: verified, in the table under its name, beside the ladder's rung.
 bench transpose --size 65x33 --variant cpu-naive --rung "$lib:good_transpose" --rung-name mine
-expect 0 "a correct rung" '^mine .* yes'
+bench_said 0 "a correct rung" '^mine .* yes'
 grep -q '^cpu-naive .* yes' out.txt && ok || bad "the ladder's rung beside a user's rung"
 
 # Each known-wrong rung: the row fails (exit 1) with its own message; cpu-naive still verified.
@@ -26,7 +19,7 @@ check_wrong() { # FN PATTERN [bench args]
     fn=$1 pattern=$2
     shift 2
     bench transpose --size 64x48 --variant cpu-naive --rung "$lib:$fn" --rung-timeout 5 "$@"
-    expect 1 "$fn" "$pattern"
+    bench_said 1 "$fn" "$pattern"
     grep -q '^cpu-naive .* yes' out.txt && ok || bad "$fn: cpu-naive did not run verified beside it"
 }
 check_wrong replay_transpose "on fresh inputs .* is wrong"
@@ -42,15 +35,15 @@ else
 fi
 # The crash ended its row only: the next size still ran.
 bench transpose --size 64x48,33 --variant cpu-naive --rung "$lib:crash_transpose"
-expect 1 "a crash, then the next size" "crash_transpose 33: crashed|crash_transpose 33: .*without a result"
+bench_said 1 "a crash, then the next size" "crash_transpose 33: crashed|crash_transpose 33: .*without a result"
 [ "$(grep -c '^cpu-naive .* yes' out.txt)" = 2 ] && ok || bad "after a crash, cpu-naive ran at both sizes"
 # An off-by-one border (conv2d, same mode): the first output row is wrong.
 bench conv2d --size 40x36 --set mode=same --set k=5 --variant cpu-naive --rung "$lib:border_conv2d"
-expect 1 "border off by one" "FAILED border_conv2d .*worst element \[0, [0-9]+\]"
+bench_said 1 "border off by one" "FAILED border_conv2d .*worst element \[0, [0-9]+\]"
 
 # In the process too (--rung-in-process): the same checks hold.
 bench transpose --size 64x48 --variant cpu-naive --rung "$lib:replay_transpose" --rung-in-process
-expect 1 "replay, in process" "on fresh inputs .* is wrong"
+bench_said 1 "replay, in process" "on fresh inputs .* is wrong"
 
 # Every kernel's call_user: parlab's best CPU rung called through the kernel's rung signature
 # (tests/rungs/same_code.c), at odd sizes and with the problem parameters away from their
@@ -59,7 +52,7 @@ if [ -n "${PL_SAME_CODE_RUNGS:-}" ]; then
     each_kernel() { # KERNEL SIZE SETTINGS
         set -- "$1" "$2" "${3:-}" ${3:+--set "$3"}
         bench "$1" --size "$2" "${@:4}" --variant cpu-naive --rung "$PL_SAME_CODE_RUNGS:best_$1" --rung-name user
-        expect 0 "$1 through its rung signature ($3)" '^user .* yes'
+        bench_said 0 "$1 through its rung signature ($3)" '^user .* yes'
     }
     each_kernel gemm 33x65x17 alpha=2,beta=0.5,pad=3
     each_kernel gemv 47x61 trans=t,alpha=-1.5,beta=2,pad=1
@@ -79,38 +72,38 @@ fi
 
 # parlab check --rung: the correctness suite alone on a user's rung.
 "$PARLAB" check transpose --rung "$lib:good_transpose" --seed 42 >out.txt 2>err.txt; rc=$?
-expect 0 "check --rung, a correct rung" "transpose good_transpose: [0-9]+ cases x 1 seed, 0 failed"
+bench_said 0 "check --rung, a correct rung" "transpose good_transpose: [0-9]+ cases x 1 seed, 0 failed"
 "$PARLAB" check transpose --rung "$lib:unwritten_tail_transpose" --rung-name tail --seed 42 >out.txt 2>err.txt; rc=$?
-expect 1 "check --rung, an unwritten tail" "worst element: B\[16\]\[0\] = NaN \(the poison"
+bench_said 1 "check --rung, an unwritten tail" "worst element: B\[16\]\[0\] = NaN \(the poison"
 "$PARLAB" check transpose --rung "$lib:no_such_fn" >out.txt 2>err.txt; rc=$?
-expect 2 "check --rung, a missing symbol" "no function no_such_fn in"
+bench_said 2 "check --rung, a missing symbol" "no function no_such_fn in"
 
 # Usage errors, before anything runs (exit 2, naming what is wrong).
 bench transpose --size 8 --rung "$lib:no_such_fn"
-expect 2 "a missing symbol" "no function no_such_fn in"
+bench_said 2 "a missing symbol" "no function no_such_fn in"
 bench transpose --size 8 --rung "./no/such/lib.so:f"
-expect 2 "a missing library" "cannot load the library"
+bench_said 2 "a missing library" "cannot load the library"
 bench transpose --size 8 --rung "$lib"
-expect 2 "no function named" "expected LIBRARY:FUNCTION"
+bench_said 2 "no function named" "expected LIBRARY:FUNCTION"
 bench transpose --size 8 --rung "$lib:declared_gemm"
-expect 2 "declared for another kernel" "declared as a gemm rung, not transpose"
+bench_said 2 "declared for another kernel" "declared as a gemm rung, not transpose"
 bench gemm --size 8 --rung "$lib:declared_gemm" --rung-backend cuda
-expect 2 "declared backend contradicted" "declared a cpu rung, but --rung-backend says cuda"
+bench_said 2 "declared backend contradicted" "declared a cpu rung, but --rung-backend says cuda"
 bench transpose --size 8 --rung "$lib:bad_precision"
-expect 2 "a bad declared precision" "declared precision 'fp16'"
+bench_said 2 "a bad declared precision" "declared precision 'fp16'"
 bench transpose --size 8 --rung "$lib:good_transpose" --rung-name cpu-naive
-expect 2 "a taken name" "transpose has a rung of that name already"
+bench_said 2 "a taken name" "transpose has a rung of that name already"
 bench transpose --size 8 --rung "$lib:good_transpose" --rung "$lib:good_transpose"
-expect 2 "two rungs of one name" "the name good_transpose is taken by --rung"
+bench_said 2 "two rungs of one name" "the name good_transpose is taken by --rung"
 bench transpose --size 8 --rung-name x
-expect 2 "--rung-name first" "give it after the --rung it belongs to"
+bench_said 2 "--rung-name first" "give it after the --rung it belongs to"
 bench transpose --size 8 --rung "$lib:good_transpose" --rung-backend gpu
-expect 2 "a bad backend" "'gpu' is not one of cpu, cuda"
+bench_said 2 "a bad backend" "'gpu' is not one of cpu, cuda"
 bench transpose --size 8 --rung "$lib:good_transpose" --rung-timeout 0
-expect 2 "a bad timeout" "--rung-timeout: '0'"
+bench_said 2 "a bad timeout" "--rung-timeout: '0'"
 grep -q "skipping" err.txt && bad "a usage error came after the rungs were chosen" || ok
 "$PARLAB" __rung-worker </dev/null >out.txt 2>err.txt; rc=$?
-expect 2 "the worker by hand" "not by hand"
+bench_said 2 "the worker by hand" "not by hand"
 
 echo "test_cli_rungs: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

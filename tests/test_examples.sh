@@ -15,7 +15,6 @@ ex=$PL_EXAMPLES_DIR
 export PARLAB_PEAKS_SANITY=off
 
 # bench KERNEL ARGS...: out.txt, err.txt, $rc
-bench() { "$PARLAB" bench "$@" --no-peaks --repeats 3 >out.txt 2>err.txt; rc=$?; }
 # verified WHAT NAME ROWS: the last bench exited 0 and its table has ROWS rows of NAME, each "yes"
 verified() {
     local n
