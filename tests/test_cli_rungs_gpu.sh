@@ -5,7 +5,7 @@
 . "$(dirname "$0")/cli_lib.sh"
 cli_setup rungs_gpu
 "$PARLAB" list 2>/dev/null | grep -q "GPU: " || { echo "skipped: no GPU"; exit 77; }
-[ -n "${PL_WRONG_RUNGS_CUDA:-}" ] || { echo "skipped: no GPU (a build without CUDA)"; exit 77; }
+[ -n "${PL_WRONG_RUNGS_CUDA:-}" ] || { echo "skipped: no CUDA build (no GPU rungs to load)"; exit 77; }
 lib=$PL_WRONG_RUNGS_CUDA
 export PARLAB_PEAKS_SANITY=off
 
