@@ -13,6 +13,9 @@ const pl_gemm_cfg *pl_gemm_rung_configs(pl_gemm_cuda_rung r, int *n)
     case PL_GEMM_RUNG_WGMMA_TMA_TF32:
         *n = PL_COUNT(pl_gemm_wgmma_tma_tf32_cfgs);
         return pl_gemm_wgmma_tma_tf32_cfgs;
+    case PL_GEMM_RUNG_WGMMA_PERSISTENT_TF32:
+        *n = PL_COUNT(pl_gemm_wgmma_persistent_tf32_cfgs);
+        return pl_gemm_wgmma_persistent_tf32_cfgs;
     default: break;
     }
     *n = 0;

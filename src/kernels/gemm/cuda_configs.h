@@ -21,6 +21,7 @@ typedef enum pl_gemm_cuda_rung {
     PL_GEMM_RUNG_MMA_TF32,           /* cuda-mma-tf32: tensor cores through mma.sync m16n8k8 */
     PL_GEMM_RUNG_WGMMA_TF32,         /* cuda-wgmma-tf32: Hopper wgmma, tiles staged by cp.async */
     PL_GEMM_RUNG_WGMMA_TMA_TF32,     /* cuda-wgmma-tma-tf32: Hopper wgmma fed by the copy engine */
+    PL_GEMM_RUNG_WGMMA_PERSISTENT_TF32, /* cuda-wgmma-persistent-tf32: the same, a block per SM for all tiles */
     PL_GEMM_CUDA_RUNGS
 } pl_gemm_cuda_rung;
 
@@ -76,6 +77,12 @@ PL_GEMM_CFG_TABLE pl_gemm_cfg pl_gemm_wgmma_tf32_cfgs[] = {
 PL_GEMM_CFG_TABLE pl_gemm_cfg pl_gemm_wgmma_tma_tf32_cfgs[] = {
     {.bm = 256, .bn = 128, .bk = 32, .stages = 4, .warps = 12, .transposes_b = 1},  /* m64n256, 193 KB */
     {.bm = 128, .bn = 128, .bk = 32, .stages = 6, .warps = 12, .transposes_b = 1},  /* m64n128, 193 KB */
+};
+
+/* cuda-wgmma-persistent-tf32: the one shape of cuda_wgmma_ws.cuh's kernel, a block per SM: two
+ * consumer warpgroups of m64n256 over a 128 x 256 tile, 4 stages of 48 KB, B transposed first. */
+PL_GEMM_CFG_TABLE pl_gemm_cfg pl_gemm_wgmma_persistent_tf32_cfgs[] = {
+    {.bm = 128, .bn = 256, .bk = 32, .stages = 4, .warps = 12, .transposes_b = 1},  /* 193 KB */
 };
 
 #endif

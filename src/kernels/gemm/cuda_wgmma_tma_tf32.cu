@@ -160,37 +160,46 @@ const void *kernel_of(int config, int) { return (const void *)kernels[config]; }
 /* Stages of BM + BN rows of 128 bytes (swizzled), and 1 KB to align them to 1024 bytes. */
 size_t smem_bytes(const pl_gemm_cfg &c) { return (size_t)c.stages * (c.bm + c.bn) * 128 + 1024; }
 
-/* B transposed (and rounded) into the BT workspace, A re-pitched into the A workspace when its
- * rows are not 16-byte aligned, one tensor map per operand, then the kernel; all on the
- * context's stream. */
+/* The K-major operands (pl_gemm_tf32_kmajor), one tensor map per operand, then the kernel; all
+ * on the context's stream. */
 pl_status launch(const pl_gemm_launch &l)
 {
     const pl_gemm_problem *p = l.p;
     const pl_gemm_cfg &c = pl_gemm_wgmma_tma_tf32_cfgs[l.config];
     const int M = (int)p->M, N = (int)p->N, K = (int)p->K;
-    const float *A = (const float *)l.a->data[0];
-    const float *B = (const float *)l.a->data[1];
-    int64_t lda = p->lda;
-    const bool aligned_a = pl_gemm_rows_aligned16(A, lda);
-    cudaStream_t st = (cudaStream_t)l.a->stream;
-    const int64_t ldk = ((int64_t)K + 3) / 4 * 4; /* K-major rows padded to 16 bytes */
-    float *Bt = nullptr;
-    pl_status s = pl_gemm_workspace(l.a->ctx, "cuda-wgmma-tma-tf32", PL_GEMM_WS_BT, (size_t)N * ldk * sizeof(float), &Bt);
+    const float *A, *Bt;
+    int64_t lda, ldk;
+    pl_status s = pl_gemm_tf32_kmajor(l, "cuda-wgmma-tma-tf32", &A, &lda, &Bt, &ldk);
     if (s != PL_OK) return s;
-    const int64_t kblocks = ((int64_t)K + 31) / 32;
-    transpose_b<<<dim3((unsigned)((N + 31) / 32), (unsigned)(kblocks < 65535 ? kblocks : 65535)), dim3(32, 8), 0,
-                  st>>>(B, p->ldb, K, N, Bt, ldk);
-    if (!aligned_a && (s = pl_gemm_repitch(l.a->ctx, "cuda-wgmma-tma-tf32", PL_GEMM_WS_A, &A, &lda, M, K, st)) != PL_OK)
-        return s;
     CUtensorMap map_a, map_bt;
     if (!pl_gemm_tma::make_map_2d(&map_a, A, M, K, lda, c.bm) || !pl_gemm_tma::make_map_2d(&map_bt, Bt, N, K, ldk, c.bn))
         return pl_fail(PL_ERR_CUDA, "cuda-wgmma-tma-tf32: the driver rejected a tensor map");
-    kernels[l.config]<<<l.grid, c.warps * 32, smem_bytes(c), st>>>(map_a, map_bt, M, N, K, (float *)l.a->data[2], p->ldc,
-                                                              p->alpha, p->beta, l.kps, l.ws);
+    kernels[l.config]<<<l.grid, c.warps * 32, smem_bytes(c), (cudaStream_t)l.a->stream>>>(
+        map_a, map_bt, M, N, K, (float *)l.a->data[2], p->ldc, p->alpha, p->beta, l.kps, l.ws);
     return PL_OK;
 }
 
 } // namespace
+
+pl_status pl_gemm_tf32_kmajor(const pl_gemm_launch &l, const char *rung, const float **a, int64_t *lda,
+                              const float **bt, int64_t *ldk)
+{
+    const pl_gemm_problem *p = l.p;
+    const int M = (int)p->M, N = (int)p->N, K = (int)p->K;
+    cudaStream_t st = (cudaStream_t)l.a->stream;
+    *a = (const float *)l.a->data[0];
+    *lda = p->lda;
+    *ldk = ((int64_t)K + 3) / 4 * 4; /* K-major rows padded to 16 bytes */
+    float *Bt = nullptr;
+    pl_status s = pl_gemm_workspace(l.a->ctx, rung, PL_GEMM_WS_BT, (size_t)N * *ldk * sizeof(float), &Bt);
+    if (s != PL_OK) return s;
+    const int64_t kblocks = ((int64_t)K + 31) / 32;
+    transpose_b<<<dim3((unsigned)((N + 31) / 32), (unsigned)(kblocks < 65535 ? kblocks : 65535)), dim3(32, 8), 0,
+                  st>>>((const float *)l.a->data[1], p->ldb, K, N, Bt, *ldk);
+    *bt = Bt;
+    if (!pl_gemm_rows_aligned16(*a, *lda)) return pl_gemm_repitch(l.a->ctx, rung, PL_GEMM_WS_A, a, lda, M, K, st);
+    return PL_OK;
+}
 
 const pl_gemm_cuda_rung_def pl_gemm_wgmma_tma_tf32_rung = {
     .name = "cuda-wgmma-tma-tf32",

@@ -64,6 +64,7 @@ extern const pl_param_def pl_gemm_cuda_tuned_params[];       /* cuda_params.c, a
 extern const pl_param_def pl_gemm_cuda_mma_tf32_params[];
 extern const pl_param_def pl_gemm_cuda_wgmma_tf32_params[];
 extern const pl_param_def pl_gemm_cuda_wgmma_tma_tf32_params[];
+extern const pl_param_def pl_gemm_cuda_wgmma_persistent_tf32_params[];
 
 
 /* The rungs, in ladder order (see ladder.c). CUDA ones exist only in CUDA builds. */
@@ -77,6 +78,7 @@ pl_status pl_gemm_cuda_tuned(const pl_run_args *a);
 pl_status pl_gemm_cuda_mma_tf32(const pl_run_args *a);
 pl_status pl_gemm_cuda_wgmma_tf32(const pl_run_args *a);
 pl_status pl_gemm_cuda_wgmma_tma_tf32(const pl_run_args *a);
+pl_status pl_gemm_cuda_wgmma_persistent_tf32(const pl_run_args *a);
 pl_status pl_gemm_cuda_tf32(const pl_run_args *a);
 pl_status pl_gemm_peer_openblas(const pl_run_args *a);
 pl_status pl_gemm_peer_openblas_skx(const pl_run_args *a);

@@ -82,9 +82,15 @@ static const pl_variant cuda_wgmma_tma_tf32 = {
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_SM90A, .precision = PL_PREC_TF32,
     PL_CUDA_PARAMS(pl_gemm_cuda_wgmma_tma_tf32_params, PL_GEMM_CUDA_N_PARAMS),
     .run = PL_CUDA_FN(pl_gemm_cuda_wgmma_tma_tf32), .workspace_bytes = wgmma_tma_workspace};
+static const pl_variant cuda_wgmma_persistent_tf32 = {
+    .name = "cuda-wgmma-persistent-tf32", .idea = "the copy-engine kernel made persistent: a block per SM walks "
+    "128x256 tiles in L2-friendly groups, its producer running on into the next tile while the consumers store",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_SM90A, .precision = PL_PREC_TF32,
+    PL_CUDA_PARAMS(pl_gemm_cuda_wgmma_persistent_tf32_params, PL_GEMM_CUDA_N_PARAMS),
+    .run = PL_CUDA_FN(pl_gemm_cuda_wgmma_persistent_tf32), .workspace_bytes = wgmma_tma_workspace};
 static const pl_variant cuda_tf32 = {
     .name = "cuda-tf32", .idea = "the best tensor-core rung for this GPU and shape: the tuning table's pick "
-    "among the three above (what to call for TF32)",
+    "among the four above (what to call for TF32)",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_TF32,
     .run = PL_CUDA_FN(pl_gemm_cuda_tf32), .workspace_bytes = wgmma_tma_workspace};
 static const pl_variant peer_openblas = {
@@ -106,7 +112,8 @@ static const pl_variant peer_cublas_tf32 = {
 
 static const pl_variant *const ladder[] = {
     &cpu_naive, &cpu_simd, &cpu_simd_blocked, &cpu_packed,
-    &cuda_naive, &cuda_shared, &cuda_tuned, &cuda_mma_tf32, &cuda_wgmma_tf32, &cuda_wgmma_tma_tf32, &cuda_tf32,
+    &cuda_naive, &cuda_shared, &cuda_tuned, &cuda_mma_tf32, &cuda_wgmma_tf32, &cuda_wgmma_tma_tf32, &cuda_wgmma_persistent_tf32,
+    &cuda_tf32,
     &peer_openblas, &peer_openblas_skx, &peer_cublas, &peer_cublas_tf32,
 };
 
