@@ -77,6 +77,8 @@ pl_status pl_gemm_cuda_run(const pl_run_args *a, const pl_gemm_cuda_rung_def &r)
 /* The TF32 tensor-core rungs, which cuda-tf32 (cuda_tf32.cu) picks among, in ladder order. */
 extern const pl_gemm_cuda_rung_def pl_gemm_mma_tf32_rung, pl_gemm_wgmma_tf32_rung, pl_gemm_wgmma_tma_tf32_rung,
     pl_gemm_wgmma_persistent_tf32_rung;
+/* The BF16 tensor-core rungs. */
+extern const pl_gemm_cuda_rung_def pl_gemm_mma_bf16_rung, pl_gemm_wgmma_bf16_rung;
 
 /* What each rung's state does first: check that the context's device is the calling thread's
  * current one (pl_ctx_activate selects it; fails with PL_ERR_CUDA naming `rung` otherwise), and

@@ -18,7 +18,10 @@ static_assert(PL_COUNT(wgmma_tf32_config_values) == PL_COUNT(pl_gemm_wgmma_tf32_
 static_assert(PL_COUNT(wgmma_tma_tf32_config_values) == PL_COUNT(pl_gemm_wgmma_tma_tf32_cfgs) + 1,
                "each config");
 
-static_assert(PL_COUNT(one_config_values) == PL_COUNT(pl_gemm_wgmma_persistent_tf32_cfgs) + 1, "each config");
+static_assert(PL_COUNT(one_config_values) == PL_COUNT(pl_gemm_wgmma_persistent_tf32_cfgs) + 1 &&
+                  PL_COUNT(one_config_values) == PL_COUNT(pl_gemm_mma_bf16_cfgs) + 1 &&
+                  PL_COUNT(one_config_values) == PL_COUNT(pl_gemm_wgmma_bf16_cfgs) + 1,
+              "each config");
 
 #define SPLITK_PARAM                                                                                            \
     [PL_GEMM_CUDA_SPLITK] = {.name = "splitk",                                                                  \
@@ -78,8 +81,27 @@ const pl_param_def pl_gemm_cuda_wgmma_persistent_tf32_params[] = {
                              .n_values = PL_COUNT(one_config_values)},
     SPLITK_PARAM,
 };
+const pl_param_def pl_gemm_cuda_mma_bf16_params[] = {
+    [PL_GEMM_CUDA_CONFIG] = {.name = "config",
+                             .help = "tile config: 0 auto, 1 128x128 (8 warps of 64x32, 4 stages)",
+                             .kind = PL_PARAM_LIST,
+                             .values = one_config_values,
+                             .n_values = PL_COUNT(one_config_values)},
+    SPLITK_PARAM,
+};
+
+const pl_param_def pl_gemm_cuda_wgmma_bf16_params[] = {
+    [PL_GEMM_CUDA_CONFIG] = {.name = "config",
+                             .help = "tile config: 0 auto, 1 128x256 (2 warpgroups of m64n256k16, 4 stages, a block per SM)",
+                             .kind = PL_PARAM_LIST,
+                             .values = one_config_values,
+                             .n_values = PL_COUNT(one_config_values)},
+    SPLITK_PARAM,
+};
 PL_CHECK_COUNT(pl_gemm_cuda_tuned_params, PL_GEMM_CUDA_N_PARAMS);
 PL_CHECK_COUNT(pl_gemm_cuda_mma_tf32_params, PL_GEMM_CUDA_N_PARAMS);
 PL_CHECK_COUNT(pl_gemm_cuda_wgmma_tf32_params, PL_GEMM_CUDA_N_PARAMS);
 PL_CHECK_COUNT(pl_gemm_cuda_wgmma_tma_tf32_params, PL_GEMM_CUDA_N_PARAMS);
 PL_CHECK_COUNT(pl_gemm_cuda_wgmma_persistent_tf32_params, PL_GEMM_CUDA_N_PARAMS);
+PL_CHECK_COUNT(pl_gemm_cuda_mma_bf16_params, PL_GEMM_CUDA_N_PARAMS);
+PL_CHECK_COUNT(pl_gemm_cuda_wgmma_bf16_params, PL_GEMM_CUDA_N_PARAMS);

@@ -65,6 +65,8 @@ extern const pl_param_def pl_gemm_cuda_mma_tf32_params[];
 extern const pl_param_def pl_gemm_cuda_wgmma_tf32_params[];
 extern const pl_param_def pl_gemm_cuda_wgmma_tma_tf32_params[];
 extern const pl_param_def pl_gemm_cuda_wgmma_persistent_tf32_params[];
+extern const pl_param_def pl_gemm_cuda_mma_bf16_params[];
+extern const pl_param_def pl_gemm_cuda_wgmma_bf16_params[];
 
 
 /* The rungs, in ladder order (see ladder.c). CUDA ones exist only in CUDA builds. */
