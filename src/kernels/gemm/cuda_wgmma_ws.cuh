@@ -26,7 +26,6 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-#include "kernels/gemm/cuda_tf32_tiles.cuh"
 #include "kernels/gemm/cuda_tma.cuh"
 #include "kernels/gemm/cuda_wgmma.cuh"
 
@@ -36,26 +35,16 @@ constexpr int BM = 128, BN = 256, STAGES = 4, THREADS = 384, GROUP_M = 8;
 constexpr int STAGE_A = BM * 128, STAGE_B = BN * 128; /* bytes: 16 KB, 32 KB (128-byte rows) */
 constexpr size_t SMEM_BYTES = (size_t)STAGES * (STAGE_A + STAGE_B) + 1024;
 
-/* The operand types: k per stage (128 bytes of A's row), and how B is fetched and read.
- * B_BY_WARPS: the producer warpgroup's four warps load B (K x N, row-major, any ldb) with plain
- * loads, round it to TF32 and store it transposed (K-major, swizzled) into the stage, instead of
- * the copy engine reading a transposed copy made before the kernel. */
+/* The operand types: k per stage (128 bytes of A's row), and how B is read. */
 struct bf16_op {
     static constexpr int BK = 64;
     static constexpr CUtensorMapDataType TYPE = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
     static constexpr int ELEM = 2;
-    static constexpr bool B_BY_WARPS = false;
-    using mma = bf16_op;
 };
 struct tf32_op {
     static constexpr int BK = 32;
     static constexpr CUtensorMapDataType TYPE = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
     static constexpr int ELEM = 4;
-    static constexpr bool B_BY_WARPS = false;
-    using mma = tf32_op;
-};
-struct tf32_warps_op : tf32_op {
-    static constexpr bool B_BY_WARPS = true;
 };
 
 #if PL_WGMMA_DEVICE
@@ -120,71 +109,6 @@ __device__ __forceinline__ void mma_step(tf32_op, float (&d)[128], unsigned a_u,
     wgmma_m64n256k8_tf32_ss_sd(d, sw128_desc(a_u + ks * 32), sw128_desc(b_u + ks * 32), scale_d);
 }
 
-/* One producer warp's share of a stage's B for tf32_warps_op: 64 of the tile's 256 columns x
- * 32 k, as four blocks of 32 k x 16 n. Lane (c, q) = (lane & 7, lane >> 3) loads rows
- * k = 4c .. 4c+3 of columns 4q .. 4q+3 of a block (a warp's load covers 8 rows x 64 bytes:
- * whole sectors), rounds them to TF32 and transposes the 4 x 4 in registers; column n's four k
- * then go to its row of the K-major stage as one 16-byte chunk c, at ((c ^ (n & 7)) << 4) (the
- * 128-byte swizzle): the eight lanes of a store phase write eight distinct chunks, no conflict.
- * Loads past K or N read zeros; vec: B's rows 16-byte aligned (else element loads). */
-struct warp_b_tile {
-    float4 v[4][4]; /* [block][row i]: B[k0 + 4c + i][n of block + 4q .. + 3] */
-};
-__device__ __forceinline__ void load_b_warp(warp_b_tile &r, const float *__restrict__ B, int64_t ldb, int K, int N,
-                                            int k0, int n0, int warp, int lane, bool vec)
-{
-    const int c = lane & 7, q = lane >> 3;
-    const float *base = B + (int64_t)(k0 + 4 * c) * ldb + n0 + warp * 64 + 4 * q;
-    if (vec && k0 + 32 <= K && n0 + warp * 64 + 64 <= N) {
-        /* Wholly inside: sixteen loads with nothing between them, all in flight at once (a
-         * bounds test between them would make each wait for the one before). */
-#pragma unroll
-        for (int blk = 0; blk < 4; blk++)
-#pragma unroll
-            for (int i = 0; i < 4; i++)
-                r.v[blk][i] = __ldg(reinterpret_cast<const float4 *>(base + i * ldb + blk * 16));
-        return;
-    }
-#pragma unroll
-    for (int blk = 0; blk < 4; blk++) {
-        const int n = n0 + warp * 64 + blk * 16 + 4 * q;
-#pragma unroll
-        for (int i = 0; i < 4; i++) {
-            const int k = k0 + 4 * c + i;
-            const float *p = base + i * ldb + blk * 16;
-            float4 x = make_float4(0.f, 0.f, 0.f, 0.f);
-            if (k < K) {
-                if (vec && n + 3 < N) {
-                    x = __ldg(reinterpret_cast<const float4 *>(p));
-                } else {
-                    if (n < N) x.x = __ldg(p);
-                    if (n + 1 < N) x.y = __ldg(p + 1);
-                    if (n + 2 < N) x.z = __ldg(p + 2);
-                    if (n + 3 < N) x.w = __ldg(p + 3);
-                }
-            }
-            r.v[blk][i] = x;
-        }
-    }
-}
-__device__ __forceinline__ float tf32r(float x) { return __uint_as_float(pl_gemm_tf32::to_tf32(__float_as_uint(x))); }
-__device__ __forceinline__ void store_b_warp(const warp_b_tile &r, char *stage_b, int warp, int lane)
-{
-    const int c = lane & 7, q = lane >> 3;
-#pragma unroll
-    for (int blk = 0; blk < 4; blk++) {
-        const float4 *v = r.v[blk];
-        const float4 cols[4] = {make_float4(tf32r(v[0].x), tf32r(v[1].x), tf32r(v[2].x), tf32r(v[3].x)),
-                                make_float4(tf32r(v[0].y), tf32r(v[1].y), tf32r(v[2].y), tf32r(v[3].y)),
-                                make_float4(tf32r(v[0].z), tf32r(v[1].z), tf32r(v[2].z), tf32r(v[3].z)),
-                                make_float4(tf32r(v[0].w), tf32r(v[1].w), tf32r(v[2].w), tf32r(v[3].w))};
-#pragma unroll
-        for (int j = 0; j < 4; j++) {
-            const int n = warp * 64 + blk * 16 + 4 * q + j;
-            *reinterpret_cast<float4 *>(stage_b + n * 128 + ((c ^ (n & 7)) << 4)) = cols[j];
-        }
-    }
-}
 #endif
 
 /* tmA: A (M x K) in boxes of BK x 128 rows; tmB: BF16 B (K x N) in boxes of 64 x BK rows, TF32
@@ -193,9 +117,9 @@ __device__ __forceinline__ void store_b_warp(const warp_b_tile &r, char *stage_b
  * slice, alpha A B + beta C to C). */
 template <class Op>
 __global__ void __launch_bounds__(THREADS, 1)
-    wgmma_ws_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ CUtensorMap tmB,
-                    const float *__restrict__ Bg, int64_t ldb, int M, int N, int K, float *__restrict__ C, int64_t ldc,
-                    float alpha, float beta, int splits, int kps, float *__restrict__ ws)
+    wgmma_ws_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ CUtensorMap tmB, int M, int N,
+                    int K, float *__restrict__ C, int64_t ldc, float alpha, float beta, int splits, int kps,
+                    float *__restrict__ ws)
 {
 #if PL_WGMMA_DEVICE
     using namespace pl_gemm_tma;
@@ -212,36 +136,14 @@ __global__ void __launch_bounds__(THREADS, 1)
     if (tid == 0) {
 #pragma unroll
         for (int s = 0; s < STAGES; s++) {
-            mbar_init(&full[s], Op::B_BY_WARPS ? 5 : 1); /* + each producer warp's stores */
+            mbar_init(&full[s], 1);
             mbar_init(&empty[s], 2);
         }
         mbar_init_fence();
     }
     __syncthreads();
 
-    if (Op::B_BY_WARPS && warp < 4) { /* the producer: A by the copy engine, B by the four warps */
-        const bool vec = (ldb % 4) == 0 && (reinterpret_cast<uintptr_t>(Bg) & 15) == 0;
-        int it = 0;
-        warp_b_tile b;
-        for (int u = blockIdx.x; u < units; u += gridDim.x) {
-            int tm, tn;
-            tile_of(u % tiles, tiles_m, tiles_n, tm, tn);
-            const int kbeg = (u / tiles) * kps, kend = min(K, kbeg + kps), ktiles = (kend - kbeg + BK - 1) / BK;
-            for (int kt = 0; kt < ktiles; kt++, it++) {
-                const int s = it % STAGES;
-                load_b_warp(b, Bg, ldb, kend, N, kbeg + kt * BK, tn * BN, warp, lane, vec);
-                if (it >= STAGES) mbar_wait(&empty[s], ((it / STAGES) - 1) & 1);
-                if (tid == 0) {
-                    mbar_arrive_expect_tx(&full[s], STAGE_A);
-                    tma_load_2d(sA + s * STAGE_A, &tmA, kbeg + kt * BK, tm * BM, &full[s]);
-                }
-                store_b_warp(b, sB + s * STAGE_B, warp, lane);
-                fence_proxy_async(); /* the stores, before the tensor core (async proxy) reads them */
-                __syncwarp();
-                if (lane == 0) mbar_arrive(&full[s]);
-            }
-        }
-    } else if (warp < 4) { /* the producer: one thread walks the tiles' k tiles through the ring */
+    if (warp < 4) { /* the producer: one thread walks the tiles' k tiles through the ring */
         setmaxnreg_dec<40>();
         if (tid == 0) {
             int it = 0;
@@ -259,7 +161,7 @@ __global__ void __launch_bounds__(THREADS, 1)
             }
         }
     } else { /* two consumers: rows 64 wg .. 64 wg + 63 of the tile, all 256 columns */
-        if (!Op::B_BY_WARPS) setmaxnreg_inc<232>(); /* the loading warps keep theirs */
+        setmaxnreg_inc<232>();
         const int cw = warp - 4, wg = cw >> 2, wq = cw & 3;
         const int g = lane >> 2, q4 = lane & 3;
         const unsigned a_u = smem_addr(sA) + wg * 64 * 128, b_u = smem_addr(sB);
@@ -281,7 +183,7 @@ __global__ void __launch_bounds__(THREADS, 1)
                 wgmma_fence();
 #pragma unroll
                 for (int ks = 0; ks < 4; ks++)
-                    mma_step(typename Op::mma{}, d, a_u + s * STAGE_A, b_u + s * STAGE_B, ks, kt > 0 || ks > 0);
+                    mma_step(Op{}, d, a_u + s * STAGE_A, b_u + s * STAGE_B, ks, kt > 0 || ks > 0);
                 wgmma_commit();
                 wgmma_wait<1>(); /* the previous k tile's wgmmas are done: free its stage */
                 acc_fence(d);
@@ -319,8 +221,7 @@ __global__ void __launch_bounds__(THREADS, 1)
 }
 
 /* Host: the tensor maps and the launch of min(units, sms) persistent blocks on `stream`. A is
- * M x K (lda, rows 16-byte aligned); B is BF16's B (K x N, ldb), tf32_op's Bt (N x K, ldb), each
- * with rows 16-byte aligned, or tf32_warps_op's B as the caller has it (K x N, any ldb). splits
+ * M x K (lda); B is BF16's B (K x N, ldb) or TF32's Bt (N x K, ldb); rows 16-byte aligned. splits
  * slices of kps (ws: their partials; NULL: splits 1, kps >= K). cudaErrorInvalidValue when the
  * driver rejects a map. The caller has raised the kernel's shared-memory limit to SMEM_BYTES. */
 template <class Op>
@@ -330,16 +231,14 @@ inline cudaError_t launch_ws(const void *A, int64_t lda, const void *B, int64_t 
 {
     CUtensorMap map_a, map_b;
     if (!pl_gemm_tma::make_map_2d_typed(&map_a, A, Op::TYPE, Op::ELEM, M, K, lda, BM)) return cudaErrorInvalidValue;
-    if (Op::B_BY_WARPS)
-        map_b = map_a; /* unused */
-    else if (!(Op::ELEM == 2 ? pl_gemm_tma::make_map_2d_typed(&map_b, B, Op::TYPE, Op::ELEM, K, N, ldb, Op::BK)
+    if (!(Op::ELEM == 2 ? pl_gemm_tma::make_map_2d_typed(&map_b, B, Op::TYPE, Op::ELEM, K, N, ldb, Op::BK)
                              : pl_gemm_tma::make_map_2d_typed(&map_b, B, Op::TYPE, Op::ELEM, N, K, ldb, BN)))
         return cudaErrorInvalidValue;
     if (splits <= 1) splits = 1, kps = K, ws = nullptr;
     const int64_t units = (int64_t)((M + BM - 1) / BM) * ((N + BN - 1) / BN) * splits;
     const int grid = units < sms ? (int)units : sms;
-    wgmma_ws_kernel<Op><<<grid, THREADS, SMEM_BYTES, stream>>>(map_a, map_b, Op::B_BY_WARPS ? (const float *)B : nullptr,
-                                                               ldb, M, N, K, C, ldc, alpha, beta, splits, kps, ws);
+    wgmma_ws_kernel<Op><<<grid, THREADS, SMEM_BYTES, stream>>>(map_a, map_b, M, N, K, C, ldc, alpha, beta, splits,
+                                                               kps, ws);
     return cudaGetLastError();
 }
 
