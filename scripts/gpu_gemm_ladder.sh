@@ -48,6 +48,17 @@ if [ -n "${CPU:-}" ]; then
     "$P" bench gemm --size 1024,2048,4096 --variant cpu-packed,peer-openblas-skx,peer-openblas 2>&1 | tee "$OUT/cpu.log"
     stamp cpu
 fi
+if [ -n "${PROFILE:-}" ]; then
+    echo "== ncu: one launch of each top kernel at 4096 (speed of light, warp stalls)"
+    for v in cuda-tuned cuda-wgmma-persistent-tf32 "cuda-wgmma-bf16 --set dtype=bf16"; do
+        name=${v%% *}
+        timeout 120 ncu --clock-control none --section SpeedOfLight --section WarpStateStats --section ComputeWorkloadAnalysis \
+            --launch-skip 2 --launch-count 1 -k 'regex:^(?!.*(transpose|fill|poison|reduce|splitk)).*' \
+            "$P" bench gemm --size 4096 --variant $v --repeats 3 --no-peaks >"$OUT/ncu-$name.txt" 2>&1
+        echo "ncu $name: exit $? $(grep -E 'Compute \(SM\) Throughput|Memory Throughput|Duration|Stall' "$OUT/ncu-$name.txt" | head -6 | tr -s ' ' | tr '\n' ';')"
+    done
+    stamp profiled
+fi
 if [ -n "${PYTHON:-}" ]; then
     PY=
     for py in /opt/*/.venv/bin/python3 /opt/*/bin/python3 python3; do
