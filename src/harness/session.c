@@ -137,6 +137,27 @@ static pl_status check_memory(const pl_session *s)
     return PL_OK;
 }
 
+/* Jobs whose rung does not take a size's problem (pl_kernel.takes: GEMM's FP32 rungs and
+ * dtype=bf16): one the user named is a usage error naming the rung and why; one chosen for
+ * them (--variant all, a peer) is left out at every such size, said once. */
+static pl_status leave_out_not_taken(pl_session *s)
+{
+    for (int i = 0; i < s->n_jobs; i++) {
+        const pl_session_job *j = &s->jobs[i];
+        int said = 0;
+        for (int z = 0; z < s->n_sizes; z++) {
+            pl_status st = pl_variant_takes(s->kernel, j->v, s->specs[z]);
+            if (st == PL_OK) continue;
+            if (!j->auto_selected && !j->v->is_peer) return pl_fail(PL_ERR_ARG, "bench: %s", pl_last_error());
+            if (!said) say(s, PL_SAY_INFO, "skipping %s", pl_last_error());
+            said = 1;
+            s->skip[(size_t)z * (size_t)s->n_jobs + (size_t)i] = 1;
+            s->n_left_out++;
+        }
+    }
+    return PL_OK;
+}
+
 /* Jobs the user did not name are left out where they would take longer than max_time. A
  * size no bigger than the probe's (the kernel's first named size) costs about what the
  * estimate would: it is not estimated. The probes borrow the sizes' own problem structs. */
@@ -158,7 +179,7 @@ static pl_status leave_out_slow_jobs(pl_session *s)
     for (int z = 0; z < s->n_sizes; z++)
         for (int i = 0; i < s->n_jobs; i++) {
             const pl_session_job *j = &s->jobs[i];
-            if (!j->auto_selected || s->plans[z].work <= probe_work) continue;
+            if (!j->auto_selected || skipped(s, z, i) || s->plans[z].work <= probe_work) continue;
             double secs = -1;
             st = pl_bench_estimate_probes(job_ctx(s, j), &pr, j->v, j->has_params ? j->params : NULL, &s->plans[z],
                                           &s->cfg, &secs);
@@ -219,7 +240,8 @@ pl_status pl_session_prepare(pl_session *s)
     if (!(s->skip = calloc((size_t)s->n_sizes * (size_t)(s->n_jobs ? s->n_jobs : 1), 1)))
         return pl_fail(PL_ERR_NOMEM, "out of memory");
     s->n_left_out = 0;
-    if ((st = make_contexts(s)) != PL_OK || (st = check_memory(s)) != PL_OK || (st = leave_out_slow_jobs(s)) != PL_OK)
+    if ((st = leave_out_not_taken(s)) != PL_OK || (st = make_contexts(s)) != PL_OK || (st = check_memory(s)) != PL_OK ||
+        (st = leave_out_slow_jobs(s)) != PL_OK)
         return st;
     /* Only now: the peaks, where something is left to run. */
     s->cfg.peaks = NULL;
