@@ -142,14 +142,16 @@ static pl_status check_memory(const pl_session *s)
  * them (--variant all, a peer) is left out at every such size, said once. */
 static pl_status leave_out_not_taken(pl_session *s)
 {
-    for (int i = 0; i < s->n_jobs; i++) {
+    const pl_kernel *k = s->kernel;
+    for (int i = 0; i < s->n_jobs && k->takes; i++) {
         const pl_session_job *j = &s->jobs[i];
         int said = 0;
         for (int z = 0; z < s->n_sizes; z++) {
-            pl_status st = pl_variant_takes(s->kernel, j->v, s->specs[z]);
-            if (st == PL_OK) continue;
-            if (!j->auto_selected && !j->v->is_peer) return pl_fail(PL_ERR_ARG, "bench: %s", pl_last_error());
-            if (!said) say(s, PL_SAY_INFO, "skipping %s", pl_last_error());
+            char why[160] = "";
+            if (k->takes(s->specs[z], j->v, why, sizeof why)) continue;
+            if (!j->auto_selected && !j->v->is_peer)
+                return pl_fail(PL_ERR_ARG, "bench: %s %s: %s", k->name, j->v->name, why);
+            if (!said) say(s, PL_SAY_INFO, "skipping %s: %s", j->v->name, why);
             said = 1;
             s->skip[(size_t)z * (size_t)s->n_jobs + (size_t)i] = 1;
             s->n_left_out++;

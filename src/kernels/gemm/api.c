@@ -18,7 +18,7 @@ pl_status pl_sgemm_variant(pl_ctx *ctx, const char *variant, const int64_t *para
                            int64_t N, int64_t K, float alpha, const float *A, int64_t lda,
                            const float *B, int64_t ldb, float beta, float *C, int64_t ldc)
 {
-    pl_gemm_problem p = {M, N, K, lda, ldb, ldc, alpha, beta};
+    pl_gemm_problem p = {M, N, K, lda, ldb, ldc, alpha, beta, PL_F32};
     return pl_gemm_variant_problem(ctx, variant, params, &p, A, B, C);
 }
 
