@@ -71,7 +71,7 @@ esac
 # alone. --variant all leaves each other rung out with one line; one named is a usage error.
 bf16_out=$("$P" bench gemm 33x17x9 9 --set dtype=bf16 --variant all --no-peaks --repeats 2 2>&1); rc=$?
 if [ "$rc" -eq 0 ] && grep -q "cpu-naive-bf16 " <<<"$bf16_out" &&
-   [ "$(grep -c '^parlab: skipping cpu-naive: an FP32 rung takes dtype=f32 only; this problem is dtype=bf16$' <<<"$bf16_out")" -eq 1 ] &&
+   [ "$(grep -c '^parlab: note: skipping cpu-naive: an FP32 rung takes dtype=f32 only; this problem is dtype=bf16$' <<<"$bf16_out")" -eq 1 ] &&
    ! grep -qE '^ *cpu-(naive|packed|simd) ' <<<"$bf16_out"; then ok
 else bad "bench gemm --set dtype=bf16 --variant all: exit $rc: $bf16_out"; fi
 expect 0 "cpu-naive-bf16" -- bench gemm 16 --set dtype=bf16 --no-peaks --repeats 2

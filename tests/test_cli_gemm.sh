@@ -163,5 +163,34 @@ run 1 "uint16 input" gemm A16.npy U16.npy -o X13.npy --backend cpu
 expect_err "uint16 input" "U16.npy is uint16; parlab gemm takes float32 or bfloat16"
 no_file "bf16 refusals" X13.npy
 
+# Against NumPy and ml_dtypes (make test's venv has both): np.save of ml_dtypes.bfloat16 arrays
+# read as they are, C against the float64 product of the same values (FP32 accumulation).
+if bf16_py=$(test_python numpy ml_dtypes); then
+    cat >bf16.py <<'PY'
+import sys
+import ml_dtypes
+import numpy as np
+what = sys.argv[1]
+if what == "make":
+    rng = np.random.default_rng(3)
+    np.save("NA.npy", rng.uniform(-1, 1, (37, 301)).astype(ml_dtypes.bfloat16))
+    np.save("NB.npy", rng.uniform(-1, 1, (301, 23)).astype(ml_dtypes.bfloat16))
+    with open("NA.npy", "rb") as f:
+        assert b"'descr': '<V2'" in f.read(128), "np.save no longer writes '<V2'"
+else:
+    A = np.load("NA.npy").view(ml_dtypes.bfloat16).astype(np.float64)
+    B = np.load("NB.npy").view(ml_dtypes.bfloat16).astype(np.float64)
+    C = np.load("NC.npy")
+    assert C.dtype == np.float32 and C.shape == (37, 23), (C.dtype, C.shape)
+    err = np.abs(C - A @ B).max()
+    assert err <= 4 * 301 * 2.0 ** -24, err
+PY
+    if "$bf16_py" bf16.py make 2>err.txt; then ok; else bad "np.save of bfloat16: $(cat err.txt)"; fi
+    run 0 "bf16 from NumPy" gemm NA.npy NB.npy -o NC.npy --backend cpu &&
+        { if "$bf16_py" bf16.py check 2>err.txt; then ok; else bad "bf16 from NumPy: $(cat err.txt)"; fi; }
+else
+    missing "bfloat16 .npy files from NumPy" "NumPy and ml_dtypes (make test's venv)"
+fi
+
 no_tmp_files
 summary

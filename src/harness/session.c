@@ -151,7 +151,7 @@ static pl_status leave_out_not_taken(pl_session *s)
             if (k->takes(s->specs[z], j->v, why, sizeof why)) continue;
             if (!j->auto_selected && !j->v->is_peer)
                 return pl_fail(PL_ERR_ARG, "bench: %s %s: %s", k->name, j->v->name, why);
-            if (!said) say(s, PL_SAY_INFO, "skipping %s: %s", j->v->name, why);
+            if (!said) say(s, PL_SAY_SKIPPED, "skipping %s: %s", j->v->name, why);
             said = 1;
             s->skip[(size_t)z * (size_t)s->n_jobs + (size_t)i] = 1;
             s->n_left_out++;
