@@ -75,6 +75,10 @@ if [ "$rc" -eq 0 ] && grep -q "cpu-naive-bf16 " <<<"$bf16_out" &&
    ! grep -qE '^ *cpu-(naive|packed|simd) ' <<<"$bf16_out"; then ok
 else bad "bench gemm --set dtype=bf16 --variant all: exit $rc: $bf16_out"; fi
 expect 0 "cpu-naive-bf16" -- bench gemm 16 --set dtype=bf16 --no-peaks --repeats 2
+# a float32 run never asked for bfloat16: the BF16 rungs are left out without a word
+f32_out=$("$P" bench gemm 9 --variant all --peer --no-peaks --repeats 2 2>&1); rc=$?
+if [ "$rc" -eq 0 ] && grep -q "^cpu-naive " <<<"$f32_out" && ! grep -qi "bf16" <<<"$f32_out"; then ok
+else bad "bench gemm --variant all (float32) mentions the BF16 rungs: exit $rc: $f32_out"; fi
 expect 2 "bench: gemm cpu-naive: an FP32 rung takes dtype=f32 only; this problem is dtype=bf16" -- bench gemm 8 --set dtype=bf16 --variant cpu-naive --no-peaks
 expect 2 "bench: gemm cpu-naive-bf16: a BF16 rung takes dtype=bf16 only; this problem is dtype=f32" -- bench gemm 8 --variant cpu-naive-bf16 --no-peaks
 expect 2 'dtype=f16: not a legal value \(legal: f32\|bf16\)' -- bench gemm 8 --set dtype=f16 --no-peaks

@@ -137,9 +137,27 @@ static pl_status check_memory(const pl_session *s)
     return PL_OK;
 }
 
-/* Jobs whose rung does not take a size's problem (pl_kernel.takes: GEMM's FP32 rungs and
- * dtype=bf16): one the user named is a usage error naming the rung and why; one chosen for
- * them (--variant all, a peer) is left out at every such size, said once. */
+/* A rung chosen for the user that does not take this problem (pl_kernel.takes: GEMM's FP32
+ * rungs and dtype=bf16) is said once, as a note; but one that does not take the default
+ * problem either (a BF16 rung) is a rung for other settings, and leaving it out of a run of
+ * the defaults says nothing: runs that never asked for bfloat16 read as they always did. */
+static void say_not_taken(const pl_session *s, const pl_variant *v, const char *why)
+{
+    char other[160];
+    if (s->kernel->takes(NULL, v, other, sizeof other)) say(s, PL_SAY_SKIPPED, "skipping %s: %s", v->name, why);
+}
+
+/* v takes the problem of every size (the first refusal's reason in why). */
+static int takes_every_size(const pl_session *s, const pl_variant *v, char *why, size_t n)
+{
+    for (int z = 0; s->kernel->takes && z < s->n_sizes; z++)
+        if (!s->kernel->takes(s->specs[z], v, why, n)) return 0;
+    return 1;
+}
+
+/* Jobs whose rung does not take a size's problem: one the user named is a usage error naming
+ * the rung and why; one chosen for them (a Python bench's names, a peer) is left out at every
+ * such size (say_not_taken). */
 static pl_status leave_out_not_taken(pl_session *s)
 {
     const pl_kernel *k = s->kernel;
@@ -151,7 +169,7 @@ static pl_status leave_out_not_taken(pl_session *s)
             if (k->takes(s->specs[z], j->v, why, sizeof why)) continue;
             if (!j->auto_selected && !j->v->is_peer)
                 return pl_fail(PL_ERR_ARG, "bench: %s %s: %s", k->name, j->v->name, why);
-            if (!said) say(s, PL_SAY_SKIPPED, "skipping %s: %s", j->v->name, why);
+            if (!said) say_not_taken(s, j->v, why);
             said = 1;
             s->skip[(size_t)z * (size_t)s->n_jobs + (size_t)i] = 1;
             s->n_left_out++;
@@ -503,7 +521,8 @@ static pl_status choose_variants(pl_session *s, const char *variants, int with_p
         for (int i = 0; i < k->n_variants; i++) {
             const pl_variant *v = k->ladder[i];
             if (v->is_peer) continue;
-            if (pl_variant_check(NULL, v, why, sizeof why) == PL_OK) vars[(*n)++] = v;
+            if (!takes_every_size(s, v, why, sizeof why)) say_not_taken(s, v, why);
+            else if (pl_variant_check(NULL, v, why, sizeof why) == PL_OK) vars[(*n)++] = v;
             else say(s, PL_SAY_INFO, "skipping %s: %s", v->name, why);
         }
     }
@@ -515,7 +534,8 @@ static pl_status choose_variants(pl_session *s, const char *variants, int with_p
         int already = 0;
         for (int j = 0; j < *n; j++) already |= vars[j] == v;
         if (!v->is_peer || already || !(backends & (1 << v->backend))) continue;
-        if (pl_variant_check(NULL, v, why, sizeof why) == PL_OK) vars[(*n)++] = v;
+        if (!takes_every_size(s, v, why, sizeof why)) say_not_taken(s, v, why);
+        else if (pl_variant_check(NULL, v, why, sizeof why) == PL_OK) vars[(*n)++] = v;
         else say(s, PL_SAY_INFO, "no peer %s: %s", v->name, why);
     }
     return PL_OK;
@@ -529,8 +549,9 @@ pl_status pl_session_select(pl_session *s, const char *variants, const char *con
     int *named = calloc((size_t)k->n_variants + 1, sizeof *named);
     named_param *ps = NULL;
     int n = 0, n_ps = 0;
-    pl_status st = !vars || !named ? pl_fail(PL_ERR_NOMEM, "out of memory")
-                                   : choose_variants(s, variants, with_peer, skip_unavailable, vars, named, &n);
+    /* the sizes' problems first: which rungs take them (pl_kernel.takes) */
+    pl_status st = !vars || !named ? pl_fail(PL_ERR_NOMEM, "out of memory") : pl_session_plan(s);
+    if (st == PL_OK) st = choose_variants(s, variants, with_peer, skip_unavailable, vars, named, &n);
     if (st == PL_OK && n == 0) {
         if (skip_unavailable) say(s, PL_SAY_INFO, "nothing on this line can run on this machine");
         else st = pl_fail(PL_ERR_UNSUPPORTED, "bench: no variant of %s can run here (parlab list %s says why)",
