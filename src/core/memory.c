@@ -44,7 +44,10 @@ float pl_rng_float(pl_rng *r)
 
 /* splitmix64's i-th draw depends only on the seed and i (its state advances by a constant),
  * so large fills split into chunks over threads and give the same values as one thread. */
-void pl_fill_f32(float *x, int64_t n, uint64_t seed)
+/* The draws of a seed, in chunks over threads (each chunk skips to its first draw, so any thread
+ * count gives the same values), stored as float32 or (bf16) rounded to bfloat16: never 0, as
+ * bfloat16 keeps float32's exponents. */
+static inline void fill_draws(void *x, int bf16, int64_t n, uint64_t seed)
 {
     const int64_t chunk = (int64_t)1 << 20;
 #pragma omp parallel for schedule(static) if (n > 4 * chunk)
@@ -53,23 +56,16 @@ void pl_fill_f32(float *x, int64_t n, uint64_t seed)
         pl_rng_seed(&r, seed);
         r.s += (uint64_t)c0 * 0x9E3779B97F4A7C15ull; /* skip c0 draws */
         int64_t c1 = c0 + chunk < n ? c0 + chunk : n;
-        for (int64_t i = c0; i < c1; i++) x[i] = pl_rng_float(&r);
+        for (int64_t i = c0; i < c1; i++) {
+            float v = pl_rng_float(&r);
+            if (bf16) ((uint16_t *)x)[i] = pl_bf16_round(v);
+            else ((float *)x)[i] = v;
+        }
     }
 }
 
-/* pl_fill_f32's values rounded to bfloat16 (never 0: bfloat16 keeps float32's exponents). */
-void pl_fill_bf16(uint16_t *x, int64_t n, uint64_t seed)
-{
-    const int64_t chunk = (int64_t)1 << 20;
-#pragma omp parallel for schedule(static) if (n > 4 * chunk)
-    for (int64_t c0 = 0; c0 < n; c0 += chunk) {
-        pl_rng r;
-        pl_rng_seed(&r, seed);
-        r.s += (uint64_t)c0 * 0x9E3779B97F4A7C15ull; /* skip c0 draws */
-        int64_t c1 = c0 + chunk < n ? c0 + chunk : n;
-        for (int64_t i = c0; i < c1; i++) x[i] = pl_bf16_round(pl_rng_float(&r));
-    }
-}
+void pl_fill_f32(float *x, int64_t n, uint64_t seed) { fill_draws(x, 0, n, seed); }
+void pl_fill_bf16(uint16_t *x, int64_t n, uint64_t seed) { fill_draws(x, 1, n, seed); }
 
 /* Uniform in [0, range), 1 <= range <= 2^32, without bias: Lemire's multiply-shift (the high
  * 64 bits of a 64x64-bit product), rejecting the few draws whose low half falls below
