@@ -35,7 +35,7 @@ static const pl_variant cpu_naive_bf16 = {
     .name = "cpu-naive-bf16", .idea = "the triple loop on bfloat16 A and B, widened to float as read (the BF16 "
     "contract without a GPU)",
     .backend = PL_BACKEND_CPU, .precision = PL_PREC_BF16, .run = pl_gemm_cpu_naive_bf16,
-    .best_rank = 3};
+    .best_rank = 4};
 static const pl_variant cpu_simd = {
     .name = "cpu-simd", .idea = "broadcast one A element, FMA against 8/16 contiguous B elements (AVX2/AVX-512)",
     .backend = PL_BACKEND_CPU, .requires = PL_REQ_AVX2, .precision = PL_PREC_FP32,
@@ -96,12 +96,12 @@ static const pl_variant cuda_mma_bf16 = {
     .name = "cuda-mma-bf16", .idea = "tensor cores in BF16, FP32 accumulate: mma.sync m16n8k16 on fragments "
     "loaded with ldmatrix",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_BF16,
-    .run = PL_CUDA_FN(pl_gemm_cuda_mma_bf16), .best_rank = 2};
+    .run = PL_CUDA_FN(pl_gemm_cuda_mma_bf16), .best_rank = 5};
 static const pl_variant cuda_wgmma_bf16 = {
     .name = "cuda-wgmma-bf16", .idea = "Hopper wgmma in BF16: a producer warpgroup's TMA copies feed two consumer "
     "warpgroups, B read N-major by the transposing descriptor, persistent blocks",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_SM90A, .precision = PL_PREC_BF16,
-    .run = PL_CUDA_FN(pl_gemm_cuda_wgmma_bf16), .best_rank = 1};
+    .run = PL_CUDA_FN(pl_gemm_cuda_wgmma_bf16), .best_rank = 4};
 static const pl_variant peer_openblas = {
     .name = "peer-openblas", .idea = "OpenBLAS cblas_sgemm (the CPU peer)",
     .backend = PL_BACKEND_CPU, .is_peer = 1, .requires = PL_REQ_OPENBLAS, .precision = PL_PREC_FP32,
@@ -125,6 +125,8 @@ static const pl_variant peer_cublas_bf16 = {
     .backend = PL_BACKEND_CUDA, .is_peer = 1, .requires = PL_REQ_CUBLAS, .precision = PL_PREC_BF16,
     .run = PL_CUDA_FN(pl_gemm_peer_cublas_bf16)};
 
+/* best_rank orders each backend's rungs in one list; pl_best_variant takes the first that takes
+ * the problem, so the BF16 rungs rank after the FP32 ones and are the pick for bfloat16 alone. */
 static const pl_variant *const ladder[] = {
     &cpu_naive, &cpu_naive_bf16, &cpu_simd, &cpu_simd_blocked, &cpu_packed,
     &cuda_naive, &cuda_shared, &cuda_tuned, &cuda_mma_tf32, &cuda_wgmma_tf32, &cuda_wgmma_tma_tf32, &cuda_tf32,
