@@ -13,6 +13,11 @@ const pl_gemm_cfg *pl_gemm_rung_configs(pl_gemm_cuda_rung r, int *n)
     case PL_GEMM_RUNG_WGMMA_TMA_TF32:
         *n = PL_COUNT(pl_gemm_wgmma_tma_tf32_cfgs);
         return pl_gemm_wgmma_tma_tf32_cfgs;
+    case PL_GEMM_RUNG_WGMMA_PERSISTENT_TF32:
+        *n = PL_COUNT(pl_gemm_wgmma_persistent_tf32_cfgs);
+        return pl_gemm_wgmma_persistent_tf32_cfgs;
+    case PL_GEMM_RUNG_MMA_BF16: *n = PL_COUNT(pl_gemm_mma_bf16_cfgs); return pl_gemm_mma_bf16_cfgs;
+    case PL_GEMM_RUNG_WGMMA_BF16: *n = PL_COUNT(pl_gemm_wgmma_bf16_cfgs); return pl_gemm_wgmma_bf16_cfgs;
     default: break;
     }
     *n = 0;

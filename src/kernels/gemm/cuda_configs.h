@@ -21,6 +21,9 @@ typedef enum pl_gemm_cuda_rung {
     PL_GEMM_RUNG_MMA_TF32,           /* cuda-mma-tf32: tensor cores through mma.sync m16n8k8 */
     PL_GEMM_RUNG_WGMMA_TF32,         /* cuda-wgmma-tf32: Hopper wgmma, tiles staged by cp.async */
     PL_GEMM_RUNG_WGMMA_TMA_TF32,     /* cuda-wgmma-tma-tf32: Hopper wgmma fed by the copy engine */
+    PL_GEMM_RUNG_WGMMA_PERSISTENT_TF32, /* cuda-wgmma-persistent-tf32: the same, a block per SM for all tiles */
+    PL_GEMM_RUNG_MMA_BF16,           /* cuda-mma-bf16: tensor cores in BF16 through mma.sync m16n8k16 */
+    PL_GEMM_RUNG_WGMMA_BF16,         /* cuda-wgmma-bf16: the persistent wgmma kernel in BF16 */
     PL_GEMM_CUDA_RUNGS
 } pl_gemm_cuda_rung;
 
@@ -76,6 +79,22 @@ PL_GEMM_CFG_TABLE pl_gemm_cfg pl_gemm_wgmma_tf32_cfgs[] = {
 PL_GEMM_CFG_TABLE pl_gemm_cfg pl_gemm_wgmma_tma_tf32_cfgs[] = {
     {.bm = 256, .bn = 128, .bk = 32, .stages = 4, .warps = 12, .transposes_b = 1},  /* m64n256, 193 KB */
     {.bm = 128, .bn = 128, .bk = 32, .stages = 6, .warps = 12, .transposes_b = 1},  /* m64n128, 193 KB */
+};
+
+/* cuda-mma-bf16: 8 warps of 64 x 32 (m16n8k16 MMAs), 4 stages, 76 KB: 2 blocks a SM. */
+PL_GEMM_CFG_TABLE pl_gemm_cfg pl_gemm_mma_bf16_cfgs[] = {
+    {.bm = 128, .bn = 128, .bk = 32, .stages = 4, .warps = 8, .warps_m = 2, .warps_n = 4},
+};
+
+/* cuda-wgmma-bf16: cuda_wgmma_ws.cuh's kernel in BF16, k 64 a stage (128-byte rows). */
+PL_GEMM_CFG_TABLE pl_gemm_cfg pl_gemm_wgmma_bf16_cfgs[] = {
+    {.bm = 128, .bn = 256, .bk = 64, .stages = 4, .warps = 12},  /* 193 KB */
+};
+
+/* cuda-wgmma-persistent-tf32: the one shape of cuda_wgmma_ws.cuh's kernel, a block per SM: two
+ * consumer warpgroups of m64n256 over a 128 x 256 tile, 4 stages of 48 KB, B transposed first. */
+PL_GEMM_CFG_TABLE pl_gemm_cfg pl_gemm_wgmma_persistent_tf32_cfgs[] = {
+    {.bm = 128, .bn = 256, .bk = 32, .stages = 4, .warps = 12, .transposes_b = 1},  /* 193 KB */
 };
 
 #endif

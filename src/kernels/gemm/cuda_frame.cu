@@ -104,9 +104,14 @@ pl_status pl_gemm_cuda_run(const pl_run_args *a, const pl_gemm_cuda_rung_def &r)
     return PL_OK;
 }
 
+bool pl_gemm_rows_aligned16_elems(const void *m, int64_t ld, int elem_bytes)
+{
+    return ((reinterpret_cast<uintptr_t>(m) & 15) == 0) && ((ld * elem_bytes) % 16 == 0);
+}
+
 bool pl_gemm_rows_aligned16(const float *m, int64_t ld)
 {
-    return ((reinterpret_cast<uintptr_t>(m) & 15) == 0) && (ld % 4 == 0);
+    return pl_gemm_rows_aligned16_elems(m, ld, (int)sizeof(float));
 }
 
 int pl_gemm_operand_case(const pl_gemm_launch &l)
@@ -147,17 +152,27 @@ pl_status pl_gemm_workspace(pl_ctx *ctx, const char *rung, int slot, size_t byte
     return PL_OK;
 }
 
-pl_status pl_gemm_repitch(pl_ctx *ctx, const char *rung, int slot, const float **m, int64_t *ld, int64_t rows, int64_t cols,
-                          cudaStream_t stream)
+pl_status pl_gemm_repitch_elems(pl_ctx *ctx, const char *rung, int slot, const void **m, int64_t *ld, int64_t rows,
+                                int64_t cols, int elem_bytes, cudaStream_t stream)
 {
-    const int64_t ldp = (cols + 3) / 4 * 4;
+    const int64_t per16 = 16 / elem_bytes;
+    const int64_t ldp = (cols + per16 - 1) / per16 * per16;
     float *copy = nullptr;
-    pl_status s = pl_gemm_workspace(ctx, rung, slot, (size_t)rows * ldp * sizeof(float), &copy);
+    pl_status s = pl_gemm_workspace(ctx, rung, slot, (size_t)rows * ldp * elem_bytes, &copy);
     if (s != PL_OK) return s;
-    cudaError_t e = cudaMemcpy2DAsync(copy, (size_t)ldp * sizeof(float), *m, (size_t)*ld * sizeof(float),
-                                      (size_t)cols * sizeof(float), (size_t)rows, cudaMemcpyDeviceToDevice, stream);
+    cudaError_t e = cudaMemcpy2DAsync(copy, (size_t)ldp * elem_bytes, *m, (size_t)*ld * elem_bytes,
+                                      (size_t)cols * elem_bytes, (size_t)rows, cudaMemcpyDeviceToDevice, stream);
     if (e != cudaSuccess) return pl_fail(PL_ERR_CUDA, "%s: re-pitching an operand: %s", rung, cudaGetErrorString(e));
     *m = copy;
     *ld = ldp;
     return PL_OK;
+}
+
+pl_status pl_gemm_repitch(pl_ctx *ctx, const char *rung, int slot, const float **m, int64_t *ld, int64_t rows, int64_t cols,
+                          cudaStream_t stream)
+{
+    const void *v = *m;
+    pl_status s = pl_gemm_repitch_elems(ctx, rung, slot, &v, ld, rows, cols, (int)sizeof(float), stream);
+    *m = (const float *)v;
+    return s;
 }

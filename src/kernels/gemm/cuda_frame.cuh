@@ -74,8 +74,11 @@ pl_status pl_gemm_rung_state_of(pl_ctx *ctx, const pl_gemm_cuda_rung_def &r, pl_
 /* The entry point of every CUDA top rung: a->params as the rung's `config` and `splitk`. */
 pl_status pl_gemm_cuda_run(const pl_run_args *a, const pl_gemm_cuda_rung_def &r);
 
-/* The tensor-core rungs, which cuda-tf32 (cuda_tf32.cu) picks among, in ladder order. */
-extern const pl_gemm_cuda_rung_def pl_gemm_mma_tf32_rung, pl_gemm_wgmma_tf32_rung, pl_gemm_wgmma_tma_tf32_rung;
+/* The TF32 tensor-core rungs, which cuda-tf32 (cuda_tf32.cu) picks among, in ladder order. */
+extern const pl_gemm_cuda_rung_def pl_gemm_mma_tf32_rung, pl_gemm_wgmma_tf32_rung, pl_gemm_wgmma_tma_tf32_rung,
+    pl_gemm_wgmma_persistent_tf32_rung;
+/* The BF16 tensor-core rungs. */
+extern const pl_gemm_cuda_rung_def pl_gemm_mma_bf16_rung, pl_gemm_wgmma_bf16_rung;
 
 /* What each rung's state does first: check that the context's device is the calling thread's
  * current one (pl_ctx_activate selects it; fails with PL_ERR_CUDA naming `rung` otherwise), and
@@ -98,5 +101,16 @@ pl_status pl_gemm_workspace(pl_ctx *ctx, const char *rung, int slot, size_t byte
  * on `stream`; costs a read and a write of the matrix. */
 pl_status pl_gemm_repitch(pl_ctx *ctx, const char *rung, int slot, const float **m, int64_t *ld, int64_t rows, int64_t cols,
                           cudaStream_t stream);
+/* The same for elements of elem_bytes (2: BF16): rows made 16 bytes apart. */
+pl_status pl_gemm_repitch_elems(pl_ctx *ctx, const char *rung, int slot, const void **m, int64_t *ld, int64_t rows,
+                                int64_t cols, int elem_bytes, cudaStream_t stream);
+/* 16-byte aligned rows of elem_bytes elements (base and ld * elem_bytes). */
+bool pl_gemm_rows_aligned16_elems(const void *m, int64_t ld, int elem_bytes);
+
+/* cuda-wgmma-tma-tf32's first steps, which the persistent TF32 rung shares: B transposed and
+ * rounded to TF32 into the BT workspace (*bt: N x *ldk, ldk = K rounded up to 4), and A
+ * re-pitched into the A workspace when its rows are not 16-byte aligned (*a, *lda updated). */
+pl_status pl_gemm_tf32_kmajor(const pl_gemm_launch &l, const char *rung, const float **a, int64_t *lda,
+                              const float **bt, int64_t *ldk);
 
 #endif

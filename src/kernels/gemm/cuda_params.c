@@ -9,6 +9,7 @@ static const int64_t tuned_config_values[] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
 static const int64_t mma_tf32_config_values[] = {0, 1, 2, 3, 4, 5, 6};
 static const int64_t wgmma_tf32_config_values[] = {0, 1, 2, 3, 4};
 static const int64_t wgmma_tma_tf32_config_values[] = {0, 1, 2};
+static const int64_t one_config_values[] = {0, 1};
 static const int64_t splitk_values[] = {0, 1, 2, 4, 8, 16, 32, 64};
 
 static_assert(PL_COUNT(tuned_config_values) == PL_COUNT(pl_gemm_tuned_cfgs) + 1, "0 and each config");
@@ -16,6 +17,11 @@ static_assert(PL_COUNT(mma_tf32_config_values) == PL_COUNT(pl_gemm_mma_tf32_cfgs
 static_assert(PL_COUNT(wgmma_tf32_config_values) == PL_COUNT(pl_gemm_wgmma_tf32_cfgs) + 1, "each config");
 static_assert(PL_COUNT(wgmma_tma_tf32_config_values) == PL_COUNT(pl_gemm_wgmma_tma_tf32_cfgs) + 1,
                "each config");
+
+static_assert(PL_COUNT(one_config_values) == PL_COUNT(pl_gemm_wgmma_persistent_tf32_cfgs) + 1 &&
+                  PL_COUNT(one_config_values) == PL_COUNT(pl_gemm_mma_bf16_cfgs) + 1 &&
+                  PL_COUNT(one_config_values) == PL_COUNT(pl_gemm_wgmma_bf16_cfgs) + 1,
+              "each config");
 
 #define SPLITK_PARAM                                                                                            \
     [PL_GEMM_CUDA_SPLITK] = {.name = "splitk",                                                                  \
@@ -67,7 +73,35 @@ const pl_param_def pl_gemm_cuda_wgmma_tma_tf32_params[] = {
                              .n_values = PL_COUNT(wgmma_tma_tf32_config_values)},
     SPLITK_PARAM,
 };
+const pl_param_def pl_gemm_cuda_wgmma_persistent_tf32_params[] = {
+    [PL_GEMM_CUDA_CONFIG] = {.name = "config",
+                             .help = "tile config: 0 auto, 1 128x256 (2 warpgroups of m64n256, 4 stages, a block per SM)",
+                             .kind = PL_PARAM_LIST,
+                             .values = one_config_values,
+                             .n_values = PL_COUNT(one_config_values)},
+    SPLITK_PARAM,
+};
+const pl_param_def pl_gemm_cuda_mma_bf16_params[] = {
+    [PL_GEMM_CUDA_CONFIG] = {.name = "config",
+                             .help = "tile config: 0 auto, 1 128x128 (8 warps of 64x32, 4 stages)",
+                             .kind = PL_PARAM_LIST,
+                             .values = one_config_values,
+                             .n_values = PL_COUNT(one_config_values)},
+    SPLITK_PARAM,
+};
+
+const pl_param_def pl_gemm_cuda_wgmma_bf16_params[] = {
+    [PL_GEMM_CUDA_CONFIG] = {.name = "config",
+                             .help = "tile config: 0 auto, 1 128x256 (2 warpgroups of m64n256k16, 4 stages, a block per SM)",
+                             .kind = PL_PARAM_LIST,
+                             .values = one_config_values,
+                             .n_values = PL_COUNT(one_config_values)},
+    SPLITK_PARAM,
+};
 PL_CHECK_COUNT(pl_gemm_cuda_tuned_params, PL_GEMM_CUDA_N_PARAMS);
 PL_CHECK_COUNT(pl_gemm_cuda_mma_tf32_params, PL_GEMM_CUDA_N_PARAMS);
 PL_CHECK_COUNT(pl_gemm_cuda_wgmma_tf32_params, PL_GEMM_CUDA_N_PARAMS);
 PL_CHECK_COUNT(pl_gemm_cuda_wgmma_tma_tf32_params, PL_GEMM_CUDA_N_PARAMS);
+PL_CHECK_COUNT(pl_gemm_cuda_wgmma_persistent_tf32_params, PL_GEMM_CUDA_N_PARAMS);
+PL_CHECK_COUNT(pl_gemm_cuda_mma_bf16_params, PL_GEMM_CUDA_N_PARAMS);
+PL_CHECK_COUNT(pl_gemm_cuda_wgmma_bf16_params, PL_GEMM_CUDA_N_PARAMS);

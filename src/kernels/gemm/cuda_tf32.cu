@@ -1,7 +1,8 @@
 /* cuda_tf32.cu: `cuda-tf32`, the best tensor-core rung for this GPU and shape: what to call for a
  * TF32 GEMM without knowing the ladder. Not an idea of its own: it asks the chooser (cuda_choose.c)
- * for the fastest estimate among the configs of the three tensor-core rungs that run on this
- * device (cuda-mma-tf32 everywhere; cuda-wgmma-tf32 and cuda-wgmma-tma-tf32 on Hopper), all
+ * for the fastest estimate among the configs of the four tensor-core rungs that run on this
+ * device (cuda-mma-tf32 everywhere; cuda-wgmma-tf32, cuda-wgmma-tma-tf32 and
+ * cuda-wgmma-persistent-tf32 on Hopper), all
  * costed by one model of the GPU's tuning table, and runs that rung with that config and split. */
 #include "core/core.h"
 #include "kernels/gemm/cuda_frame.cuh"
@@ -9,7 +10,8 @@
 extern "C" pl_status pl_gemm_cuda_tf32(const pl_run_args *a)
 {
     static const pl_gemm_cuda_rung_def *const rungs[] = {&pl_gemm_mma_tf32_rung, &pl_gemm_wgmma_tf32_rung,
-                                                          &pl_gemm_wgmma_tma_tf32_rung};
+                                                          &pl_gemm_wgmma_tma_tf32_rung,
+                                                          &pl_gemm_wgmma_persistent_tf32_rung};
     enum { N_RUNGS = PL_COUNT(rungs) };
     const pl_gemm_problem *p = (const pl_gemm_problem *)a->problem;
     pl_gemm_rung_state *states[N_RUNGS];

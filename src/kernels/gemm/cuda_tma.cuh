@@ -64,10 +64,6 @@ __device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap *map, i
 }
 #endif
 
-/* Host: a 2-D FP32 tensor map over `rows` rows of `cols` floats, `ld` floats apart (ld*4 a
- * multiple of 16, base 16-byte aligned), read in boxes of `box_rows` rows x 32 floats
- * (128 bytes) with the 128-byte swizzle; zeros outside. False when the driver lacks TMA or
- * rejects the map. */
 typedef CUresult (*encode_tiled_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
                                     const cuuint64_t *, const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave,
                                     CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
@@ -95,18 +91,29 @@ static inline encode_tiled_fn encoder()
     return fn;
 }
 
+/* Host: a 2-D tensor map over `rows` rows of `cols` elements (`elem_bytes` each, of driver type
+ * `type`), `ld` elements apart (ld * elem_bytes a multiple of 16, base 16-byte aligned), read in
+ * boxes of `box_rows` rows x 128 bytes with the 128-byte swizzle; zeros outside. False when the
+ * driver lacks TMA or rejects the map. */
+static inline bool make_map_2d_typed(CUtensorMap *map, const void *base, CUtensorMapDataType type, int elem_bytes,
+                                     int64_t rows, int64_t cols, int64_t ld, int box_rows)
+{
+    encode_tiled_fn enc = encoder();
+    if (!enc || ((reinterpret_cast<uintptr_t>(base) & 15) != 0) || ((ld * elem_bytes) % 16 != 0)) return false;
+    cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
+    cuuint64_t strides[1] = {(cuuint64_t)ld * elem_bytes};
+    cuuint32_t box[2] = {(cuuint32_t)(128 / elem_bytes), (cuuint32_t)box_rows};
+    cuuint32_t elem_strides[2] = {1, 1};
+    return enc(map, type, 2, const_cast<void *>(base), dims, strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+               CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
+/* FP32: boxes of box_rows rows x 32 floats. */
 static inline bool make_map_2d(CUtensorMap *map, const float *base, int64_t rows, int64_t cols, int64_t ld,
                                int box_rows)
 {
-    encode_tiled_fn enc = encoder();
-    if (!enc || ((reinterpret_cast<uintptr_t>(base) & 15) != 0) || ((ld * 4) % 16 != 0)) return false;
-    cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
-    cuuint64_t strides[1] = {(cuuint64_t)ld * 4};
-    cuuint32_t box[2] = {32, (cuuint32_t)box_rows};
-    cuuint32_t elem_strides[2] = {1, 1};
-    return enc(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float *>(base), dims, strides, box, elem_strides,
-               CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+    return make_map_2d_typed(map, base, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, rows, cols, ld, box_rows);
 }
 
 } // namespace pl_gemm_tma

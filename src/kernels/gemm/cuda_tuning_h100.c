@@ -54,11 +54,23 @@ static const double wgmma_rate[] = {0.93, 0.98, 1.0, 0.71};
 static const int wgmma_order[] = {0, 1, 2, 3};
 static const double wgmma_tma_rate[] = {1.95, 1.62};
 static const int wgmma_tma_order[] = {0, 1};
+/* Measured on an H200 (the same SM; the H100 was not lent then): 406 TF/s at 4096, kernel alone. */
+static const double wgmma_persistent_rate[] = {2.10};
+static const int wgmma_persistent_order[] = {0};
+/* BF16, in the same unit (a TF32 rate): measured on an H200 at 4096 (cuda-wgmma-bf16 ~730 TF/s
+ * alone in a bare driver; cuda-mma-bf16 to be measured). */
+static const double mma_bf16_rate[] = {1.5};
+static const int mma_bf16_order[] = {0};
+static const double wgmma_bf16_rate[] = {3.8};
+static const int wgmma_bf16_order[] = {0};
 
 static_assert(PL_COUNT(tuned_rate) == PL_COUNT(pl_gemm_tuned_cfgs), "a rate per config");
 static_assert(PL_COUNT(mma_rate) == PL_COUNT(pl_gemm_mma_tf32_cfgs), "a rate per config");
 static_assert(PL_COUNT(wgmma_rate) == PL_COUNT(pl_gemm_wgmma_tf32_cfgs), "a rate per config");
 static_assert(PL_COUNT(wgmma_tma_rate) == PL_COUNT(pl_gemm_wgmma_tma_tf32_cfgs), "a rate per config");
+static_assert(PL_COUNT(wgmma_persistent_rate) == PL_COUNT(pl_gemm_wgmma_persistent_tf32_cfgs), "a rate per config");
+static_assert(PL_COUNT(mma_bf16_rate) == PL_COUNT(pl_gemm_mma_bf16_cfgs), "a rate per config");
+static_assert(PL_COUNT(wgmma_bf16_rate) == PL_COUNT(pl_gemm_wgmma_bf16_cfgs), "a rate per config");
 
 const pl_gemm_gpu_tuning pl_gemm_tuning_h100 = {
     .name = "H100",
@@ -75,5 +87,15 @@ const pl_gemm_gpu_tuning pl_gemm_tuning_h100 = {
                                          .rate = wgmma_tma_rate,
                                          .order = wgmma_tma_order,
                                          .n = PL_COUNT(wgmma_tma_rate)},
+        [PL_GEMM_RUNG_WGMMA_PERSISTENT_TF32] = {.model = &tensor_cores,
+                                                .rate = wgmma_persistent_rate,
+                                                .order = wgmma_persistent_order,
+                                                .n = PL_COUNT(wgmma_persistent_rate)},
+        [PL_GEMM_RUNG_MMA_BF16] =
+            {.model = &tensor_cores, .rate = mma_bf16_rate, .order = mma_bf16_order, .n = PL_COUNT(mma_bf16_rate)},
+        [PL_GEMM_RUNG_WGMMA_BF16] = {.model = &tensor_cores,
+                                     .rate = wgmma_bf16_rate,
+                                     .order = wgmma_bf16_order,
+                                     .n = PL_COUNT(wgmma_bf16_rate)},
     },
 };

@@ -25,28 +25,66 @@
 namespace {
 
 using namespace pl_gemm_async;
+
+__device__ __forceinline__ float tf32r(float x) { return __uint_as_float(pl_gemm_tf32::to_tf32(__float_as_uint(x))); }
 using namespace pl_gemm_tf32;
 using namespace pl_gemm_wgmma;
 
-/* B (K x N, row stride ldb) to Bt (N x K, row stride ldt), each value rounded to TF32: the
- * K-major copy of B that the copy-engine configs read. 32 x 32 tiles through shared memory
- * (a padded row: no bank conflicts on the transposed read), coalesced on both sides; the
- * grid's y loops over K when K / 32 exceeds the grid limit. */
+/* B (K x N, row stride ldb) to Bt (N x K, row stride ldt, a multiple of 4), each value rounded
+ * to TF32: the K-major copy of B that the copy-engine rungs read. A pass over memory, so it is
+ * built for bandwidth: 64 x 64 tiles through shared memory (rows padded by one float), 16-byte
+ * loads along B's rows and 16-byte stores along Bt's, 16 bytes x 4 in flight per thread each
+ * way; element copies where a tile crosses K or N or B's rows are not 16-byte aligned. The
+ * grid's y loops over K when K / 64 exceeds the grid limit. */
 __global__ void __launch_bounds__(256) transpose_b(const float *__restrict__ B, int64_t ldb, int K, int N,
-                                                   float *__restrict__ Bt, int64_t ldt)
+                                                   float *__restrict__ Bt, int64_t ldt, bool vec)
 {
-    __shared__ float tile[32][33];
-    const int tx = threadIdx.x, ty = threadIdx.y; /* 32 x 8 */
-    const int n0 = blockIdx.x * 32;
-    for (int64_t k0 = (int64_t)blockIdx.y * 32; k0 < K; k0 += (int64_t)gridDim.y * 32) {
+    __shared__ float tile[64][65];
+    const int tid = threadIdx.x, c4 = tid & 15, r0 = tid >> 4; /* 16 quads x 16 rows a pass */
+    const int n0 = blockIdx.x * 64;
+    for (int64_t k0 = (int64_t)blockIdx.y * 64; k0 < K; k0 += (int64_t)gridDim.y * 64) {
+        const bool whole = vec && k0 + 64 <= K && n0 + 64 <= N;
+        float4 v[4];
 #pragma unroll
-        for (int i = ty; i < 32; i += 8)
-            if (k0 + i < K && n0 + tx < N) tile[i][tx] = B[(k0 + i) * ldb + n0 + tx];
+        for (int p = 0; p < 4; p++) {
+            const int64_t k = k0 + r0 + 16 * p;
+            const int n = n0 + 4 * c4;
+            const float *src = B + k * ldb + n;
+            if (whole) {
+                v[p] = __ldg(reinterpret_cast<const float4 *>(src));
+            } else {
+                v[p] = make_float4(0.f, 0.f, 0.f, 0.f);
+                if (k < K) {
+                    if (n < N) v[p].x = src[0];
+                    if (n + 1 < N) v[p].y = src[1];
+                    if (n + 2 < N) v[p].z = src[2];
+                    if (n + 3 < N) v[p].w = src[3];
+                }
+            }
+        }
+#pragma unroll
+        for (int p = 0; p < 4; p++) {
+            float *row = tile[r0 + 16 * p] + 4 * c4;
+            row[0] = v[p].x, row[1] = v[p].y, row[2] = v[p].z, row[3] = v[p].w;
+        }
         __syncthreads();
 #pragma unroll
-        for (int i = ty; i < 32; i += 8)
-            if (n0 + i < N && k0 + tx < K)
-                Bt[(int64_t)(n0 + i) * ldt + k0 + tx] = __uint_as_float(to_tf32(__float_as_uint(tile[tx][i])));
+        for (int p = 0; p < 4; p++) {
+            const int nl = r0 + 16 * p, n = n0 + nl; /* a row of Bt: 16 quads of k */
+            const int64_t k = k0 + 4 * c4;
+            const float4 o = make_float4(tf32r(tile[4 * c4][nl]), tf32r(tile[4 * c4 + 1][nl]), tf32r(tile[4 * c4 + 2][nl]),
+                                         tf32r(tile[4 * c4 + 3][nl]));
+            if (n < N) {
+                float *dst = Bt + (int64_t)n * ldt + k;
+                if (k + 3 < K) {
+                    *reinterpret_cast<float4 *>(dst) = o;
+                } else {
+                    if (k < K) dst[0] = o.x;
+                    if (k + 1 < K) dst[1] = o.y;
+                    if (k + 2 < K) dst[2] = o.z;
+                }
+            }
+        }
         __syncthreads();
     }
 }
@@ -160,37 +198,48 @@ const void *kernel_of(int config, int) { return (const void *)kernels[config]; }
 /* Stages of BM + BN rows of 128 bytes (swizzled), and 1 KB to align them to 1024 bytes. */
 size_t smem_bytes(const pl_gemm_cfg &c) { return (size_t)c.stages * (c.bm + c.bn) * 128 + 1024; }
 
-/* B transposed (and rounded) into the BT workspace, A re-pitched into the A workspace when its
- * rows are not 16-byte aligned, one tensor map per operand, then the kernel; all on the
- * context's stream. */
+/* The K-major operands (pl_gemm_tf32_kmajor), one tensor map per operand, then the kernel; all
+ * on the context's stream. */
 pl_status launch(const pl_gemm_launch &l)
 {
     const pl_gemm_problem *p = l.p;
     const pl_gemm_cfg &c = pl_gemm_wgmma_tma_tf32_cfgs[l.config];
     const int M = (int)p->M, N = (int)p->N, K = (int)p->K;
-    const float *A = (const float *)l.a->data[0];
-    const float *B = (const float *)l.a->data[1];
-    int64_t lda = p->lda;
-    const bool aligned_a = pl_gemm_rows_aligned16(A, lda);
-    cudaStream_t st = (cudaStream_t)l.a->stream;
-    const int64_t ldk = ((int64_t)K + 3) / 4 * 4; /* K-major rows padded to 16 bytes */
-    float *Bt = nullptr;
-    pl_status s = pl_gemm_workspace(l.a->ctx, "cuda-wgmma-tma-tf32", PL_GEMM_WS_BT, (size_t)N * ldk * sizeof(float), &Bt);
+    const float *A, *Bt;
+    int64_t lda, ldk;
+    pl_status s = pl_gemm_tf32_kmajor(l, "cuda-wgmma-tma-tf32", &A, &lda, &Bt, &ldk);
     if (s != PL_OK) return s;
-    const int64_t kblocks = ((int64_t)K + 31) / 32;
-    transpose_b<<<dim3((unsigned)((N + 31) / 32), (unsigned)(kblocks < 65535 ? kblocks : 65535)), dim3(32, 8), 0,
-                  st>>>(B, p->ldb, K, N, Bt, ldk);
-    if (!aligned_a && (s = pl_gemm_repitch(l.a->ctx, "cuda-wgmma-tma-tf32", PL_GEMM_WS_A, &A, &lda, M, K, st)) != PL_OK)
-        return s;
     CUtensorMap map_a, map_bt;
     if (!pl_gemm_tma::make_map_2d(&map_a, A, M, K, lda, c.bm) || !pl_gemm_tma::make_map_2d(&map_bt, Bt, N, K, ldk, c.bn))
         return pl_fail(PL_ERR_CUDA, "cuda-wgmma-tma-tf32: the driver rejected a tensor map");
-    kernels[l.config]<<<l.grid, c.warps * 32, smem_bytes(c), st>>>(map_a, map_bt, M, N, K, (float *)l.a->data[2], p->ldc,
-                                                              p->alpha, p->beta, l.kps, l.ws);
+    kernels[l.config]<<<l.grid, c.warps * 32, smem_bytes(c), (cudaStream_t)l.a->stream>>>(
+        map_a, map_bt, M, N, K, (float *)l.a->data[2], p->ldc, p->alpha, p->beta, l.kps, l.ws);
     return PL_OK;
 }
 
 } // namespace
+
+pl_status pl_gemm_tf32_kmajor(const pl_gemm_launch &l, const char *rung, const float **a, int64_t *lda,
+                              const float **bt, int64_t *ldk)
+{
+    const pl_gemm_problem *p = l.p;
+    const int M = (int)p->M, N = (int)p->N, K = (int)p->K;
+    cudaStream_t st = (cudaStream_t)l.a->stream;
+    *a = (const float *)l.a->data[0];
+    *lda = p->lda;
+    *ldk = ((int64_t)K + 3) / 4 * 4; /* K-major rows padded to 16 bytes */
+    float *Bt = nullptr;
+    pl_status s = pl_gemm_workspace(l.a->ctx, rung, PL_GEMM_WS_BT, (size_t)N * *ldk * sizeof(float), &Bt);
+    if (s != PL_OK) return s;
+    const int64_t kblocks = ((int64_t)K + 63) / 64;
+    const float *B = (const float *)l.a->data[1];
+    const bool vec = (reinterpret_cast<uintptr_t>(B) & 15) == 0 && p->ldb % 4 == 0;
+    transpose_b<<<dim3((unsigned)((N + 63) / 64), (unsigned)(kblocks < 65535 ? kblocks : 65535)), 256, 0, st>>>(
+        B, p->ldb, K, N, Bt, *ldk, vec);
+    *bt = Bt;
+    if (!pl_gemm_rows_aligned16(*a, *lda)) return pl_gemm_repitch(l.a->ctx, rung, PL_GEMM_WS_A, a, lda, M, K, st);
+    return PL_OK;
+}
 
 const pl_gemm_cuda_rung_def pl_gemm_wgmma_tma_tf32_rung = {
     .name = "cuda-wgmma-tma-tf32",

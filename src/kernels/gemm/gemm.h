@@ -74,6 +74,9 @@ extern const pl_param_def pl_gemm_cuda_tuned_params[];       /* cuda_params.c, a
 extern const pl_param_def pl_gemm_cuda_mma_tf32_params[];
 extern const pl_param_def pl_gemm_cuda_wgmma_tf32_params[];
 extern const pl_param_def pl_gemm_cuda_wgmma_tma_tf32_params[];
+extern const pl_param_def pl_gemm_cuda_wgmma_persistent_tf32_params[];
+extern const pl_param_def pl_gemm_cuda_mma_bf16_params[];
+extern const pl_param_def pl_gemm_cuda_wgmma_bf16_params[];
 
 
 /* The rungs, in ladder order (see ladder.c). CUDA ones exist only in CUDA builds. */
@@ -88,8 +91,9 @@ pl_status pl_gemm_cuda_tuned(const pl_run_args *a);
 pl_status pl_gemm_cuda_mma_tf32(const pl_run_args *a);
 pl_status pl_gemm_cuda_wgmma_tf32(const pl_run_args *a);
 pl_status pl_gemm_cuda_wgmma_tma_tf32(const pl_run_args *a);
+pl_status pl_gemm_cuda_wgmma_persistent_tf32(const pl_run_args *a);
 pl_status pl_gemm_cuda_tf32(const pl_run_args *a);
-/* The BF16 tensor-core rungs (their .cu files; until they are built, cuda_bf16_stub.cu). */
+/* The BF16 tensor-core rungs (cuda_mma_bf16.cu, cuda_wgmma_bf16.cu). */
 pl_status pl_gemm_cuda_mma_bf16(const pl_run_args *a);
 pl_status pl_gemm_cuda_wgmma_bf16(const pl_run_args *a);
 pl_status pl_gemm_peer_openblas(const pl_run_args *a);

@@ -27,6 +27,15 @@ static double wgmma_tma_workspace(const void *problem)
            (p->lda % 4 ? 4.0 * (double)p->M * (double)(p->K + 4) : 0);
 }
 
+/* The BF16 rungs: split-K partials, and a re-pitched copy of A or B (2 bytes an element) whose
+ * rows are not 16 bytes apart (cp.async and the copy engine need that). */
+static double bf16_workspace(const void *problem)
+{
+    const pl_gemm_problem *p = problem;
+    return splitk_workspace(problem) + (p->lda % 8 ? 2.0 * (double)p->M * (double)p->K : 0) +
+           (p->ldb % 8 ? 2.0 * (double)p->K * (double)p->N : 0);
+}
+
 static const pl_variant cpu_naive = {
     .name = "cpu-naive", .idea = "triple loop, one dot product per output (B read down its columns)",
     .backend = PL_BACKEND_CPU, .precision = PL_PREC_FP32, .run = pl_gemm_cpu_naive,
@@ -87,21 +96,29 @@ static const pl_variant cuda_wgmma_tma_tf32 = {
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_SM90A, .precision = PL_PREC_TF32,
     PL_CUDA_PARAMS(pl_gemm_cuda_wgmma_tma_tf32_params, PL_GEMM_CUDA_N_PARAMS),
     .run = PL_CUDA_FN(pl_gemm_cuda_wgmma_tma_tf32), .workspace_bytes = wgmma_tma_workspace};
+static const pl_variant cuda_wgmma_persistent_tf32 = {
+    .name = "cuda-wgmma-persistent-tf32", .idea = "the copy-engine kernel made persistent: a block per SM walks "
+    "128x256 tiles in L2-friendly groups, its producer running on into the next tile while the consumers store",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_SM90A, .precision = PL_PREC_TF32,
+    PL_CUDA_PARAMS(pl_gemm_cuda_wgmma_persistent_tf32_params, PL_GEMM_CUDA_N_PARAMS),
+    .run = PL_CUDA_FN(pl_gemm_cuda_wgmma_persistent_tf32), .workspace_bytes = wgmma_tma_workspace};
 static const pl_variant cuda_tf32 = {
     .name = "cuda-tf32", .idea = "the best tensor-core rung for this GPU and shape: the tuning table's pick "
-    "among the three above (what to call for TF32)",
+    "among the four above (what to call for TF32)",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_TF32,
     .run = PL_CUDA_FN(pl_gemm_cuda_tf32), .workspace_bytes = wgmma_tma_workspace};
 static const pl_variant cuda_mma_bf16 = {
     .name = "cuda-mma-bf16", .idea = "tensor cores in BF16, FP32 accumulate: mma.sync m16n8k16 on fragments "
     "loaded with ldmatrix",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_BF16,
-    .run = PL_CUDA_FN(pl_gemm_cuda_mma_bf16), .best_rank = 5};
+    PL_CUDA_PARAMS(pl_gemm_cuda_mma_bf16_params, PL_GEMM_CUDA_N_PARAMS),
+    .run = PL_CUDA_FN(pl_gemm_cuda_mma_bf16), .workspace_bytes = bf16_workspace, .best_rank = 5};
 static const pl_variant cuda_wgmma_bf16 = {
     .name = "cuda-wgmma-bf16", .idea = "Hopper wgmma in BF16: a producer warpgroup's TMA copies feed two consumer "
     "warpgroups, B read N-major by the transposing descriptor, persistent blocks",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_SM90A, .precision = PL_PREC_BF16,
-    .run = PL_CUDA_FN(pl_gemm_cuda_wgmma_bf16), .best_rank = 4};
+    PL_CUDA_PARAMS(pl_gemm_cuda_wgmma_bf16_params, PL_GEMM_CUDA_N_PARAMS),
+    .run = PL_CUDA_FN(pl_gemm_cuda_wgmma_bf16), .workspace_bytes = bf16_workspace, .best_rank = 4};
 static const pl_variant peer_openblas = {
     .name = "peer-openblas", .idea = "OpenBLAS cblas_sgemm (the CPU peer)",
     .backend = PL_BACKEND_CPU, .is_peer = 1, .requires = PL_REQ_OPENBLAS, .precision = PL_PREC_FP32,
@@ -129,8 +146,8 @@ static const pl_variant peer_cublas_bf16 = {
  * the problem, so the BF16 rungs rank after the FP32 ones and are the pick for bfloat16 alone. */
 static const pl_variant *const ladder[] = {
     &cpu_naive, &cpu_naive_bf16, &cpu_simd, &cpu_simd_blocked, &cpu_packed,
-    &cuda_naive, &cuda_shared, &cuda_tuned, &cuda_mma_tf32, &cuda_wgmma_tf32, &cuda_wgmma_tma_tf32, &cuda_tf32,
-    &cuda_mma_bf16, &cuda_wgmma_bf16,
+    &cuda_naive, &cuda_shared, &cuda_tuned, &cuda_mma_tf32, &cuda_wgmma_tf32, &cuda_wgmma_tma_tf32, &cuda_wgmma_persistent_tf32,
+    &cuda_tf32, &cuda_mma_bf16, &cuda_wgmma_bf16,
     &peer_openblas, &peer_openblas_skx, &peer_cublas, &peer_cublas_tf32, &peer_cublas_bf16,
 };
 

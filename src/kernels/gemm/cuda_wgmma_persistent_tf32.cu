@@ -1,0 +1,73 @@
+/* cuda_wgmma_persistent_tf32.cu: SGEMM on Hopper's tensor cores in TF32 (sm_90a only), C =
+ * alpha*A*B + beta*C, row-major, any M, N, K and leading dimensions, FP32 accumulation. The
+ * previous rung (cuda-wgmma-tma-tf32) launches a block per 256 x 128 tile and computes C^T: each
+ * block fills its ring, drains it and ends, so the copy engine idles while a block stores its
+ * tile and the next one starts. Here one block per SM stays and walks tile after tile
+ * (cuda_wgmma_ws.cuh): its producer runs on into the next tile's k tiles while the consumers
+ * store the last one, and the blocks at work at once walk neighbouring tiles, so they share A
+ * and B panels in L2. The tile is 128 x 256 in C's own orientation (two consumer warpgroups of
+ * m64n256). B is still transposed (and rounded) into a K-major copy first, as in the previous
+ * rung: TF32 wgmma reads only K-major operands. */
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "core/core.h"
+#include "kernels/gemm/cuda_frame.cuh"
+#include "kernels/gemm/cuda_wgmma_ws.cuh"
+
+namespace {
+
+using pl_gemm_ws::tf32_op;
+
+/* 1 where this file's sm_90a image runs (the kernel is real there), 0 in the portable one. */
+__global__ void sm90a_probe(int *out) { *out = PL_WGMMA_DEVICE; }
+
+constexpr bool rows_consistent()
+{
+    for (const pl_gemm_cfg &c : pl_gemm_wgmma_persistent_tf32_cfgs)
+        if (c.bm != pl_gemm_ws::BM || c.bn != pl_gemm_ws::BN || c.bk != tf32_op::BK ||
+            c.stages != pl_gemm_ws::STAGES || c.warps * 32 != pl_gemm_ws::THREADS || !c.transposes_b)
+            return false;
+    return true;
+}
+static_assert(rows_consistent(), "pl_gemm_wgmma_persistent_tf32_cfgs: the kernel's one shape");
+
+const void *kernel_of(int, int) { return (const void *)pl_gemm_ws::wgmma_ws_kernel<tf32_op>; }
+size_t smem_bytes(const pl_gemm_cfg &) { return pl_gemm_ws::SMEM_BYTES; }
+
+/* The K-major operands as cuda-wgmma-tma-tf32 makes them, then one block per SM (or per unit of
+ * work, when there are fewer) on the context's stream. */
+pl_status launch(const pl_gemm_launch &l)
+{
+    const char *name = "cuda-wgmma-persistent-tf32";
+    const pl_gemm_problem *p = l.p;
+    const float *A, *Bt;
+    int64_t lda, ldk;
+    pl_status s = pl_gemm_tf32_kmajor(l, name, &A, &lda, &Bt, &ldk);
+    if (s != PL_OK) return s;
+    cudaError_t e = pl_gemm_ws::launch_ws<tf32_op>(A, lda, Bt, ldk, (float *)l.a->data[2], p->ldc, (int)p->M, (int)p->N,
+                                                   (int)p->K, p->alpha, p->beta, l.a->ctx->sm_count > 0 ? l.a->ctx->sm_count : 1,
+                                                   (cudaStream_t)l.a->stream, (int)l.grid.y, l.kps, l.ws);
+    if (e == cudaErrorInvalidValue) return pl_fail(PL_ERR_CUDA, "%s: the driver rejected a tensor map", name);
+    if (e != cudaSuccess) return pl_fail(PL_ERR_CUDA, "%s: launch: %s", name, cudaGetErrorString(e));
+    return PL_OK;
+}
+
+} // namespace
+
+const pl_gemm_cuda_rung_def pl_gemm_wgmma_persistent_tf32_rung = {
+    .name = "cuda-wgmma-persistent-tf32",
+    .rung = PL_GEMM_RUNG_WGMMA_PERSISTENT_TF32,
+    .kernels_per_config = 1,
+    .kernel = kernel_of,
+    .smem_bytes = smem_bytes,
+    .sm90a_probe = sm90a_probe,
+    .needs_tensor_maps = true,
+    .launch = launch,
+};
+
+extern "C" pl_status pl_gemm_cuda_wgmma_persistent_tf32(const pl_run_args *a)
+{
+    return pl_gemm_cuda_run(a, pl_gemm_wgmma_persistent_tf32_rung);
+}
