@@ -68,7 +68,7 @@ test-fast: build test-venv
 PYTHON ?= python3
 PY_VENV ?= .venv-test
 PY_TEST_PYTHON = $(abspath $(PY_VENV))/bin/python
-PY_TEST_PACKAGES = pytest numpy scipy scikit-image pillow
+PY_TEST_PACKAGES = pytest numpy scipy scikit-image pillow ml_dtypes
 PY_CUDA ?= $(shell nvidia-smi -L >/dev/null 2>&1 && echo AUTO || echo OFF)
 # The venv of the tests: made once, its packages installed (or found) each run. Without Python's
 # venv module (Debian: python3-venv) the parts that need it say so and are skipped.

@@ -91,8 +91,18 @@ const char *pl_gpu_name(void); /* "" when none */
 
 /* ---------------------------------------------------------------- 2. BLAS-like calls */
 
-/* Element types of arrays and operands (pl_dtype_size, pl_dtype_name in part 3). */
-typedef enum pl_dtype { PL_F32 = 0, PL_F64, PL_I32, PL_U8, PL_U16 } pl_dtype;
+/* Element types of arrays and operands (pl_dtype_size, pl_dtype_name in part 3). PL_BF16:
+ * bfloat16, float32's sign, exponent and top 7 mantissa bits, held as its 16 bits (uint16_t). */
+typedef enum pl_dtype { PL_F32 = 0, PL_F64, PL_I32, PL_U8, PL_U16, PL_BF16 } pl_dtype;
+
+/* float32 <-> bfloat16, the one conversion every part of parlab uses: to bfloat16 rounds to
+ * nearest, ties to even (as NumPy's ml_dtypes and PyTorch do), a NaN stays a NaN (quiet, its
+ * sign kept), infinities and overflow to infinity as IEEE rounding has them; to float32 is
+ * exact. The array forms convert n elements (dst and src must not overlap). */
+uint16_t pl_bf16_from_f32(float x);
+float pl_bf16_to_f32(uint16_t b);
+void pl_bf16_from_f32_array(uint16_t *dst, const float *src, int64_t n);
+void pl_bf16_to_f32_array(float *dst, const uint16_t *src, int64_t n);
 
 /* What every call of this part refuses, before any work: a NULL context (PL_ERR_ARG); an
  * unknown variant name in a _variant form (PL_ERR_ARG, naming it); a rung this build or
@@ -289,9 +299,11 @@ enum {
 
 /* Arithmetic a variant uses; the kernel's error bound and the compute ceiling depend on it:
  * FP32 -> the FP32 FMA peak, TF32 -> the TF32 tensor-core peak, EXACT (integer or bitwise
- * arithmetic, checked for equality) -> the 32-bit integer/bitwise op peak. */
-typedef enum pl_precision { PL_PREC_FP32 = 0, PL_PREC_TF32, PL_PREC_EXACT } pl_precision;
-const char *pl_precision_name(pl_precision p); /* "FP32", "TF32", "exact" */
+ * arithmetic, checked for equality) -> the 32-bit integer/bitwise op peak, BF16 (bfloat16
+ * inputs, FP32 accumulation and output) -> the BF16 tensor-core peak on the GPU, the FP32 FMA
+ * peak on the CPU (which has no BF16 one). */
+typedef enum pl_precision { PL_PREC_FP32 = 0, PL_PREC_TF32, PL_PREC_EXACT, PL_PREC_BF16 } pl_precision;
+const char *pl_precision_name(pl_precision p); /* "FP32", "TF32", "exact", "BF16" */
 
 /* The unit a kernel counts its work in; results show the rate in it (GFLOP/s, Gcell/s, ...). */
 typedef enum pl_unit {
@@ -475,6 +487,11 @@ typedef struct pl_kernel {
      * values, each run at a few seeds and checked in full. NULL: the named sizes' first alone. */
     const pl_check_case *check_cases;
     int n_check_cases;
+    /* Whether rung v takes this problem (problem NULL: the one of the default parameters): 1,
+     * or 0 with the reason in why ("an FP32 rung, it takes dtype=f32 only"). GEMM: a BF16 rung
+     * takes dtype=bf16 problems alone, every other rung dtype=f32 alone. NULL: every rung takes
+     * every problem. Read through pl_variant_takes. */
+    int (*takes)(const void *problem, const pl_variant *v, char *why, size_t n);
 } pl_kernel;
 
 int pl_kernel_count(void);
@@ -497,6 +514,11 @@ pl_status pl_variant_check(const pl_ctx *ctx, const pl_variant *v, char *why, si
  * cuda-bitpacked below 1e8 cells, cuda-register from there on); NULL: the pick for a large
  * problem. pl_best_variant_size: the same for a problem given as `parlab bench --size` takes it
  * ("8192x8192", "small"); NULL also for a size the kernel refuses (pl_last_error says why). */
+/* PL_OK if v takes the problem (pl_kernel.takes; problem NULL: the default one), else
+ * PL_ERR_UNSUPPORTED, the message naming the rung and why ("gemm cuda-tuned: an FP32 rung, it
+ * takes dtype=f32 only; this problem is dtype=bf16"). Every run (pl_bench_variant, pl_run_host,
+ * pl_run_device) checks it first; pl_best_variant picks only a rung that takes the problem. */
+pl_status pl_variant_takes(const pl_kernel *k, const pl_variant *v, const void *problem);
 const char *pl_best_variant(const pl_ctx *ctx, const pl_kernel *k, const void *problem);
 const char *pl_best_variant_size(const pl_ctx *ctx, const pl_kernel *k, const char *size);
 

@@ -80,7 +80,8 @@ typedef struct pl_rung_decl {
     int abi;               /* PL_RUNG_ABI */
     const char *kernel;    /* "gemm", "conv2d", ... */
     const char *backend;   /* "cpu" or "cuda" */
-    const char *precision; /* "fp32", "tf32" or "exact" */
+    const char *precision; /* "fp32", "tf32", "bf16" or "exact" (bf16: the gemm rung's A and B are
+                            * bfloat16 bits, uint16_t, behind the float pointers) */
 } pl_rung_decl;
 
 #ifdef __cplusplus

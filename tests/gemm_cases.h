@@ -51,7 +51,10 @@ static void check_variant_on_cases(pl_ctx *ctx, const pl_variant *v, const int64
         const int s = gemm_racecheck() ? gemm_racecheck_shapes[i] : i;
         for (int c = c_first; c < N_GEMM_SCALARS; c++) {
             pl_problem *p = NULL;
-            pl_status st = pl_problem_create(&p, &pl_gemm_kernel, gemm_shapes[s], gemm_scalars[c], 7 + (uint64_t)s);
+            /* alpha, beta, pad, and the dtype the rung takes: bf16 for a BF16 rung */
+            const double pv[PL_GEMM_PROBLEM_N_PARAMS] = {gemm_scalars[c][0], gemm_scalars[c][1], gemm_scalars[c][2],
+                                                         v->precision == PL_PREC_BF16 ? PL_GEMM_DTYPE_BF16 : 0};
+            pl_status st = pl_problem_create(&p, &pl_gemm_kernel, gemm_shapes[s], pv, 7 + (uint64_t)s);
             CHECK(st == PL_OK, "problem %s: %s", gemm_shapes[s], pl_last_error());
             if (st != PL_OK) continue;
             pl_result r;

@@ -67,6 +67,23 @@ case "$cuda_why" in
   bad "parlab list gemm: cuda-naive cannot run here for an unexpected reason: '$cuda_why'" ;;
 esac
 
+# gemm's dtype=bf16 (bfloat16 A and B, FP32 C): the BF16 rungs take it, the others dtype=f32
+# alone. --variant all leaves each other rung out with one line; one named is a usage error.
+bf16_out=$("$P" bench gemm 33x17x9 9 --set dtype=bf16 --variant all --no-peaks --repeats 2 2>&1); rc=$?
+if [ "$rc" -eq 0 ] && grep -q "cpu-naive-bf16 " <<<"$bf16_out" &&
+   [ "$(grep -c '^parlab: note: skipping cpu-naive: an FP32 rung takes dtype=f32 only; this problem is dtype=bf16$' <<<"$bf16_out")" -eq 1 ] &&
+   ! grep -qE '^ *cpu-(naive|packed|simd) ' <<<"$bf16_out"; then ok
+else bad "bench gemm --set dtype=bf16 --variant all: exit $rc: $bf16_out"; fi
+expect 0 "cpu-naive-bf16" -- bench gemm 16 --set dtype=bf16 --no-peaks --repeats 2
+# a float32 run never asked for bfloat16: the BF16 rungs are left out without a word
+f32_out=$("$P" bench gemm 9 --variant all --peer --no-peaks --repeats 2 2>&1); rc=$?
+if [ "$rc" -eq 0 ] && grep -q "^cpu-naive " <<<"$f32_out" && ! grep -qi "bf16" <<<"$f32_out"; then ok
+else bad "bench gemm --variant all (float32) mentions the BF16 rungs: exit $rc: $f32_out"; fi
+expect 2 "bench: gemm cpu-naive: an FP32 rung takes dtype=f32 only; this problem is dtype=bf16" -- bench gemm 8 --set dtype=bf16 --variant cpu-naive --no-peaks
+expect 2 "bench: gemm cpu-naive-bf16: a BF16 rung takes dtype=bf16 only; this problem is dtype=f32" -- bench gemm 8 --variant cpu-naive-bf16 --no-peaks
+expect 2 'dtype=f16: not a legal value \(legal: f32\|bf16\)' -- bench gemm 8 --set dtype=f16 --no-peaks
+expect 0 "BF16 in, FP32 accumulate, FP32 out" -- list gemm
+
 # A full run: the table, JSON and CSV files with every result.
 expect 0 "cpu-simd-blocked" -- bench gemm 33x65x17 17 --variant all --peer --set alpha=2,beta=0.5,pad=3 --no-peaks --json "$T/r.json" --csv "$T/r.csv"
 if [ -s "$T/r.json" ] && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); r=d['results']; assert d['schema']=='parlab-bench/2'; assert len(r)>=6; assert all(x['verification']['passed'] for x in r); assert {x['size'] for x in r}=={'33x65x17','17'}; assert all(x['unit']=='flop' and x['rate_unit']=='GFLOP/s' and x['rate']>0 and x['verification']['check'] in ('full','sample') and 'over' in x['ceiling'] for x in r)" "$T/r.json"; then ok; else bad "JSON output missing or wrong"; fi

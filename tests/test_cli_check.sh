@@ -15,12 +15,23 @@ for k in gemm gemv transpose reduce dot conv2d entropy life; do
     if run 0 "check $k" check "$k" --variant cpu-naive --threads 2 --seed 42,7919,1234567; then
         cases=$(grep -c '^  ok ' out.txt)
         n=$("$PARLAB" check "$k" --cases | sed -n '1s/^[a-z0-9]*: \([0-9]*\) check cases.*/\1/p')
-        [ "$cases" -eq $((3 * n)) ] && [ "$n" -ge 8 ] || bad "check $k: $cases ok lines for $n cases x 3 seeds"
+        # gemm's dtype=bf16 cases are for its BF16 rungs: cpu-naive skips them
+        skip=$([ "$k" = gemm ] && "$PARLAB" check gemm --cases | grep -c 'dtype=bf16' || echo 0)
+        [ "$cases" -eq $((3 * (n - skip))) ] && [ "$n" -ge 8 ] && [ "$(grep -c '^  skip ' out.txt)" -eq $((3 * skip)) ] ||
+            bad "check $k: $cases ok lines for $n cases ($skip not taken) x 3 seeds"
         expect_out "check $k summary" "$k cpu-naive: $n cases x 3 seeds, 0 failed"
         grep -q "^$k cpu-naive: seeds 42, 7919, 1234567 (replay one with --seed S)$" out.txt || bad "check $k: seeds line"
         ! grep -q FAIL out.txt || bad "check $k: a FAIL line"
     fi
 done
+
+# gemm's BF16 rung without a GPU: the dtype=bf16 cases pass, the float32 ones are not taken
+if run 0 "check gemm cpu-naive-bf16" check gemm --variant cpu-naive-bf16 --seed 42; then
+    expect_out "cpu-naive-bf16 summary" "gemm cpu-naive-bf16: 27 cases x 1 seed, 0 failed, 15 not taken by this rung"
+    grep -q "^  ok  *127x129x65  *dtype=bf16,pad=3  *seed 42" out.txt && ok || bad "cpu-naive-bf16: no ok line for 127x129x65"
+    grep -q "^  skip  1  *-  *seed 42 *not taken: gemm cpu-naive-bf16: a BF16 rung takes dtype=bf16 only; this problem is dtype=f32" out.txt &&
+        ok || bad "cpu-naive-bf16: the float32 1x1x1 case is not a skip: $(grep -m1 '^  skip' out.txt)"
+fi
 
 # the default seeds: 42, 7919 and one drawn now (transpose: exact, whatever the inputs)
 run 0 "default seeds" check transpose --variant cpu-naive

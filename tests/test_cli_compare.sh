@@ -75,6 +75,19 @@ run 0 "no samples" compare nosamples.json slow.json --fail-above 10
 [ "$(grep -c ' 0.500x  *-  *-  *no samples$' out.txt)" = 4 ] && grep -q "4 no samples" out.txt &&
     ok || bad "no samples: $(cat out.txt)"
 
+# a problem parameter added to a kernel after a file was written (gemm's dtype): the older
+# file's rows ran at its default, and match the rows written since
+run 0 "bench gemm" bench gemm --size 24 --variant cpu-naive --repeats 6 --no-peaks --json gemm_new.json
+python3 - <<'PY'
+import json
+d = json.load(open("gemm_new.json"))
+for r in d["results"]:
+    assert r["problem"].pop("dtype") == "f32", r["problem"]
+json.dump(d, open("gemm_old.json", "w"), indent=1)
+PY
+run 0 "before the dtype parameter" compare gemm_old.json gemm_new.json
+grep -q "^geomean  *1 row " out.txt && ! grep -q "^only" out.txt && ok || bad "before the dtype parameter: $(cat out.txt)"
+
 # a renamed variant with a new parameter: one side only, until --rename and --ignore-param
 run 0 "renamed, unmatched" compare steady.json renamed.json
 grep -q "^only in steady.json: transpose cpu-blocked isa=auto,store=auto,tile=64 64 pad=0$" out.txt &&

@@ -129,5 +129,68 @@ expect_err "empty output name" "-o: '' is not a value"
 run 2 "empty variant name" gemm A.npy B.npy -o X12.npy --variant ''
 no_file "empty variant name" X12.npy
 
+# ---------------------------------------------------------------- bfloat16 inputs
+# As np.save writes ml_dtypes.bfloat16 arrays: descr '<V2', two bytes an element (the float32's
+# high half: 1.0 is 0x3f80). A BF16 rung multiplies them; C is float32. '|V2' (what np.load gives
+# back) and 'bfloat16' (a header written with the dtype's name) read the same.
+b0=0000 b1=803f b2=0040 b3=4040 b4=8040 b5=a040 b6=c040 b7=e040 b8=0041
+npy A16.npy '<V2' '(2, 2)' "$b1$b2$b3$b4"             # [[1, 2], [3, 4]]
+npy B16.npy '<V2' '(2, 3)' "$b5$b6$b7$b8$b0$b1"       # [[5, 6, 7], [8, 0, 1]]
+npy B16bar.npy '|V2' '(2, 3)' "$b5$b6$b7$b8$b0$b1"
+npy B16name.npy 'bfloat16' '(2, 3)' "$b5$b6$b7$b8$b0$b1"
+npy U16.npy '<u2' '(2, 3)' "$b5$b6$b7$b8$b0$b1"      # the same bits as uint16: not bfloat16
+if run 0 "bf16 A*B" gemm A16.npy B16.npy -o C16.npy --backend cpu; then
+    if same_values C16.npy "21 6 9 47 18 25"; then ok; else bad "bf16 A*B: wrong values"; fi
+    if head -c 128 C16.npy | grep -qF "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }"
+    then ok; else bad "bf16 A*B: C is not float32"; fi
+    if grep -qE '^C = A\*B: 2x3 \(K=2\), variant cpu-naive-bf16, [0-9.]+ ms$' out.txt; then ok
+    else bad "bf16 A*B: stdout line: $(cat out.txt)"; fi
+fi
+run 0 "bf16 |V2" gemm A16.npy B16bar.npy -o C16b.npy --backend cpu &&
+    { if same_values C16b.npy "21 6 9 47 18 25"; then ok; else bad "bf16 |V2: wrong values"; fi; }
+run 0 "bf16 by name" gemm A16.npy B16name.npy -o C16n.npy --backend cpu --variant cpu-naive-bf16 &&
+    { if same_values C16n.npy "21 6 9 47 18 25"; then ok; else bad "bf16 by name: wrong values"; fi; }
+# 2*A*B + 1*ones, C0 float32
+run 0 "bf16 alpha, beta" gemm A16.npy B16.npy -o C16ab.npy --alpha 2 --beta 1 --c0 C0.npy --backend cpu &&
+    { if same_values C16ab.npy "43 13 19 95 37 51"; then ok; else bad "bf16 alpha, beta: wrong values"; fi; }
+run 2 "bf16 A, float32 B" gemm A16.npy B.npy -o X13.npy --backend cpu
+expect_err "bf16 A, float32 B" "A16.npy is bfloat16 and B.npy is float32: A and B must be both float32 or both bfloat16"
+run 2 "FP32 rung on bf16" gemm A16.npy B16.npy -o X13.npy --backend cpu --variant cpu-naive
+expect_err "FP32 rung on bf16" "gemm cpu-naive: an FP32 rung takes dtype=f32 only; this problem is dtype=bf16 (the files are bfloat16)"
+run 2 "BF16 rung on float32" gemm A.npy B.npy -o X13.npy --backend cpu --variant cpu-naive-bf16
+expect_err "BF16 rung on float32" "gemm cpu-naive-bf16: a BF16 rung takes dtype=bf16 only; this problem is dtype=f32"
+run 1 "uint16 input" gemm A16.npy U16.npy -o X13.npy --backend cpu
+expect_err "uint16 input" "U16.npy is uint16; parlab gemm takes float32 or bfloat16"
+no_file "bf16 refusals" X13.npy
+
+# Against NumPy and ml_dtypes (make test's venv has both): np.save of ml_dtypes.bfloat16 arrays
+# read as they are, C against the float64 product of the same values (FP32 accumulation).
+if bf16_py=$(test_python numpy ml_dtypes); then
+    cat >bf16.py <<'PY'
+import sys
+import ml_dtypes
+import numpy as np
+what = sys.argv[1]
+if what == "make":
+    rng = np.random.default_rng(3)
+    np.save("NA.npy", rng.uniform(-1, 1, (37, 301)).astype(ml_dtypes.bfloat16))
+    np.save("NB.npy", rng.uniform(-1, 1, (301, 23)).astype(ml_dtypes.bfloat16))
+    with open("NA.npy", "rb") as f:
+        assert b"'descr': '<V2'" in f.read(128), "np.save no longer writes '<V2'"
+else:
+    A = np.load("NA.npy").view(ml_dtypes.bfloat16).astype(np.float64)
+    B = np.load("NB.npy").view(ml_dtypes.bfloat16).astype(np.float64)
+    C = np.load("NC.npy")
+    assert C.dtype == np.float32 and C.shape == (37, 23), (C.dtype, C.shape)
+    err = np.abs(C - A @ B).max()
+    assert err <= 4 * 301 * 2.0 ** -24, err
+PY
+    if "$bf16_py" bf16.py make 2>err.txt; then ok; else bad "np.save of bfloat16: $(cat err.txt)"; fi
+    run 0 "bf16 from NumPy" gemm NA.npy NB.npy -o NC.npy --backend cpu &&
+        { if "$bf16_py" bf16.py check 2>err.txt; then ok; else bad "bf16 from NumPy: $(cat err.txt)"; fi; }
+else
+    missing "bfloat16 .npy files from NumPy" "NumPy and ml_dtypes (make test's venv)"
+fi
+
 no_tmp_files
 summary

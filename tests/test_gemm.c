@@ -156,7 +156,7 @@ static void test_large_odd(void)
     cfg.min_time_s = 0;
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         pl_problem *p = NULL;
-        double pv[3] = {1.25, 0.5, 3};
+        double pv[PL_GEMM_PROBLEM_N_PARAMS] = {1.25, 0.5, 3, PL_GEMM_DTYPE_F32};
         CHECK(pl_problem_create(&p, &pl_gemm_kernel, sizes[s], pv, 5) == PL_OK, "%s: %s", sizes[s], pl_last_error());
         for (size_t i = 0; p && i < sizeof names / sizeof names[0]; i++) {
             const pl_variant *v = pl_variant_find(&pl_gemm_kernel, names[i]);

@@ -1,5 +1,5 @@
 /* test_gemm_gpu.c: every CUDA GEMM rung and the cuBLAS peers against the float64 reference,
- * on the shapes of the CPU tests, at every parameter value (each tile config of cuda-tuned and
+ * on the shapes of the CPU tests (the BF16 ones on bfloat16 inputs), at every parameter value (each tile config of cuda-tuned and
  * of the three tensor-core rungs, split and unsplit; cuda-tf32's own pick); pl_sgemm on a CUDA
  * context. The Hopper-only rungs are skipped, saying so, on another GPU. Label `gpu`: on a
  * machine without a GPU it reports "skipped: no GPU" (exit 77). */
@@ -57,13 +57,14 @@ int main(void)
     pl_bench_config cfg;
     pl_bench_config_default(&cfg);
     cfg.repeats = 1;
-    for (int s = 0; s < n_big; s++) {
+    for (int z = 0; z < 2 * n_big; z++) { /* each size in float32, then in bfloat16 (the BF16 rungs) */
+        const int s = z % n_big;
         pl_problem *p = NULL;
-        double pv[3] = {1.5, 0.5, 1};
+        double pv[PL_GEMM_PROBLEM_N_PARAMS] = {1.5, 0.5, 1, z < n_big ? PL_GEMM_DTYPE_F32 : PL_GEMM_DTYPE_BF16};
         CHECK(pl_problem_create(&p, &pl_gemm_kernel, big[s], pv, 11) == PL_OK, "%s: %s", big[s], pl_last_error());
         for (int i = 0; p && i < pl_gemm_kernel.n_variants && i < MAX_VARIANTS; i++) {
             const pl_variant *v = pl_gemm_kernel.ladder[i];
-            if (!runs[i]) continue;
+            if (!runs[i] || pl_variant_takes(&pl_gemm_kernel, v, pl_problem_spec(p)) != PL_OK) continue;
             pl_result r;
             pl_status st = pl_bench_variant(ctx, p, v, NULL, &cfg, &r);
             CHECK(st == PL_OK && r.verified, "%s at %s: %s error %.3e bound %.3e", v->name, big[s],

@@ -65,6 +65,7 @@ static void fill_pattern(pl_array *a, int64_t count)
         case PL_I32: ((int32_t *)p)[i] = (int32_t)(i * 7919) - 100000; break;
         case PL_U8: p[i] = (unsigned char)(i * 37 + 1); break;
         case PL_U16: ((uint16_t *)p)[i] = (uint16_t)(i * 4099 + 1); break;
+        case PL_BF16: ((uint16_t *)p)[i] = pl_bf16_from_f32((float)i * 0.5f - 3.25f); break;
         }
     }
 }
@@ -124,8 +125,8 @@ static void test_round_trips(void)
 {
     static const int64_t shapes[][3] = {{7}, {3, 5}, {2, 3, 4}, {0}, {4, 0}, {2, 0, 3}, {1, 1, 1}};
     static const int ranks[] = {1, 2, 3, 1, 2, 3, 3};
-    const pl_dtype types[] = {PL_F32, PL_F64, PL_I32, PL_U8, PL_U16};
-    for (int t = 0; t < 5; t++) {
+    const pl_dtype types[] = {PL_F32, PL_F64, PL_I32, PL_U8, PL_U16, PL_BF16};
+    for (int t = 0; t < 6; t++) {
         for (size_t i = 0; i < sizeof ranks / sizeof ranks[0]; i++)
             round_trip(types[t], ranks[i], shapes[i]);
         round_trip(types[t], 0, shapes[0]); /* a scalar: shape (), one element */
@@ -180,6 +181,43 @@ static void test_numpy_bytes(void)
         CHECK(memcmp(b.data, x, sizeof x) == 0, "numpy's 2x3: wrong data");
     }
     pl_array_free(&b);
+    unlink(path);
+}
+
+/* bfloat16 as np.save writes an ml_dtypes.bfloat16 array (np.arange(4, dtype=bfloat16)
+ * .reshape(2, 2): descr '<V2', the values' high halves 0x0000 0x3f80 0x4000 0x4040), and as
+ * np.load gives it back ('|V2') or a header written with the dtype's name; written '<V2'. */
+static void test_bfloat16(void)
+{
+    static const char header[] =
+        "\x93NUMPY\x01\x00v\x00{'descr': '<V2', 'fortran_order': False, 'shape': (2, 2), }"
+        "                                                          " /* 58 spaces */
+        "\n";
+    static const unsigned char data[8] = {0x00, 0x00, 0x80, 0x3f, 0x00, 0x40, 0x40, 0x40};
+    CHECK(sizeof header - 1 == 128, "bfloat16 header is %zu bytes", sizeof header - 1);
+    uint16_t v[4] = {0x0000, 0x3f80, 0x4000, 0x4040};
+    pl_array a = {.dtype = PL_BF16, .rank = 2, .shape = {2, 2}, .data = v};
+    const char *path = in_dir("bf16.npy");
+    CHECK(pl_npy_write(path, &a) == PL_OK, "write bfloat16: %s", pl_last_error());
+    size_t n = 0;
+    unsigned char *file = read_bytes(path, &n);
+    CHECK(file && n == 136 && !memcmp(file, header, 128) && !memcmp(file + 128, data, 8),
+          "bfloat16 file differs from np.save's (%zu bytes)", n);
+    free(file);
+    static const char *const descrs[] = {"<V2", "|V2", "bfloat16"};
+    for (int d = 0; d < 3; d++) {
+        char dict[96];
+        snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (2, 2), }", descrs[d]);
+        unsigned char buf[256];
+        size_t len = make_npy(buf, 1, dict, data, 8);
+        CHECK(write_bytes(path, buf, len) == 0, "cannot write fixture");
+        pl_array b;
+        pl_status s = pl_npy_read(path, &b);
+        CHECK(s == PL_OK && b.dtype == PL_BF16 && b.rank == 2 && !memcmp(b.data, v, 8) &&
+                  pl_bf16_to_f32(((uint16_t *)b.data)[3]) == 3.0f,
+              "read descr '%s': %s", descrs[d], s == PL_OK ? pl_dtype_name(b.dtype) : pl_last_error());
+        if (s == PL_OK) pl_array_free(&b);
+    }
     unlink(path);
 }
 
@@ -433,6 +471,7 @@ int main(void)
 {
     if (tmpdir_make("npy") != 0) return 1;
 
+    test_bfloat16();
     test_round_trips();
     test_numpy_bytes();
     test_versions();

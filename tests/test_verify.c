@@ -185,7 +185,7 @@ static pl_result bench_with_beta(pl_ctx *ctx, const pl_variant *v, const char *s
 
 static int verifies(pl_ctx *ctx, const pl_variant *v, const char *size, double beta, double pad, double *err)
 {
-    double pv[3] = {1.0, beta, pad};
+    double pv[PL_GEMM_PROBLEM_N_PARAMS] = {1.0, beta, pad, PL_GEMM_DTYPE_F32};
     pl_problem *p = NULL;
     pl_result r;
     r.verified = -1;

@@ -15,9 +15,18 @@ _KDL_CUDA = 2  # DLPack's kDLCUDA
 _ndarray = np.ndarray
 
 
+def _on_gpu(x):
+    """x is a CuPy array or a PyTorch CUDA tensor. A torch tensor is asked is_cuda: its
+    __cuda_array_interface__ raises (not AttributeError) for dtypes the interface has no code
+    for, torch.bfloat16 among them."""
+    if type(x).__module__.startswith("torch"):
+        return bool(getattr(x, "is_cuda", False))
+    return hasattr(x, "__cuda_array_interface__")
+
+
 def is_device(x):
     """True for an array in CUDA device memory (CuPy, a PyTorch CUDA tensor, a DLPack CUDA array)."""
-    if hasattr(x, "__cuda_array_interface__"):
+    if _on_gpu(x):
         return True
     dev = getattr(x, "__dlpack_device__", None)
     if dev is None or type(x).__module__.startswith("numpy"):
@@ -66,7 +75,7 @@ class DeviceArrays:
 
     def take(self, x, name, dtypes, ndim=(2,)):
         """x as a contiguous array of this call's library and device, dtype one of dtypes."""
-        kind, x = _kind(x) if not hasattr(x, "__cuda_array_interface__") else (_kind(x)[0], x)
+        kind, x = _kind(x) if not _on_gpu(x) else (_kind(x)[0], x)
         if kind != self.kind:
             raise DTypeError(f"{self.kernel}: {name} is a {kind} array beside {self.kind} ones; pass one library's arrays")
         dt = str(x.dtype).replace("torch.", "")
@@ -94,7 +103,7 @@ class DeviceArrays:
         this call's library on its device, the result's dtype and shape, C order, overlapping
         no input: _arrays.overlaps, the host's rule), else a new one (_device_out then copies
         it into out)."""
-        if out is None or not hasattr(out, "__cuda_array_interface__"):
+        if out is None or not _on_gpu(out):
             return self.empty(shape, dtype)
         torch = self.kind == "torch"
         if (type(out).__module__.split(".")[0] != self.kind or str(out.dtype).replace("torch.", "") != dtype
@@ -118,6 +127,8 @@ class DeviceArrays:
 
     @staticmethod
     def ptr(x):
+        if type(x).__module__.startswith("torch"):
+            return x.data_ptr()  # torch.bfloat16 has no __cuda_array_interface__ (see _on_gpu)
         return x.__cuda_array_interface__["data"][0]
 
     def run(self, variant, size, settings, operands, threads=None):

@@ -9,7 +9,7 @@ import numpy as np
 from . import _parlab
 from ._arrays import backend_code, choice, finish, host, output
 from ._device import DeviceArrays, first_device
-from ._parlab import ArgumentError
+from ._parlab import ArgumentError, DTypeError
 
 F32 = (np.dtype(np.float32),)  # dtype objects: `in` finds them by identity, the fast way
 _COMMON = """
@@ -55,6 +55,10 @@ def gemm(A, B, C=None, *, alpha=1.0, beta=0.0, out=None, variant=None, backend=N
     C in place, as BLAS does). Arrays must be float32 (a list is converted); other dtypes raise
     DTypeError, a TypeError (parlab does not round float64 to float32 behind your back).
 
+    A and B may both be bfloat16 instead (ml_dtypes.bfloat16 NumPy arrays, torch.bfloat16
+    tensors on the CPU or the GPU): a BF16 rung multiplies them, accumulating in FP32, and the
+    result (and C, out) is float32. parlab never rounds float32 to bfloat16 for you.
+
     Parameters
     ----------
     {common}
@@ -63,7 +67,8 @@ def gemm(A, B, C=None, *, alpha=1.0, beta=0.0, out=None, variant=None, backend=N
     if dev is not None:
         _no_cpu_backend("gemm", backend)
         d = DeviceArrays("gemm", dev)
-        A, B = d.take(A, "A", ("float32",)), d.take(B, "B", ("float32",))
+        A, B = d.take(A, "A", _GEMM_DEVICE_DTYPES), d.take(B, "B", _GEMM_DEVICE_DTYPES)
+        bf16 = _same_input_dtype(str(A.dtype).endswith("bfloat16"), str(B.dtype).endswith("bfloat16"))
         if A.shape[1] != B.shape[0]:
             raise ArgumentError(f"gemm: A is {tuple(A.shape)} and B is {tuple(B.shape)}: A's columns must equal B's rows")
         M, K = A.shape
@@ -79,8 +84,14 @@ def gemm(A, B, C=None, *, alpha=1.0, beta=0.0, out=None, variant=None, backend=N
         r = d.output(out, (M, N), "float32", (A, B), C)
         if C is not None and r is not C:
             r[...] = C
-        d.run(variant, f"{M}x{N}x{K}", [f"alpha={float(alpha)!r}", f"beta={float(beta)!r}"], [A, B, r], threads)
+        size, settings = f"{M}x{N}x{K}", _gemm_settings(alpha, beta, bf16)
+        if bf16 and variant is None:
+            variant = _best_for("gemm", 2, d.ordinal, 0, size, settings)
+        d.run(variant, size, settings, [A, B, r], threads)
         return _device_out(r, out, "gemm")
+    A16, B16 = _bf16_bits(A), _bf16_bits(B)
+    if _same_input_dtype(A16 is not None, B16 is not None):
+        return _gemm_bf16_host(A16, B16, C, alpha, beta, out, variant, backend, device, threads)
     A = host(A, "gemm", "A", F32)
     B = host(B, "gemm", "B", F32)
     shape = (A.shape[0], B.shape[1])
@@ -96,6 +107,73 @@ def gemm(A, B, C=None, *, alpha=1.0, beta=0.0, out=None, variant=None, backend=N
     if C is not None and r is not C:
         r[...] = C
     _parlab.gemm(variant, _on_host(backend), device, _threads(threads), A, B, r, alpha, beta)
+    return finish(r, out)
+
+
+_GEMM_DEVICE_DTYPES = ("float32", "bfloat16")
+
+
+def _same_input_dtype(a_bf16, b_bf16):
+    """True when A and B are both bfloat16, False when neither is; a mix raises DTypeError."""
+    if a_bf16 != b_bf16:
+        raise DTypeError(f"gemm: A is {'bfloat16' if a_bf16 else 'not bfloat16'} and B is "
+                         f"{'bfloat16' if b_bf16 else 'not bfloat16'}: both float32 or both bfloat16")
+    return a_bf16
+
+
+def _gemm_settings(alpha, beta, bf16):
+    settings = [f"alpha={float(alpha)!r}", f"beta={float(beta)!r}"]
+    return settings + ["dtype=bf16"] if bf16 else settings
+
+
+def _best_for(kernel, backend, device, threads, size, settings):
+    """The best rung of the backend that takes the problem (gemm's dtype=bf16: a BF16 one)."""
+    best = _parlab.best_variant_for(kernel, backend, device, threads, size, settings)
+    if best is None:
+        raise _parlab.UnsupportedError(f"{kernel}: no rung here takes {size} with {', '.join(settings)}")
+    return best
+
+
+def _bf16_bits(x):
+    """The bits of a bfloat16 host array as a uint16 NumPy view (ml_dtypes.bfloat16 arrays:
+    no copy; a torch.bfloat16 CPU tensor: its bits through an int16 view), or None for an
+    array of another dtype."""
+    dt = getattr(x, "dtype", None)
+    if type(x) is np.ndarray:
+        return x.view(np.uint16) if dt.name == "bfloat16" else None
+    if dt is not None and type(x).__module__.startswith("torch") and str(dt) == "torch.bfloat16":
+        import torch
+        return x.detach().contiguous().view(torch.int16).numpy().view(np.uint16)
+    return None
+
+
+def _gemm_bf16_host(A, B, C, alpha, beta, out, variant, backend, device, threads):
+    """gemm on bfloat16 host arrays (their uint16 bits): the problem made with dtype=bf16 and
+    run by the best BF16 rung of the backend (or variant), dense operands, FP32 result."""
+    for name, x in (("A", A), ("B", B)):
+        if x.ndim != 2:
+            raise ArgumentError(f"gemm: {name} has shape {x.shape}; a 2-D array is needed")
+    if A.shape[1] != B.shape[0]:
+        raise ArgumentError(f"gemm: A is {A.shape} and B is {B.shape}: A's columns must equal B's rows")
+    (M, K), N = A.shape, B.shape[1]
+    A, B = np.ascontiguousarray(A), np.ascontiguousarray(B)
+    if beta != 0:
+        if C is None:
+            raise ArgumentError("gemm: beta != 0 needs C")
+        C = host(C, "gemm", "C", F32)
+        if C.shape != (M, N):
+            raise ArgumentError(f"gemm: C is {C.shape} where A {A.shape} @ B {B.shape} is {(M, N)}")
+    else:
+        C = None  # not read
+    r = output(out, "gemm", (M, N), np.float32, (A, B), C)
+    if not r.flags.c_contiguous:  # the run takes dense operands
+        r = np.empty((M, N), np.float32)
+    if C is not None and r is not C:
+        r[...] = C
+    size, settings = f"{M}x{N}x{K}", _gemm_settings(alpha, beta, True)
+    on = _on_host(backend)
+    variant = variant or _best_for("gemm", on, device, _threads(threads), size, settings)
+    _parlab.run("gemm", variant, size, settings, on, device, _threads(threads), [A, B, r], None)
     return finish(r, out)
 
 

@@ -18,6 +18,9 @@ static PyMethodDef methods[] = {
     {"best_variant", plx_best_variant, METH_VARARGS, "best_variant(kernel, backend, device, threads[, size]) -> str or None"},
     {"kernels", plx_kernels, METH_NOARGS, "kernels() -> list of dicts: the kernels and their ladders"},
     {"kernel_names", plx_kernel_names, METH_NOARGS, "kernel_names() -> the kernels' names, as `parlab list` orders them"},
+    {"best_variant_for", plx_best_variant_for, METH_VARARGS,
+     "best_variant_for(kernel, backend, device, threads, size, settings) -> str or None: the best rung that takes "
+     "that problem"},
     {"operands", plx_operands, METH_VARARGS, "operands(kernel, size, settings) -> [(name, dtype, role, rows, cols, ld)]"},
     {"run", plx_run, METH_VARARGS,
      "run(kernel, variant, size, settings, backend, device, threads, operands, stream): a named rung once"},

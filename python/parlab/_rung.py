@@ -19,7 +19,7 @@ from ._life import TOPOLOGIES
 from ._parlab import ArgumentError, DTypeError, RungError, UnsupportedError
 
 _BACKENDS = {"cpu": 1, "cuda": 2}  # pl_backend
-_PRECISIONS = {None: -1, "fp32": 0, "tf32": 1, "exact": 2}  # pl_precision; -1: the kernel's first rung's
+_PRECISIONS = {None: -1, "fp32": 0, "tf32": 1, "exact": 2, "bf16": 3}  # pl_precision; -1: the kernel's first rung's
 _ARRAYS = {"cpu": ("numpy",), "cuda": ("cupy", "torch")}
 # The values the kernels give as an index (rung.c), by name: as parlab's own calls take them.
 _NAMED = {
@@ -52,7 +52,7 @@ class Rung:
         if backend not in _BACKENDS:
             raise ArgumentError(f"parlab.rung: backend {backend!r}: 'cpu' or 'cuda'")
         if precision not in _PRECISIONS:
-            raise ArgumentError(f"parlab.rung: precision {precision!r}: 'fp32', 'tf32' or 'exact' (None: the "
+            raise ArgumentError(f"parlab.rung: precision {precision!r}: 'fp32', 'tf32', 'bf16' or 'exact' (None: the "
                                 "kernel's first rung's)")
         name = getattr(fn, "__name__", None) if name is None else name
         if not isinstance(name, str) or not name or name == "<lambda>":

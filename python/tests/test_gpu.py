@@ -45,8 +45,11 @@ def to_host(lib, x):
     return x.cpu().numpy()
 
 
-def cuda_rungs(kernel):
-    return [v["name"] for v in parlab.list(kernel)["variants"] if v["backend"] == "cuda" and v["runnable"]]
+def cuda_rungs(kernel, precision=None):
+    """The CUDA rungs (and peers) that run here: of one precision, or (None) all but the BF16
+    ones, which take bfloat16 inputs (test_gemm_bf16)."""
+    return [v["name"] for v in parlab.list(kernel)["variants"] if v["backend"] == "cuda" and v["runnable"]
+            and (v["precision"] == precision if precision else v["precision"] != "BF16")]
 
 
 def tol(prec):
@@ -63,6 +66,45 @@ def test_gemm(lib, variant, M, N, K):
     want = 2.0 * (A.astype(np.float64) @ B) + 0.5 * C
     prec = {v["name"]: v["precision"] for v in parlab.list("gemm")["variants"]}[variant]
     np.testing.assert_allclose(got, want, atol=tol(prec) * np.sqrt(K) * 4)
+
+
+def torch_cuda():
+    try:
+        import torch
+    except ImportError:
+        return None
+    return torch if torch.cuda.is_available() else None
+
+
+@pytest.mark.parametrize("variant", cuda_rungs("gemm", "BF16") + [None])
+@pytest.mark.parametrize("M,N,K", [(1, 1, 1), (33, 65, 17), (1000, 1023, 129)])
+def test_gemm_bf16_torch(variant, M, N, K):
+    """torch.bfloat16 CUDA tensors: a BF16 rung (None: the best one) in place on the device, a
+    float32 tensor back, equal to the float64 product of the same bfloat16 values within the
+    BF16 bound's scale (FP32 accumulation: no input rounding error)."""
+    torch = torch_cuda()
+    if torch is None:
+        pytest.skip("PyTorch with CUDA is not installed")
+    g = torch.Generator(device="cpu").manual_seed(3)
+    A, B, C = (torch.rand(s, generator=g) * 2 - 1 for s in ((M, K), (K, N), (M, N)))
+    A16, B16 = A.to(torch.bfloat16), B.to(torch.bfloat16)
+    got = parlab.gemm(A16.cuda(), B16.cuda(), C.cuda(), alpha=2.0, beta=0.5, variant=variant)
+    assert got.dtype == torch.float32 and got.is_cuda
+    want = 2.0 * (A16.double() @ B16.double()) + 0.5 * C.double()
+    np.testing.assert_allclose(got.cpu().double().numpy(), want.numpy(), atol=1e-5 * K)
+    with pytest.raises(parlab.DTypeError, match="both float32 or both bfloat16"):
+        parlab.gemm(A16.cuda(), B.cuda())
+
+
+def test_gemm_bf16_host_arrays_on_the_gpu():
+    """ml_dtypes bfloat16 NumPy arrays with backend="cuda": copied in, a BF16 CUDA rung, FP32 back."""
+    ml_dtypes = pytest.importorskip("ml_dtypes", reason="ml_dtypes is not installed")
+    rng = np.random.default_rng(4)
+    A = rng.uniform(-1, 1, (65, 129)).astype(ml_dtypes.bfloat16)
+    B = rng.uniform(-1, 1, (129, 33)).astype(ml_dtypes.bfloat16)
+    got = parlab.gemm(A, B, backend="cuda")
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, A.astype(np.float64) @ B.astype(np.float64), atol=1e-5 * 129)
 
 
 @pytest.mark.parametrize("lib", LIBS)

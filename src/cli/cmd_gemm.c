@@ -1,5 +1,7 @@
 /* cmd_gemm.c: `parlab gemm A.npy B.npy -o C.npy`, C = alpha*A*B + beta*C0 on .npy files,
- * through pl_sgemm (the best rung) or pl_sgemm_variant (--variant).
+ * through pl_sgemm (the best rung) or pl_sgemm_variant (--variant). A and B are float32, or
+ * both bfloat16 (ml_dtypes' np.save: descr '<V2'): then the problem is dtype bf16 and a BF16
+ * rung runs it; C is float32 either way. Float32 files are never rounded to bfloat16 here.
  * Under mpirun (distributed/summa/summa.h, SUMMA) every rank reads its blocks of A, B (and C0) and writes its
  * block of C with MPI-IO: no rank holds a whole matrix.
  * Exit status: 0 ok; 1 a runtime failure (a file cannot be read or written, is malformed,
@@ -25,11 +27,15 @@ static void usage(FILE *f)
           "Multiply two float32 matrices stored as .npy files: C = alpha*A*B + beta*C0.\n"
           "A is M x K and B is K x N, rank-2 float32 arrays in C order; C is written as\n"
           "float32 M x N (.npy version 1.0), whole or not at all.\n"
+          "A and B may both be bfloat16 instead (np.save of an ml_dtypes.bfloat16 array,\n"
+          "descr '<V2'): a BF16 rung multiplies them, accumulating in FP32, and C is float32.\n"
+          "float32 files are never rounded to bfloat16: round them first to run in BF16.\n"
           "\n"
           "options:\n"
           "  -o, --output C.npy  where to write C (required)\n"
           "  --variant V         the GEMM variant to run (an unknown name lists the valid\n"
-          "                      ones); default: the best one the backend can run\n"
+          "                      ones); default: the best one the backend can run (for\n"
+          "                      bfloat16 files, the best BF16 one)\n"
           "  --alpha X           scale of A*B (default 1)\n"
           "  --beta Y            scale of C0 (default 0); needs --c0\n"
           "  --c0 C0.npy         the initial C, float32 M x N; needs --beta\n"
@@ -49,7 +55,8 @@ static void usage(FILE *f)
           "exit status: 0 success; 1 runtime failure (a file cannot be read or written, is\n"
           "not a valid .npy file, or is not a float32 matrix; a device error); 2 usage error\n"
           "(bad option or value, an empty file name, shapes that do not multiply, unknown\n"
-          "variant, a problem too big for this machine's memory).\n",
+          "variant, a problem too big for this machine's memory, A and B of different types,\n"
+          "a variant of the other type than the files').\n",
           f);
 }
 
@@ -121,8 +128,14 @@ static int read_inputs(const gemm_args *g, pl_array *A, pl_array *B)
     int rc;
     const double in_bytes = tool_file_bytes(g->in[0]) + tool_file_bytes(g->in[1]) + tool_file_bytes(g->c0_path);
     if ((rc = tool_fits_host("gemm", "reading the inputs", in_bytes)) != 0 ||
-        (rc = tool_read_f32("gemm", g->in[0], 2, 2, A)) != 0 || (rc = tool_read_f32("gemm", g->in[1], 2, 2, B)) != 0)
+        (rc = tool_read_f32_or_bf16("gemm", g->in[0], 2, 2, A)) != 0 ||
+        (rc = tool_read_f32_or_bf16("gemm", g->in[1], 2, 2, B)) != 0)
         return rc;
+    if (A->dtype != B->dtype) {
+        cli_error("gemm: %s is %s and %s is %s: A and B must be both float32 or both bfloat16", g->in[0],
+                  pl_dtype_name(A->dtype), g->in[1], pl_dtype_name(B->dtype));
+        return PL_EXIT_USAGE;
+    }
     return check_shapes(g, A->shape, B->shape, NULL);
 }
 
@@ -242,9 +255,12 @@ int pl_cmd_gemm(int argc, char **argv)
     if ((rc = read_inputs(&g, &A, &B)) == 0 && (rc = make_c(&g, &A, &B, &C)) == 0) {
         const int64_t M = A.shape[0], N = B.shape[1], K = A.shape[1];
         const pl_gemm_problem p = {.M = M, .N = N, .K = K, .lda = K, .ldb = N, .ldc = N,
-                                   .alpha = g.alpha, .beta = g.beta};
+                                   .alpha = g.alpha, .beta = g.beta, .dtype = A.dtype};
         gemm_call call = {&p, &A, &B, &C};
-        if ((rc = tool_run(&pl_gemm_kernel, M && N && K ? &p : NULL, &g.co, variant, multiply, &call, &ran,
+        if (variant && pl_variant_takes(&pl_gemm_kernel, variant, &p) != PL_OK) {
+            cli_error("%s (the files are %s)", pl_last_error(), pl_dtype_name(A.dtype));
+            rc = PL_EXIT_USAGE;
+        } else if ((rc = tool_run(&pl_gemm_kernel, M && N && K ? &p : NULL, &g.co, variant, multiply, &call, &ran,
                            &ms)) == 0 &&
             (rc = tool_write_npy(g.co.out_path, &C)) == 0) {
             if (g.alpha == 1.0f && !g.beta_given) printf("C = A*B");

@@ -34,8 +34,10 @@ static void list_kernel(const pl_kernel *k)
         const pl_variant *v = k->ladder[i];
         char why[128];
         int ok = pl_variant_check(NULL, v, why, sizeof why) == PL_OK;
-        printf("  %c %-18s %-5s %-5s %s%s\n", ok ? '+' : '-', v->name, pl_backend_name(v->backend),
-               pl_precision_name(v->precision), v->is_peer ? "[peer] " : "", v->idea);
+        /* BF16's word alone would hide that only the inputs are bfloat16 */
+        printf("  %c %-18s %-5s %-5s %s%s%s\n", ok ? '+' : '-', v->name, pl_backend_name(v->backend),
+               pl_precision_name(v->precision), v->is_peer ? "[peer] " : "",
+               v->precision == PL_PREC_BF16 ? "BF16 in, FP32 accumulate, FP32 out: " : "", v->idea);
         if (!ok) printf("      cannot run here: %s\n", why);
         for (int j = 0; j < v->n_params; j++) {
             char legal[256];

@@ -170,13 +170,15 @@ double tool_file_bytes(const char *path)
     return path && stat(path, &st) == 0 ? (double)st.st_size : 0.0;
 }
 
-int tool_read_f32(const char *cmd, const char *path, int min_rank, int max_rank, pl_array *a)
+/* A .npy of rank min_rank..max_rank, float32 or (bf16 set) bfloat16. */
+static int read_float(const char *cmd, const char *path, int min_rank, int max_rank, int bf16, pl_array *a)
 {
     pl_status s = pl_npy_read(path, a);
     if (s != PL_OK) return cli_fail(s);
-    if (a->dtype != PL_F32) {
-        cli_error("%s: %s is %s; parlab %s takes float32 (convert with a.astype(np.float32))", cmd, path,
-                  pl_dtype_name(a->dtype), cmd);
+    if (a->dtype != PL_F32 && !(bf16 && a->dtype == PL_BF16)) {
+        cli_error("%s: %s is %s; parlab %s takes float32%s (convert with a.astype(np.float32)%s)", cmd, path,
+                  pl_dtype_name(a->dtype), cmd, bf16 ? " or bfloat16" : "",
+                  bf16 ? " or a.astype(ml_dtypes.bfloat16)" : "");
         return PL_EXIT_FAIL;
     }
     if (a->rank < min_rank || a->rank > max_rank) {
@@ -185,6 +187,16 @@ int tool_read_f32(const char *cmd, const char *path, int min_rank, int max_rank,
         return PL_EXIT_FAIL;
     }
     return PL_EXIT_OK;
+}
+
+int tool_read_f32(const char *cmd, const char *path, int min_rank, int max_rank, pl_array *a)
+{
+    return read_float(cmd, path, min_rank, max_rank, 0, a);
+}
+
+int tool_read_f32_or_bf16(const char *cmd, const char *path, int min_rank, int max_rank, pl_array *a)
+{
+    return read_float(cmd, path, min_rank, max_rank, 1, a);
 }
 
 int tool_context(const pl_kernel *k, const void *problem, const tool_common *c, const pl_variant *v, pl_ctx **ctx)

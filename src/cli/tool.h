@@ -78,6 +78,8 @@ double tool_file_bytes(const char *path);
 /* Read a float32 .npy of rank min_rank..max_rank (1..2: a vector or a matrix): a file of
  * another type is a runtime failure (exit 1) naming the file and what it holds. */
 int tool_read_f32(const char *cmd, const char *path, int min_rank, int max_rank, pl_array *a);
+/* The same for a float32 or a bfloat16 .npy (parlab gemm's A and B). */
+int tool_read_f32_or_bf16(const char *cmd, const char *path, int min_rank, int max_rank, pl_array *a);
 
 /* The library's pl_tool_context and pl_tool_run (harness.h) with the tool's backend, device
  * and threads; the exit status (a problem too big for the device: 2; no rung: 1). */

@@ -106,6 +106,8 @@ uint64_t pl_rng_next(pl_rng *r);
 /* Uniform in [-1, 1), never exactly 0 (zeros hide unwritten outputs and indexing bugs). */
 float pl_rng_float(pl_rng *r);
 void pl_fill_f32(float *x, int64_t n, uint64_t seed);
+/* pl_fill_f32's draws, each rounded to bfloat16 (stored as its bits). */
+void pl_fill_bf16(uint16_t *x, int64_t n, uint64_t seed);
 /* Seeded integer inputs, unbiased (multiply-shift with rejection), the same on any machine.
  * pl_fill_u8: uniform in [lo, hi] inclusive, lo and hi clamped to 0..255 (swapped if lo > hi).
  * pl_fill_i32: uniform in [lo, hi] inclusive, any range up to 2^32 values (swapped if lo > hi).

@@ -1,6 +1,7 @@
 /* memory.c: aligned host memory, checked size arithmetic, the seeded generators, the clock,
  * the sizes and names of element types. */
 #include "core/core.h"
+#include "core/bf16.h"
 
 #include <stdlib.h>
 #include <time.h>
@@ -43,7 +44,10 @@ float pl_rng_float(pl_rng *r)
 
 /* splitmix64's i-th draw depends only on the seed and i (its state advances by a constant),
  * so large fills split into chunks over threads and give the same values as one thread. */
-void pl_fill_f32(float *x, int64_t n, uint64_t seed)
+/* The draws of a seed, in chunks over threads (each chunk skips to its first draw, so any thread
+ * count gives the same values), stored as float32 or (bf16) rounded to bfloat16: never 0, as
+ * bfloat16 keeps float32's exponents. */
+static inline void fill_draws(void *x, int bf16, int64_t n, uint64_t seed)
 {
     const int64_t chunk = (int64_t)1 << 20;
 #pragma omp parallel for schedule(static) if (n > 4 * chunk)
@@ -52,9 +56,16 @@ void pl_fill_f32(float *x, int64_t n, uint64_t seed)
         pl_rng_seed(&r, seed);
         r.s += (uint64_t)c0 * 0x9E3779B97F4A7C15ull; /* skip c0 draws */
         int64_t c1 = c0 + chunk < n ? c0 + chunk : n;
-        for (int64_t i = c0; i < c1; i++) x[i] = pl_rng_float(&r);
+        for (int64_t i = c0; i < c1; i++) {
+            float v = pl_rng_float(&r);
+            if (bf16) ((uint16_t *)x)[i] = pl_bf16_round(v);
+            else ((float *)x)[i] = v;
+        }
     }
 }
+
+void pl_fill_f32(float *x, int64_t n, uint64_t seed) { fill_draws(x, 0, n, seed); }
+void pl_fill_bf16(uint16_t *x, int64_t n, uint64_t seed) { fill_draws(x, 1, n, seed); }
 
 /* Uniform in [0, range), 1 <= range <= 2^32, without bias: Lemire's multiply-shift (the high
  * 64 bits of a 64x64-bit product), rejecting the few draws whose low half falls below
@@ -133,8 +144,24 @@ size_t pl_dtype_size(pl_dtype t)
     case PL_I32: return 4;
     case PL_U8: return 1;
     case PL_U16: return 2;
+    case PL_BF16: return 2;
     }
     return 0;
+}
+
+uint16_t pl_bf16_from_f32(float x) { return pl_bf16_round(x); }
+float pl_bf16_to_f32(uint16_t b) { return pl_bf16_widen(b); }
+
+void pl_bf16_from_f32_array(uint16_t *dst, const float *src, int64_t n)
+{
+#pragma omp parallel for schedule(static) if (n > ((int64_t)1 << 22))
+    for (int64_t i = 0; i < n; i++) dst[i] = pl_bf16_round(src[i]);
+}
+
+void pl_bf16_to_f32_array(float *dst, const uint16_t *src, int64_t n)
+{
+#pragma omp parallel for schedule(static) if (n > ((int64_t)1 << 22))
+    for (int64_t i = 0; i < n; i++) dst[i] = pl_bf16_widen(src[i]);
 }
 
 const char *pl_dtype_name(pl_dtype t)
@@ -145,6 +172,7 @@ const char *pl_dtype_name(pl_dtype t)
     case PL_I32: return "int32";
     case PL_U8: return "uint8";
     case PL_U16: return "uint16";
+    case PL_BF16: return "bfloat16";
     }
     return "?";
 }

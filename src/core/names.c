@@ -21,6 +21,7 @@ const char *pl_precision_name(pl_precision p)
     case PL_PREC_FP32: return "FP32";
     case PL_PREC_TF32: return "TF32";
     case PL_PREC_EXACT: return "exact";
+    case PL_PREC_BF16: return "BF16";
     }
     return "?";
 }

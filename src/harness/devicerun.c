@@ -47,7 +47,7 @@ pl_status pl_run_device(pl_ctx *ctx, const pl_kernel *k, const pl_variant *v, co
     if (s != PL_OK) return s;
     for (int i = 0; i < n; i++)
         if (!dev[i]) return pl_fail(PL_ERR_ARG, "%s: operand %s is a NULL pointer", k->name, t[i].name);
-    if ((s = pl_variant_check(ctx, v, NULL, 0)) != PL_OK) return s;
+    if ((s = pl_variant_check(ctx, v, NULL, 0)) != PL_OK || (s = pl_variant_takes(k, v, problem)) != PL_OK) return s;
     int64_t values[PL_MAX_PARAMS];
     if ((s = pl_params_resolve(v, params, values)) != PL_OK) return s;
     if (v->backend != PL_BACKEND_CUDA) {

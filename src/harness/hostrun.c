@@ -33,7 +33,7 @@ pl_status pl_run_host_phases(pl_ctx *ctx, const pl_kernel *k, const pl_variant *
         s = pl_tensor_bytes(&t[i], &bytes[i]);
     }
     if (s != PL_OK) return s;
-    if ((s = pl_variant_check(ctx, v, NULL, 0)) != PL_OK) return s;
+    if ((s = pl_variant_check(ctx, v, NULL, 0)) != PL_OK || (s = pl_variant_takes(k, v, problem)) != PL_OK) return s;
     int64_t values[PL_MAX_PARAMS];
     if ((s = pl_params_resolve(v, params, values)) != PL_OK) return s;
     if (v->backend != PL_BACKEND_CUDA) {

@@ -12,7 +12,7 @@
  * errs on the side of the sampled check. */
 double pl_reference_rate(void) { return 2.0e9 * (double)(pl_cpu_cores() > 0 ? pl_cpu_cores() : 1); }
 
-static int is_float(pl_dtype t) { return t == PL_F32 || t == PL_F64; }
+static int is_float(pl_dtype t) { return t == PL_F32 || t == PL_F64 || t == PL_BF16; }
 
 /* calloc the kernel's struct and let the kernel fill it; pv NULL: the parameters' defaults. */
 pl_status pl_spec_make(const pl_kernel *k, const char *size, const pl_pvalues *pv, void **spec)

@@ -15,7 +15,7 @@ static void progress(const pl_problem_opts *o, double fraction)
     if (o->progress) o->progress(o->progress_user, "reference", fraction);
 }
 
-static int is_float(pl_dtype t) { return t == PL_F32 || t == PL_F64; }
+static int is_float(pl_dtype t) { return t == PL_F32 || t == PL_F64 || t == PL_BF16; }
 
 void pl_problem_destroy(pl_problem *p)
 {

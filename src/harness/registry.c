@@ -107,15 +107,30 @@ pl_status pl_variant_check(const pl_ctx *ctx, const pl_variant *v, char *why, si
     return PL_OK;
 }
 
+pl_status pl_variant_takes(const pl_kernel *k, const pl_variant *v, const void *problem)
+{
+    char why[160] = "";
+    if (!k || !v || !k->takes || k->takes(problem, v, why, sizeof why)) return PL_OK;
+    return pl_fail(PL_ERR_UNSUPPORTED, "%s %s: %s", k->name, v->name, why);
+}
+
+/* v can run in ctx and takes the problem (quietly: the pick says nothing). */
+static int can_pick(const pl_ctx *ctx, const pl_kernel *k, const pl_variant *v, const void *problem)
+{
+    char why[160];
+    return v->backend == pl_ctx_backend(ctx) && pl_variant_check(ctx, v, NULL, 0) == PL_OK &&
+           (!k->takes || k->takes(problem, v, why, sizeof why));
+}
+
 /* The rung named first for this problem by the kernel's shape hook, if it is of the backend
- * and runs here; else the rungs by best_rank, 1 up, each tried as pl_variant_check says. */
+ * and runs here; else the rungs by best_rank, 1 up, each tried as pl_variant_check says; only
+ * rungs that take the problem. */
 const char *pl_best_variant(const pl_ctx *ctx, const pl_kernel *k, const void *problem)
 {
     if (!ctx || !k) return NULL;
-    const pl_backend backend = pl_ctx_backend(ctx);
     if (problem && k->best_first_for) {
-        const pl_variant *v = pl_variant_find(k, k->best_first_for(problem, backend));
-        if (v && v->backend == backend && pl_variant_check(ctx, v, NULL, 0) == PL_OK) return v->name;
+        const pl_variant *v = pl_variant_find(k, k->best_first_for(problem, pl_ctx_backend(ctx)));
+        if (v && can_pick(ctx, k, v, problem)) return v->name;
     }
     int last = 0;
     for (int i = 0; i < k->n_variants; i++)
@@ -123,8 +138,7 @@ const char *pl_best_variant(const pl_ctx *ctx, const pl_kernel *k, const void *p
     for (int rank = 1; rank <= last; rank++)
         for (int i = 0; i < k->n_variants; i++) {
             const pl_variant *v = k->ladder[i];
-            if (v->best_rank == rank && v->backend == backend && pl_variant_check(ctx, v, NULL, 0) == PL_OK)
-                return v->name;
+            if (v->best_rank == rank && can_pick(ctx, k, v, problem)) return v->name;
         }
     return NULL;
 }

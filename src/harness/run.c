@@ -30,6 +30,7 @@ pl_status pl_run_open(pl_run *run, pl_ctx *ctx, pl_problem *p, const pl_variant 
     run->cfg = cfg;
     run->gpu = v->backend == PL_BACKEND_CUDA;
     pl_status s = pl_variant_check(ctx, v, NULL, 0);
+    if (s == PL_OK) s = pl_variant_takes(p->kernel, v, p->spec);
     if (s == PL_OK) s = pl_params_resolve(v, params, run->params);
     if (s == PL_OK) s = pl_ctx_activate(ctx);
     for (int i = 0; i < p->n && s == PL_OK; i++) s = pl_tensor_bytes(&p->t[i], &run->bytes[i]);

@@ -137,6 +137,47 @@ static pl_status check_memory(const pl_session *s)
     return PL_OK;
 }
 
+/* A rung chosen for the user that does not take this problem (pl_kernel.takes: GEMM's FP32
+ * rungs and dtype=bf16) is said once, as a note; but one that does not take the default
+ * problem either (a BF16 rung) is a rung for other settings, and leaving it out of a run of
+ * the defaults says nothing: runs that never asked for bfloat16 read as they always did. */
+static void say_not_taken(const pl_session *s, const pl_variant *v, const char *why)
+{
+    char other[160];
+    if (s->kernel->takes(NULL, v, other, sizeof other)) say(s, PL_SAY_SKIPPED, "skipping %s: %s", v->name, why);
+}
+
+/* v takes the problem of every size (the first refusal's reason in why). */
+static int takes_every_size(const pl_session *s, const pl_variant *v, char *why, size_t n)
+{
+    for (int z = 0; s->kernel->takes && z < s->n_sizes; z++)
+        if (!s->kernel->takes(s->specs[z], v, why, n)) return 0;
+    return 1;
+}
+
+/* Jobs whose rung does not take a size's problem: one the user named is a usage error naming
+ * the rung and why; one chosen for them (a Python bench's names, a peer) is left out at every
+ * such size (say_not_taken). */
+static pl_status leave_out_not_taken(pl_session *s)
+{
+    const pl_kernel *k = s->kernel;
+    for (int i = 0; i < s->n_jobs && k->takes; i++) {
+        const pl_session_job *j = &s->jobs[i];
+        int said = 0;
+        for (int z = 0; z < s->n_sizes; z++) {
+            char why[160] = "";
+            if (k->takes(s->specs[z], j->v, why, sizeof why)) continue;
+            if (!j->auto_selected && !j->v->is_peer)
+                return pl_fail(PL_ERR_ARG, "bench: %s %s: %s", k->name, j->v->name, why);
+            if (!said) say_not_taken(s, j->v, why);
+            said = 1;
+            s->skip[(size_t)z * (size_t)s->n_jobs + (size_t)i] = 1;
+            s->n_left_out++;
+        }
+    }
+    return PL_OK;
+}
+
 /* Jobs the user did not name are left out where they would take longer than max_time. A
  * size no bigger than the probe's (the kernel's first named size) costs about what the
  * estimate would: it is not estimated. The probes borrow the sizes' own problem structs. */
@@ -158,7 +199,7 @@ static pl_status leave_out_slow_jobs(pl_session *s)
     for (int z = 0; z < s->n_sizes; z++)
         for (int i = 0; i < s->n_jobs; i++) {
             const pl_session_job *j = &s->jobs[i];
-            if (!j->auto_selected || s->plans[z].work <= probe_work) continue;
+            if (!j->auto_selected || skipped(s, z, i) || s->plans[z].work <= probe_work) continue;
             double secs = -1;
             st = pl_bench_estimate_probes(job_ctx(s, j), &pr, j->v, j->has_params ? j->params : NULL, &s->plans[z],
                                           &s->cfg, &secs);
@@ -219,7 +260,8 @@ pl_status pl_session_prepare(pl_session *s)
     if (!(s->skip = calloc((size_t)s->n_sizes * (size_t)(s->n_jobs ? s->n_jobs : 1), 1)))
         return pl_fail(PL_ERR_NOMEM, "out of memory");
     s->n_left_out = 0;
-    if ((st = make_contexts(s)) != PL_OK || (st = check_memory(s)) != PL_OK || (st = leave_out_slow_jobs(s)) != PL_OK)
+    if ((st = leave_out_not_taken(s)) != PL_OK || (st = make_contexts(s)) != PL_OK || (st = check_memory(s)) != PL_OK ||
+        (st = leave_out_slow_jobs(s)) != PL_OK)
         return st;
     /* Only now: the peaks, where something is left to run. */
     s->cfg.peaks = NULL;
@@ -479,7 +521,8 @@ static pl_status choose_variants(pl_session *s, const char *variants, int with_p
         for (int i = 0; i < k->n_variants; i++) {
             const pl_variant *v = k->ladder[i];
             if (v->is_peer) continue;
-            if (pl_variant_check(NULL, v, why, sizeof why) == PL_OK) vars[(*n)++] = v;
+            if (!takes_every_size(s, v, why, sizeof why)) say_not_taken(s, v, why);
+            else if (pl_variant_check(NULL, v, why, sizeof why) == PL_OK) vars[(*n)++] = v;
             else say(s, PL_SAY_INFO, "skipping %s: %s", v->name, why);
         }
     }
@@ -491,7 +534,8 @@ static pl_status choose_variants(pl_session *s, const char *variants, int with_p
         int already = 0;
         for (int j = 0; j < *n; j++) already |= vars[j] == v;
         if (!v->is_peer || already || !(backends & (1 << v->backend))) continue;
-        if (pl_variant_check(NULL, v, why, sizeof why) == PL_OK) vars[(*n)++] = v;
+        if (!takes_every_size(s, v, why, sizeof why)) say_not_taken(s, v, why);
+        else if (pl_variant_check(NULL, v, why, sizeof why) == PL_OK) vars[(*n)++] = v;
         else say(s, PL_SAY_INFO, "no peer %s: %s", v->name, why);
     }
     return PL_OK;
@@ -505,8 +549,9 @@ pl_status pl_session_select(pl_session *s, const char *variants, const char *con
     int *named = calloc((size_t)k->n_variants + 1, sizeof *named);
     named_param *ps = NULL;
     int n = 0, n_ps = 0;
-    pl_status st = !vars || !named ? pl_fail(PL_ERR_NOMEM, "out of memory")
-                                   : choose_variants(s, variants, with_peer, skip_unavailable, vars, named, &n);
+    /* the sizes' problems first: which rungs take them (pl_kernel.takes) */
+    pl_status st = !vars || !named ? pl_fail(PL_ERR_NOMEM, "out of memory") : pl_session_plan(s);
+    if (st == PL_OK) st = choose_variants(s, variants, with_peer, skip_unavailable, vars, named, &n);
     if (st == PL_OK && n == 0) {
         if (skip_unavailable) say(s, PL_SAY_INFO, "nothing on this line can run on this machine");
         else st = pl_fail(PL_ERR_UNSUPPORTED, "bench: no variant of %s can run here (parlab list %s says why)",

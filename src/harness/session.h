@@ -116,8 +116,10 @@ pl_status pl_session_prepare(pl_session *s);
  * stopped it (cancelled; any failed run with stop_on_failure). Then each rung's peer ratios. */
 pl_status pl_session_run(pl_session *s);
 /* The jobs of a command line, added in order: the named variants (variants "V1,V2"; NULL or
- * "all": every rung that can run here, each one that cannot said as left out), then with
- * with_peer the peers of their backends that can run here; params: "NAME=V,..." items, each
+ * "all": every rung that can run here and takes the sizes' problems (pl_kernel.takes; the sizes
+ * are planned first), each one that cannot said as left out, quietly where it does not take the
+ * default problem either: gemm's BF16 rungs in a float32 run), then with with_peer the peers of
+ * their backends that can run here and take them; params: "NAME=V,..." items, each
  * name once and known to a selected variant, the named variants' values. A named variant that
  * cannot run here: PL_ERR_UNSUPPORTED, or with skip_unavailable said and left out (nothing
  * left: said, PL_OK with no job); a bad name, item or value: PL_ERR_ARG. */

@@ -105,7 +105,9 @@ static pl_status read_declaration(const pl_kernel *k, const char *rung, const pl
     if (strcmp(d->precision, "fp32") == 0) *precision = PL_PREC_FP32;
     else if (strcmp(d->precision, "tf32") == 0) *precision = PL_PREC_TF32;
     else if (strcmp(d->precision, "exact") == 0) *precision = PL_PREC_EXACT;
-    else return pl_fail(PL_ERR_ARG, "--rung %s: declared precision '%s' (fp32, tf32 or exact)", rung, d->precision);
+    else if (strcmp(d->precision, "bf16") == 0) *precision = PL_PREC_BF16;
+    else return pl_fail(PL_ERR_ARG, "--rung %s: declared precision '%s' (fp32, tf32, bf16 or exact)", rung,
+                        d->precision);
     return PL_OK;
 }
 
@@ -162,7 +164,8 @@ pl_status pl_user_rung_callback(pl_user_rung **out, const pl_kernel *k, const ch
     if (!k || !name || !run) return pl_fail(PL_ERR_ARG, "a user rung needs a kernel, a name and a run");
     if (backend != PL_BACKEND_CPU && backend != PL_BACKEND_CUDA)
         return pl_fail(PL_ERR_ARG, "rung %s: unknown backend %d", name, (int)backend);
-    if (precision != PL_PREC_FP32 && precision != PL_PREC_TF32 && precision != PL_PREC_EXACT)
+    if (precision != PL_PREC_FP32 && precision != PL_PREC_TF32 && precision != PL_PREC_EXACT &&
+        precision != PL_PREC_BF16)
         return pl_fail(PL_ERR_ARG, "rung %s: unknown precision %d", name, (int)precision);
     pl_user_rung *r = NULL;
     pl_status s = make(&r, k, name, backend, precision);

@@ -17,6 +17,7 @@ static double element(const pl_tensor *t, int64_t i)
     case PL_F32: return ((const float *)t->host)[i];
     case PL_F64: return ((const double *)t->host)[i];
     case PL_I32: return ((const int32_t *)t->host)[i];
+    case PL_BF16: return pl_bf16_to_f32(((const uint16_t *)t->host)[i]);
     default: return ((const uint8_t *)t->host)[i];
     }
 }

@@ -34,30 +34,52 @@ static pl_status row_string(const char *path, const pl_json *o, int64_t row, con
 
 /* The members of an object as "NAME=VALUE,..." sorted by name: text as it is, numbers as the
  * shortest %g that gives them back, null, true, false. Missing: "". */
-static pl_status sorted_members(const char *path, const pl_json *o, int64_t row, const char *field, char *out, size_t n)
+/* The members of object `field` as sorted "NAME=VALUE" text, the values as the writers write
+ * them (numbers %.17g). With a kernel (the "problem" field), a problem parameter the file lacks
+ * is the kernel's default: a parameter added to a kernel after the file was written (gemm's
+ * dtype) ran at its default then, so such a row still matches one written since. */
+enum { MAX_MEMBERS = 64 };
+static pl_status sorted_members(const char *path, const pl_json *o, int64_t row, const char *field, const pl_kernel *k,
+                                char *out, size_t n)
 {
     const pl_json *v = pl_json_get(o, field);
     out[0] = '\0';
     if (!v) return PL_OK;
     if (v->type != PL_JSON_OBJECT) return bad_row(path, v, row, field, "expected an object");
-    size_t used = 0;
-    const char *last = NULL; /* the members in name order: each round the least name after last */
-    for (int64_t round = 0; round < v->n; round++) {
-        int64_t at = -1;
-        for (int64_t i = 0; i < v->n; i++)
-            if ((!last || strcmp(v->keys[i], last) > 0) && (at < 0 || strcmp(v->keys[i], v->keys[at]) < 0)) at = i;
-        if (at < 0) break; /* a name given twice: its first value counts */
-        const pl_json *x = &v->items[at];
-        char value[64];
-        if (x->type == PL_JSON_STRING) snprintf(value, sizeof value, "%s", x->str);
-        else if (x->type == PL_JSON_NUMBER) snprintf(value, sizeof value, "%.17g", x->num);
-        else if (x->type == PL_JSON_BOOL) snprintf(value, sizeof value, "%s", x->boolean ? "true" : "false");
-        else if (x->type == PL_JSON_NULL) snprintf(value, sizeof value, "null");
+    const char *names[MAX_MEMBERS];
+    char values[MAX_MEMBERS][64];
+    int m = 0;
+    for (int64_t i = 0; i < v->n; i++) {
+        const pl_json *x = &v->items[i];
+        int seen = 0; /* a name given twice: its first value counts */
+        for (int j = 0; j < m; j++) seen |= !strcmp(names[j], v->keys[i]);
+        if (seen) continue;
+        if (m == MAX_MEMBERS) return bad_row(path, v, row, field, "too long");
+        if (x->type == PL_JSON_STRING) snprintf(values[m], sizeof values[m], "%s", x->str);
+        else if (x->type == PL_JSON_NUMBER) snprintf(values[m], sizeof values[m], "%.17g", x->num);
+        else if (x->type == PL_JSON_BOOL) snprintf(values[m], sizeof values[m], "%s", x->boolean ? "true" : "false");
+        else if (x->type == PL_JSON_NULL) snprintf(values[m], sizeof values[m], "null");
         else return bad_row(path, x, row, field, "a member that is not a number, text, boolean or null");
-        const int k = snprintf(out + used, n - used, "%s%s=%s", used ? "," : "", v->keys[at], value);
-        if (k < 0 || (size_t)k >= n - used) return bad_row(path, v, row, field, "too long");
-        used += (size_t)k;
-        last = v->keys[at];
+        names[m++] = v->keys[i];
+    }
+    for (int i = 0; k && i < k->n_problem_params && m < MAX_MEMBERS; i++) {
+        const pl_param_def *p = &k->problem_params[i];
+        int seen = 0;
+        for (int j = 0; j < m; j++) seen |= !strcmp(names[j], p->name);
+        if (seen || p->kind == PL_PARAM_STRING) continue;
+        if (p->kind == PL_PARAM_CHOICE) snprintf(values[m], sizeof values[m], "%s", p->choices[(int)p->def]);
+        else snprintf(values[m], sizeof values[m], "%.17g", p->def);
+        names[m++] = p->name;
+    }
+    size_t used = 0;
+    for (int round = 0, last = -1; round < m; round++) { /* in name order: each round the least name after last */
+        int at = -1;
+        for (int i = 0; i < m; i++)
+            if ((last < 0 || strcmp(names[i], names[last]) > 0) && (at < 0 || strcmp(names[i], names[at]) < 0)) at = i;
+        const int w = snprintf(out + used, n - used, "%s%s=%s", used ? "," : "", names[at], values[at]);
+        if (w < 0 || (size_t)w >= n - used) return bad_row(path, v, row, field, "too long");
+        used += (size_t)w;
+        last = at;
     }
     return PL_OK;
 }
@@ -71,8 +93,8 @@ static pl_status read_row(const char *path, const pl_json *o, int64_t i, pl_benc
     if ((s = row_string(path, o, i, "kernel", r->kernel, sizeof r->kernel)) ||
         (s = row_string(path, o, i, "variant", r->variant, sizeof r->variant)) ||
         (s = row_string(path, o, i, "size", r->size, sizeof r->size)) ||
-        (s = sorted_members(path, o, i, "params", r->params, sizeof r->params)) ||
-        (s = sorted_members(path, o, i, "problem", r->problem, sizeof r->problem)))
+        (s = sorted_members(path, o, i, "params", NULL, r->params, sizeof r->params)) ||
+        (s = sorted_members(path, o, i, "problem", pl_kernel_find(r->kernel), r->problem, sizeof r->problem)))
         return s;
     const pl_json *m = pl_json_get(o, "median_s");
     if (!m) return bad_row(path, o, i, "median_s", "missing (not a parlab bench/sweep JSON file?)");

@@ -6,7 +6,13 @@
  * with spaces and ended by '\n', then the raw data in the order the header states.
  *
  * What parlab takes:
- *   dtypes '<f4' (PL_F32), '<f8' (PL_F64), '<i4' (PL_I32), '|u1' or '<u1' (PL_U8), '<u2' (PL_U16);
+ *   dtypes '<f4' (PL_F32), '<f8' (PL_F64), '<i4' (PL_I32), '|u1' or '<u1' (PL_U8), '<u2' (PL_U16),
+ *   and bfloat16 (PL_BF16) as NumPy holds ml_dtypes' bfloat16: np.save writes it '<V2' (a
+ *   2-byte opaque type: NumPy's type codes have no letter for it), np.load gives it back as
+ *   '|V2' bytes that .view(ml_dtypes.bfloat16) turns into numbers again. '<V2', '|V2' and
+ *   'bfloat16' (the descr of files written with the dtype's name) read as PL_BF16: a 2-byte
+ *   opaque type is taken for bfloat16, the one such type parlab has; PL_BF16 is written '<V2',
+ *   byte for byte what np.save writes;
  *   C order only; rank 0 to 8. Rank 0 (shape ()) is a scalar: rank 0, one element.
  *   Dimensions of length 0 are allowed (an empty array; data is still a valid allocation).
  *   Bytes after the data are ignored, as numpy ignores them.
@@ -60,6 +66,7 @@ static const char *dtype_descr(pl_dtype t)
     case PL_I32: return "<i4";
     case PL_U8: return "|u1";
     case PL_U16: return "<u2";
+    case PL_BF16: return "<V2";
     }
     return NULL;
 }
@@ -69,6 +76,7 @@ static pl_status parse_descr(const char *path, const char *d, pl_dtype *t)
 {
     static const struct { const char *descr; pl_dtype t; } known[] = {
         {"<f4", PL_F32}, {"<f8", PL_F64}, {"<i4", PL_I32}, {"|u1", PL_U8}, {"<u1", PL_U8}, {"<u2", PL_U16},
+        {"<V2", PL_BF16}, {"|V2", PL_BF16}, {"bfloat16", PL_BF16},
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
         if (strcmp(d, known[i].descr) == 0) {

@@ -49,7 +49,7 @@ PL_RUNG_DECLARE(same_gemm_cuda_tuned, "gemm", "cuda", "fp32");
 int same_gemm_cuda_tuned(int64_t M, int64_t N, int64_t K, float alpha, const float *A, int64_t lda, const float *B,
                          int64_t ldb, float beta, float *C, int64_t ldc, pl_rung_stream stream)
 {
-    const pl_gemm_problem p = {M, N, K, lda, ldb, ldc, alpha, beta};
+    const pl_gemm_problem p = {M, N, K, lda, ldb, ldc, alpha, beta, PL_F32};
     void *dev[3] = {(void *)A, (void *)B, C};
     return run_cuda("gemm", "cuda-tuned", &p, dev, stream);
 }
@@ -120,7 +120,7 @@ CUDA_RUNG(gemm);
 int best_gemm_cuda(int64_t M, int64_t N, int64_t K, float alpha, const float *A, int64_t lda, const float *B,
                    int64_t ldb, float beta, float *C, int64_t ldc, pl_rung_stream stream)
 {
-    const pl_gemm_problem p = {M, N, K, lda, ldb, ldc, alpha, beta};
+    const pl_gemm_problem p = {M, N, K, lda, ldb, ldc, alpha, beta, PL_F32};
     void *dev[3] = {(void *)A, (void *)B, C};
     return run_cuda("gemm", naive("gemm"), &p, dev, stream);
 }

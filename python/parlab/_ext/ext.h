@@ -116,6 +116,7 @@ PyObject *plx_kernels(PyObject *self, PyObject *args);
 PyObject *plx_kernel_names(PyObject *self, PyObject *args);
 PyObject *plx_operands(PyObject *self, PyObject *args);
 PyObject *plx_run(PyObject *self, PyObject *args);
+PyObject *plx_best_variant_for(PyObject *self, PyObject *args);
 PyObject *plx_life_read(PyObject *self, PyObject *args);
 PyObject *plx_life_write(PyObject *self, PyObject *args);
 PyObject *plx_peaks(PyObject *self, PyObject *args);

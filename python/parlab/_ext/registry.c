@@ -98,6 +98,27 @@ PyObject *plx_operands(PyObject *self, PyObject *args)
     return list;
 }
 
+/* best_variant_for(kernel, backend, device, threads, size, settings) -> the rung pl_best_variant
+ * picks for that problem (the one made from size and settings: gemm's dtype=bf16 picks a BF16
+ * rung), or None. */
+PyObject *plx_best_variant_for(PyObject *self, PyObject *args)
+{
+    (void)self;
+    const char *kernel, *size;
+    PyObject *settings;
+    int backend, device, threads;
+    if (!PyArg_ParseTuple(args, "siiisO", &kernel, &backend, &device, &threads, &size, &settings)) return NULL;
+    problem p;
+    if (problem_make(&p, kernel, size, settings) < 0) return NULL;
+    plx_ctx *lent = plx_ctx_take(backend, device, threads, NULL);
+    const char *best = lent ? pl_best_variant(plx_ctx_get(lent), p.k, p.spec) : NULL;
+    if (lent) plx_ctx_give(lent);
+    problem_free(&p);
+    if (!lent) return NULL;
+    if (best) return PyUnicode_FromString(best);
+    Py_RETURN_NONE;
+}
+
 /* run(kernel, variant, size, settings, backend, device, threads, operands, stream): the rung
  * once. stream None: operands are host buffers (contiguous, each as operands() says, copied to
  * the device and back for a CUDA rung); an int (a cudaStream_t, 0 the legacy default stream):

@@ -168,7 +168,7 @@ static void product(pl_dist_gemm_gpu *G, int p_index, pl_dist_panel p, operands 
     note(G, pl_dev_stream_wait(G->compute, ev[EV_XE]));
     note(G, pl_dev_event_record(ev[EV_GO], G->compute));
     if (G->failed == PL_OK) {
-        const pl_gemm_problem q = {G->m, G->n, p.k1 - p.k0, o.lda, o.ldb, ldc, alpha, beta};
+        const pl_gemm_problem q = {G->m, G->n, p.k1 - p.k0, o.lda, o.ldb, ldc, alpha, beta, PL_F32};
         void *dev[3] = {(void *)o.A, (void *)o.B, C};
         note(G, pl_run_device(G->ctx, &pl_gemm_kernel, G->rung, G->params, &q, dev, G->compute));
     }

@@ -157,7 +157,7 @@ pl_status pl_dist_sgemm_variant(const pl_dist_grid *g, pl_ctx *ctx, const char *
                                 pl_dist_times *t)
 {
     /* what every rank decides alike, before any message */
-    const pl_gemm_problem whole = {M, N, K, K, N, N, alpha, beta};
+    const pl_gemm_problem whole = {M, N, K, K, N, N, alpha, beta, PL_F32};
     pl_status st = pl_gemm_check(&whole);
     if (st != PL_OK) return st;
     if (kb < 0) return pl_fail(PL_ERR_ARG, "gemm: panel width %lld (0 for the default)", (long long)kb);

@@ -139,7 +139,7 @@ static pl_status part_reference(const pl_dist_bench_case *c, int64_t i0, int64_t
     if (s == PL_OK) {
         fill(c->seed, c->M, c->N, c->K, 0, c->a.y0 + i0, 0, m, c->K, A);
         fill(c->seed, c->M, c->N, c->K, 1, 0, c->b.x0 + j0, c->K, n, B);
-        const pl_gemm_problem part = {m, n, c->K, c->K, n, n, 1.0f, 0.0f}; /* beta 0: C is not read */
+        const pl_gemm_problem part = {m, n, c->K, c->K, n, n, 1.0f, 0.0f, PL_F32}; /* beta 0: C is not read */
         void *host[3] = {A, B, NULL};
         s = pl_dist_bench_reference(&pl_gemm_kernel, &part, host, 2, ref, scale);
     }
@@ -152,7 +152,7 @@ static pl_status gemm_check(pl_dist_bench_case *c, const char **what)
     const int all = (double)c->m * (double)c->n * (double)c->K <= (double)(1 << 24);
     *what = all ? "every element of each rank's block within gamma_(K+2) sum|a b| of a float64 dot product"
                 : "sampled: 256 elements of each rank's block within gamma_(K+2) sum|a b| of float64 dot products";
-    const pl_gemm_problem whole = {c->M, c->N, c->K, c->K, c->N, c->N, 1.0f, 0.0f};
+    const pl_gemm_problem whole = {c->M, c->N, c->K, c->K, c->N, c->N, 1.0f, 0.0f, PL_F32};
     const double eb =
         pl_gemm_kernel.elem_bound(&whole, strstr(c->rung, "tf32") ? PL_PREC_TF32 : PL_PREC_FP32, NULL);
     const int64_t count = all ? c->m * c->n : SAMPLES;
@@ -229,7 +229,7 @@ static pl_status gemm_one_rank(const pl_dist_bench_args *a, pl_ctx *ctx, const c
     if (s == PL_OK && gpu) s = to_device(&dA, A, M, K);
     if (s == PL_OK && gpu) s = to_device(&dB, B, K, N);
     if (s == PL_OK && gpu) s = pl_dev_malloc((void **)&dC, sizeof(float) * (size_t)(M * N));
-    const pl_gemm_problem p = {M, N, K, K, N, N, 1.0f, 0.0f};
+    const pl_gemm_problem p = {M, N, K, K, N, N, 1.0f, 0.0f, PL_F32};
     void *dev[3] = {dA, dB, dC};
     if (s == PL_OK && gpu) s = pl_dist_bench_time_device(a, ctx, &pl_gemm_kernel, rung, &p, dev, seconds);
     if (s == PL_OK && !gpu) {

@@ -18,14 +18,17 @@ pl_status pl_sgemm_variant(pl_ctx *ctx, const char *variant, const int64_t *para
                            int64_t N, int64_t K, float alpha, const float *A, int64_t lda,
                            const float *B, int64_t ldb, float beta, float *C, int64_t ldc)
 {
-    pl_gemm_problem p = {M, N, K, lda, ldb, ldc, alpha, beta};
+    pl_gemm_problem p = {M, N, K, lda, ldb, ldc, alpha, beta, PL_F32};
     return pl_gemm_variant_problem(ctx, variant, params, &p, A, B, C);
 }
 
 pl_status pl_gemm_variant_problem(pl_ctx *ctx, const char *variant, const int64_t *params, const pl_gemm_problem *p,
-                                  const float *A, const float *B, float *C)
+                                  const void *A, const void *B, float *C)
 {
     if (!ctx) return pl_fail(PL_ERR_ARG, "pl_sgemm: NULL context");
+    if (!variant && !(variant = pl_best_variant(ctx, &pl_gemm_kernel, p)))
+        return pl_fail(PL_ERR_UNSUPPORTED, "gemm: no rung of this context takes dtype=%s",
+                       p->dtype == PL_BF16 ? "bf16" : "f32");
     const pl_variant *v = pl_variant_find(&pl_gemm_kernel, variant);
     if (!v) return pl_fail(PL_ERR_ARG, "gemm: unknown variant '%s'", variant ? variant : "(null)");
     pl_status s = pl_gemm_check(p);

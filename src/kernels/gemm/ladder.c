@@ -27,10 +27,24 @@ static double wgmma_tma_workspace(const void *problem)
            (p->lda % 4 ? 4.0 * (double)p->M * (double)(p->K + 4) : 0);
 }
 
+/* The BF16 rungs: split-K partials, and a re-pitched copy of A or B (2 bytes an element) whose
+ * rows are not 16 bytes apart (cp.async and the copy engine need that). */
+static double bf16_workspace(const void *problem)
+{
+    const pl_gemm_problem *p = problem;
+    return splitk_workspace(problem) + (p->lda % 8 ? 2.0 * (double)p->M * (double)p->K : 0) +
+           (p->ldb % 8 ? 2.0 * (double)p->K * (double)p->N : 0);
+}
+
 static const pl_variant cpu_naive = {
     .name = "cpu-naive", .idea = "triple loop, one dot product per output (B read down its columns)",
     .backend = PL_BACKEND_CPU, .precision = PL_PREC_FP32, .run = pl_gemm_cpu_naive,
     .best_rank = 3};
+static const pl_variant cpu_naive_bf16 = {
+    .name = "cpu-naive-bf16", .idea = "the triple loop on bfloat16 A and B, widened to float as read (the BF16 "
+    "contract without a GPU)",
+    .backend = PL_BACKEND_CPU, .precision = PL_PREC_BF16, .run = pl_gemm_cpu_naive_bf16,
+    .best_rank = 4};
 static const pl_variant cpu_simd = {
     .name = "cpu-simd", .idea = "broadcast one A element, FMA against 8/16 contiguous B elements (AVX2/AVX-512)",
     .backend = PL_BACKEND_CPU, .requires = PL_REQ_AVX2, .precision = PL_PREC_FP32,
@@ -93,6 +107,18 @@ static const pl_variant cuda_tf32 = {
     "among the four above (what to call for TF32)",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_TF32,
     .run = PL_CUDA_FN(pl_gemm_cuda_tf32), .workspace_bytes = wgmma_tma_workspace};
+static const pl_variant cuda_mma_bf16 = {
+    .name = "cuda-mma-bf16", .idea = "tensor cores in BF16, FP32 accumulate: mma.sync m16n8k16 on fragments "
+    "loaded with ldmatrix",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_BF16,
+    PL_CUDA_PARAMS(pl_gemm_cuda_mma_bf16_params, PL_GEMM_CUDA_N_PARAMS),
+    .run = PL_CUDA_FN(pl_gemm_cuda_mma_bf16), .workspace_bytes = bf16_workspace, .best_rank = 5};
+static const pl_variant cuda_wgmma_bf16 = {
+    .name = "cuda-wgmma-bf16", .idea = "Hopper wgmma in BF16: a producer warpgroup's TMA copies feed two consumer "
+    "warpgroups, B read N-major by the transposing descriptor, persistent blocks",
+    .backend = PL_BACKEND_CUDA, .requires = PL_REQ_SM90A, .precision = PL_PREC_BF16,
+    PL_CUDA_PARAMS(pl_gemm_cuda_wgmma_bf16_params, PL_GEMM_CUDA_N_PARAMS),
+    .run = PL_CUDA_FN(pl_gemm_cuda_wgmma_bf16), .workspace_bytes = bf16_workspace, .best_rank = 4};
 static const pl_variant peer_openblas = {
     .name = "peer-openblas", .idea = "OpenBLAS cblas_sgemm (the CPU peer)",
     .backend = PL_BACKEND_CPU, .is_peer = 1, .requires = PL_REQ_OPENBLAS, .precision = PL_PREC_FP32,
@@ -110,23 +136,38 @@ static const pl_variant peer_cublas_tf32 = {
     .backend = PL_BACKEND_CUDA, .is_peer = 1, .requires = PL_REQ_CUBLAS, .precision = PL_PREC_TF32,
     .run = PL_CUDA_FN(pl_gemm_peer_cublas_tf32)};
 
+static const pl_variant peer_cublas_bf16 = {
+    .name = "peer-cublas-bf16", .idea = "cuBLAS cublasGemmEx, bfloat16 A and B, FP32 compute and C, default "
+    "tensor-op algorithm (the BF16 peer)",
+    .backend = PL_BACKEND_CUDA, .is_peer = 1, .requires = PL_REQ_CUBLAS, .precision = PL_PREC_BF16,
+    .run = PL_CUDA_FN(pl_gemm_peer_cublas_bf16)};
+
+/* best_rank orders each backend's rungs in one list; pl_best_variant takes the first that takes
+ * the problem, so the BF16 rungs rank after the FP32 ones and are the pick for bfloat16 alone. */
 static const pl_variant *const ladder[] = {
-    &cpu_naive, &cpu_simd, &cpu_simd_blocked, &cpu_packed,
+    &cpu_naive, &cpu_naive_bf16, &cpu_simd, &cpu_simd_blocked, &cpu_packed,
     &cuda_naive, &cuda_shared, &cuda_tuned, &cuda_mma_tf32, &cuda_wgmma_tf32, &cuda_wgmma_tma_tf32, &cuda_wgmma_persistent_tf32,
-    &cuda_tf32,
-    &peer_openblas, &peer_openblas_skx, &peer_cublas, &peer_cublas_tf32,
+    &cuda_tf32, &cuda_mma_bf16, &cuda_wgmma_bf16,
+    &peer_openblas, &peer_openblas_skx, &peer_cublas, &peer_cublas_tf32, &peer_cublas_bf16,
 };
 
 static const pl_named_size named_sizes[] = {{"small", "256"}, {"medium", "1024"}, {"large", "4096"}};
 /* `parlab check`: 1x1x1, primes, sizes no tile divides, thin shapes, odd pitches (a row of an
  * odd width starts off a 16-byte boundary; pad=1 on a width of 16 or 64 does the same with
- * aligned widths), and alpha/beta: beta 0 (C write-only), 1, negative, alpha 0. */
+ * aligned widths), and alpha/beta: beta 0 (C write-only), 1, negative, alpha 0. The same kinds
+ * again with dtype=bf16 (for the BF16 rungs; the others do not take them): a bfloat16 row of
+ * an odd width or pad starts off a 4-byte boundary, an even pad of 2 keeps 4 but not 16. */
 static const pl_check_case check_cases[] = {
     {"1", ""},           {"2x3x5", ""},        {"17x31x33", ""},         {"31x33x1", ""},
     {"1x129x7", ""},     {"129x1x7", ""},      {"65x63x127", ""},        {"33x64x16", "pad=1"},
     {"64x16x64", "pad=3"}, {"127x129x65", "pad=1"}, {"17x33x31", "alpha=-0.5"},
     {"31x17x33", "beta=1"}, {"33x31x17", "alpha=0.25,beta=-2"}, {"63x65x31", "alpha=0,beta=0.5,pad=1"},
     {"128x128x128", "alpha=1.5,beta=0.75"},
+    {"1", "dtype=bf16"},  {"2x3x5", "dtype=bf16"}, {"17x31x33", "dtype=bf16"}, {"1x129x7", "dtype=bf16"},
+    {"129x1x7", "dtype=bf16"}, {"65x63x127", "dtype=bf16,pad=1"}, {"64x16x64", "dtype=bf16,pad=2"},
+    {"127x129x65", "dtype=bf16,pad=3"}, {"17x33x31", "dtype=bf16,alpha=-0.5"},
+    {"31x17x33", "dtype=bf16,beta=1"}, {"63x65x31", "dtype=bf16,alpha=0,beta=0.5,pad=1"},
+    {"128x128x128", "dtype=bf16,alpha=1.5,beta=0.75"},
 };
 
 const pl_kernel pl_gemm_kernel = {
@@ -158,4 +199,5 @@ const pl_kernel pl_gemm_kernel = {
     .bytes = pl_gemm_spec_bytes,
     .bytes_written = pl_gemm_spec_bytes_written,
     .call_user = pl_gemm_call_user,
+    .takes = pl_gemm_spec_takes,
 };

@@ -1,5 +1,8 @@
 /* spec.c: what GEMM is, independent of any rung: sizes, operands, inputs, the float64
- * reference, the error bound and the counts of work and traffic. */
+ * reference, the error bound and the counts of work and traffic. With dtype bf16, A and B are
+ * bfloat16 (C float32): the inputs are drawn as for float32 and rounded to bfloat16, and the
+ * reference and the checks read them widened to float (exactly). */
+#include "core/bf16.h"
 #include "core/core.h"
 #include "core/sizes.h"
 #include "kernels/gemm/gemm.h"
@@ -33,8 +36,12 @@ pl_status pl_gemm_check(const pl_gemm_problem *p)
                        (long long)p->M, (long long)p->N, (long long)p->K);
     if (!isfinite(p->alpha) || !isfinite(p->beta))
         return pl_fail(PL_ERR_ARG, "gemm: alpha and beta must be finite");
+    if (p->dtype != PL_F32 && p->dtype != PL_BF16)
+        return pl_fail(PL_ERR_ARG, "gemm: A and B must be float32 or bfloat16, not %s", pl_dtype_name(p->dtype));
     return PL_OK;
 }
+
+static const char *dtype_param_name(pl_dtype t) { return t == PL_BF16 ? "bf16" : "f32"; }
 
 /* ---------------------------------------------------------------- sizes */
 
@@ -53,6 +60,7 @@ pl_status pl_gemm_spec_make_problem(void *problem, const char *size, const pl_pv
     p->lda = p->K + pad;
     p->ldb = p->N + pad;
     p->ldc = p->N + pad;
+    p->dtype = pv->num[PL_GEMM_PROBLEM_DTYPE] == PL_GEMM_DTYPE_BF16 ? PL_BF16 : PL_F32;
     return pl_gemm_check(p);
 }
 
@@ -66,8 +74,8 @@ void pl_gemm_spec_describe(const void *problem, char *buf, size_t n)
 pl_status pl_gemm_spec_operands(const void *problem, pl_tensor *t, int *n)
 {
     const pl_gemm_problem *p = problem;
-    t[0] = (pl_tensor){"A", PL_F32, PL_IN, p->M, p->K, p->lda, NULL};
-    t[1] = (pl_tensor){"B", PL_F32, PL_IN, p->K, p->N, p->ldb, NULL};
+    t[0] = (pl_tensor){"A", p->dtype, PL_IN, p->M, p->K, p->lda, NULL};
+    t[1] = (pl_tensor){"B", p->dtype, PL_IN, p->K, p->N, p->ldb, NULL};
     /* beta == 0: C is only written, so the harness poisons it (a rung that reads it fails). */
     t[2] = (pl_tensor){"C", PL_F32, p->beta == 0.0f ? PL_OUT : PL_INOUT, p->M, p->N, p->ldc, NULL};
     *n = 3;
@@ -77,8 +85,32 @@ pl_status pl_gemm_spec_operands(const void *problem, pl_tensor *t, int *n)
 void pl_gemm_spec_fill(const void *problem, pl_tensor *t, int n, uint64_t seed)
 {
     (void)problem;
-    for (int i = 0; i < n; i++)
-        if (t[i].role != PL_OUT) pl_fill_f32(t[i].host, pl_tensor_span(&t[i]), seed + 1000003u * (uint64_t)i);
+    for (int i = 0; i < n; i++) {
+        if (t[i].role == PL_OUT) continue;
+        if (t[i].dtype == PL_BF16) pl_fill_bf16(t[i].host, pl_tensor_span(&t[i]), seed + 1000003u * (uint64_t)i);
+        else pl_fill_f32(t[i].host, pl_tensor_span(&t[i]), seed + 1000003u * (uint64_t)i);
+    }
+}
+
+/* A and B as float: the operands themselves, or (bfloat16) widened copies, exact, that
+ * *to_free holds (free them with pl_free). NULL on failure (out of memory). */
+static const float *as_float(const pl_tensor *t, float **to_free)
+{
+    *to_free = NULL;
+    if (t->dtype != PL_BF16) return t->host;
+    int64_t span = pl_tensor_span(t);
+    if (!(*to_free = pl_alloc(sizeof(float) * (size_t)span))) return NULL;
+    pl_bf16_to_f32_array(*to_free, t->host, span);
+    return *to_free;
+}
+
+static pl_status widen_inputs(const pl_tensor *t, const float **A, const float **B, float **wide, const char *who)
+{
+    *A = as_float(&t[0], &wide[0]);
+    *B = as_float(&t[1], &wide[1]);
+    if (*A && *B) return PL_OK;
+    pl_free(wide[0]), pl_free(wide[1]);
+    return pl_fail(PL_ERR_NOMEM, "%s: out of host memory for the widened bfloat16 inputs", who);
 }
 
 /* ---------------------------------------------------------------- reference */
@@ -114,7 +146,10 @@ pl_status pl_gemm_spec_reference(const void *problem, const pl_tensor *t, int n,
 {
     (void)n;
     const pl_gemm_problem *p = problem;
-    const float *A = t[0].host, *B = t[1].host, *C0 = t[2].host;
+    const float *A, *B, *C0 = t[2].host;
+    float *wide[2];
+    pl_status st = widen_inputs(t, &A, &B, wide, "gemm reference");
+    if (st != PL_OK) return st;
     double *R = ref[2].host, *S = scale[2].host;
     int64_t bands = (p->M + REF_ROWS - 1) / REF_ROWS;
     int failed = 0;
@@ -149,6 +184,7 @@ pl_status pl_gemm_spec_reference(const void *problem, const pl_tensor *t, int n,
         }
         pl_free(acc);
     }
+    pl_free(wide[0]), pl_free(wide[1]);
     if (failed) return pl_fail(PL_ERR_NOMEM, "gemm reference: out of host memory");
     return PL_OK;
 }
@@ -169,6 +205,20 @@ double pl_gemm_spec_error_bound(const void *problem, pl_precision prec, const ch
      * of random sign grow like u*sqrt(K) relative to the result (a sequential sum gives about
      * 0.4*u*sqrt(K)); 8*u*(sqrt(K)+1) leaves a 20x margin for any summation order. */
     double fp32 = 8.0 * u32 * (sqrt((double)p->K) + 1.0);
+    /* BF16: the inputs are exact (bfloat16 given, the reference from the same values) and a
+     * product of two 8-bit significands is exact in FP32, so the error is the accumulation's
+     * alone: no 2^-8 term. But tensor cores add each block of products (4 to 16) to the FP32
+     * accumulator with truncation (round toward zero; Fasi, Higham, Mikaitis, Pranesh,
+     * "Numerical behavior of NVIDIA tensor cores", 2021), a bias of one sign that grows like
+     * u*K, not u*sqrt(K): a sum truncating after every single add drifts by 0.12 u K at
+     * K = 65536 (0.29 u K as K grows), in blocks of 4 by half that. u*K/4 on top of the FP32
+     * bound covers the every-add model at 65536 with 2x, and still catches inputs off by one
+     * bfloat16 ulp (a last significand bit dropped: ~2^-9 relative, over the bound up to
+     * K = 65536; tests/test_gemm_bf16.c). */
+    if (prec == PL_PREC_BF16) {
+        if (why) *why = "BF16: inputs exact, FP32 accumulation truncating: the FP32 bound + u*K/4, u=2^-24";
+        return fp32 + u32 * (double)p->K / 4.0;
+    }
     if (prec == PL_PREC_TF32) {
         if (why) *why = "TF32: inputs rounded to 10 mantissa bits (u=2^-11): 4u + the FP32 bound";
         return 4.0 * u_tf32 + fp32;
@@ -186,6 +236,15 @@ double pl_gemm_spec_elem_bound(const void *problem, pl_precision prec, const cha
     const pl_gemm_problem *p = problem;
     const double u32 = ldexp(1.0, -24), nu = (double)(p->K + 2) * u32;
     double gamma = nu / (1.0 - nu);
+    /* BF16: products exact (see the Frobenius bound), so gamma alone, but with u = 2^-22:
+     * truncation instead of rounding doubles the unit roundoff (2^-23), and aligning a block's
+     * products to its largest before the add loses at most another 2^-23 of the block's
+     * magnitude, which the scale |alpha||A||B| + |beta||C| bounds. */
+    if (prec == PL_PREC_BF16) {
+        const double nu22 = (double)(p->K + 2) * ldexp(1.0, -22);
+        if (why) *why = "BF16: gamma_(K+2) with u=2^-22 (truncating, aligned adds) (|alpha||A||B| + |beta||C|)";
+        return nu22 / (1.0 - nu22);
+    }
     if (prec == PL_PREC_TF32) {
         if (why) *why = "TF32: (2^-9 + gamma_(K+2)) (|alpha||A||B| + |beta||C|), each element";
         return ldexp(1.0, -9) * (1.0 + ldexp(1.0, -9)) + gamma * (1.0 + ldexp(1.0, -9));
@@ -259,7 +318,10 @@ pl_status pl_gemm_spec_check_sampled(const void *problem, const pl_tensor *t, in
 {
     (void)n;
     const pl_gemm_problem *p = problem;
-    const float *A = t[0].host, *B = t[1].host, *C0 = t[2].host, *C = out[2].host;
+    const float *A, *B, *C0 = t[2].host, *C = out[2].host;
+    float *wide[2];
+    pl_status st0 = widen_inputs(t, &A, &B, wide, "gemm sampled check");
+    if (st0 != PL_OK) return st0;
     const double alpha = p->alpha, beta = p->beta;
     double eb = pl_gemm_spec_elem_bound(problem, prec, NULL), e = pl_gemm_spec_error_bound(problem, prec, NULL);
     int64_t rows[SAMPLE_LINES], cols[SAMPLE_LINES];
@@ -271,6 +333,7 @@ pl_status pl_gemm_spec_check_sampled(const void *problem, const pl_tensor *t, in
     double *bnorm = calloc((size_t)p->K, sizeof(double)), *Bcol = malloc(sizeof(double) * (size_t)p->K * SAMPLE_LINES);
     if (!X || !Bx || !bnorm || !Bcol) {
         free(X), free(Bx), free(bnorm), free(Bcol);
+        pl_free(wide[0]), pl_free(wide[1]);
         return pl_fail(PL_ERR_NOMEM, "gemm sampled check: out of host memory");
     }
     double d2 = 0, r2 = 0, worst_row = 0, worst_residual = 0, worst_tol = 0;
@@ -381,6 +444,7 @@ pl_status pl_gemm_spec_check_sampled(const void *problem, const pl_tensor *t, in
              "sampled: %d rows + %d columns element-wise, Freivalds x%d (an element off by over 2x its row "
              "tolerance escapes with p <= 2^-%d)", (int)nr, (int)nc, FREIVALDS, FREIVALDS);
     free(X), free(Bx), free(bnorm), free(Bcol);
+    pl_free(wide[0]), pl_free(wide[1]);
     return PL_OK;
 }
 
@@ -396,7 +460,7 @@ double pl_gemm_spec_bytes(const void *problem)
 {
     const pl_gemm_problem *p = problem;
     double c = (double)p->M * (double)p->N * (p->beta != 0.0f ? 2 : 1);
-    return 4.0 * ((double)p->M * (double)p->K + (double)p->K * (double)p->N + c);
+    return (double)pl_dtype_size(p->dtype) * ((double)p->M * (double)p->K + (double)p->K * (double)p->N) + 4.0 * c;
 }
 
 /* Of those, C written once (read too when beta != 0: counted with the reads). */
@@ -406,7 +470,23 @@ double pl_gemm_spec_bytes_written(const void *problem)
     return 4.0 * (double)p->M * (double)p->N;
 }
 
+/* ---------------------------------------------------------------- which rungs take it */
+
+/* A BF16 rung multiplies bfloat16 inputs, every other rung float32 ones: each takes the
+ * problems of its own dtype alone (problem NULL: the default, float32). */
+int pl_gemm_spec_takes(const void *problem, const pl_variant *v, char *why, size_t n)
+{
+    const pl_gemm_problem *p = problem;
+    pl_dtype has = p ? p->dtype : PL_F32, wants = v->precision == PL_PREC_BF16 ? PL_BF16 : PL_F32;
+    if (has == wants) return 1;
+    snprintf(why, n, "a%s %s rung takes dtype=%s only; this problem is dtype=%s", v->precision == PL_PREC_FP32 ? "n" : "",
+             pl_precision_name(v->precision), dtype_param_name(wants), dtype_param_name(has));
+    return 0;
+}
+
 /* ---------------------------------------------------------------- problem parameters */
+
+static const char *const dtype_names[] = {[PL_GEMM_DTYPE_F32] = "f32", [PL_GEMM_DTYPE_BF16] = "bf16", NULL};
 
 const pl_param_def pl_gemm_problem_params[] = {
     [PL_GEMM_PROBLEM_ALPHA] = {.name = "alpha", .help = "C = alpha*A*B + beta*C", .kind = PL_PARAM_REAL, .def = 1.0},
@@ -414,5 +494,8 @@ const pl_param_def pl_gemm_problem_params[] = {
     [PL_GEMM_PROBLEM_PAD] =
         {.name = "pad", .help = "extra elements per row: lda = K+pad, ldb = ldc = N+pad",
          .kind = PL_PARAM_RANGE, .min = 0, .max = 4096, .step = 1, .def = 0.0},
+    [PL_GEMM_PROBLEM_DTYPE] =
+        {.name = "dtype", .help = "A's and B's type: f32, or bf16 (bfloat16, FP32 accumulation; C is float32)",
+         .kind = PL_PARAM_CHOICE, .choices = dtype_names, .def = PL_GEMM_DTYPE_F32},
 };
 PL_CHECK_COUNT(pl_gemm_problem_params, PL_GEMM_PROBLEM_N_PARAMS);
