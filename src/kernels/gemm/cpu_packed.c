@@ -60,7 +60,7 @@
  * by the workers in slices (the B panel, one A block per ic group): the context's host
  * workspace PL_PACKED_HOST_WS, grown when a larger problem needs it and kept for the next
  * call (so repeated calls do not fault in fresh pages each time), freed by pl_ctx_destroy; it
- * is about (KC*NC + threads*MC*KC)*4 bytes: 17 MiB for AVX2 here, plus two cache lines per
+ * is about (KC*NC + threads*MC*KC)*4 bytes: 17 MiB for either kernel here, plus two cache lines per
  * thread for the tile counters. Without a context, or when
  * called from inside an OpenMP parallel region (threads that may share one context), the
  * call allocates its own and frees it before returning. */
