@@ -19,16 +19,19 @@
  *
  * Blocking, chosen at run time from this machine's caches (param value 0 = auto), read from
  * /sys/devices/system/cpu/cpu0/cache (sysconf as a fallback, then 32K/512K/8M):
- *   KC: the B sliver KC x NR x 4 bytes fills L1d:           KC = L1d / (4*NR), rounded
- *       down to 16, clamped to 64..1024. AVX2 (NR=16) on 32 KiB: KC = 512; AVX-512 (NR=32)
- *       on 32 KiB (Zen 4): 256, on 48 KiB: 384. Half of L1d (the textbook rule, kept at first)
- *       measured 3-5% slower for AVX2 on the Zen 4 at 1024-4096 and 5-9% for AVX-512
- *       (KC 128): each K block is one more pass over C (a load and a store of every element),
- *       two more barriers and one more call per tile, while the A sliver and C lines that
- *       push B out of L1 come back from L2, which feeds 32 bytes a cycle against the ~15 the
- *       6 x 16 kernel reads (docs/notes/gemm-cpu.md).
+ *   KC: a sliver 16 floats wide fills L1d:                   KC = L1d / 64, rounded down to
+ *       16, clamped to 64..1024. On 32 KiB: 512 (48 KiB: 768) for both kernels, so the AVX2
+ *       6 x 16 kernel's B sliver fills L1d and the AVX-512 12 x 32 kernel's is twice L1d.
+ *       Why not smaller: each K block is one more pass over C (a load and a store of every
+ *       element), one more packing of A, two more barriers and one more call per tile; half
+ *       of L1d (the textbook rule) measured 3-5% slower for AVX2 on the Zen 4 and the
+ *       AVX-512 sliver that exactly fills L1d (KC 256) 4% slower than KC 512 at 2048 and 4096
+ *       on one thread, 5-13% with the FMA rate of a two-port core (docs/notes/gemm-cpu.md).
+ *       What the kernel gives up is that the half of B that L1d cannot keep streams from L2
+ *       with the A sliver: 176 bytes per 12 cycles even at two 512-bit FMAs a cycle, a
+ *       fraction of what L2 feeds (the kernel alone, B from L2: 98% of peak).
  *   MC: the A block MC x KC x 4 bytes takes half of L2:     MC = L2 / 2 / (4*KC), rounded
- *       down to MR. AVX2 on 1 MiB, KC=512: 252; AVX-512 on 1 MiB, KC=256: 504.
+ *       down to MR. On 1 MiB with KC=512: 252 (AVX2 and AVX-512).
  *   NC: the B panel KC x NC x 4 bytes takes half of L3:     NC = L3 / 2 / (4*KC), rounded
  *       down to NR, at most 8192. 32 MiB L3: 8192 (so N <= 8192 packs B once per pc).
  * Then every block is balanced: K = 257 is two passes of 129, not 256 + 1; M, N likewise.
@@ -57,7 +60,7 @@
  * by the workers in slices (the B panel, one A block per ic group): the context's host
  * workspace PL_PACKED_HOST_WS, grown when a larger problem needs it and kept for the next
  * call (so repeated calls do not fault in fresh pages each time), freed by pl_ctx_destroy; it
- * is about (KC*NC + threads*MC*KC)*4 bytes: 17 MiB for AVX2 here, plus two cache lines per
+ * is about (KC*NC + threads*MC*KC)*4 bytes: 17 MiB for either kernel here, plus two cache lines per
  * thread for the tile counters. Without a context, or when
  * called from inside an OpenMP parallel region (threads that may share one context), the
  * call allocates its own and frees it before returning. */
@@ -194,7 +197,22 @@ static void pack_b(int64_t kc, int64_t nc, const float *B, int64_t ldb, float al
 }
 
 /* Pack A[0:mc, 0:kc] (row-major, lda) slivers [s0, s1) into MR-tall k-major slivers, zero
- * padded past mc: MR rows are read side by side and the sliver is written sequentially. */
+ * padded past mc: MR rows are read side by side and the sliver is written sequentially.
+ * Full slivers go 4 columns at a time: 4 floats from each of 4 rows, a 4 x 4 transpose in
+ * SSE registers (baseline x86-64), then 4 stores of 16 bytes, one into each of the 4 k steps'
+ * groups of MR; element by element the same pack took 3% of the time at 2048, one load and one
+ * store per float (a scalar store a float is the bound, whatever ISA the kernel uses). */
+static inline __attribute__((always_inline)) void pack_4x4(const float *r0, const float *r1, const float *r2,
+                                                           const float *r3, float *dst, int ld)
+{
+    __m128 x0 = _mm_loadu_ps(r0), x1 = _mm_loadu_ps(r1), x2 = _mm_loadu_ps(r2), x3 = _mm_loadu_ps(r3);
+    _MM_TRANSPOSE4_PS(x0, x1, x2, x3);
+    _mm_storeu_ps(dst, x0);
+    _mm_storeu_ps(dst + ld, x1);
+    _mm_storeu_ps(dst + 2 * ld, x2);
+    _mm_storeu_ps(dst + 3 * ld, x3);
+}
+
 static void pack_a(int64_t mc, int64_t kc, const float *A, int64_t lda, int mr_, float *out,
                    int64_t s0, int64_t s1)
 {
@@ -205,14 +223,28 @@ static void pack_a(int64_t mc, int64_t kc, const float *A, int64_t lda, int mr_,
         if (h == 6 && mr_ == 6) {
             const float *r0 = src, *r1 = r0 + lda, *r2 = r1 + lda, *r3 = r2 + lda,
                         *r4 = r3 + lda, *r5 = r4 + lda;
-            for (int64_t p = 0; p < kc; p++, dst += 6) {
+            int64_t p = 0;
+            for (; p + 4 <= kc; p += 4, dst += 24) {
+                pack_4x4(r0 + p, r1 + p, r2 + p, r3 + p, dst, 6);
+                /* rows 4 and 5: interleaved pairs (r4[p], r5[p]) into each k step's last two */
+                const __m128 y4 = _mm_loadu_ps(r4 + p), y5 = _mm_loadu_ps(r5 + p);
+                const __m128 lo = _mm_unpacklo_ps(y4, y5), hi = _mm_unpackhi_ps(y4, y5);
+                _mm_storel_pi((__m64 *)(dst + 4), lo);
+                _mm_storeh_pi((__m64 *)(dst + 10), lo);
+                _mm_storel_pi((__m64 *)(dst + 16), hi);
+                _mm_storeh_pi((__m64 *)(dst + 22), hi);
+            }
+            for (; p < kc; p++, dst += 6) {
                 dst[0] = r0[p]; dst[1] = r1[p]; dst[2] = r2[p];
                 dst[3] = r3[p]; dst[4] = r4[p]; dst[5] = r5[p];
             }
         } else if (h == 12 && mr_ == 12) {
             const float *r[12];
             for (int i = 0; i < 12; i++) r[i] = src + i * lda;
-            for (int64_t p = 0; p < kc; p++, dst += 12)
+            int64_t p = 0;
+            for (; p + 4 <= kc; p += 4, dst += 48)
+                for (int g = 0; g < 12; g += 4) pack_4x4(r[g] + p, r[g + 1] + p, r[g + 2] + p, r[g + 3] + p, dst + g, 12);
+            for (; p < kc; p++, dst += 12)
                 for (int i = 0; i < 12; i++) dst[i] = r[i][p];
         } else {
             for (int64_t p = 0; p < kc; p++, dst += mr_) {
@@ -470,7 +502,7 @@ static pl_status run(pl_ctx *ctx, int threads, const pl_gemm_problem *p, const f
 
     pthread_once(&cache_once, detect_caches);
     const int MR = isa.mr, NR = isa.nr;
-    int64_t kc = kc_req > 0 ? kc_req : cache_l1 / (4 * NR) / 16 * 16;
+    int64_t kc = kc_req > 0 ? kc_req : cache_l1 / 64 / 16 * 16;
     if (kc_req <= 0) kc = kc < 64 ? 64 : kc > 1024 ? 1024 : kc;
     int64_t mc = mc_req > 0 ? rup(mc_req, MR) : cache_l2 / 2 / (4 * kc) / MR * MR;
     if (mc < MR) mc = MR;

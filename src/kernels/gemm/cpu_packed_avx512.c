@@ -2,9 +2,9 @@
  *
  * 32 zmm registers: 24 accumulators (12 rows x 2 vectors of 16), 2 for the B row; A values
  * come as embedded-broadcast memory operands of the FMAs (vfmadd231ps (mem){1to16}), so no
- * register holds them. Per k step: 2 vector loads of B (L1-resident B sliver), 12 broadcast
- * loads of A (L2-streamed A sliver), 24 FMAs = 12 cycles on 2 x 512-bit FMA pipes, 14 loads:
- * ~1.2 a cycle, well inside 2-4 loads a cycle. 24 independent chains cover latency 4 x 2
+ * register holds them. Per k step: 2 vector loads of B (the B sliver is twice L1d at the auto
+ * KC: half of it comes from L2), 12 broadcast loads of A (L2-streamed A sliver), 24 FMAs =
+ * 12 cycles on 2 x 512-bit FMA pipes, 14 loads: ~1.2 a cycle, well inside 2-4 loads a cycle. 24 independent chains cover latency 4 x 2
  * pipes (8 needed) three times over. The layout is BLIS's skx sgemm (32 x 12, column-major
  * C) transposed for row-major C. See cpu_packed.h for the contract. */
 #include "kernels/gemm/cpu_packed.h"
