@@ -45,7 +45,13 @@ echo "== BF16 beside cuBLAS BF16"
 stamp benched
 if [ -n "${CPU:-}" ]; then
     echo "== CPU: cpu-packed beside OpenBLAS's AVX-512 kernels ($(nproc) cores)"
-    "$P" bench gemm --size 1024,2048,4096 --variant cpu-packed,peer-openblas-skx,peer-openblas 2>&1 | tee "$OUT/cpu.log"
+    "$P" bench gemm --size 1024,2048,4096 --variant cpu-packed,peer-openblas-skx --repeats 5 2>&1 | tee "$OUT/cpu.log"
+    for kc in 384 192; do
+        "$P" bench gemm --size 1024,2048,4096 --variant cpu-packed,peer-openblas-skx --repeats 5 --param kc=$kc 2>&1 |
+            tee -a "$OUT/cpu.log" | grep -E "^(cpu-packed|peer)"
+    done
+    PARLAB_ISA_MAX=avx2 "$P" bench gemm --size 1024,2048,4096 --variant cpu-packed,peer-openblas --repeats 5 2>&1 |
+        tee -a "$OUT/cpu.log" | grep -E "^(cpu-packed|peer)"
     stamp cpu
 fi
 if [ -n "${PROFILE:-}" ]; then
