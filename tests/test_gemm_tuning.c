@@ -25,7 +25,7 @@ static pl_gemm_rung_device device_of(pl_gemm_cuda_rung r, int runs, int sms)
         [PL_GEMM_RUNG_MMA_TF32] = {1, 1, 1, 1, 2, 1},
         [PL_GEMM_RUNG_WGMMA_TF32] = {1, 1, 2, 1},
         [PL_GEMM_RUNG_WGMMA_TMA_TF32] = {1, 1},
-        [PL_GEMM_RUNG_WGMMA_PERSISTENT_TF32] = {1},
+        [PL_GEMM_RUNG_WGMMA_PERSISTENT_TF32] = {1, 1},
         [PL_GEMM_RUNG_MMA_BF16] = {2},
         [PL_GEMM_RUNG_WGMMA_BF16] = {1},
     };

@@ -91,10 +91,12 @@ PL_GEMM_CFG_TABLE pl_gemm_cfg pl_gemm_wgmma_bf16_cfgs[] = {
     {.bm = 128, .bn = 256, .bk = 64, .stages = 4, .warps = 12},  /* 193 KB */
 };
 
-/* cuda-wgmma-persistent-tf32: the one shape of cuda_wgmma_ws.cuh's kernel, a block per SM: two
- * consumer warpgroups of m64n256 over a 128 x 256 tile, 4 stages of 48 KB, B transposed first. */
+/* cuda-wgmma-persistent-tf32: cuda_wgmma_ws.cuh's kernel, a block per SM, 4 stages of 48 KB:
+ * 1 two consumer warpgroups of m64n256 over a 128 x 256 tile, B transposed first; 2 C^T over a
+ * 256 x 128 tile, B^T's fragments through registers from B as it lies: no transpose. */
 PL_GEMM_CFG_TABLE pl_gemm_cfg pl_gemm_wgmma_persistent_tf32_cfgs[] = {
     {.bm = 128, .bn = 256, .bk = 32, .stages = 4, .warps = 12, .transposes_b = 1},  /* 193 KB */
+    {.bm = 256, .bn = 128, .bk = 32, .stages = 4, .warps = 12},                     /* 193 KB */
 };
 
 #endif

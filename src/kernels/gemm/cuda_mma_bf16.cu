@@ -30,10 +30,23 @@ constexpr int LDA_S = BK + 8, LDB_S = BN + 8; /* padded rows, in elements */
 constexpr int STAGE_A = BM * LDA_S, STAGE_B = BK * LDB_S; /* elements */
 constexpr size_t SMEM = (size_t)ST * (STAGE_A + STAGE_B) * 2;
 
-/* 16 bytes (eight bf16) of which the first `valid` (0..8) exist; the rest zero-filled. */
-__device__ __forceinline__ void cp_async16_bf16(uint16_t *dst, const uint16_t *src, int valid)
+/* Eight bf16 of which the first `valid` (0..8) exist in global memory: one 16-byte cp.async when
+ * all do; at an edge, plain loads of those that do and zeros for the rest (never a byte past
+ * the last valid element: a 16-byte copy told to read fewer bytes still counts, for memcheck
+ * and initcheck, as a 16-byte read). Stores to the stage are seen after the loop's barrier. */
+__device__ __forceinline__ void copy8_bf16(uint16_t *dst, const uint16_t *src, int valid)
 {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_u32(dst)), "l"(src), "r"(2 * valid));
+    if (valid >= 8) {
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(smem_u32(dst)), "l"(src));
+    } else {
+        uint16_t v[8];
+#pragma unroll
+        for (int e = 0; e < 8; e++) v[e] = e < valid ? src[e] : (uint16_t)0;
+        uint4 w;
+        w.x = v[0] | (unsigned)v[1] << 16, w.y = v[2] | (unsigned)v[3] << 16;
+        w.z = v[4] | (unsigned)v[5] << 16, w.w = v[6] | (unsigned)v[7] << 16;
+        *reinterpret_cast<uint4 *>(dst) = w;
+    }
 }
 
 /* One k tile into a stage: A 128 x 32 (4 chunks a row), B 32 x 128 (16 chunks a row), two
@@ -47,14 +60,14 @@ __device__ __forceinline__ void load_tile(uint16_t *sA, uint16_t *sB, const uint
         const int r = tid / 4 + 64 * it, ch = tid % 4, k = k0 + 8 * ch;
         int valid = (m0 + r < M) ? min(8, kend - k) : 0;
         valid = valid < 0 ? 0 : valid;
-        cp_async16_bf16(sA + r * LDA_S + 8 * ch, valid ? A + (int64_t)(m0 + r) * lda + k : A, valid);
+        copy8_bf16(sA + r * LDA_S + 8 * ch, A + (int64_t)(m0 + r) * lda + k, valid);
     }
 #pragma unroll
     for (int it = 0; it < 2; it++) {
         const int r = tid / 16 + 16 * it, ch = tid % 16, n = n0 + 8 * ch;
         int valid = (k0 + r < kend) ? min(8, N - n) : 0;
         valid = valid < 0 ? 0 : valid;
-        cp_async16_bf16(sB + r * LDB_S + 8 * ch, valid ? B + (int64_t)(k0 + r) * ldb + n : B, valid);
+        copy8_bf16(sB + r * LDB_S + 8 * ch, B + (int64_t)(k0 + r) * ldb + n, valid);
     }
 }
 

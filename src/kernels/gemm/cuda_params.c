@@ -10,6 +10,7 @@ static const int64_t mma_tf32_config_values[] = {0, 1, 2, 3, 4, 5, 6};
 static const int64_t wgmma_tf32_config_values[] = {0, 1, 2, 3, 4};
 static const int64_t wgmma_tma_tf32_config_values[] = {0, 1, 2};
 static const int64_t one_config_values[] = {0, 1};
+static const int64_t two_config_values[] = {0, 1, 2};
 static const int64_t splitk_values[] = {0, 1, 2, 4, 8, 16, 32, 64};
 
 static_assert(PL_COUNT(tuned_config_values) == PL_COUNT(pl_gemm_tuned_cfgs) + 1, "0 and each config");
@@ -18,7 +19,7 @@ static_assert(PL_COUNT(wgmma_tf32_config_values) == PL_COUNT(pl_gemm_wgmma_tf32_
 static_assert(PL_COUNT(wgmma_tma_tf32_config_values) == PL_COUNT(pl_gemm_wgmma_tma_tf32_cfgs) + 1,
                "each config");
 
-static_assert(PL_COUNT(one_config_values) == PL_COUNT(pl_gemm_wgmma_persistent_tf32_cfgs) + 1 &&
+static_assert(PL_COUNT(two_config_values) == PL_COUNT(pl_gemm_wgmma_persistent_tf32_cfgs) + 1 &&
                   PL_COUNT(one_config_values) == PL_COUNT(pl_gemm_mma_bf16_cfgs) + 1 &&
                   PL_COUNT(one_config_values) == PL_COUNT(pl_gemm_wgmma_bf16_cfgs) + 1,
               "each config");
@@ -75,10 +76,12 @@ const pl_param_def pl_gemm_cuda_wgmma_tma_tf32_params[] = {
 };
 const pl_param_def pl_gemm_cuda_wgmma_persistent_tf32_params[] = {
     [PL_GEMM_CUDA_CONFIG] = {.name = "config",
-                             .help = "tile config: 0 auto, 1 128x256 (2 warpgroups of m64n256, 4 stages, a block per SM)",
+                             .help = "tile config: 0 auto, 1 128x256 (2 warpgroups of m64n256, 4 stages, a block "
+                                     "per SM, B transposed first), 2 256x128 (C^T, B^T's fragments through registers: "
+                                     "no transpose)",
                              .kind = PL_PARAM_LIST,
-                             .values = one_config_values,
-                             .n_values = PL_COUNT(one_config_values)},
+                             .values = two_config_values,
+                             .n_values = PL_COUNT(two_config_values)},
     SPLITK_PARAM,
 };
 const pl_param_def pl_gemm_cuda_mma_bf16_params[] = {

@@ -25,7 +25,7 @@ __global__ void sm90a_probe(int *out) { *out = PL_WGMMA_DEVICE; }
 constexpr bool rows_consistent()
 {
     for (const pl_gemm_cfg &c : pl_gemm_wgmma_bf16_cfgs)
-        if (c.bm != pl_gemm_ws::BM || c.bn != pl_gemm_ws::BN || c.bk != bf16_op::BK ||
+        if (c.bm != bf16_op::TM || c.bn != bf16_op::TN || c.bk != bf16_op::BK ||
             c.stages != pl_gemm_ws::STAGES || c.warps * 32 != pl_gemm_ws::THREADS)
             return false;
     return true;

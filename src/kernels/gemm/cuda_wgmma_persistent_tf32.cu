@@ -19,36 +19,60 @@
 namespace {
 
 using pl_gemm_ws::tf32_op;
+using pl_gemm_ws::tf32_rs_op;
 
 /* 1 where this file's sm_90a image runs (the kernel is real there), 0 in the portable one. */
 __global__ void sm90a_probe(int *out) { *out = PL_WGMMA_DEVICE; }
 
+/* The two rows: config 1 the C-oriented kernel on a transposed B, config 2 the C^T one with B's
+ * fragments through registers. */
 constexpr bool rows_consistent()
 {
-    for (const pl_gemm_cfg &c : pl_gemm_wgmma_persistent_tf32_cfgs)
-        if (c.bm != pl_gemm_ws::BM || c.bn != pl_gemm_ws::BN || c.bk != tf32_op::BK ||
-            c.stages != pl_gemm_ws::STAGES || c.warps * 32 != pl_gemm_ws::THREADS || !c.transposes_b)
-            return false;
-    return true;
+    constexpr const pl_gemm_cfg *c = pl_gemm_wgmma_persistent_tf32_cfgs;
+    return PL_COUNT(pl_gemm_wgmma_persistent_tf32_cfgs) == 2 && c[0].bm == tf32_op::TM && c[0].bn == tf32_op::TN &&
+           c[0].transposes_b && c[1].bm == tf32_rs_op::TM && c[1].bn == tf32_rs_op::TN && !c[1].transposes_b &&
+           c[0].bk == tf32_op::BK && c[1].bk == tf32_op::BK && c[0].stages == pl_gemm_ws::STAGES &&
+           c[1].stages == pl_gemm_ws::STAGES && c[0].warps * 32 == pl_gemm_ws::THREADS &&
+           c[1].warps * 32 == pl_gemm_ws::THREADS;
 }
-static_assert(rows_consistent(), "pl_gemm_wgmma_persistent_tf32_cfgs: the kernel's one shape");
+static_assert(rows_consistent(), "pl_gemm_wgmma_persistent_tf32_cfgs: the kernel's two shapes");
 
-const void *kernel_of(int, int) { return (const void *)pl_gemm_ws::wgmma_ws_kernel<tf32_op>; }
+const void *kernel_of(int config, int)
+{
+    return config == 0 ? (const void *)pl_gemm_ws::wgmma_ws_kernel<tf32_op>
+                       : (const void *)pl_gemm_ws::wgmma_ws_kernel<tf32_rs_op>;
+}
 size_t smem_bytes(const pl_gemm_cfg &) { return pl_gemm_ws::SMEM_BYTES; }
 
-/* The K-major operands as cuda-wgmma-tma-tf32 makes them, then one block per SM (or per unit of
- * work, when there are fewer) on the context's stream. */
+/* Config 1: the K-major operands as cuda-wgmma-tma-tf32 makes them (B transposed and rounded,
+ * A re-pitched when needed). Config 2: no transpose; B (and A) re-pitched only when their rows
+ * are not 16 bytes apart (the copy engine's need). Then one block per SM (or per unit of work,
+ * when there are fewer) on the context's stream. */
 pl_status launch(const pl_gemm_launch &l)
 {
     const char *name = "cuda-wgmma-persistent-tf32";
     const pl_gemm_problem *p = l.p;
-    const float *A, *Bt;
-    int64_t lda, ldk;
-    pl_status s = pl_gemm_tf32_kmajor(l, name, &A, &lda, &Bt, &ldk);
-    if (s != PL_OK) return s;
-    cudaError_t e = pl_gemm_ws::launch_ws<tf32_op>(A, lda, Bt, ldk, (float *)l.a->data[2], p->ldc, (int)p->M, (int)p->N,
-                                                   (int)p->K, p->alpha, p->beta, l.a->ctx->sm_count > 0 ? l.a->ctx->sm_count : 1,
-                                                   (cudaStream_t)l.a->stream, (int)l.grid.y, l.kps, l.ws);
+    const int M = (int)p->M, N = (int)p->N, K = (int)p->K;
+    const int sms = l.a->ctx->sm_count > 0 ? l.a->ctx->sm_count : 1;
+    cudaStream_t st = (cudaStream_t)l.a->stream;
+    float *C = (float *)l.a->data[2];
+    const float *A, *B;
+    int64_t lda, ldb;
+    pl_status s;
+    cudaError_t e;
+    if (pl_gemm_wgmma_persistent_tf32_cfgs[l.config].transposes_b) {
+        if ((s = pl_gemm_tf32_kmajor(l, name, &A, &lda, &B, &ldb)) != PL_OK) return s;
+        e = pl_gemm_ws::launch_ws<tf32_op>(A, lda, B, ldb, C, p->ldc, M, N, K, p->alpha, p->beta, sms, st,
+                                           (int)l.grid.y, l.kps, l.ws);
+    } else {
+        A = (const float *)l.a->data[0], B = (const float *)l.a->data[1], lda = p->lda, ldb = p->ldb;
+        if (!pl_gemm_rows_aligned16(A, lda) && (s = pl_gemm_repitch(l.a->ctx, name, PL_GEMM_WS_A, &A, &lda, M, K, st)) != PL_OK)
+            return s;
+        if (!pl_gemm_rows_aligned16(B, ldb) && (s = pl_gemm_repitch(l.a->ctx, name, PL_GEMM_WS_B, &B, &ldb, K, N, st)) != PL_OK)
+            return s;
+        e = pl_gemm_ws::launch_ws<tf32_rs_op>(A, lda, B, ldb, C, p->ldc, M, N, K, p->alpha, p->beta, sms, st,
+                                              (int)l.grid.y, l.kps, l.ws);
+    }
     if (e == cudaErrorInvalidValue) return pl_fail(PL_ERR_CUDA, "%s: the driver rejected a tensor map", name);
     if (e != cudaSuccess) return pl_fail(PL_ERR_CUDA, "%s: launch: %s", name, cudaGetErrorString(e));
     return PL_OK;
