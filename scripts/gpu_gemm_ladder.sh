@@ -63,12 +63,13 @@ fi
 [ "${SANITIZE:-}" = after ] && sanitize
 if [ -n "${PROFILE:-}" ]; then
     echo "== ncu: one launch of each top kernel at 4096 (speed of light, warp stalls)"
-    for v in cuda-tuned cuda-wgmma-persistent-tf32 "cuda-wgmma-bf16 --set dtype=bf16"; do
+    for v in cuda-tuned peer-cublas cuda-wgmma-persistent-tf32 peer-cublas-tf32 "cuda-wgmma-bf16 --set dtype=bf16" \
+        "peer-cublas-bf16 --set dtype=bf16"; do
         name=${v%% *}
         timeout 120 ncu --clock-control none --section SpeedOfLight --section WarpStateStats --section ComputeWorkloadAnalysis \
             --launch-skip 2 --launch-count 1 -k 'regex:^(?!.*(transpose|fill|poison|reduce|splitk)).*' \
             "$P" bench gemm --size 4096 --variant $v --repeats 3 --no-peaks >"$OUT/ncu-$name.txt" 2>&1
-        echo "ncu $name: exit $? $(grep -E 'Compute \(SM\) Throughput|Memory Throughput|Duration|Stall' "$OUT/ncu-$name.txt" | head -6 | tr -s ' ' | tr '\n' ';')"
+        echo "ncu $name: exit $? $(grep -E '^  [a-z_0-9]+.*\(|Compute \(SM\) Throughput|Memory Throughput|Duration|SM Frequency|Issue Slots Busy|Executed Ipc A' "$OUT/ncu-$name.txt" | head -8 | tr -s ' ' | tr '\n' ';')"
     done
     stamp profiled
 fi
