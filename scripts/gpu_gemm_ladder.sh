@@ -67,7 +67,7 @@ if [ -n "${PROFILE:-}" ]; then
         "peer-cublas-bf16 --set dtype=bf16"; do
         name=${v%% *}
         timeout 120 ncu --clock-control none --section SpeedOfLight --section WarpStateStats --section ComputeWorkloadAnalysis \
-            --launch-skip 2 --launch-count 1 -k 'regex:^(?!.*(transpose|fill|poison|reduce|splitk)).*' \
+            --launch-skip 2 --launch-count 1 -k 'regex:^(?!.*(transpose|fill|poison|reduce|splitk|busy_wait)).*' \
             "$P" bench gemm --size 4096 --variant $v --repeats 3 --no-peaks >"$OUT/ncu-$name.txt" 2>&1
         echo "ncu $name: exit $? $(grep -E '^  [a-z_0-9]+.*\(|Compute \(SM\) Throughput|Memory Throughput|Duration|SM Frequency|Issue Slots Busy|Executed Ipc A' "$OUT/ncu-$name.txt" | head -8 | tr -s ' ' | tr '\n' ';')"
     done
@@ -79,10 +79,12 @@ if [ -n "${PYTHON:-}" ]; then
         [ -x "$(command -v "$py")" ] && "$py" -c "import cupy, torch, ml_dtypes" 2>/dev/null && { PY=$(command -v "$py"); break; }
     done
     if [ -n "$PY" ]; then
-        rm -rf /tmp/site && "$PY" -m pip install -q --no-build-isolation --no-deps --target /tmp/site . >"$OUT/pip.log" 2>&1 \
+        export PARLAB=$PWD/$P
+    rm -rf /tmp/site && "$PY" -m pip install -q --no-build-isolation --no-deps --target /tmp/site . >"$OUT/pip.log" 2>&1 \
             || tail -20 "$OUT/pip.log"
         export PYTHONPATH=/tmp/site PL_TEST_PYTHON=$PY
-        (cd /tmp && "$PY" -m pytest -q -rs -p no:cacheprovider $(ls "$OLDPWD"/python/tests/test_*bf16*.py "$OLDPWD"/python/tests/test_*gpu*.py 2>/dev/null)) 2>&1 | tail -15
+        (cd /tmp && "$PY" -m pytest -q -rs -p no:cacheprovider $(ls "$OLDPWD"/python/tests/test_*bf16*.py "$OLDPWD"/python/tests/test_*gpu*.py 2>/dev/null)) >"$OUT/pytest.log" 2>&1
+        grep -E "^(FAILED|ERROR)|Error|assert|passed|failed" "$OUT/pytest.log" | head -30
         stamp python
     else
         echo "== no Python with CuPy, PyTorch and ml_dtypes here: the Python BF16 calls not run"

@@ -123,19 +123,21 @@ static void check_choices(void)
     pl_gemm_tuning_for("NVIDIA H200", 90, &h200);
     pl_gemm_tuning_for("NVIDIA A100-SXM4-80GB", 80, &generic);
 
-    /* The H100 at 4096 and 4097: cuda-tuned config 3 (128x256) and 5 (128x64), unsplit;
-     * cuda-tf32 the persistent copy-engine rung (its rate 2.10 against 1.95 for the 256x128
-     * copy-engine config, same tiles a wave). */
-    const int64_t sizes[] = {4096, 4097};
-    const int tuned_config[] = {3, 5};
-    for (int i = 0; i < 2; i++) {
+    /* The H100 at 4096, 8192, 4095 and 4097: cuda-tuned config 3 (128x256) and 5 (128x64),
+     * unsplit; cuda-tf32 the persistent rung's config 2 (no transpose) where K and N are
+     * multiples of 4, the copy-engine rung's 256x128 where they are not (its measured lead
+     * there: rate_unaligned). */
+    const int64_t sizes[] = {4096, 8192, 4095, 4097};
+    const int tuned_config[] = {3, 3, 3, 5};
+    const int tf32_rung[] = {3, 3, 2, 2}, tf32_config[] = {2, 2, 1, 1};
+    for (int i = 0; i < 4; i++) {
         const int64_t n = sizes[i];
         choices c = choose_at(&h100, 132, 1, n, n, n);
         CHECK(c.tuned.config + 1 == tuned_config[i] && c.tuned.split == 1, "H100 %lld: cuda-tuned config %d split %d",
               (long long)n, c.tuned.config + 1, c.tuned.split);
-        CHECK(c.tf32.rung == 3 && c.tf32.config == 0 && c.tf32.split == 1,
-              "H100 %lld: cuda-tf32 picks rung %d config %d split %d, not the persistent 128x256", (long long)n,
-              c.tf32.rung, c.tf32.config + 1, c.tf32.split);
+        CHECK(c.tf32.rung == tf32_rung[i] && c.tf32.config + 1 == tf32_config[i] && c.tf32.split == 1,
+              "H100 %lld: cuda-tf32 picks rung %d config %d split %d, not rung %d config %d", (long long)n,
+              c.tf32.rung, c.tf32.config + 1, c.tf32.split, tf32_rung[i], tf32_config[i]);
         choices d = choose_at(&h200, 132, 1, n, n, n);
         CHECK(!memcmp(&c, &d, sizeof c), "H200 %lld: not the H100's choices (it has the same SM)", (long long)n);
     }

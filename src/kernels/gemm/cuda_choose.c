@@ -35,7 +35,8 @@ double pl_gemm_cost(const pl_gemm_gpu_tuning *t, const pl_gemm_rung_device *d, i
     const pl_gemm_cfg *c = &pl_gemm_rung_configs(d->rung, &n_cfgs)[ci];
     const pl_gemm_rung_tuning *rt = &t->rung[d->rung];
     const pl_gemm_cost_model *m = rt->model;
-    const double rate = rt->rate ? rt->rate[ci] : 1.0;
+    const double *rates = (K % 4 || N % 4) && rt->rate_unaligned ? rt->rate_unaligned : rt->rate;
+    const double rate = rates ? rates[ci] : 1.0;
     const int occ = d->occ[ci] > 0 ? d->occ[ci] : 1;
     const int64_t blocks = ((M + c->bm - 1) / c->bm) * ((N + c->bn - 1) / c->bn) * s;
     const double klen = (double)((K + s - 1) / s) + m->k_extra;

@@ -37,7 +37,7 @@ pl_gemm_tuning_match pl_gemm_tuning_for(const char *device_name, int sm_version,
     *t = *pl_gemm_tunings[0];
     t->name = "generic";
     t->source = "no table of this SM version: the first table's model and orders, every rate 1.0";
-    for (int r = 0; r < PL_GEMM_CUDA_RUNGS; r++) t->rung[r].rate = NULL;
+    for (int r = 0; r < PL_GEMM_CUDA_RUNGS; r++) t->rung[r].rate = t->rung[r].rate_unaligned = NULL;
     return PL_GEMM_TUNING_GENERIC;
 }
 

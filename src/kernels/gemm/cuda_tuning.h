@@ -43,6 +43,9 @@ typedef struct pl_gemm_cost_model {
 typedef struct pl_gemm_rung_tuning {
     const pl_gemm_cost_model *model;
     const double *rate;
+    /* The rates where K or N is not a multiple of 4 (rows of A or B off 16 bytes with their
+     * natural leading dimensions: re-pitched copies, partial edge boxes); NULL: rate. */
+    const double *rate_unaligned;
     const int *order; /* 0-based rows of the rung's config table, each once */
     int n;            /* entries in rate and order: the rung's config count */
 } pl_gemm_rung_tuning;

@@ -54,9 +54,14 @@ static const double wgmma_rate[] = {0.93, 0.98, 1.0, 0.71};
 static const int wgmma_order[] = {0, 1, 2, 3};
 static const double wgmma_tma_rate[] = {1.95, 1.62};
 static const int wgmma_tma_order[] = {0, 1};
-/* Measured on an H200 (the same SM; the H100 was not lent then): 406 TF/s at 4096, kernel alone
- * (config 2: to be measured; until then rated as config 1, so the transpose it saves decides). */
-static const double wgmma_persistent_rate[] = {2.10, 2.10};
+/* Measured on an H200 (the same SM; the H100 was not lent then), 4096: config 1's kernel alone
+ * 406 TF/s (a bare driver; the model adds its transpose), config 2 (no transpose) 382 TF/s in
+ * all. Where K or N is not a multiple of 4 both ran behind the copy-engine rung's config 1
+ * (4095: 0.528 and 0.551 ms against 0.507; 4097: 0.854 and 0.876 against 0.795): their rates
+ * there are what makes the model's times keep those ratios (config 2 pays re-pitched copies of
+ * A and B, which the model does not count, in its rate). */
+static const double wgmma_persistent_rate[] = {2.10, 1.98};
+static const double wgmma_persistent_rate_unaligned[] = {1.80, 1.55};
 static const int wgmma_persistent_order[] = {1, 0};
 /* BF16, in the same unit (a TF32 rate): measured on an H200 at 4096 (cuda-wgmma-bf16 ~730 TF/s
  * alone in a bare driver; cuda-mma-bf16 to be measured). */
@@ -69,7 +74,9 @@ static_assert(PL_COUNT(tuned_rate) == PL_COUNT(pl_gemm_tuned_cfgs), "a rate per 
 static_assert(PL_COUNT(mma_rate) == PL_COUNT(pl_gemm_mma_tf32_cfgs), "a rate per config");
 static_assert(PL_COUNT(wgmma_rate) == PL_COUNT(pl_gemm_wgmma_tf32_cfgs), "a rate per config");
 static_assert(PL_COUNT(wgmma_tma_rate) == PL_COUNT(pl_gemm_wgmma_tma_tf32_cfgs), "a rate per config");
-static_assert(PL_COUNT(wgmma_persistent_rate) == PL_COUNT(pl_gemm_wgmma_persistent_tf32_cfgs), "a rate per config");
+static_assert(PL_COUNT(wgmma_persistent_rate) == PL_COUNT(pl_gemm_wgmma_persistent_tf32_cfgs) &&
+                  PL_COUNT(wgmma_persistent_rate_unaligned) == PL_COUNT(wgmma_persistent_rate),
+              "a rate per config");
 static_assert(PL_COUNT(mma_bf16_rate) == PL_COUNT(pl_gemm_mma_bf16_cfgs), "a rate per config");
 static_assert(PL_COUNT(wgmma_bf16_rate) == PL_COUNT(pl_gemm_wgmma_bf16_cfgs), "a rate per config");
 
@@ -90,6 +97,7 @@ const pl_gemm_gpu_tuning pl_gemm_tuning_h100 = {
                                          .n = PL_COUNT(wgmma_tma_rate)},
         [PL_GEMM_RUNG_WGMMA_PERSISTENT_TF32] = {.model = &tensor_cores,
                                                 .rate = wgmma_persistent_rate,
+                                                .rate_unaligned = wgmma_persistent_rate_unaligned,
                                                 .order = wgmma_persistent_order,
                                                 .n = PL_COUNT(wgmma_persistent_rate)},
         [PL_GEMM_RUNG_MMA_BF16] =
