@@ -98,7 +98,8 @@ static const pl_variant cuda_wgmma_tma_tf32 = {
     .run = PL_CUDA_FN(pl_gemm_cuda_wgmma_tma_tf32), .workspace_bytes = wgmma_tma_workspace};
 static const pl_variant cuda_wgmma_persistent_tf32 = {
     .name = "cuda-wgmma-persistent-tf32", .idea = "the copy-engine kernel made persistent: a block per SM walks "
-    "128x256 tiles in L2-friendly groups, its producer running on into the next tile while the consumers store",
+    "the tiles in L2-friendly groups, its producer running on into the next tile while the consumers store; "
+    "config 2 passes B^T through registers from B as it lies: no transpose",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_SM90A, .precision = PL_PREC_TF32,
     PL_CUDA_PARAMS(pl_gemm_cuda_wgmma_persistent_tf32_params, PL_GEMM_CUDA_N_PARAMS),
     .run = PL_CUDA_FN(pl_gemm_cuda_wgmma_persistent_tf32), .workspace_bytes = wgmma_tma_workspace};
@@ -108,8 +109,8 @@ static const pl_variant cuda_tf32 = {
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_TF32,
     .run = PL_CUDA_FN(pl_gemm_cuda_tf32), .workspace_bytes = wgmma_tma_workspace};
 static const pl_variant cuda_mma_bf16 = {
-    .name = "cuda-mma-bf16", .idea = "tensor cores in BF16, FP32 accumulate: mma.sync m16n8k16 on fragments "
-    "loaded with ldmatrix",
+    .name = "cuda-mma-bf16", .idea = "tensor cores in BF16: each warp's mma.sync m16n8k16 on fragments "
+    "it loads with ldmatrix (B with .trans)",
     .backend = PL_BACKEND_CUDA, .requires = PL_REQ_CUDA, .precision = PL_PREC_BF16,
     PL_CUDA_PARAMS(pl_gemm_cuda_mma_bf16_params, PL_GEMM_CUDA_N_PARAMS),
     .run = PL_CUDA_FN(pl_gemm_cuda_mma_bf16), .workspace_bytes = bf16_workspace, .best_rank = 5};
