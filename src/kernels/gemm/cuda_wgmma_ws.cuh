@@ -1,8 +1,9 @@
 /* cuda_wgmma_ws.cuh: the warp-specialised, persistent wgmma GEMM kernel of Hopper (sm_90a), C
- * (FP32) = alpha A B + beta C with FP32 accumulation, row-major, any M, N, K, for two operand
- * types: BF16 (A, B bfloat16) and TF32 (A float, B given as its K-major copy Bt, N x K, rounded).
- * Kept apart from the rung files (cuda_wgmma_bf16.cu, cuda_wgmma_tma_tf32.cu) so that a bare
- * driver can time the kernel alone. Private to the GEMM room.
+ * (FP32) = alpha A B + beta C with FP32 accumulation, row-major, any M, N, K, for three operand
+ * cases: BF16 (A, B bfloat16), TF32 on B's K-major copy Bt (N x K, rounded), and TF32 on B as it
+ * lies (tf32_rs_op below). Kept apart from the rung files (cuda_wgmma_bf16.cu,
+ * cuda_wgmma_persistent_tf32.cu) so that a bare driver can time the kernel alone. Private to the
+ * GEMM room.
  *
  * The idea, against the first copy-engine kernel (cuda_wgmma_tma_tf32.cu's wgmma_tma_kernel):
  *   - persistent: one block per SM walks the output tiles (grouped GROUP_M tile rows at a time,
@@ -13,8 +14,8 @@
  *     rows x 256 columns (m64n256: 128 FP32 accumulators a thread) and one producer warpgroup
  *     that gives its registers to them (setmaxnreg 40 / 232); 4 stages of 48 KB on mbarriers;
  *   - BF16: 16-bit wgmma reads B N-major (imm-trans-b), so B (K x N row-major) is copied as it
- *     lies: no transpose pass. TF32 wgmma reads only K-major operands, so that rung still
- *     transposes B first.
+ *     lies: no transpose pass. TF32 wgmma reads only K-major operands from shared memory: either
+ *     B is transposed first (tf32_op), or B^T goes through registers (tf32_rs_op).
  * Shared memory per stage, every row 128 bytes with the 128-byte swizzle: A, 128 rows x BK (a
  * K-major descriptor, 8-row groups 1 KB apart). B for BF16: four boxes of 64 k rows x 64 n, the
  * N-major canonical layout (64-column atoms 8 KB apart: LBO; 8-row k groups 1 KB apart: SBO);
@@ -166,8 +167,8 @@ __device__ __forceinline__ void mma_step(tf32_op, float (&d)[128], unsigned a_u,
 
 #endif
 
-/* tmA: A (M x K) in boxes of BK x 128 rows; tmB: BF16 B (K x N) in boxes of 64 x BK rows, TF32
- * Bt (N x K) in boxes of 32 x 256 rows. Split-K: the work is `splits` slices of kps k (a
+/* tmA: A (M x K) in boxes of BK x TM rows; tmB: BF16 B (K x N) in boxes of 64 x BK rows, tf32_op
+ * Bt (N x K) in boxes of 32 x 256 rows, tf32_rs_op B (K x N) in boxes of 32 x 32 rows. Split-K: the work is `splits` slices of kps k (a
  * multiple of BK) for every tile, each slice's raw product to its M x N slab of ws (NULL: one
  * slice, alpha A B + beta C to C). */
 template <class Op>
