@@ -1,6 +1,6 @@
 /* test_gemm_gpu.c: every CUDA GEMM rung and the cuBLAS peers against the float64 reference,
  * on the shapes of the CPU tests (the BF16 ones on bfloat16 inputs), at every parameter value (each tile config of cuda-tuned and
- * of the three tensor-core rungs, split and unsplit; cuda-tf32's own pick); pl_sgemm on a CUDA
+ * of the tensor-core rungs (TF32, and BF16 on dtype=bf16 problems), split and unsplit; cuda-tf32's own pick); pl_sgemm on a CUDA
  * context. The Hopper-only rungs are skipped, saying so, on another GPU. Label `gpu`: on a
  * machine without a GPU it reports "skipped: no GPU" (exit 77). */
 #include "gemm_cases.h"

@@ -1,5 +1,6 @@
-/* cuda_frame.cuh: the frame every CUDA top rung runs in (cuda-tuned, cuda-mma-tf32,
- * cuda-wgmma-tf32, cuda-wgmma-tma-tf32), written once:
+/* cuda_frame.cuh: the frame every CUDA top rung runs in (cuda-tuned, the TF32 tensor-core rungs
+ * cuda-mma-tf32, cuda-wgmma-tf32, cuda-wgmma-tma-tf32, cuda-wgmma-persistent-tf32, and the BF16
+ * ones cuda-mma-bf16, cuda-wgmma-bf16), written once:
  *   - per context, what the rung learns of its device the first time (pl_gemm_rung_state): the
  *     device's tuning table (cuda_tuning.c: its own, or the stated fallback), its SM count, each
  *     config's resident blocks per SM, and whether the rung's kernels run there at all;

@@ -28,7 +28,7 @@ static const double tuned_rate[] = {0.84, 0.98, 1.0, 0.98, 0.95, 0.99, 1.0, 0.97
 /* Best first: ties in index order picked config 2 over 3. */
 static const int tuned_order[] = {2, 6, 5, 1, 3, 7, 4, 0};
 
-/* The three tensor-core rungs share one model, so cuda-tf32 can compare their configs. Its unit
+/* The tensor-core rungs share one model, so cuda-tf32 can compare their configs. Its unit
  * is one MAC of one SM at rate 1.0 (config 3 of cuda-wgmma-tf32, 193 TF/s: about 1.3 ps). Waves
  * of blocks, each costing occ x bm x bn x (K/s + 128) at the config's rate. */
 static const pl_gemm_cost_model tensor_cores = {

@@ -62,7 +62,7 @@ enum { PL_GEMM_CPU_PACKED_MC, PL_GEMM_CPU_PACKED_KC, PL_GEMM_CPU_PACKED_NC, PL_G
        PL_GEMM_CPU_PACKED_N_PARAMS };
 enum { PL_GEMM_CUDA_NAIVE_BLOCK, PL_GEMM_CUDA_NAIVE_N_PARAMS };
 enum { PL_GEMM_CUDA_SHARED_TILE, PL_GEMM_CUDA_SHARED_N_PARAMS };
-/* The CUDA top rungs (cuda-tuned and the three tensor-core rungs) share theirs: `config`, a row
+/* The CUDA top rungs (cuda-tuned and the tensor-core rungs, TF32 and BF16) share theirs: `config`, a row
  * of the rung's table in cuda_configs.h (1-based; 0: chosen per shape), and `splitk` (0: chosen). */
 enum { PL_GEMM_CUDA_CONFIG, PL_GEMM_CUDA_SPLITK, PL_GEMM_CUDA_N_PARAMS };
 extern const pl_param_def pl_gemm_cpu_simd_params[];         /* cpu_simd.c */
