@@ -9,8 +9,14 @@
 mpi_setup test_mpi_cluster_example
 script=$(cd "$(dirname "$0")/../../examples/cluster" && pwd)/cpu.sbatch
 
+# A rank a core, as the script binds them, needs 2 cores; with fewer the ranks share one, unbound.
+bind="--bind-to core --map-by core"
+if [ "$(nproc)" -lt 2 ]; then
+    bind="--bind-to none"
+    echo "note: $(nproc) core: the ranks run unbound (MPIRUN_BIND), not a rank a core"
+fi
 SLURM_NTASKS=2 SLURM_JOB_ID=4242 SLURM_CPUS_PER_TASK=1 SLURM_SUBMIT_DIR=$PWD PARLAB=$PARLAB \
-    LIFE_SIZE=256 LIFE_GENS=16 CONV_SIZE=256 REPEATS=2 MPIRUN_FLAGS="${MPI_FLAGS[*]} --oversubscribe" \
+    LIFE_SIZE=256 LIFE_GENS=16 CONV_SIZE=256 REPEATS=2 MPIRUN_FLAGS="${MPI_FLAGS[*]} --oversubscribe" MPIRUN_BIND="$bind" \
     timeout -k 5 120 bash "$script" >out.txt 2>err.txt
 st=$?
 dir=parlab-cpu-4242
