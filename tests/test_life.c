@@ -698,6 +698,71 @@ static void test_sampled_check(void)
     pl_ctx_destroy(ctx);
 }
 
+/* The cylinder (life.h: a row's ends meet, its first and last rows do not), which the
+ * distributed layer's bands of rows run on: cpu-bitpacked's cylinder of W x H after G
+ * generations equals the middle W columns of a plane G columns wider each side, whose outer
+ * columns are the cylinder's wrapped (cell x of the plane is cell (x - G) mod W): its edge is
+ * G cells from the middle, too far to reach it in G generations. The plane by cpu-naive, so no
+ * cylinder code checks itself. Widths of no word and of whole words (the vector edge paths),
+ * 1 and 2 threads, gens over several passes of the temporal blocking. Other rungs refuse it. */
+static void test_cylinder(void)
+{
+    static const struct {
+        int64_t W, H, gens;
+    } cases[] = {{1, 5, 3}, {3, 4, 7}, {64, 9, 20}, {67, 61, 33}, {130, 40, 17}, {512, 24, 40}, {1088, 30, 16}};
+    for (int threads = 1; threads <= 2; threads++) {
+        pl_ctx *ctx = NULL;
+        if (pl_ctx_create(&ctx, PL_BACKEND_CPU, 0, threads) != PL_OK) {
+            CHECK(0, "cylinder: CPU context: %s", pl_last_error());
+            return;
+        }
+        const pl_variant *v = pl_variant_find(&pl_life_kernel, "cpu-bitpacked");
+        if (pl_variant_check(ctx, v, NULL, 0) != PL_OK) {
+            check_skip("cylinder: cpu-bitpacked cannot run here (no AVX2)");
+            pl_ctx_destroy(ctx);
+            return;
+        }
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+            for (int r = 0; r < 2; r++) {
+                const int64_t W = cases[i].W, H = cases[i].H, G = cases[i].gens, PW = W + 2 * G;
+                const int64_t wpr = pl_life_words_per_row(W), pwpr = pl_life_words_per_row(PW);
+                pl_life_problem cyl = {.W = W, .H = H, .gens = G, .topology = PL_LIFE_TOPO_CYLINDER};
+                pl_life_rule_parse(r ? "B36/S23" : "B3/S23", &cyl.rule);
+                pl_life_problem plane = cyl;
+                plane.W = PW, plane.topology = PL_LIFE_TOPO_PLANE;
+                uint64_t *bits = calloc((size_t)(H * wpr), 8), *wide = calloc((size_t)(H * pwpr), 8);
+                uint64_t state = 0x9e3779b97f4a7c15u * (uint64_t)(i * 2 + (size_t)r + 1);
+                for (int64_t y = 0; y < H; y++)
+                    for (int64_t x = 0; x < W; x++) {
+                        state = state * 6364136223846793005u + 1442695040888963407u;
+                        if (state >> 63) bits[y * wpr + x / 64] |= UINT64_C(1) << (x % 64);
+                    }
+                for (int64_t y = 0; y < H; y++)
+                    for (int64_t x = 0; x < PW; x++) {
+                        const int64_t c = ((x - G) % W + W) % W;
+                        if (bits[y * wpr + c / 64] >> (c % 64) & 1) wide[y * pwpr + x / 64] |= UINT64_C(1) << (x % 64);
+                    }
+                const pl_status got = pl_life_variant_problem(ctx, "cpu-bitpacked", NULL, &cyl, bits);
+                const pl_status want = pl_life_variant_problem(ctx, "cpu-naive", NULL, &plane, wide);
+                int64_t wrong = 0;
+                for (int64_t y = 0; y < H; y++)
+                    for (int64_t x = 0; x < W; x++)
+                        wrong += (bits[y * wpr + x / 64] >> (x % 64) & 1) != (wide[y * pwpr + (x + G) / 64] >> ((x + G) % 64) & 1);
+                CHECK(got == PL_OK && want == PL_OK && wrong == 0,
+                      "cylinder %lldx%lld, %lld gens, %s, %d threads: %lld cells differ from the wrapped plane (%s)",
+                      (long long)W, (long long)H, (long long)G, r ? "B36/S23" : "B3/S23", threads, (long long)wrong,
+                      got != PL_OK || want != PL_OK ? pl_last_error() : "ran");
+                free(bits), free(wide);
+            }
+        uint64_t one = 1;
+        pl_life_problem cyl = {.W = 8, .H = 1, .gens = 1, .topology = PL_LIFE_TOPO_CYLINDER};
+        pl_life_rule_parse("B3/S23", &cyl.rule);
+        CHECK(pl_life_variant_problem(ctx, "cpu-naive", NULL, &cyl, &one) == PL_ERR_UNSUPPORTED,
+              "cylinder: cpu-naive must refuse it (it wraps both ways or neither)");
+        pl_ctx_destroy(ctx);
+    }
+}
+
 int main(void)
 {
     test_problem_text();
@@ -710,5 +775,6 @@ int main(void)
     test_acorn();
     test_best_variant();
     test_gosper_gun();
+    test_cylinder();
     return check_summary("test_life");
 }

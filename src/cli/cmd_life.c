@@ -403,9 +403,9 @@ static int run_grid_ranks(const life_args *l, const pl_variant *variant, const p
     tool_common co = l->co;
     pl_dist_share_node(&co.threads, &co.device);
     if ((rc = cli_agree(pl_dist_rank() == 0 ? place_pattern(l, pat, &grid) : PL_EXIT_OK)) == 0) {
-        const pl_status s = pl_dist_grid_create(&g, p.H, p.W, p.topology == PL_LIFE_TOPO_TORUS);
-        have_grid = s == PL_OK;
         const int cuda = (variant && variant->backend == PL_BACKEND_CUDA) || l->co.backend == PL_BACKEND_CUDA;
+        const pl_status s = pl_dist_life_grid_create(&g, &p, variant, cuda);
+        have_grid = s == PL_OK;
         rc = cli_agree(cli_status(s == PL_OK ? pl_dist_life_depth_of(&g, &p, l->halo, cuda, &d) : s));
     }
     pl_life_problem window = p; /* about a rank's window: its block and halo */

@@ -53,7 +53,13 @@ static pl_status size_2d(const pl_dist_bench_kernel *k, const char *text, int64_
 /* The grid of ranks and the whole problem: strong, the size given; weak, the grid's process
  * rows and columns times the block given (the grid is chosen for the shape, then the problem
  * made to fit it). */
-static pl_status lay_out(const pl_dist_bench_kernel *k, const pl_dist_bench_args *a, pl_dist_grid *g,
+static pl_status grid_for(const pl_dist_bench_kernel *k, const pl_dist_bench_args *a, pl_ctx *ctx, pl_dist_grid *g,
+                          int64_t H, int64_t W)
+{
+    return k->grid_create ? k->grid_create(g, a, ctx, H, W) : pl_dist_grid_create(g, H, W, k->periodic);
+}
+
+static pl_status lay_out(const pl_dist_bench_kernel *k, const pl_dist_bench_args *a, pl_ctx *ctx, pl_dist_grid *g,
                          pl_dist_bench_result *r)
 {
     pl_status s = k->parse_size ? k->parse_size(a->size_text, &r->bh, &r->bw)
@@ -62,11 +68,11 @@ static pl_status lay_out(const pl_dist_bench_kernel *k, const pl_dist_bench_args
     r->H = r->bh, r->W = r->bw;
     if (a->weak) {
         const int P = pl_dist_size();
-        if ((s = pl_dist_grid_create(g, r->bh * P, r->bw * P, k->periodic)) != PL_OK) return s;
+        if ((s = grid_for(k, a, ctx, g, r->bh * P, r->bw * P)) != PL_OK) return s;
         r->H = r->bh * g->dims[0], r->W = r->bw * g->dims[1];
         pl_dist_grid_destroy(g);
     }
-    return pl_dist_grid_create(g, r->H, r->W, k->periodic);
+    return grid_for(k, a, ctx, g, r->H, r->W);
 }
 
 pl_status pl_dist_bench_time(const pl_dist_bench_args *a, pl_status (*call)(void *user), void *user,
@@ -228,7 +234,7 @@ pl_status pl_dist_bench_run(const pl_dist_bench_kernel *k, const pl_dist_bench_a
     memset(r, 0, sizeof *r);
     pl_dist_grid g;
     pl_dist_bench_case *c = NULL;
-    pl_status s = pl_dist_agree_status(lay_out(k, a, &g, r));
+    pl_status s = pl_dist_agree_status(lay_out(k, a, ctx, &g, r));
     const int have_grid = s == PL_OK;
     if (s == PL_OK) {
         r->ranks = g.size, r->dims[0] = g.dims[0], r->dims[1] = g.dims[1], r->threads = pl_ctx_threads(ctx);

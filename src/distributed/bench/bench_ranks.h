@@ -40,6 +40,9 @@ typedef struct pl_dist_bench_kernel {
     /* The problem's rows and columns (H, W) from size (both dimensions of the kernel's size);
      * NULL: a 2D size read as size_form says ("HxW", "WxH", or N for a square). */
     pl_status (*parse_size)(const char *text, int64_t *H, int64_t *W);
+    /* The grid of ranks for the H x W problem (collective); NULL: pl_dist_grid_create's, a
+     * torus where periodic. */
+    pl_status (*grid_create)(pl_dist_grid *g, const pl_dist_bench_args *a, pl_ctx *ctx, int64_t H, int64_t W);
     /* This rank's share of the H x W problem on g, its inputs made from the seed where they live
      * (no rank holds the whole problem). */
     pl_status (*create)(pl_dist_bench_case **c, const pl_dist_bench_args *a, const pl_dist_grid *g, pl_ctx *ctx,

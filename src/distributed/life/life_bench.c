@@ -46,6 +46,14 @@ static void soup_rect(const pl_dist_bench_case *c, int64_t y0, int64_t x0, int64
             if (soup_cell(c, y0 + y, x0 + x)) bits[y * wpr + x / 64] |= UINT64_C(1) << (x % 64);
 }
 
+/* Bands of rows on the CPU (pl_dist_life_grid_create). */
+static pl_status life_grid(pl_dist_grid *g, const pl_dist_bench_args *a, pl_ctx *ctx, int64_t H, int64_t W)
+{
+    const pl_life_problem p = {.W = W, .H = H, .topology = PL_LIFE_TOPO_TORUS};
+    const int cuda = a->variant ? a->variant->backend == PL_BACKEND_CUDA : pl_ctx_backend(ctx) == PL_BACKEND_CUDA;
+    return pl_dist_life_grid_create(g, &p, a->variant, cuda);
+}
+
 static pl_status life_create(pl_dist_bench_case **out, const pl_dist_bench_args *a, const pl_dist_grid *g, pl_ctx *ctx,
                              int64_t H, int64_t W)
 {
@@ -146,19 +154,12 @@ static pl_status life_check(pl_dist_bench_case *c, const char **what)
     return s;
 }
 
-/* Per step of depth generations, one message to each neighbour: a side's strip is depth rows
- * (or columns) of the block, a corner depth x depth cells, each row packed in whole words. */
+/* Per step of depth generations, one message to each neighbour the window trades with: a side's
+ * strip is depth rows (or columns) of the block, a corner depth x depth cells, each row packed in
+ * whole words (none east or west where the rung wraps the rows' ends). */
 static void life_messages(const pl_dist_bench_case *c, double *msgs, double *bytes)
 {
-    const int64_t h = c->b.y1 - c->b.y0, w = c->b.x1 - c->b.x0, d = c->depth;
-    const double steps = (double)((c->p.gens + d - 1) / d);
-    *msgs = *bytes = 0;
-    for (int dir = 0; dir < PL_DIST_DIRS; dir++) {
-        if (dir == PL_DIST_HERE || c->g->nbr[dir] == PL_DIST_NONE) continue;
-        const int64_t rows = PL_DIST_DY(dir) ? d : h, cells = PL_DIST_DX(dir) ? d : w;
-        *msgs += steps;
-        *bytes += steps * (double)(rows * pl_life_words_per_row(cells) * 8);
-    }
+    pl_dist_life_messages(c->l, c->p.gens, msgs, bytes);
 }
 
 static const char *life_rung(const pl_dist_bench_case *c) { return c->rung; }
@@ -222,6 +223,7 @@ const pl_dist_bench_kernel pl_dist_bench_life = {
     .default_size = "2048",
     .periodic = 1,
     .takes_gens = 1,
+    .grid_create = life_grid,
     .create = life_create,
     .run = life_run,
     .check = life_check,

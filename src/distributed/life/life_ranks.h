@@ -57,6 +57,15 @@ pl_status pl_dist_life_run(pl_dist_life *l, int64_t gens);
 int64_t pl_dist_life_census(pl_dist_life *l, int64_t box[4]);
 /* The ranks' blocks into rank 0's packed W x H grid (written there only). */
 pl_status pl_dist_life_gather(pl_dist_life *l, uint64_t *grid);
+/* The grid of ranks for Life on p (a torus or a plane): bands of whole rows (P x 1) where the
+ * run is on the CPU, the rung (NULL: the best one) takes the cylinder and each band keeps a few
+ * default halos of rows; else pl_dist_grid_create's. A band has no halo columns (on the torus
+ * the rung wraps the rows' ends, on the plane they are the grid's edge): the window is the
+ * block's own width, in the rung's fast path wherever the block's is, and only 2 messages a
+ * step travel (north, south) instead of 8. Collective. */
+pl_status pl_dist_life_grid_create(pl_dist_grid *g, const pl_life_problem *p, const pl_variant *variant, int cuda);
+/* The messages this rank sends in a run of gens generations and their bytes (the model's). */
+void pl_dist_life_messages(const pl_dist_life *l, int64_t gens, double *msgs, double *bytes);
 /* This rank's time so far, and whether its steps overlap. */
 pl_dist_times pl_dist_life_times(const pl_dist_life *l);
 int pl_dist_life_overlaps(const pl_dist_life *l);

@@ -23,8 +23,14 @@ struct pl_dist_life {
     pl_dist_block b;            /* this rank's block, global */
     int64_t h, w;               /* its rows and cells a row */
     int d;                      /* the halo depth */
-    int64_t side[4];            /* the halo on each side: d where a neighbour is, 0 at a plane's edge */
+    int64_t side[4];            /* the halo on each side: d where a neighbour is (E or W: and the padding to whole
+                                 * words), 0 at a plane's edge; N and W are the block's offset in the window */
     int64_t hl, wl, wpr;        /* the window: rows, cells a row, words a row */
+    /* On a torus with one process column the rank is its own east and west neighbour: a rung that
+     * takes the cylinder (life.h) wraps the rows' ends itself, so the window has no halo columns
+     * and nothing travels east or west (wrap_cols); with one process row as well (one rank) it
+     * is the torus itself and nothing travels at all (wrap_rows). */
+    int wrap_cols, wrap_rows;
     uint64_t *cur, *next;       /* the window now, and the next step's (overlap) */
     uint64_t *part;             /* a part of the window run as a plane of its own (overlap) */
     uint64_t *block_buf;        /* a block packed alone (scatter, gather): the largest block's words */
@@ -74,7 +80,7 @@ static inline rect interior(const pl_dist_life *l, int64_t k)
 static inline int overlap_step(const pl_dist_life *l, int64_t k)
 {
     const rect in = interior(l, k);
-    return l->overlap == PL_DIST_OVERLAP_ON && rect_rows(in) > 0 && rect_cells(in) > 0;
+    return l->overlap == PL_DIST_OVERLAP_ON && !l->wrap_rows && rect_rows(in) > 0 && rect_cells(in) > 0;
 }
 
 /* The GPU path (nccl_life.c, built with NCCL; no_nccl.c without): the window moved to this

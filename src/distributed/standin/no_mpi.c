@@ -60,6 +60,10 @@ pl_status pl_dist_grid_create(pl_dist_grid *g, int64_t H, int64_t W, int periodi
     memset(g, 0, sizeof *g);
     return pl_fail(PL_ERR_UNSUPPORTED, NO_MPI);
 }
+pl_status pl_dist_grid_create_bands(pl_dist_grid *g, int64_t H, int64_t W, int periodic)
+{
+    return pl_dist_grid_create(g, H, W, periodic);
+}
 void pl_dist_grid_destroy(pl_dist_grid *g) { (void)g; }
 
 pl_dist_block pl_dist_block_at(const pl_dist_grid *g, int prow, int pcol, int64_t H, int64_t W)
@@ -109,6 +113,16 @@ void pl_dist_halo_destroy(pl_dist_halo *x) { (void)x; }
 
 void pl_dist_bcast(void *buf, size_t bytes) { (void)buf, (void)bytes; }
 
+pl_status pl_dist_life_grid_create(pl_dist_grid *g, const pl_life_problem *p, const pl_variant *variant, int cuda)
+{
+    (void)variant, (void)cuda;
+    return pl_dist_grid_create(g, p->H, p->W, p->topology == PL_LIFE_TOPO_TORUS);
+}
+void pl_dist_life_messages(const pl_dist_life *l, int64_t gens, double *msgs, double *bytes)
+{
+    (void)l, (void)gens;
+    *msgs = *bytes = 0;
+}
 int64_t pl_dist_life_max_depth(const pl_dist_grid *g, const pl_life_problem *p)
 {
     (void)g, (void)p;

@@ -127,6 +127,10 @@ typedef struct pl_dist_grid {
  * has more process rows than the array has rows, or more process columns than columns ("P
  * larger than rows": no block may be empty), decided identically on every rank. Collective. */
 pl_status pl_dist_grid_create(pl_dist_grid *g, int64_t H, int64_t W, int periodic);
+/* The same with P process rows and one column (each rank a band of whole rows) where P <= H,
+ * else as pl_dist_grid_create. A kernel asks for it where a band costs less than a squarer block
+ * (Life on the CPU: no halo columns, life_ranks.h). */
+pl_status pl_dist_grid_create_bands(pl_dist_grid *g, int64_t H, int64_t W, int periodic);
 void pl_dist_grid_destroy(pl_dist_grid *g);
 
 /* A rank's block of an H x W array: rows y0..y1-1, columns x0..x1-1 (global indices). */

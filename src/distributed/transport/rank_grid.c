@@ -55,14 +55,16 @@ static int choose_dims(int P, int64_t H, int64_t W, int dims[2])
     return best >= 0;
 }
 
-pl_status pl_dist_grid_create(pl_dist_grid *g, int64_t H, int64_t W, int periodic)
+/* The grid over dims chosen for the shape, or P x 1 (bands of whole rows) where asked and P <= H. */
+static pl_status grid_create(pl_dist_grid *g, int64_t H, int64_t W, int periodic, int bands)
 {
     memset(g, 0, sizeof *g);
     int P = 1;
     MPI_Comm_size(MPI_COMM_WORLD, &P);
     if (H < 1 || W < 1)
         return pl_fail(PL_ERR_ARG, "an empty %lldx%lld array cannot be split over ranks", (long long)H, (long long)W);
-    if (!choose_dims(P, H, W, g->dims))
+    if (bands && P <= H) g->dims[0] = P, g->dims[1] = 1;
+    else if (!choose_dims(P, H, W, g->dims))
         return pl_fail(PL_ERR_ARG,
                        "%d ranks for a %lldx%lld array (rows x columns): P larger than rows or columns, no grid of "
                        "%d ranks gives each rank at least one row and one column; run on fewer ranks",
@@ -90,6 +92,16 @@ pl_status pl_dist_grid_create(pl_dist_grid *g, int64_t H, int64_t W, int periodi
         if (inside) MPI_Cart_rank(g->comm->comm, c, &g->nbr[dir]);
     }
     return PL_OK;
+}
+
+pl_status pl_dist_grid_create(pl_dist_grid *g, int64_t H, int64_t W, int periodic)
+{
+    return grid_create(g, H, W, periodic, 0);
+}
+
+pl_status pl_dist_grid_create_bands(pl_dist_grid *g, int64_t H, int64_t W, int periodic)
+{
+    return grid_create(g, H, W, periodic, 1);
 }
 
 void pl_dist_grid_destroy(pl_dist_grid *g)

@@ -47,7 +47,8 @@ pl_status pl_life_cpu_bitpacked(const pl_run_args *a)
     g.W = p->W;
     g.H = p->H;
     g.wpr = (p->W + 63) / 64;
-    g.torus = p->topology == PL_LIFE_TOPO_TORUS;
+    g.wrap_cols = p->topology != PL_LIFE_TOPO_PLANE; /* torus, cylinder */
+    g.wrap_rows = p->topology == PL_LIFE_TOPO_TORUS;
     g.last_mask = p->W % 64 ? (UINT64_C(1) << (p->W % 64)) - 1 : ~UINT64_C(0);
     life_rule_masks_make(&p->rule, &g.rule);
     g.conway = life_rule_is_conway(&p->rule);

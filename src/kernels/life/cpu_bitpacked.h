@@ -13,7 +13,7 @@
 /* One generation's constants. */
 typedef struct life_packed_gen {
     int64_t W, H, wpr;
-    int torus;
+    int wrap_cols, wrap_rows; /* the row's ends meet (torus, cylinder); the first and last rows meet (torus) */
     const uint64_t *zero_row; /* wpr zero words: the dead row beyond a plane's edge */
     uint64_t last_mask;       /* the bits of a row's last word that hold cells */
     life_rule_masks rule;

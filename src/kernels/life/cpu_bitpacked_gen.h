@@ -48,10 +48,10 @@ static inline __attribute__((always_inline)) void LIFE_ISA_FN(row_sums)(const li
                                                                         life_vec *c3, life_vec *t2, life_vec *a2)
 {
     const life_vec x = LIFE_ISA_FN(load)(row + i);
-    const life_vec xw = edge == 1 ? __builtin_shuffle(x, (life_vec){0} + (g->torus ? row[g->wpr - 1] : 0),
+    const life_vec xw = edge == 1 ? __builtin_shuffle(x, (life_vec){0} + (g->wrap_cols ? row[g->wpr - 1] : 0),
                                                       (life_vec)LIFE_WEST_LANES)
                                   : LIFE_ISA_FN(load)(row + i - 1);
-    const life_vec xe = edge == 2 ? __builtin_shuffle(x, (life_vec){0} + (g->torus ? row[0] : 0),
+    const life_vec xe = edge == 2 ? __builtin_shuffle(x, (life_vec){0} + (g->wrap_cols ? row[0] : 0),
                                                       (life_vec)LIFE_EAST_LANES)
                                   : LIFE_ISA_FN(load)(row + i + 1);
     const life_vec w = (x << 1) | (xw >> 63), e = (x >> 1) | (xe << 63);
@@ -121,8 +121,8 @@ static uint64_t LIFE_ISA_FN(edge_word)(const life_packed_gen *g, const uint64_t 
     uint64_t west[3], east[3];
     for (int r = 0; r < 3; r++) {
         const uint64_t *row = rows[r];
-        uint64_t west_in = i > 0 ? row[i - 1] >> 63 : g->torus ? (row[last] >> last_bit) & 1u : 0;
-        uint64_t east_in = i < last ? row[i + 1] << 63 : g->torus ? (row[0] & 1u) << last_bit : 0;
+        uint64_t west_in = i > 0 ? row[i - 1] >> 63 : g->wrap_cols ? (row[last] >> last_bit) & 1u : 0;
+        uint64_t east_in = i < last ? row[i + 1] << 63 : g->wrap_cols ? (row[0] & 1u) << last_bit : 0;
         west[r] = (row[i] << 1) | west_in;
         east[r] = (row[i] >> 1) | east_in;
     }
@@ -169,10 +169,11 @@ static void LIFE_ISA_FN(step_chunk)(const life_packed_gen *g, const uint64_t *co
     }
 }
 
-/* Row r of the source grid: wrapped on the torus, the zero row beyond the plane's edge. */
+/* Row r of the source grid: wrapped on the torus, the zero row beyond the plane's (or the
+ * cylinder's) first and last rows. */
 static inline const uint64_t *LIFE_ISA_FN(src_row)(const life_packed_gen *g, const uint64_t *src, int64_t r)
 {
-    if (!g->torus && (r < 0 || r >= g->H)) return g->zero_row;
+    if (!g->wrap_rows && (r < 0 || r >= g->H)) return g->zero_row;
     return src + (((r % g->H) + g->H) % g->H) * g->wpr;
 }
 
@@ -201,7 +202,7 @@ static void LIFE_ISA_FN(step_band)(const life_packed_gen *g, const uint64_t *src
             const int64_t first = y0 - (T - k), last = y1 - 1 + (T - k), base = y0 + (T - k) + c * R;
             int64_t ya = base < first ? first : base, yb = base + R > last + 1 ? last + 1 : base + R;
             if (ya >= yb) continue; /* this chunk (rows ya..yb-1) is outside the level's range */
-            if (!g->torus) {        /* beyond the plane's edge: dead at every level (never written to dst) */
+            if (!g->wrap_rows) {    /* beyond the plane's edge: dead at every level (never written to dst) */
                 for (int64_t y = ya; y < yb; y++)
                     if (y < 0 || y >= H) memset(LIFE_RING_ROW(k, y), 0, (size_t)wpr * 8);
                 if (ya < 0) ya = 0;

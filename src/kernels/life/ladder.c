@@ -2,6 +2,8 @@
 #include "kernels/ladder.h"
 #include "kernels/life/life.h"
 
+#include <stdio.h>
+
 static const pl_variant cpu_naive = {
     .name = "cpu-naive", .idea = "a byte per cell, two buffers, eight neighbours added and the rule looked up; one "
     "thread",
@@ -94,6 +96,15 @@ static const pl_check_case check_cases[] = {
     {"300x300", "gens=20,density=0.3"},  {"257x255", "gens=16,density=0.1,topology=plane"},
 };
 
+/* The cylinder (life.h) only where the word loops wrap a row's ends and not its rows: cpu-bitpacked. */
+static int life_takes(const void *problem, const pl_variant *v, char *why, size_t n)
+{
+    const pl_life_problem *p = problem;
+    if (!p || p->topology != PL_LIFE_TOPO_CYLINDER || v == &cpu_bitpacked) return 1;
+    snprintf(why, n, "a cylinder (rows wrap east-west only) is cpu-bitpacked's alone");
+    return 0;
+}
+
 const pl_kernel pl_life_kernel = {
     .name = "life",
     .summary = "Conway's Game of Life and Life-like rules (B/S), gens generations of a W x H torus or plane",
@@ -124,4 +135,5 @@ const pl_kernel pl_life_kernel = {
     .bytes_written = pl_life_spec_bytes_written,
     .call_user = pl_life_call_user,
     .best_first_for = best_first_for,
+    .takes = life_takes,
 };

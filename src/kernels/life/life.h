@@ -17,13 +17,17 @@
 extern "C" {
 #endif
 
-enum { PL_LIFE_TOPO_TORUS = 0, PL_LIFE_TOPO_PLANE = 1 };
+/* The grid's edges: the torus wraps both ways, the plane neither. The cylinder wraps a row's ends
+ * (east meets west) and not its first and last rows: the distributed layer's window on a grid of
+ * ranks one column wide over a torus (each rank its own east and west neighbour, so no halo
+ * columns), taken by the rungs the kernel's takes hook names (ladder.c), not a user's choice. */
+enum { PL_LIFE_TOPO_TORUS = 0, PL_LIFE_TOPO_PLANE = 1, PL_LIFE_TOPO_CYLINDER = 2 };
 
 typedef struct pl_life_problem {
     int64_t W, H;       /* the grid: H rows of W cells */
     int64_t gens;       /* generations per run */
     pl_life_rule rule;  /* birth / survive masks over neighbour counts 0..8 */
-    int topology;       /* PL_LIFE_TOPO_TORUS or PL_LIFE_TOPO_PLANE */
+    int topology;       /* PL_LIFE_TOPO_TORUS, _PLANE (or _CYLINDER) */
     double density;     /* the soup's density (fill) */
 } pl_life_problem;
 

@@ -57,7 +57,7 @@ pl_status pl_life_spec_make_problem(void *problem, const char *size, const pl_pv
 void pl_life_spec_describe(const void *problem, char *buf, size_t n)
 {
     const pl_life_problem *p = problem;
-    const char *topo = p->topology == PL_LIFE_TOPO_TORUS ? "torus" : "plane";
+    const char *topo = p->topology == PL_LIFE_TOPO_TORUS ? "torus" : p->topology == PL_LIFE_TOPO_PLANE ? "plane" : "cylinder";
     if (p->W == p->H) snprintf(buf, n, "%lld %s", (long long)p->W, topo);
     else snprintf(buf, n, "%lldx%lld %s", (long long)p->W, (long long)p->H, topo);
 }
@@ -105,8 +105,8 @@ void pl_life_rule_table(const pl_life_rule *rule, uint8_t next[2][9])
  * its columns wrapped on the torus and zero beyond the plane. */
 static int count_at(const pl_life_problem *p, const uint8_t *up, const uint8_t *mid, const uint8_t *dn, int64_t x)
 {
-    const int torus = p->topology == PL_LIFE_TOPO_TORUS;
-    const int64_t xl = x > 0 ? x - 1 : torus ? p->W - 1 : -1, xr = x < p->W - 1 ? x + 1 : torus ? 0 : -1;
+    const int wrap = p->topology != PL_LIFE_TOPO_PLANE; /* a row's ends meet: torus, cylinder */
+    const int64_t xl = x > 0 ? x - 1 : wrap ? p->W - 1 : -1, xr = x < p->W - 1 ? x + 1 : wrap ? 0 : -1;
     int count = up[x] + dn[x];
     if (xl >= 0) count += up[xl] + mid[xl] + dn[xl];
     if (xr >= 0) count += up[xr] + mid[xr] + dn[xr];
@@ -176,24 +176,19 @@ static int64_t check_window(const pl_life_problem *p, const uint8_t next[2][9], 
     uint8_t *a = pl_alloc((size_t)(2 * RY * RX)), *b;
     if (!a) return -1;
     b = a + RY * RX;
-    const int torus = p->topology == PL_LIFE_TOPO_TORUS;
+    const int wrap_rows = p->topology == PL_LIFE_TOPO_TORUS, wrap_cols = p->topology != PL_LIFE_TOPO_PLANE;
     for (int64_t r = 0; r < RY; r++)
         for (int64_t c = 0; c < RX; c++) {
             int64_t y = w->y0 - g + r, x = w->x0 - g + c;
-            uint8_t v = 0;
-            if (torus) {
-                y = (y % p->H + p->H) % p->H, x = (x % p->W + p->W) % p->W;
-                v = (uint8_t)((start[y * wpr + x / 64] >> (x % 64)) & 1u);
-            } else if (y >= 0 && y < p->H && x >= 0 && x < p->W) {
-                v = (uint8_t)((start[y * wpr + x / 64] >> (x % 64)) & 1u);
-            }
-            a[r * RX + c] = v;
+            if (wrap_rows) y = (y % p->H + p->H) % p->H;
+            if (wrap_cols) x = (x % p->W + p->W) % p->W;
+            a[r * RX + c] = y >= 0 && y < p->H && x >= 0 && x < p->W ? (uint8_t)((start[y * wpr + x / 64] >> (x % 64)) & 1u) : 0;
         }
     for (int64_t t = 1; t <= g; t++) { /* generation t is valid in rows and columns t .. R-1-t */
         for (int64_t r = t; r < RY - t; r++)
             for (int64_t c = t; c < RX - t; c++) {
                 const int64_t y = w->y0 - g + r, x = w->x0 - g + c;
-                if (!torus && (y < 0 || y >= p->H || x < 0 || x >= p->W)) {
+                if ((!wrap_rows && (y < 0 || y >= p->H)) || (!wrap_cols && (x < 0 || x >= p->W))) {
                     b[r * RX + c] = 0; /* beyond the plane's edge: dead for ever */
                     continue;
                 }
