@@ -418,45 +418,48 @@ def row(cells):
     return "| " + " | ".join(cells) + " |"
 
 
+def heading(out, title, header, align):
+    """A table's title line, a blank line, its header and its alignment row."""
+    out += [title, "", row(header), row(align)]
+
+
+def across(ps, key, fmt):
+    """One cell holding a figure at each of the document's node counts: "a / b / c / d"."""
+    return " / ".join(fmt(p[key]) for p in ps)
+
+
 def doc_tables(preds, checks):
     by = {(p["case"], p["network"], p["scaling"], p["nodes"]): p for p in preds}
     cols = " / ".join(str(n) for n in DOC_NODES)
     out = []
-    out.append("**Weak scaling** (each rank keeps its block; columns: %s nodes)" % cols)
-    out.append("")
-    out.append(row(["kernel (node), block a rank", "network", "compute a run (ms)", "exchange a run (ms)",
-                    "efficiency without overlap (%)", "with overlap (%)", "the code overlaps"]))
-    out.append(row(["---", "---", "---:", "---:", "---:", "---:", "---"]))
+    heading(out, "**Weak scaling** (each rank keeps its block; columns: %s nodes)" % cols,
+            ["kernel (node), block a rank", "network", "compute a run (ms)", "exchange a run (ms)",
+             "efficiency without overlap (%)", "with overlap (%)", "the code overlaps"],
+            ["---", "---", "---:", "---:", "---:", "---:", "---"])
     for c in CASES:
         for net in NETWORKS:
             ps = [by[(c.key, net.name, "weak", n)] for n in DOC_NODES]
             out.append(row([f"{c.label}, {c.weak[0]}x{c.weak[1]}", net.name, ms(ps[0]["compute_s"]),
-                            " / ".join(ms(p["exchange_s"]) for p in ps),
-                            " / ".join(pct(p["eff_no_overlap"]) for p in ps),
-                            " / ".join(pct(p["eff_overlap"]) for p in ps), c.code_overlaps]))
+                            across(ps, "exchange_s", ms), across(ps, "eff_no_overlap", pct),
+                            across(ps, "eff_overlap", pct), c.code_overlaps]))
     out.append("")
-    out.append("**Strong scaling** (a fixed problem split finer; columns: %s nodes)" % cols)
-    out.append("")
-    out.append(row(["kernel (node), whole problem", "network", "block a rank", "compute a run (ms)",
-                    "exchange a run (ms)", "efficiency without overlap (%)", "with overlap (%)"]))
-    out.append(row(["---", "---", "---", "---:", "---:", "---:", "---:"]))
+    heading(out, "**Strong scaling** (a fixed problem split finer; columns: %s nodes)" % cols,
+            ["kernel (node), whole problem", "network", "block a rank", "compute a run (ms)",
+             "exchange a run (ms)", "efficiency without overlap (%)", "with overlap (%)"],
+            ["---", "---", "---", "---:", "---:", "---:", "---:"])
     for c in CASES:
         for net in NETWORKS:
             ps = [by[(c.key, net.name, "strong", n)] for n in DOC_NODES]
             whole = f"{c.strong[0]}x{c.strong[1]}" + ("x65536" if c.key == "gemm-gpu" else "")
-            out.append(row([f"{c.label}, {whole}", net.name, " / ".join(p["block"] for p in ps),
-                            " / ".join(ms(p["compute_s"]) for p in ps),
-                            " / ".join(ms(p["exchange_s"]) for p in ps),
-                            " / ".join(pct(p["eff_no_overlap"]) for p in ps),
-                            " / ".join(pct(p["eff_overlap"]) for p in ps)]))
+            out.append(row([f"{c.label}, {whole}", net.name, across(ps, "block", str), across(ps, "compute_s", ms),
+                            across(ps, "exchange_s", ms), across(ps, "eff_no_overlap", pct),
+                            across(ps, "eff_overlap", pct)]))
     out.append("")
-    out.append("**Model against measurement** (the same model, alpha and beta measured here; "
-               "error = model / measured - 1)")
-    out.append("")
-    out.append(row(["measured row (where)", "ranks", "alpha, beta", "exchange: model (ms)", "bench's model (ms)",
-                    "measured exchange + wait (ms)", "error", "measured / model", "efficiency: model", "measured",
-                    "error"]))
-    out.append(row(["---", "---:", "---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"]))
+    heading(out, "**Model against measurement** (the same model, alpha and beta measured here; "
+            "error = model / measured - 1)",
+            ["measured row (where)", "ranks", "alpha, beta", "exchange: model (ms)", "bench's model (ms)",
+             "measured exchange + wait (ms)", "error", "measured / model", "efficiency: model", "measured", "error"],
+            ["---", "---:", "---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"])
     for v in checks:
         ab = "%.2g us, %.3g GB/s" % (v["alpha"] * 1e6, v["beta"] / 1e9)
         out.append(row([f"{v['label']} ({v['source']})", f"{v['ranks']} ({v['grid']})", ab,
@@ -475,12 +478,10 @@ def full_tables(preds):
         for scaling in ("weak", "strong"):
             for net in NETWORKS:
                 out.append("")
-                out.append(f"{c.label}, {scaling} scaling, {net.name}")
-                out.append("")
-                out.append(row(["nodes", "ranks (grid)", "block a rank", "messages a run", "bytes a run",
-                                "compute (ms)", "exchange (ms)", "efficiency without overlap (%)",
-                                "with overlap (%)"]))
-                out.append(row(["---:", "---", "---", "---:", "---:", "---:", "---:", "---:", "---:"]))
+                heading(out, f"{c.label}, {scaling} scaling, {net.name}",
+                        ["nodes", "ranks (grid)", "block a rank", "messages a run", "bytes a run", "compute (ms)",
+                         "exchange (ms)", "efficiency without overlap (%)", "with overlap (%)"],
+                        ["---:", "---", "---", "---:", "---:", "---:", "---:", "---:", "---:"])
                 for p in preds:
                     if (p["case"], p["scaling"], p["network"]) == (c.key, scaling, net.name):
                         out.append(row([str(p["nodes"]), f"{p['ranks']} ({p['grid']})", p["block"],
