@@ -204,6 +204,10 @@ static void print_table(const pl_dist_bench_kernel *k, const bench_ranks_args *b
            "it; model: %.0f messages and %.3g MB a run by the busiest rank, each alpha + n/beta, beside exchange + "
            "wait)\n",
            a->repeats, r->msgs, r->bytes / 1e6);
+    if (r->crowd > 0)
+        printf("every rank alone at once: %.3f ms (each on its own baseline problem, no messages: the host with "
+               "every rank busy); efficiency against it: %.1f%% (the distributed path's own cost)\n",
+               r->crowd * 1e3, r->crowd_efficiency * 100);
 }
 
 static int write_json(const pl_dist_bench_kernel *k, const bench_ranks_args *ba, int argc, char **argv,
@@ -241,6 +245,12 @@ static int write_json(const pl_dist_bench_kernel *k, const bench_ranks_args *ba,
     for (int i = 0; i < (int)(sizeof v / sizeof *v); i++) {
         fprintf(f, ",%s\"%s\": ", i % 4 == 0 ? "\n  " : " ", names[i]);
         pl_json_write_num(f, v[i]);
+    }
+    if (r->crowd > 0) {
+        fprintf(f, ",\n  \"crowd_s\": ");
+        pl_json_write_num(f, r->crowd);
+        fprintf(f, ", \"crowd_efficiency\": ");
+        pl_json_write_num(f, r->crowd_efficiency);
     }
     fprintf(f, "\n}\n");
     return pl_json_file_close(f, ba->json_path) == PL_OK ? PL_EXIT_OK : cli_fail(PL_ERR_IO);

@@ -88,6 +88,9 @@ typedef struct pl_dist_bench_result {
     int nccl_model;                 /* the model measured on NCCL between the GPUs */
     double seconds, baseline;       /* the slowest rank's median, one rank's median */
     double rate, efficiency;
+    /* Weak scaling on more than one rank: every rank alone on its own baseline problem at once
+     * (the slowest rank's median; 0 when not measured), and the efficiency against it. */
+    double crowd, crowd_efficiency;
     pl_dist_times slowest;          /* a run's, each part the largest over the ranks */
     double model_exchange, msgs, bytes;
     pl_dist_model model;
