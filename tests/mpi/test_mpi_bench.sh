@@ -95,6 +95,17 @@ if [ $st -eq 0 ] && [ $st2 -eq 0 ] && [ "$(wc -l <opt.txt)" -eq 5 ] && cmp -s po
     grep -Eq '^2 2x1 256x512$' opt.txt &&
     [ "$(grep -o '"problem_rows_cols": [^]]*]' opt.json)" = "$(grep -o '"problem_rows_cols": [^]]*]' pos.json)" ]; then
     ok; else bad "bench life --size 256 on 2 ranks: status $st2 (positional $st): $(diff pos.txt opt.txt | head) $(head -3 err.txt)"; fi
+# weak scaling on 2 ranks: every rank alone at once beside the one-rank baseline, and the
+# efficiency against it is that time over the run's; strong scaling and one rank have none
+if command -v python3 >/dev/null; then
+    python3 - pos.json b1.json <<'PY' && ok || bad "crowd baseline: $(grep -o '"crowd[^,]*' pos.json b1.json)"
+import json, sys
+d = json.load(open(sys.argv[1])); one = json.load(open(sys.argv[2]))
+assert d["scale"] == "weak" and d["ranks"] == 2 and d["crowd_s"] > 0, d
+assert abs(d["crowd_efficiency"] - d["crowd_s"] / d["time_s"]) <= 1e-6 * d["crowd_efficiency"], d
+assert "crowd_s" not in one and "crowd_efficiency" not in one, one
+PY
+fi
 run_n 2 60 "$PARLAB" bench life --size=64x32 --scale strong --gens 4 --repeats 1
 st=$?
 if [ $st -eq 0 ] && grep -Eq '^ +2  [12]x[12] +64x32 ' out.txt; then ok; else
