@@ -2,7 +2,8 @@
 # scale_out.sh: the weak-scaling sweep of docs/scale-out.md: `parlab bench KERNEL` under mpirun on
 # 1, 2, 4, 8 and 16 ranks for Life (cpu-bitpacked) and conv2d, each rank's block the same size,
 # one JSON per run (schema parlab-bench-dist/1) and one markdown table at the end, the model's
-# exchange time beside the measured one: the rows to paste into docs/scale-out.md.
+# exchange time beside the measured one and, for conv2d, the shared-bandwidth bound (which limits,
+# the time against it): the rows to paste into docs/scale-out.md.
 #
 #   bench/scale_out.sh [PARLAB] [OUTDIR]      (defaults: build-mpi/parlab, scale-out-results)
 #
@@ -67,12 +68,21 @@ for f in glob.glob(os.path.join(sys.argv[1], "*.json")):
         continue
     rows.append(d)
 rows.sort(key=lambda d: (d["kernel"], d["ranks"]))
-print("| kernel | ranks | grid | block a rank | time (ms) | rate | efficiency | compute (ms) | exchange + wait (ms) | model (ms) |")
-print("| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+# the shared-bandwidth bound's columns (conv2d on the host: bytes a run, every rank streaming
+# them at once, the larger of that and the rung's own time, which one, time against it); "-"
+# for a kernel without one (Life)
+print("| kernel | ranks | grid | block a rank | time (ms) | rate | efficiency | compute (ms) | exchange + wait (ms) | model (ms)"
+      " | MB a run | memory (ms) | bound (ms) | limit | vs bound |")
+print("| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |")
 for d in rows:
     h, w = d["baseline_rows_cols"]
-    print("| %s (%s) | %d | %dx%d | %dx%d | %.2f | %.3g %s | %.1f%% | %.2f | %.3f | %.3f |" % (
+    bound = "| - | - | - | - | - |"
+    if "bound_s" in d:
+        bound = "| %.4g | %.2f | %.2f | %s | %.1f%% |" % (
+            (d["run_bytes_read"] + d["run_bytes_written"]) / 1e6, d["memory_s"] * 1e3, d["bound_s"] * 1e3,
+            d["limit"], 100 * d["bound_efficiency"])
+    print("| %s (%s) | %d | %dx%d | %dx%d | %.2f | %.3g %s | %.1f%% | %.2f | %.3f | %.3f %s" % (
         d["kernel"], d["rung"], d["ranks"], d["grid"][0], d["grid"][1], w, h, d["time_s"] * 1e3, d["rate"],
         d["unit"], 100 * d["efficiency"], d["compute_s"] * 1e3, (d["exchange_s"] + d["wait_s"]) * 1e3,
-        d["model_exchange_s"] * 1e3))
+        d["model_exchange_s"] * 1e3, bound))
 PY

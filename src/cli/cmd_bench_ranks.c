@@ -171,6 +171,9 @@ static int parse(int argc, char **argv, bench_ranks_args *a, const pl_dist_bench
     return CLI_GO_ON;
 }
 
+/* The shared-bandwidth bound's columns, after the others where the run has one. */
+#define BOUND_COLUMNS "  %9s  %11s  %10s  %-6s  %8s"
+
 static void print_table(const pl_dist_bench_kernel *k, const bench_ranks_args *ba, const pl_dist_bench_result *r)
 {
     const pl_dist_bench_args *a = &ba->run;
@@ -185,25 +188,43 @@ static void print_table(const pl_dist_bench_kernel *k, const bench_ranks_args *b
            r->model.beta / 1e9, r->nccl_model ? "NCCL send/recv between the GPUs" : "MPI ping-pong",
            r->ranks < 2 ? ": one rank, no network" : "");
     printf("check: %s\n\n", r->check);
-    printf("%5s  %-7s  %-13s  %10s  %-16s  %10s  %12s  %13s  %9s  %11s\n", "ranks", "grid", "problem", "time (ms)",
+    printf("%5s  %-7s  %-13s  %10s  %-16s  %10s  %12s  %13s  %9s  %11s", "ranks", "grid", "problem", "time (ms)",
            k->unit, "efficiency", "compute (ms)", "exchange (ms)", "wait (ms)", "model (ms)");
+    if (r->has_bound) printf(BOUND_COLUMNS, "MB a run", "memory (ms)", "bound (ms)", "limit", "vs bound");
     char grid[32], problem[48];
     const int rows_first = k->size_form[0] != 'W'; /* the sizes as the kernel's SIZE reads them */
     snprintf(problem, sizeof problem, "%lldx%lld", (long long)(rows_first ? r->bh : r->bw),
              (long long)(rows_first ? r->bw : r->bh));
-    printf("%5d  %-7s  %-13s  %10.3f  %-16.4g  %10s  %12.3f  %13s  %9s  %11s\n", 1, "1x1", problem, r->baseline * 1e3,
+    printf("\n%5d  %-7s  %-13s  %10.3f  %-16.4g  %10s  %12.3f  %13s  %9s  %11s", 1, "1x1", problem, r->baseline * 1e3,
            k->work(a, r->bh, r->bw) / r->baseline, "(baseline)", r->baseline * 1e3, "-", "-", "-");
+    if (r->has_bound) printf(BOUND_COLUMNS, "-", "-", "-", "-", "-");
     snprintf(grid, sizeof grid, "%dx%d", r->dims[0], r->dims[1]);
     snprintf(problem, sizeof problem, "%lldx%lld", (long long)(rows_first ? r->H : r->W),
              (long long)(rows_first ? r->W : r->H));
-    printf("%5d  %-7s  %-13s  %10.3f  %-16.4g  %9.1f%%  %12.3f  %13.3f  %9.3f  %11.3f\n", r->ranks, grid, problem,
+    printf("\n%5d  %-7s  %-13s  %10.3f  %-16.4g  %9.1f%%  %12.3f  %13.3f  %9.3f  %11.3f", r->ranks, grid, problem,
            r->seconds * 1e3, r->rate, r->efficiency * 100, r->slowest.compute * 1e3, r->slowest.exchange * 1e3,
            r->slowest.wait * 1e3, r->model_exchange * 1e3);
-    printf("\n(time: the slowest rank's, median of %ld; compute, exchange, wait: the median run's, each the "
+    if (r->has_bound) {
+        char mb[32], memory[32], bound[32], vs[32];
+        snprintf(mb, sizeof mb, "%.4g", (r->run_read + r->run_written) / 1e6);
+        snprintf(memory, sizeof memory, "%.3f", r->memory * 1e3);
+        snprintf(bound, sizeof bound, "%.3f", r->bound * 1e3);
+        snprintf(vs, sizeof vs, "%.1f%%", r->bound_efficiency * 100);
+        printf(BOUND_COLUMNS, mb, memory, bound, r->limit, vs);
+    }
+    printf("\n\n(time: the slowest rank's, median of %ld; compute, exchange, wait: the median run's, each the "
            "largest over the ranks; exchange: packing and posting the messages (halos, panels), wait: blocked for "
            "it; model: %.0f messages and %.3g MB a run by the busiest rank, each alpha + n/beta, beside exchange + "
-           "wait)\n",
+           "wait",
            a->repeats, r->msgs, r->bytes / 1e6);
+    if (r->has_bound)
+        printf("; MB a run: what the busiest rank's run reads and writes at least (%.4g MB read, %.4g MB written); "
+               "memory: every rank at once copying that many bytes through its own memory, the slowest rank's, "
+               "median of %ld; bound: the larger of the rung's own time (%s) and memory, limit says which; vs "
+               "bound: bound / time",
+               r->run_read / 1e6, r->run_written / 1e6, a->repeats,
+               a->weak ? "the baseline's" : "the baseline's over the ranks");
+    printf(")\n");
     if (r->crowd > 0)
         printf("every rank alone at once: %.3f ms (each on its own baseline problem, no messages: the host with "
                "every rank busy); efficiency against it: %.1f%% (the distributed path's own cost)\n",
@@ -251,6 +272,15 @@ static int write_json(const pl_dist_bench_kernel *k, const bench_ranks_args *ba,
         pl_json_write_num(f, r->crowd);
         fprintf(f, ", \"crowd_efficiency\": ");
         pl_json_write_num(f, r->crowd_efficiency);
+    }
+    if (r->has_bound) { /* the shared-bandwidth bound, where the kernel says its bytes and the run is on the host */
+        const double b[] = {r->run_read, r->run_written, r->memory, r->bound, r->bound_efficiency};
+        const char *bnames[] = {"run_bytes_read", "run_bytes_written", "memory_s", "bound_s", "bound_efficiency"};
+        for (int i = 0; i < (int)(sizeof b / sizeof *b); i++) {
+            fprintf(f, ",%s\"%s\": ", i == 0 ? "\n  " : " ", bnames[i]);
+            pl_json_write_num(f, b[i]);
+        }
+        fprintf(f, ", \"limit\": \"%s\"", r->limit);
     }
     fprintf(f, "\n}\n");
     return pl_json_file_close(f, ba->json_path) == PL_OK ? PL_EXIT_OK : cli_fail(PL_ERR_IO);

@@ -100,6 +100,14 @@ void pl_peaks_copy_avx2(float *dst, const float *src, int64_t n, int nt);
 float pl_peaks_read_avx512(const float *a, int64_t n);
 void pl_peaks_write_avx512(float *a, int64_t n, float v, int nt);
 void pl_peaks_copy_avx512(float *dst, const float *src, int64_t n, int nt);
+/* The three streams of this CPU's widest ISA (AVX-512, AVX2, else SSE): the peaks' and the
+ * distributed bench's memory bound's (src/distributed/bench/bench_ranks.c). */
+typedef struct pl_peaks_stream_fns {
+    float (*read)(const float *a, int64_t n);
+    void (*write)(float *a, int64_t n, float v, int nt);
+    void (*copy)(float *dst, const float *src, int64_t n, int nt);
+} pl_peaks_stream_fns;
+pl_peaks_stream_fns pl_peaks_best_streams(void);
 /* Cache-resident streams: passes over the arrays per timed repetition, repetitions. */
 static inline int pl_peaks_cache_passes(void) { return 16; }
 static inline int pl_peaks_cache_reps(int quick) { return quick ? 10 : 40; }

@@ -43,19 +43,13 @@ typedef __m128 vec;
 #undef VSTREAM
 #undef STREAMS_SUFFIX
 
-/* The streams of this CPU's widest ISA. */
-typedef struct stream_fns {
-    float (*read)(const float *a, int64_t n);
-    void (*write)(float *a, int64_t n, float v, int nt);
-    void (*copy)(float *dst, const float *src, int64_t n, int nt);
-} stream_fns;
-
-static stream_fns best_streams(void)
+pl_peaks_stream_fns pl_peaks_best_streams(void)
 {
     unsigned f = pl_cpu_features();
-    if (f & PL_FEAT_AVX512) return (stream_fns){pl_peaks_read_avx512, pl_peaks_write_avx512, pl_peaks_copy_avx512};
-    if (f & PL_FEAT_AVX2) return (stream_fns){pl_peaks_read_avx2, pl_peaks_write_avx2, pl_peaks_copy_avx2};
-    return (stream_fns){pl_peaks_read_sse, pl_peaks_write_sse, pl_peaks_copy_sse};
+    if (f & PL_FEAT_AVX512)
+        return (pl_peaks_stream_fns){pl_peaks_read_avx512, pl_peaks_write_avx512, pl_peaks_copy_avx512};
+    if (f & PL_FEAT_AVX2) return (pl_peaks_stream_fns){pl_peaks_read_avx2, pl_peaks_write_avx2, pl_peaks_copy_avx2};
+    return (pl_peaks_stream_fns){pl_peaks_read_sse, pl_peaks_write_sse, pl_peaks_copy_sse};
 }
 
 enum { STREAM_READ, STREAM_WRITE, STREAM_WRITE_NT, STREAM_COPY, STREAM_COPY_NT, STREAM_TRIAD };
@@ -69,7 +63,7 @@ enum { STREAM_READ, STREAM_WRITE, STREAM_WRITE_NT, STREAM_COPY, STREAM_COPY_NT, 
 static double time_stream(int kind, float *a, const float *b, const float *c, long n, int threads,
                           int passes, int reps, double *median, int *team)
 {
-    const stream_fns fns = best_streams();
+    const pl_peaks_stream_fns fns = pl_peaks_best_streams();
     const float s = 3.0f;
     double rate[64], best = 0.0;
     int got = 1;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_mpi_bench.sh: `parlab bench life` (and conv2d, entropy, gemm, reduce) under mpirun on 1, 2, 3 and 4 ranks: strong scaling of a
 # size that does not divide (67x61: every rank's block checked exact against the reference), weak
-# scaling (the problem grows with the grid), the JSON's fields, SIZE given as --size S as the
+# scaling (the problem grows with the grid), the JSON's fields, conv2d's and entropy's
+# shared-bandwidth bound (bytes a run, the bound, its limit), SIZE given as --size S as the
 # one-process bench takes it; and the faults: a kernel that
 # does not run distributed, a bad --scale, more ranks than rows, a halo deeper than a block: each
 # one message from rank 0, exit 2, never a hang (60 s). Then `parlab mem pingpong|halo` (the
@@ -51,6 +52,39 @@ run_n 3 60 "$PARLAB" bench entropy 67x61 --scale strong --repeats 2
 st=$?
 if [ $st -eq 0 ] && grep -q '^check: every pixel within the spec' out.txt && grep -Eq "^ +3  [0-9]x[0-9] +67x61 " out.txt; then
     ok; else bad "entropy strong on 3 ranks: status $st $(cat out.txt err.txt | head)"; fi
+
+# The shared-bandwidth bound (conv2d and entropy on the host path). The JSON's bytes a run are
+# the least the busiest rank moves, worked out here from the size: a block reads itself and
+# the r = 2 rows (or columns) its neighbour rank holds beside it (nothing past the image's edge)
+# and writes itself. The bound is the larger of the rung's own time (the baseline's; over the
+# ranks when strong) and memory's, limit names it, the table's row says the same. No timing
+# thresholds: the speed targets are the bench's.
+json_num() { grep -o "\"$2\": [^,}]*" "$1" | head -1 | sed 's/.*: //'; } # json_num FILE KEY
+check_bound() { # check_bound JSON READ WRITTEN SHARE WHAT: SHARE 1 (weak) or the ranks (strong)
+    local f=$1 want_r=$2 want_w=$3 share=$4 what=$5 r w base mem bound lim
+    r=$(json_num "$f" run_bytes_read) w=$(json_num "$f" run_bytes_written) base=$(json_num "$f" baseline_s)
+    mem=$(json_num "$f" memory_s) bound=$(json_num "$f" bound_s)
+    lim=$(grep -o '"limit": "[a-z]*"' "$f" | sed 's/.*: "//; s/"$//')
+    if [ "$r" = "$want_r" ] && [ "$w" = "$want_w" ]; then ok; else
+        bad "$what: bytes a run $r read, $w written; want $want_r and $want_w"; fi
+    if awk -v b="$base" -v m="$mem" -v x="$bound" -v l="$lim" -v p="$share" 'BEGIN {
+        rung = b / p; want = m > rung ? m : rung; name = m > rung ? "memory" : "rung"
+        same = p == 1 ? x == want : x - want <= 1e-8 * want && want - x <= 1e-8 * want
+        exit !(m > 0 && b > 0 && same && l == name) }' &&
+        grep -Eq "^ +[0-9]+  [0-9]x[0-9] .* $lim +[0-9.]+%$" out.txt && grep -q ' limit   vs bound$' out.txt; then ok; else
+        bad "$what: bound $bound, limit $lim; baseline $base (over $share), memory $mem: $(tail -4 out.txt)"; fi
+}
+run_n 1 60 "$PARLAB" bench conv2d 256 --repeats 2 --json cb1.json
+check_bound cb1.json $((256 * 256 * 4)) $((256 * 256 * 4)) 1 "conv2d's bound on 1 rank"
+run_n 2 60 "$PARLAB" bench conv2d 256 --repeats 2 --json cb2.json
+check_bound cb2.json $(((256 + 2) * 256 * 4)) $((256 * 256 * 4)) 1 "conv2d's bound on 2 ranks"
+run_n 2 60 "$PARLAB" bench conv2d 256 --scale strong --repeats 2 --json cs2.json
+check_bound cs2.json $(((128 + 2) * 256 * 4)) $((128 * 256 * 4)) 2 "conv2d's bound, strong on 2 ranks"
+run_n 2 60 "$PARLAB" bench entropy 256 --repeats 2 --json eb2.json
+check_bound eb2.json $(((256 + 2) * 256)) $((256 * 256 * 4)) 1 "entropy's bound on 2 ranks"
+# a kernel without bytes a run (Life) keeps its table and JSON as they were
+if ! grep -q 'bound' b2.json && run_n 2 60 "$PARLAB" bench life 64 --gens 4 --repeats 1 && ! grep -q 'bound' out.txt; then
+    ok; else bad "life's table or JSON has a bound: $(grep bound b2.json out.txt | head -3)"; fi
 
 # gemm (SUMMA on the host path here): shapes that do not divide, every element of each rank's
 # block against float64; weak scaling keeps each rank's block of C and K

@@ -1,15 +1,19 @@
 /* bench_ranks.c: the phases of `parlab bench KERNEL ...` under mpirun (see bench_ranks.h): lay
  * the problem over the grid of ranks; measure the network model (ping-pong between ranks 0 and
  * 1); create each rank's share; run once and have every rank check its block; time the repeats
- * (each the slowest rank's time, after a barrier); time one rank alone on the baseline problem
- * (the others wait idle). Every point where a rank may fail ends in pl_dist_agree_status, so
- * all ranks stop together with one message. */
+ * (each the slowest rank's time, after a barrier); for a kernel that says its bytes, on the
+ * host, time every rank streaming those bytes at once (the shared-bandwidth bound); time one
+ * rank alone on the baseline problem (the others wait idle). Every point where a rank may fail
+ * ends in pl_dist_agree_status, so all ranks stop together with one message. */
 #include "distributed/bench/bench_ranks.h"
 
 #include "core/device.h"
 #include "core/sizes.h"
 #include "harness/harness.h"
+#include "harness/peaks.h"
 
+#include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,6 +217,123 @@ static pl_status time_runs(const pl_dist_bench_kernel *k, const pl_dist_bench_ar
     return s;
 }
 
+/* ---- the shared-bandwidth bound
+ * On one host the ranks share its memory bandwidth: a memory-bound rung that runs at its own
+ * speed alone slows down when P ranks stream at once, whatever the network does. The bound of
+ * a run is therefore the larger of two times: the rung's own (the one-rank baseline: its time
+ * alone, weak; its time over P, strong) and t_mem(P), the time this rank's bytes a run
+ * (k->bytes) take when every rank streams its own at once. The yardstick is a copy of the same
+ * bytes: the read ones from one array into the written ones of another (a copy where they are
+ * equal, the surplus read alone or written alone), with plain stores, so each written line is
+ * read for ownership first as the kernel's stores are (write-allocate included), on the rank's
+ * own threads, every rank at once after a barrier (the bus shared as in the runs), the slowest
+ * rank's time, the median of the repeats. Its arrays are allocated and first touched by the
+ * threads that stream them (their pages on their memory).
+ * What it leaves out: the kernel's traffic beyond the least (the window's copy of the block, a
+ * rung's re-reads of rows that fell out of the cache), which only makes the bound lower, never
+ * wrong; and the caches: a block that fits in L2 or L3 streams faster than memory does. The
+ * copy's arrays are the run's size and warm (warm-up passes first, as the kernel's runs follow
+ * its checked one), so they sit at the cache level the kernel's data sits at: a small block
+ * is bounded by its cache's bandwidth, a large one by memory's. A rung that writes past the
+ * caches (streaming stores, no read for ownership) moves less than the copy and can beat the
+ * bound: its efficiency against it then reads above 100%. */
+
+/* A thread's share [lo, hi) of n floats on nt threads: a multiple of 64 floats (whole cache
+ * lines, 64-byte aligned, as the streams' loops want), the last share short. */
+static void thread_share(int64_t n, int nt, int me, int64_t *lo, int64_t *hi)
+{
+    const int64_t per = ((n + nt - 1) / nt + 63) / 64 * 64;
+    *lo = (int64_t)me * per < n ? (int64_t)me * per : n;
+    *hi = *lo + per < n ? *lo + per : n;
+}
+
+/* A rank's stream: n_read floats of src read, n_written floats of dst written, on threads. */
+typedef struct memory_stream {
+    pl_peaks_stream_fns fns;
+    float *src, *dst;
+    int64_t n_read, n_written;
+    int threads;
+} memory_stream;
+
+/* Where the read stream's sum goes, so that its loads are kept. */
+static volatile float memory_sink;
+
+/* first_touch: each thread writes its shares of both arrays once (their pages placed);
+ * else one pass: each thread copies what its shares have in common, then reads or writes the
+ * rest of the longer one. */
+static void stream_memory(memory_stream *m, int first_touch)
+{
+    float sum = 0.0f;
+#pragma omp parallel num_threads(m->threads) reduction(+ : sum)
+    {
+        const int nt = omp_get_num_threads(), me = omp_get_thread_num();
+        int64_t r0, r1, w0, w1;
+        thread_share(m->n_read, nt, me, &r0, &r1);
+        thread_share(m->n_written, nt, me, &w0, &w1);
+        if (first_touch) {
+            m->fns.write(m->src + r0, r1 - r0, 1.0f, 0);
+            m->fns.write(m->dst + w0, w1 - w0, 0.0f, 0);
+        } else {
+            const int64_t both = r1 - r0 < w1 - w0 ? r1 - r0 : w1 - w0;
+            m->fns.copy(m->dst + w0, m->src + r0, both, 0);
+            if (r1 - r0 > both) sum += m->fns.read(m->src + r0 + both, r1 - r0 - both);
+            if (w1 - w0 > both) m->fns.write(m->dst + w0 + both, w1 - w0 - both, 0.0f, 0);
+        }
+    }
+    memory_sink = sum;
+}
+
+static pl_status stream_pass(void *user)
+{
+    stream_memory(user, 0);
+    return PL_OK;
+}
+
+static double slowest_of_ranks(void *user, double seconds)
+{
+    (void)user;
+    return pl_dist_max(seconds);
+}
+
+/* t_mem(P) into r->memory, and the bytes a run (each the largest over the ranks): every rank
+ * streams its own k->bytes at once, timed as the kernel's repeats are. Collective. */
+static pl_status time_memory(const pl_dist_bench_kernel *k, const pl_dist_bench_args *a, pl_ctx *ctx,
+                             const pl_dist_bench_case *c, pl_dist_bench_result *r)
+{
+    double read = 0.0, written = 0.0;
+    k->bytes(c, &read, &written);
+    memory_stream m = {pl_peaks_best_streams(), NULL, NULL, (int64_t)ceil(read / sizeof(float)),
+                       (int64_t)ceil(written / sizeof(float)), pl_ctx_threads(ctx)};
+    m.src = pl_alloc(sizeof(float) * (size_t)(m.n_read + 1)), m.dst = pl_alloc(sizeof(float) * (size_t)(m.n_written + 1));
+    double *t = malloc(sizeof *t * (size_t)a->repeats);
+    pl_status s = m.src && m.dst && t ? PL_OK
+                                      : pl_fail(PL_ERR_NOMEM, "bench: cannot allocate %.4g MB to time the memory bound",
+                                                (read + written) / 1e6);
+    if (s == PL_OK) stream_memory(&m, 1);
+    if ((s = pl_dist_agree_status(s)) == PL_OK) {
+        const pl_timed_calls calls = {stream_pass, barrier, slowest_of_ranks, &m, 1};
+        s = pl_dist_agree_status(pl_time_calls(&calls, a->warmup > 0 ? (int)a->warmup : 1, a->repeats, t));
+    }
+    if (s == PL_OK) {
+        r->has_bound = 1;
+        r->run_read = pl_dist_max(read), r->run_written = pl_dist_max(written);
+        r->memory = median(t, a->repeats);
+    }
+    pl_free(m.src), pl_free(m.dst), free(t);
+    return s;
+}
+
+/* The bound on rank 0, from the baseline and t_mem(P): the rung's own time for this rank's
+ * share (weak: the baseline, the same block; strong: the baseline over P) or memory's, the
+ * larger; a tie names the rung. */
+static void set_bound(const pl_dist_bench_args *a, pl_dist_bench_result *r)
+{
+    const double rung = a->weak ? r->baseline : r->baseline / r->ranks;
+    r->limit = r->memory > rung ? "memory" : "rung";
+    r->bound = r->memory > rung ? r->memory : rung;
+    r->bound_efficiency = r->bound / r->seconds;
+}
+
 /* Rank 0 alone on the baseline problem, the others idle. */
 static pl_status time_baseline(const pl_dist_bench_kernel *k, const pl_dist_bench_args *a, pl_ctx *ctx,
                                pl_dist_bench_result *r)
@@ -277,13 +398,18 @@ pl_status pl_dist_bench_run(const pl_dist_bench_kernel *k, const pl_dist_bench_a
         k->messages(c, &r->msgs, &r->bytes);
         r->msgs = pl_dist_max(r->msgs), r->bytes = pl_dist_max(r->bytes);
         r->model_exchange = g.size > 1 ? pl_dist_model_time(&r->model, r->msgs, r->bytes) : 0;
-        s = time_baseline(k, a, ctx, r);
+        /* host memory bounds a CPU rung; where any rank's rung is on its GPU the bound is not
+         * host memory's (decided together: time_memory is collective) */
+        const int on_gpu = pl_dist_max(r->nccl || pl_dist_bench_is_cuda(k->kernel, r->rung)) > 0;
+        if (k->bytes && !on_gpu) s = time_memory(k, a, ctx, c, r);
+        if (s == PL_OK) s = time_baseline(k, a, ctx, r);
     }
     if (s == PL_OK && a->weak && r->ranks > 1) s = time_crowd(k, a, ctx, r);
     if (s == PL_OK && pl_dist_rank() == 0) {
         r->rate = k->work(a, r->H, r->W) / r->seconds;
         r->efficiency = a->weak ? r->baseline / r->seconds : r->baseline / (r->seconds * r->ranks);
         r->crowd_efficiency = r->crowd > 0 ? r->crowd / r->seconds : 0;
+        if (r->has_bound) set_bound(a, r);
     }
     if (c) k->destroy(c);
     if (have_grid) pl_dist_grid_destroy(&g);

@@ -72,6 +72,11 @@ typedef struct pl_dist_bench_kernel {
     int (*on_nccl)(const pl_dist_bench_case *c);
     /* 1 when this rank's runs overlap the exchange with the interior. */
     int (*overlaps)(const pl_dist_bench_case *c);
+    /* The bytes one run of this rank must move between memory and the core at least: *read,
+     * each input element once (a stencil's window: its block and halo), *written, each output
+     * element once. The host path's memory bound streams them (bench_ranks.c). NULL: memory
+     * is not what limits the kernel, and its table has no memory bound. */
+    void (*bytes)(const pl_dist_bench_case *c, double *read, double *written);
 } pl_dist_bench_kernel;
 
 /* The kernels that run distributed, by name; NULL when name runs on one process only. names
@@ -97,6 +102,14 @@ typedef struct pl_dist_bench_result {
     int threads;
     int nccl;                       /* the GPU path ran on every rank */
     int overlapped;                 /* some rank overlapped the exchange with its interior */
+    /* The shared-bandwidth bound (bench_ranks.c, time_memory), measured where the kernel says
+     * its bytes (k->bytes) and the run is on the host (no GPU rung, no NCCL); has_bound 0: none. */
+    int has_bound;
+    double run_read, run_written;   /* the bytes a run, each the largest over the ranks */
+    double memory;                  /* t_mem(P): every rank streaming its bytes at once, slowest rank */
+    double bound;                   /* the larger of the rung's own time (the baseline's) and memory */
+    const char *limit;              /* which of them: "rung" or "memory" */
+    double bound_efficiency;        /* bound / seconds */
 } pl_dist_bench_result;
 
 /* The bench of kernel k on the ranks, every phase agreed (a failure on any rank is the same
@@ -120,6 +133,16 @@ static inline uint64_t pl_dist_bench_hash(uint64_t seed, uint64_t index)
 static inline float pl_dist_bench_value(uint64_t seed, uint64_t index)
 {
     return (float)((double)(pl_dist_bench_hash(seed, index) >> 40) / (double)(1 << 23) - 1.0);
+}
+
+/* The cells a stencil of radius r reads for block b of an H x W image at least: the block and
+ * r around it, clipped to the image (past its edge a border rule makes the values, nothing is
+ * read from memory). For a kernel's bytes a run (pl_dist_bench_kernel.bytes). */
+static inline double pl_dist_bench_window_cells(pl_dist_block b, int64_t r, int64_t H, int64_t W)
+{
+    const int64_t y0 = b.y0 > r ? b.y0 - r : 0, y1 = b.y1 + r < H ? b.y1 + r : H;
+    const int64_t x0 = b.x0 > r ? b.x0 - r : 0, x1 = b.x1 + r < W ? b.x1 + r : W;
+    return (double)(y1 - y0) * (double)(x1 - x0);
 }
 
 /* Whether rung names a CUDA rung of k: its one-rank baseline keeps the data on the GPU. */

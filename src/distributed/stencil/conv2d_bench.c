@@ -136,6 +136,14 @@ static void conv2d_messages(const pl_dist_bench_case *c, double *msgs, double *b
 
 static const char *conv2d_rung(const pl_dist_bench_case *c) { return pl_dist_conv2d_rung(c->plan); }
 
+/* The least a run moves: the pixels its outputs read (the block and r around it, within the
+ * image) read once, its output block written once, float32 each. */
+static void conv2d_bytes(const pl_dist_bench_case *c, double *read, double *written)
+{
+    *read = pl_dist_bench_window_cells(c->b, BENCH_R, c->p.H, c->p.W) * sizeof(float);
+    *written = (double)(c->b.y1 - c->b.y0) * (double)(c->b.x1 - c->b.x0) * sizeof(float);
+}
+
 /* One run of the one-rank baseline. */
 typedef struct conv2d_call {
     pl_ctx *ctx;
@@ -212,4 +220,5 @@ const pl_dist_bench_kernel pl_dist_bench_conv2d = {
     .on_nccl = conv2d_on_nccl,
     .gpu_model = conv2d_gpu_model,
     .overlaps = conv2d_overlaps,
+    .bytes = conv2d_bytes,
 };

@@ -117,6 +117,14 @@ static void entropy_messages(const pl_dist_bench_case *c, double *msgs, double *
 
 static const char *entropy_rung(const pl_dist_bench_case *c) { return pl_dist_entropy_rung(c->plan); }
 
+/* The least a run moves: the values its windows read (the block and r around it, within the
+ * image, a byte each) read once, its block of entropies (float32) written once. */
+static void entropy_bytes(const pl_dist_bench_case *c, double *read, double *written)
+{
+    *read = pl_dist_bench_window_cells(c->b, BENCH_R, c->p.H, c->p.W) * sizeof(uint8_t);
+    *written = (double)(c->b.y1 - c->b.y0) * (double)(c->b.x1 - c->b.x0) * sizeof(float);
+}
+
 /* One run of the one-rank baseline. */
 typedef struct entropy_call {
     pl_ctx *ctx;
@@ -192,4 +200,5 @@ const pl_dist_bench_kernel pl_dist_bench_entropy = {
     .on_nccl = entropy_on_nccl,
     .gpu_model = entropy_gpu_model,
     .overlaps = entropy_overlaps,
+    .bytes = entropy_bytes,
 };
