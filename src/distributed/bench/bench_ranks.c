@@ -304,7 +304,8 @@ static pl_status time_memory(const pl_dist_bench_kernel *k, const pl_dist_bench_
     k->bytes(c, &read, &written);
     memory_stream m = {pl_peaks_best_streams(), NULL, NULL, (int64_t)ceil(read / sizeof(float)),
                        (int64_t)ceil(written / sizeof(float)), pl_ctx_threads(ctx)};
-    m.src = pl_alloc(sizeof(float) * (size_t)(m.n_read + 1)), m.dst = pl_alloc(sizeof(float) * (size_t)(m.n_written + 1));
+    m.src = pl_alloc(sizeof(float) * (size_t)(m.n_read + 1));
+    m.dst = pl_alloc(sizeof(float) * (size_t)(m.n_written + 1));
     double *t = malloc(sizeof *t * (size_t)a->repeats);
     pl_status s = m.src && m.dst && t ? PL_OK
                                       : pl_fail(PL_ERR_NOMEM, "bench: cannot allocate %.4g MB to time the memory bound",

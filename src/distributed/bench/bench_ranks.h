@@ -3,10 +3,12 @@
  * ranks (weak scaling: each rank's block keeps the given size; strong: the given size is the
  * whole problem), measure the network model, create each rank's share, run once and have each
  * rank check its own block against its kernel's spec, time the repeats (the slowest rank's
- * time), time the one-rank baseline. Each phase ends where every rank agrees (the fault rule on
- * a status, pl_dist_agree_status). The command parses, calls pl_dist_bench_run and prints the
- * table from the result. A kernel that runs distributed plugs in as one row of the table: a
- * pl_dist_bench_kernel whose functions live in its folder's <kernel>_bench.c. */
+ * time), time every rank streaming the bytes a run at once (the shared-bandwidth bound, for a
+ * kernel that says them, on the host path), time the one-rank baseline. Each phase ends where
+ * every rank agrees (the fault rule on a status, pl_dist_agree_status). The command parses,
+ * calls pl_dist_bench_run and prints the table from the result. A kernel that runs
+ * distributed plugs in as one row of the table: a pl_dist_bench_kernel whose functions live in
+ * its folder's <kernel>_bench.c. */
 #ifndef PL_DIST_BENCH_RANKS_H
 #define PL_DIST_BENCH_RANKS_H
 
