@@ -105,21 +105,22 @@ static void note(pl_dist_life *l, pl_status s)
     if (s != PL_OK && l->failed == PL_OK) l->failed = s;
 }
 
-/* The strips out of the window into the send buffers (pack), or from the receive buffers into it. */
+/* The strips out of the window into the send buffers (pack), or from the receive buffers into
+ * it: all of them in one launch (the receive strips lie apart in the window, the send buffers
+ * apart from it). */
 static void move_strips(pl_dist_life *l, int pack)
 {
     struct pl_dist_life_gpu *G = l->gpu;
+    pl_life_cell_copy copies[PL_DIST_DIRS];
+    int n = 0;
     for (int dir = 0; dir < PL_DIST_DIRS; dir++) {
         if (!G->send[dir]) continue;
         const rect r = pack ? l->send[dir] : l->recv[dir];
         const int64_t wpr = words(rect_cells(r));
-        if (pack)
-            note(l, pl_life_copy_cells_device(G->send[dir], wpr, 0, 0, G->cur, l->wpr, r.c0, r.r0, rect_cells(r),
-                                              rect_rows(r), G->compute));
-        else
-            note(l, pl_life_copy_cells_device(G->cur, l->wpr, r.c0, r.r0, G->recv[dir], wpr, 0, 0, rect_cells(r),
-                                              rect_rows(r), G->compute));
+        copies[n++] = pack ? (pl_life_cell_copy){G->send[dir], wpr, 0, 0, G->cur, l->wpr, r.c0, r.r0, rect_cells(r), rect_rows(r)}
+                           : (pl_life_cell_copy){G->cur, l->wpr, r.c0, r.r0, G->recv[dir], wpr, 0, 0, rect_cells(r), rect_rows(r)};
     }
+    note(l, pl_life_copy_cells_device_batch(copies, n, G->compute));
 }
 
 /* Every strip to its neighbour and every halo from it, one NCCL group on the exchange stream

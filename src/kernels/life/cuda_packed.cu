@@ -3,8 +3,10 @@
 //   pl_life_copy_cells_device: halo strips packed out of a rank's window and unpacked into it,
 //     parts of the window cut out and put back. A thread a destination word: it gathers the 64
 //     source cells that land in its word (two source words, shifted: any bit offset on either
-//     side) and writes them under a mask, so the cells around the rectangle in dst are kept. No
-//     two threads write one word, so no atomics; src and dst must not overlap.
+//     side) and writes them under a mask, so the cells around the rectangle in dst are kept: a
+//     whole word by a store, a part of one by atomic and/or (two copies of one launch may meet
+//     in a word, a corner strip beside a side's); src and dst must not overlap.
+//   pl_life_copy_cells_device_batch: up to 8 such copies in one launch (blockIdx.z a copy).
 //   pl_life_census_device: a block's population and live box, reduced across GPUs by NCCL.
 #include "kernels/life/cuda_common.cuh"
 
@@ -20,30 +22,57 @@ static __device__ uint64_t cells_from(const uint64_t *row, int64_t wpr, int64_t 
     return sh ? (lo >> sh) | (hi << (64 - sh)) : lo;
 }
 
-static __global__ void copy_cells_kernel(uint64_t *dst, int64_t dst_wpr, int64_t dx, int64_t dy, const uint64_t *src,
-                                         int64_t src_wpr, int64_t sx, int64_t sy, int64_t w, int64_t h)
+// The copies of a launch, by value (a kernel parameter: 8 x 80 bytes); blockIdx.z picks one.
+struct copy_batch {
+    pl_life_cell_copy c[PL_LIFE_COPY_BATCH];
+};
+
+static __global__ void copy_cells_kernel(copy_batch batch)
 {
-    const int64_t j = dx / 64 + blockIdx.x * (int64_t)blockDim.x + threadIdx.x; // the destination word
-    if (j * 64 >= dx + w) return;
-    const int64_t lo = j * 64 > dx ? j * 64 : dx, hi = j * 64 + 64 < dx + w ? j * 64 + 64 : dx + w; // its cells
+    const pl_life_cell_copy c = batch.c[blockIdx.z];
+    const int64_t j = c.dx / 64 + blockIdx.x * (int64_t)blockDim.x + threadIdx.x; // the destination word
+    if (j * 64 >= c.dx + c.w) return;
+    const int64_t lo = j * 64 > c.dx ? j * 64 : c.dx, hi = j * 64 + 64 < c.dx + c.w ? j * 64 + 64 : c.dx + c.w; // its cells
     const int n = (int)(hi - lo), at = (int)(lo - j * 64);
     const uint64_t mask = (n == 64 ? ~0ull : ((1ull << n) - 1)) << at;
-    for (int64_t y = blockIdx.y; y < h; y += gridDim.y) {
-        const uint64_t v = cells_from(src + (sy + y) * src_wpr, src_wpr, sx - dx + j * 64);
-        uint64_t *out = dst + (dy + y) * dst_wpr + j;
-        *out = (*out & ~mask) | (v & mask);
+    for (int64_t y = blockIdx.y; y < c.h; y += gridDim.y) {
+        const uint64_t v = cells_from(c.src + (c.sy + y) * c.src_wpr, c.src_wpr, c.sx - c.dx + j * 64);
+        uint64_t *out = c.dst + (c.dy + y) * c.dst_wpr + j;
+        if (mask == ~0ull) *out = v; // a whole word: no other copy's cells are in it
+        else { // an edge word another copy of the launch may share (a corner strip beside a side's): bit-exact atomics
+            atomicAnd((unsigned long long *)out, (unsigned long long)~(mask & ~v));
+            atomicOr((unsigned long long *)out, (unsigned long long)(mask & v));
+        }
     }
+}
+
+extern "C" pl_status pl_life_copy_cells_device_batch(const pl_life_cell_copy *copies, int n, void *stream)
+{
+    copy_batch batch;
+    int64_t most_words = 0, most_rows = 0;
+    int k = 0;
+    for (int i = 0; i < n && i < PL_LIFE_COPY_BATCH; i++) { // empty copies dropped
+        const pl_life_cell_copy c = copies[i];
+        if (c.w <= 0 || c.h <= 0) continue;
+        const int64_t words = (c.dx + c.w - 1) / 64 - c.dx / 64 + 1;
+        most_words = words > most_words ? words : most_words;
+        most_rows = c.h > most_rows ? c.h : most_rows;
+        batch.c[k++] = c;
+    }
+    if (n > PL_LIFE_COPY_BATCH) return pl_fail(PL_ERR_ARG, "life: %d copies in one batch, at most %d", n, PL_LIFE_COPY_BATCH);
+    if (!k) return PL_OK;
+    const dim3 block(128), blocks((unsigned)((most_words + 127) / 128), (unsigned)(most_rows < 65535 ? most_rows : 65535),
+                                  (unsigned)k);
+    copy_cells_kernel<<<blocks, block, 0, (cudaStream_t)stream>>>(batch);
+    return life_launched("life: copy cells on the device");
 }
 
 extern "C" pl_status pl_life_copy_cells_device(uint64_t *dst, int64_t dst_wpr, int64_t dx, int64_t dy,
                                                const uint64_t *src, int64_t src_wpr, int64_t sx, int64_t sy, int64_t w,
                                                int64_t h, void *stream)
 {
-    if (w <= 0 || h <= 0) return PL_OK;
-    const int64_t words = (dx + w - 1) / 64 - dx / 64 + 1;
-    const dim3 block(128), blocks((unsigned)((words + 127) / 128), (unsigned)(h < 65535 ? h : 65535));
-    copy_cells_kernel<<<blocks, block, 0, (cudaStream_t)stream>>>(dst, dst_wpr, dx, dy, src, src_wpr, sx, sy, w, h);
-    return life_launched("life: copy cells on the device");
+    const pl_life_cell_copy one = {dst, dst_wpr, dx, dy, src, src_wpr, sx, sy, w, h};
+    return pl_life_copy_cells_device_batch(&one, 1, stream);
 }
 
 // ---------------------------------------------------------------- the census on the device

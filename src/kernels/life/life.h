@@ -82,6 +82,18 @@ void pl_life_copy_cells(uint64_t *dst, int64_t dst_wpr, int64_t dx, int64_t dy, 
  * launch fails. */
 pl_status pl_life_copy_cells_device(uint64_t *dst, int64_t dst_wpr, int64_t dx, int64_t dy, const uint64_t *src,
                                     int64_t src_wpr, int64_t sx, int64_t sy, int64_t w, int64_t h, void *stream);
+/* Up to PL_LIFE_COPY_BATCH such copies (pl_life_copy_cells' arguments each) in one launch: a
+ * halo's 8 strips packed, or unpacked, at once. No copy's dst may overlap another's, or any
+ * src. One launch instead of 8 a step: on one H200, 8 launches each way cost Life's GPU path
+ * 0.69 ms a run of 160 generations against 12.7 ms of compute. */
+enum { PL_LIFE_COPY_BATCH = 8 };
+typedef struct pl_life_cell_copy {
+    uint64_t *dst;
+    int64_t dst_wpr, dx, dy;
+    const uint64_t *src;
+    int64_t src_wpr, sx, sy, w, h;
+} pl_life_cell_copy;
+pl_status pl_life_copy_cells_device_batch(const pl_life_cell_copy *copies, int n, void *stream);
 /* The live cells of the w x h rectangle at (x0, y0) of a packed array (rows wpr words apart),
  * and their box relative to (x0, y0) (x, y, w, h; all 0 when none is alive). */
 int64_t pl_life_census(const uint64_t *bits, int64_t wpr, int64_t x0, int64_t y0, int64_t w, int64_t h,
