@@ -28,7 +28,7 @@ const pl_param_def pl_conv2d_cpu_blocked_params[] = {
     [PL_CONV2D_CPU_BLOCKED_ISA] = PL_ISA_PARAM,
     [PL_CONV2D_CPU_BLOCKED_STREAM] =
         {.name = "stream", .help = "streaming stores for the output (no read for ownership, past the caches): auto "
-                                   "uses them when the output is over STREAM_MIN_BYTES and rows are 64-byte multiples",
+                                   "uses them when the output is 32 MiB or more and rows are 64-byte multiples",
          .kind = PL_PARAM_CHOICE, .choices = stream_choices, .def = STREAM_AUTO},
     [PL_CONV2D_CPU_BLOCKED_PREFETCH] =
         {.name = "prefetch", .help = "software prefetch of the input rows new to each group of rows (16 KiB ahead)",
@@ -40,8 +40,13 @@ enum {
     MAX_IN_ROWS = CONV2D_BLOCK_ROWS + PL_CONV2D_MAX_K - 1,
     EDGE_WIDTH = 32 /* >= r + 2r: the edge outputs (at most r) and their 2r halo */
 };
-/* An output this large does not stay in the caches for whoever reads it next: stream it. */
-#define STREAM_MIN_BYTES (64.0 * 1024 * 1024)
+/* An output this large does not stay in the caches for whoever reads it next: stream it. 32 MiB,
+ * not 64: a 4096^2 float block (64.0 MiB) streamed while the distributed window's interior of
+ * the same block, one call of 4092 x 4096 outputs (63.9 MiB), did not, and ran 16-25% slower
+ * (`mpirun -n 1 parlab bench conv2d 4096 --variant cpu-blocked --threads 1`, Zen 4: 16.2-21.0
+ * ms against the rung's 13.2-13.8; 14.0-14.4 at 32 MiB). One thread here, 5x5 'same': streamed
+ * / not, 2048^2 (16 MiB) 3.48 / 3.66 ms, 2896^2 (32 MiB) 6.53 / 7.15, 4096^2 12.9 / 15.0. */
+#define STREAM_MIN_BYTES (32.0 * 1024 * 1024)
 /* Below this many flops (about 0.3 ms of one core) one thread does it all. */
 #define SMALL_FLOPS 3.2e7
 
