@@ -17,6 +17,14 @@ enum { TAG_SCATTER = 200, TAG_GATHER = 201 };
  * rows recomputed each step: 2 d / rows of the work, 1/BAND_DEPTHS at the least height). */
 enum { BAND_DEPTHS = 4 };
 
+/* Whether rung v wraps a row's ends itself (the kernel's takes hook on a cylinder, life.h). */
+static int takes_cylinder(const pl_variant *v)
+{
+    const pl_life_problem cylinder = {.topology = PL_LIFE_TOPO_CYLINDER};
+    char why[160];
+    return pl_life_kernel.takes(&cylinder, v, why, sizeof why);
+}
+
 /* The part of a block of n sent toward offset k (-1, 0, 1) and the halo received from there,
  * along one dimension, from the window's first index; lo is the halo before the block. */
 static void strip_span(int k, int64_t lo, int64_t n, int64_t d, int64_t s[2], int64_t r[2])
@@ -106,9 +114,7 @@ pl_status pl_dist_life_create(pl_dist_life **out, const pl_dist_grid *g, pl_ctx 
     l->side[SIDE_W] = g->nbr[PL_DIST_W] != PL_DIST_NONE ? depth : 0;
     l->side[SIDE_E] = g->nbr[PL_DIST_E] != PL_DIST_NONE ? depth : 0;
     const pl_variant *v = pl_variant_find(&pl_life_kernel, rung);
-    const pl_life_problem cylinder = {.topology = PL_LIFE_TOPO_CYLINDER};
-    char why[160];
-    l->wrap_cols = g->periodic && g->dims[1] == 1 && v && pl_life_kernel.takes(&cylinder, v, why, sizeof why);
+    l->wrap_cols = g->periodic && g->dims[1] == 1 && v && takes_cylinder(v);
     l->wrap_rows = l->wrap_cols && g->dims[0] == 1;
     if (l->wrap_cols) l->side[SIDE_W] = l->side[SIDE_E] = 0;
     if (l->wrap_rows) l->side[SIDE_N] = l->side[SIDE_S] = 0;
@@ -350,9 +356,7 @@ void pl_dist_life_messages(const pl_dist_life *l, int64_t gens, double *msgs, do
 
 pl_status pl_dist_life_grid_create(pl_dist_grid *g, const pl_life_problem *p, const pl_variant *variant, int cuda)
 {
-    const pl_life_problem cylinder = {.topology = PL_LIFE_TOPO_CYLINDER};
-    char why[160];
-    const int takes = !cuda && (!variant || pl_life_kernel.takes(&cylinder, variant, why, sizeof why));
+    const int takes = !cuda && (!variant || takes_cylinder(variant));
     const int64_t rows = p->H / pl_dist_size();
     const int periodic = p->topology == PL_LIFE_TOPO_TORUS;
     if (takes && rows >= BAND_DEPTHS * pl_dist_life_default_depth(0, INT32_MAX))
